@@ -1,0 +1,205 @@
+//! `agent-loop`: runs, validates and lists scenarios natively, with the same
+//! harness the browser runs.
+//!
+//! Exit codes: 0 when a run ends `done` (or a file is valid), 3 when a run
+//! ends with any other status, 2 for a bad file or bad usage (message on stderr).
+
+mod trace;
+
+use std::process::ExitCode;
+use std::rc::Rc;
+
+use harness::approval::ApprovalPolicy;
+use harness::event::{RunEvent, Status};
+use harness::library::{self, BUILTIN};
+use harness::runtime::TokioRuntime;
+use harness::scenario::{Problem, Scenario, SCENARIO_SCHEMA};
+use harness::RunOptions;
+
+const USAGE: &str = "\
+usage:
+  agent-loop run FILE|BUILTIN [--approve all|none] [--jsonl]
+      run a scenario; prints the trace (one JSON event a line with --jsonl)
+      --approve all   approve every call that needs approval
+      --approve none  refuse them all (the run ends blocked)
+      exit 0 when the run ends done, 3 for any other status, 2 for a bad file
+  agent-loop validate FILE|BUILTIN
+      list every problem in a scenario file, with its path; exit 2 if any
+  agent-loop list
+      the built-in scenarios
+  agent-loop schema
+      print the scenario file format as a JSON Schema";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("run") => run_command(&args[1..]),
+        Some("validate") => validate_command(&args[1..]),
+        Some("list") if args.len() == 1 => list_command(),
+        Some("schema") if args.len() == 1 => {
+            println!("{SCENARIO_SCHEMA}");
+            ExitCode::SUCCESS
+        }
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        _ => usage_error("expected a command: run, validate, list or schema"),
+    }
+}
+
+fn usage_error(message: &str) -> ExitCode {
+    eprintln!("agent-loop: {message}\n{USAGE}");
+    ExitCode::from(2)
+}
+
+struct RunArgs {
+    source: String,
+    approve: Option<ApprovalPolicy>,
+    jsonl: bool,
+}
+
+fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
+    let mut source = None;
+    let mut approve = None;
+    let mut jsonl = false;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--jsonl" => jsonl = true,
+            "--approve" => {
+                approve = Some(match rest.next().map(String::as_str) {
+                    Some("all") => ApprovalPolicy::ApproveAll,
+                    Some("none") => ApprovalPolicy::DenyAll,
+                    Some(other) => {
+                        return Err(format!("--approve takes all or none, not {other:?}"))
+                    }
+                    None => return Err("--approve takes all or none".to_string()),
+                })
+            }
+            flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
+            file if source.is_none() => source = Some(file.to_string()),
+            extra => return Err(format!("unexpected argument {extra:?}")),
+        }
+    }
+    let source = source.ok_or("expected a scenario file or a built-in scenario's name")?;
+    Ok(RunArgs {
+        source,
+        approve,
+        jsonl,
+    })
+}
+
+/// Reads a scenario from a file, or by a built-in scenario's name.
+fn load(source: &str) -> Result<Scenario, ExitCode> {
+    let text = match std::fs::read_to_string(source) {
+        Ok(text) => text,
+        Err(err) => match library::find(source) {
+            Some(builtin) => builtin.json.to_string(),
+            None => {
+                eprintln!(
+                    "agent-loop: cannot read {source}: {err} (nor is it a built-in scenario; see `agent-loop list`)"
+                );
+                return Err(ExitCode::from(2));
+            }
+        },
+    };
+    Scenario::load(&text).map_err(|problems| {
+        report_problems(source, &problems);
+        ExitCode::from(2)
+    })
+}
+
+fn report_problems(source: &str, problems: &[Problem]) {
+    eprintln!(
+        "{source}: {} problem{}",
+        problems.len(),
+        if problems.len() == 1 { "" } else { "s" }
+    );
+    for problem in problems {
+        eprintln!("  {problem}");
+    }
+}
+
+fn run_command(args: &[String]) -> ExitCode {
+    let args = match parse_run_args(args) {
+        Ok(args) => args,
+        Err(message) => return usage_error(&message),
+    };
+    let mut scenario = match load(&args.source) {
+        Ok(scenario) => scenario,
+        Err(code) => return code,
+    };
+    if let Some(policy) = args.approve {
+        scenario.approval = policy;
+    }
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("agent-loop: cannot start the async runtime: {err}");
+            return ExitCode::from(2);
+        }
+    };
+    let jsonl = args.jsonl;
+    let mut on_event = |event: &RunEvent| {
+        if jsonl {
+            println!("{}", serde_json::to_string(event).unwrap_or_default());
+        } else {
+            trace::print(event);
+        }
+    };
+    let outcome = runtime.block_on(harness::run_scenario(
+        &scenario,
+        Rc::new(TokioRuntime::default()),
+        RunOptions::default(),
+        &mut on_event,
+    ));
+    match outcome {
+        Ok(outcome) if outcome.status == Status::Done => ExitCode::SUCCESS,
+        Ok(outcome) => {
+            if outcome.status == Status::Blocked && scenario.approval == ApprovalPolicy::Ask {
+                eprintln!("hint: pass --approve all or --approve none to decide approvals from the command line");
+            }
+            ExitCode::from(3)
+        }
+        Err(problems) => {
+            report_problems(&args.source, &problems);
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn validate_command(args: &[String]) -> ExitCode {
+    let [source] = args else {
+        return usage_error("validate takes one scenario file");
+    };
+    match load(source) {
+        Ok(scenario) => {
+            println!("{source}: ok ({})", scenario.name);
+            ExitCode::SUCCESS
+        }
+        Err(code) => code,
+    }
+}
+
+fn list_command() -> ExitCode {
+    let width = BUILTIN.iter().map(|s| s.id.len()).max().unwrap_or(0);
+    let mut group = "";
+    for builtin in BUILTIN {
+        if builtin.group != group {
+            group = builtin.group;
+            println!("{group}:");
+        }
+        let name = Scenario::load(builtin.json)
+            .map(|s| s.name)
+            .unwrap_or_else(|_| "(invalid)".to_string());
+        println!(
+            "  {:width$}  {:<20}  {name}",
+            builtin.id, builtin.expected_status
+        );
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,97 @@
+//! Human approval of risky tool calls: policies, decisions, and the `Approver`
+//! a driver asks when a run waits on a decision.
+//!
+//! Approval is a per-call decision recorded in the trace, never an environment
+//! flag (seed 000's `APPROVE_WRITES=yes`).
+
+use futures::future::LocalBoxFuture;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalPolicy {
+    /// Ask the approver (the buttons in the UI) for each call that needs it.
+    #[default]
+    Ask,
+    ApproveAll,
+    /// Every call that needs approval is refused and the run ends `blocked`.
+    DenyAll,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decision {
+    Approve,
+    /// Run the call with these arguments instead; they are validated again.
+    ApproveEdited(Value),
+    /// Refuse this call; the model sees "denied by the user: <reason>" and the loop goes on.
+    Deny {
+        reason: Option<String>,
+    },
+    /// Refuse and end the run `blocked`.
+    DenyAndStop {
+        reason: Option<String>,
+    },
+    /// Approve this call and every later call of the same tool in this run.
+    AlwaysAllow,
+}
+
+impl Decision {
+    pub fn kind(&self) -> DecisionKind {
+        match self {
+            Decision::Approve => DecisionKind::Approve,
+            Decision::ApproveEdited(_) => DecisionKind::ApproveEdited,
+            Decision::Deny { .. } => DecisionKind::Deny,
+            Decision::DenyAndStop { .. } => DecisionKind::DenyAndStop,
+            Decision::AlwaysAllow => DecisionKind::AlwaysAllow,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DecisionKind {
+    Approve,
+    ApproveEdited,
+    Deny,
+    DenyAndStop,
+    AlwaysAllow,
+}
+
+/// Who made a decision, as the trace shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Decider {
+    User,
+    /// The scenario's `approval` policy (`approve_all` / `deny_all`).
+    Policy,
+    /// An earlier "always allow this tool" decision in this run.
+    AlwaysAllow,
+}
+
+/// A call waiting for a decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ApprovalRequest {
+    pub call_id: String,
+    pub tool: String,
+    pub args: Value,
+    pub turn: u32,
+    /// Why the approver's last edit of the arguments was refused, if it was.
+    pub edit_error: Option<String>,
+}
+
+pub trait Approver {
+    /// Resolves when a decision is made. The driver races it against the
+    /// deadline and cancellation, so an approver may wait for a human.
+    fn decide<'a>(&'a self, request: &'a ApprovalRequest) -> LocalBoxFuture<'a, Decision>;
+}
+
+/// Answers every request with the same decision (the CLI's `--approve`).
+pub struct FixedApprover(pub Decision);
+
+impl Approver for FixedApprover {
+    fn decide<'a>(&'a self, _request: &'a ApprovalRequest) -> LocalBoxFuture<'a, Decision> {
+        let decision = self.0.clone();
+        Box::pin(async move { decision })
+    }
+}

@@ -1,0 +1,68 @@
+//! A cancel signal that any number of awaits can watch at once.
+//!
+//! Cloning shares the signal. `cancel()` wakes every waiter; a waiter created
+//! after cancellation resolves immediately.
+
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+
+#[derive(Clone, Default)]
+pub struct CancelToken {
+    state: Rc<RefCell<State>>,
+}
+
+#[derive(Default)]
+struct State {
+    cancelled: bool,
+    wakers: Vec<Waker>,
+}
+
+impl CancelToken {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn cancel(&self) {
+        let wakers = {
+            let mut state = self.state.borrow_mut();
+            state.cancelled = true;
+            std::mem::take(&mut state.wakers)
+        };
+        for waker in wakers {
+            waker.wake();
+        }
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.state.borrow().cancelled
+    }
+
+    /// Resolves once `cancel()` has been called.
+    pub fn cancelled(&self) -> Cancelled {
+        Cancelled {
+            state: self.state.clone(),
+        }
+    }
+}
+
+pub struct Cancelled {
+    state: Rc<RefCell<State>>,
+}
+
+impl Future for Cancelled {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let mut state = self.state.borrow_mut();
+        if state.cancelled {
+            return Poll::Ready(());
+        }
+        if !state.wakers.iter().any(|w| w.will_wake(cx.waker())) {
+            state.wakers.push(cx.waker().clone());
+        }
+        Poll::Pending
+    }
+}

@@ -1,0 +1,162 @@
+//! Performs the IO a `Run` asks for, racing every await against the user's
+//! cancel, the run's deadline and the per-call timeout.
+//!
+//! A hung model call or tool is interrupted when its time is up, not waited
+//! out: the pending future is dropped and the run is told why. The driver
+//! makes no decisions of its own; it only translates "what happened" into the
+//! run's `feed_*` calls, so every driver yields the same trace.
+
+use std::future::Future;
+
+use futures::future::{self, Either, LocalBoxFuture};
+use futures::pin_mut;
+
+use crate::approval::Approver;
+use crate::cancel::CancelToken;
+use crate::event::{Outcome, RunEvent};
+use crate::model::ModelClient;
+use crate::run::{PauseBefore, Run, Step};
+use crate::runtime::Runtime;
+
+/// Step mode: whether to pause, and a future that resolves when the user says go.
+pub trait Stepper {
+    fn step_mode(&self) -> bool;
+    fn wait(&self, before: &PauseBefore) -> LocalBoxFuture<'static, ()>;
+}
+
+/// The IO a run needs.
+pub struct Env<'a> {
+    pub runtime: &'a dyn Runtime,
+    pub model: &'a dyn ModelClient,
+    /// `None`: a call that needs a human decision ends the run `blocked`.
+    pub approver: Option<&'a dyn Approver>,
+    pub cancel: CancelToken,
+    pub stepper: Option<&'a dyn Stepper>,
+}
+
+enum Raced<T> {
+    Done(T),
+    TimedOut,
+    Deadline,
+    Cancelled,
+}
+
+/// Drives `run` to the end, handing each event to `on_event` as it happens.
+pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEvent)) -> Outcome {
+    let origin = env.runtime.now_ms();
+    let now = || env.runtime.now_ms() - origin;
+    loop {
+        if env.cancel.is_cancelled() {
+            run.cancel(now());
+        }
+        if let Some(stepper) = env.stepper {
+            run.set_step_mode(stepper.step_mode());
+        }
+        let step = run.next_step(now());
+        for event in run.drain_events() {
+            on_event(&event);
+        }
+        let deadline_in = run.deadline_ms().map(|d| d as f64 - now());
+        match step {
+            Step::Finished(outcome) => return outcome,
+            Step::CallModel => {
+                let timeout = run.limits().model_timeout_ms;
+                let raced = {
+                    let request = run.model_request();
+                    race(env.model.complete(request), timeout, deadline_in, env).await
+                };
+                match raced {
+                    Raced::Done(Ok(response)) => run.feed_model_response(response, now()),
+                    Raced::Done(Err(error)) => run.feed_model_error(error, now()),
+                    Raced::TimedOut => run.feed_model_timeout(now()),
+                    Raced::Deadline => run.feed_deadline(now()),
+                    Raced::Cancelled => run.cancel(now()),
+                }
+            }
+            Step::RunTool(invocation) => {
+                let handler = run.tools().get(&invocation.name).map(|t| t.handler.clone());
+                let Some(handler) = handler else {
+                    let message = format!("no handler for tool {}", invocation.name);
+                    run.feed_tool_result(Err(message), now());
+                    continue;
+                };
+                let timeout = run.limits().tool_timeout_ms;
+                match race(handler.call(invocation.args), timeout, deadline_in, env).await {
+                    Raced::Done(result) => run.feed_tool_result(result, now()),
+                    Raced::TimedOut => run.feed_tool_timeout(now()),
+                    Raced::Deadline => run.feed_deadline(now()),
+                    Raced::Cancelled => run.cancel(now()),
+                }
+            }
+            Step::AwaitApproval(mut request) => {
+                let Some(approver) = env.approver else {
+                    run.feed_no_approver(now());
+                    continue;
+                };
+                // Edited arguments that break the schema are refused and the
+                // approver is asked again, told why.
+                loop {
+                    let decided = race(approver.decide(&request), None, deadline_in, env).await;
+                    match decided {
+                        Raced::Done(decision) => match run.feed_decision(decision, now()) {
+                            Ok(()) => break,
+                            Err(why) => request.edit_error = Some(why),
+                        },
+                        Raced::TimedOut | Raced::Deadline => {
+                            run.feed_deadline(now());
+                            break;
+                        }
+                        Raced::Cancelled => {
+                            run.cancel(now());
+                            break;
+                        }
+                    }
+                }
+            }
+            Step::Sleep { ms } => match race(env.runtime.sleep(ms), None, deadline_in, env).await {
+                Raced::Done(()) => run.feed_slept(now()),
+                Raced::TimedOut | Raced::Deadline => run.feed_deadline(now()),
+                Raced::Cancelled => run.cancel(now()),
+            },
+            Step::Paused(before) => {
+                let Some(stepper) = env.stepper else {
+                    run.resume();
+                    continue;
+                };
+                match race(stepper.wait(&before), None, deadline_in, env).await {
+                    Raced::Done(()) => run.resume(),
+                    Raced::TimedOut | Raced::Deadline => run.feed_deadline(now()),
+                    Raced::Cancelled => run.cancel(now()),
+                }
+            }
+        }
+    }
+}
+
+/// Awaits `op` unless the timeout, the deadline or a cancel comes first; the
+/// loser is dropped, which is what interrupts a hung call.
+async fn race<T>(
+    op: impl Future<Output = T>,
+    timeout_ms: Option<u64>,
+    deadline_in_ms: Option<f64>,
+    env: &Env<'_>,
+) -> Raced<T> {
+    let timeout = timeout_ms.map(|t| t as f64);
+    let timer = async {
+        let (ms, which) = match (timeout, deadline_in_ms) {
+            (Some(t), Some(d)) if d <= t => (d, Raced::Deadline),
+            (Some(t), _) => (t, Raced::TimedOut),
+            (None, Some(d)) => (d, Raced::Deadline),
+            (None, None) => return future::pending().await,
+        };
+        env.runtime.sleep(ms.max(0.0).ceil() as u64).await;
+        which
+    };
+    let cancelled = env.cancel.cancelled();
+    pin_mut!(op, timer, cancelled);
+    match future::select(op, future::select(timer, cancelled)).await {
+        Either::Left((value, _)) => Raced::Done(value),
+        Either::Right((Either::Left((which, _)), _)) => which,
+        Either::Right((Either::Right(((), _)), _)) => Raced::Cancelled,
+    }
+}

@@ -1,0 +1,213 @@
+//! The trace: every observable thing a run does, in order, as `RunEvent`s.
+//!
+//! The state machine emits these itself, so the CLI, the browser and tests all
+//! produce the same trace for the same scenario. Events are never edited after
+//! they are emitted; a later decision is a new event. JSON Lines round-trips.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::approval::{ApprovalPolicy, Decider, DecisionKind};
+use crate::limits::Limits;
+use crate::message::ContentBlock;
+use crate::model::Usage;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunEvent {
+    pub seq: u64,
+    /// Milliseconds since the run started.
+    pub t_ms: u64,
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventKind {
+    RunStarted {
+        scenario: String,
+        model: String,
+        approval: ApprovalPolicy,
+        tools: Vec<String>,
+        limits: Limits,
+        task: String,
+    },
+    ModelRequest {
+        turn: u32,
+        /// 1 for the first try, 2 for the first retry, ...
+        attempt: u32,
+        messages: usize,
+        estimated_input_tokens: u64,
+        max_output_tokens: u32,
+    },
+    ModelResponse {
+        turn: u32,
+        /// The assistant's text blocks joined, for reading; `content` is authoritative.
+        text: String,
+        content: Vec<ContentBlock>,
+        stop_reason: String,
+        usage: Usage,
+        cost_usd: f64,
+        latency_ms: u64,
+    },
+    /// A model request that failed; `retry_in_ms` is set when it will be retried.
+    ModelError {
+        turn: u32,
+        attempt: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        status: Option<u16>,
+        message: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        retry_in_ms: Option<u64>,
+        latency_ms: u64,
+    },
+    ToolCall {
+        turn: u32,
+        id: String,
+        name: String,
+        args: Value,
+        /// The argument text as sent, when it was not JSON.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        args_raw: Option<String>,
+        validation: Validation,
+        needs_approval: bool,
+    },
+    ApprovalRequested {
+        id: String,
+        name: String,
+        args: Value,
+    },
+    ApprovalDecided {
+        id: String,
+        name: String,
+        decision: DecisionKind,
+        by: Decider,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+        /// The arguments the tool will run with, when the user edited them.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        args: Option<Value>,
+    },
+    ToolResult {
+        id: String,
+        name: String,
+        content: String,
+        is_error: bool,
+        latency_ms: u64,
+    },
+    RunFinished(Outcome),
+}
+
+/// Whether a call's arguments were usable, as shown under the call.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Validation {
+    Valid,
+    UnknownTool { available: Vec<String> },
+    UnparseableArguments { message: String },
+    SchemaViolation { errors: Vec<String> },
+}
+
+impl Validation {
+    pub fn is_valid(&self) -> bool {
+        matches!(self, Validation::Valid)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Done,
+    FailedVerification,
+    TurnLimit,
+    CostLimit,
+    TokenLimit,
+    ToolCallLimit,
+    Deadline,
+    RepeatedCall,
+    Blocked,
+    MaxTokens,
+    Refusal,
+    ModelError,
+    Cancelled,
+}
+
+impl Status {
+    pub const ALL: [Status; 13] = [
+        Status::Done,
+        Status::FailedVerification,
+        Status::TurnLimit,
+        Status::CostLimit,
+        Status::TokenLimit,
+        Status::ToolCallLimit,
+        Status::Deadline,
+        Status::RepeatedCall,
+        Status::Blocked,
+        Status::MaxTokens,
+        Status::Refusal,
+        Status::ModelError,
+        Status::Cancelled,
+    ];
+
+    /// The snake_case name used in JSON, the CLI and the UI.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Done => "done",
+            Status::FailedVerification => "failed_verification",
+            Status::TurnLimit => "turn_limit",
+            Status::CostLimit => "cost_limit",
+            Status::TokenLimit => "token_limit",
+            Status::ToolCallLimit => "tool_call_limit",
+            Status::Deadline => "deadline",
+            Status::RepeatedCall => "repeated_call",
+            Status::Blocked => "blocked",
+            Status::MaxTokens => "max_tokens",
+            Status::Refusal => "refusal",
+            Status::ModelError => "model_error",
+            Status::Cancelled => "cancelled",
+        }
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How a run ended; the payload of `run_finished`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub status: Status,
+    /// One sentence naming the numbers that made the run stop.
+    pub reason: String,
+    pub turns: u32,
+    pub tool_calls: u32,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cost_usd: f64,
+    pub elapsed_ms: u64,
+    pub answer: Option<String>,
+}
+
+/// Serialises events as JSON Lines, one event a line.
+pub fn to_jsonl(events: &[RunEvent]) -> String {
+    let mut out = String::new();
+    for event in events {
+        // An event is plain data (strings, numbers, JSON values): it always serialises.
+        if let Ok(line) = serde_json::to_string(event) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Parses JSON Lines back into events; an error names the line that failed.
+pub fn from_jsonl(text: &str) -> Result<Vec<RunEvent>, String> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1)))
+        .collect()
+}

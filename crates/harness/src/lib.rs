@@ -1,0 +1,67 @@
+//! The agent loop, with no browser or UI dependency.
+//!
+//! - [`run::Run`] is the loop as a sans-IO state machine: it decides, emits
+//!   the trace ([`event::RunEvent`]) and never does IO.
+//! - [`driver::drive`] performs the IO it asks for through small traits
+//!   ([`model::ModelClient`], [`tool::ToolHandler`], [`approval::Approver`],
+//!   [`runtime::Runtime`]) and races every await against cancel, the run's
+//!   deadline and per-call timeouts.
+//! - [`scenario::Scenario`] is the file format; [`scripted::ScriptedModel`]
+//!   plays a scenario's scripted responses; [`library`] holds the built-in
+//!   scenarios.
+//!
+//! Invariant: this crate compiles and tests natively and depends on no
+//! browser crate; the CLI and the web app supply the runtime.
+
+pub mod approval;
+pub mod cancel;
+pub mod driver;
+pub mod event;
+pub mod library;
+pub mod limits;
+pub mod message;
+pub mod model;
+pub mod run;
+pub mod runtime;
+pub mod scenario;
+pub mod scripted;
+pub mod tool;
+pub mod tools;
+pub mod verify;
+
+use std::rc::Rc;
+
+use approval::Approver;
+use cancel::CancelToken;
+use driver::{Env, Stepper};
+use event::{Outcome, RunEvent};
+use run::Run;
+use runtime::Runtime;
+use scenario::{Problem, Scenario};
+
+/// How a caller wants a scenario run: who approves, how to stop it, step mode.
+#[derive(Default)]
+pub struct RunOptions<'a> {
+    pub approver: Option<&'a dyn Approver>,
+    pub cancel: CancelToken,
+    pub stepper: Option<&'a dyn Stepper>,
+}
+
+/// Builds a fresh run of `scenario` and drives it to the end.
+pub async fn run_scenario(
+    scenario: &Scenario,
+    runtime: Rc<dyn Runtime>,
+    options: RunOptions<'_>,
+    on_event: &mut dyn FnMut(&RunEvent),
+) -> Result<Outcome, Vec<Problem>> {
+    let (config, model) = scenario.build(runtime.clone())?;
+    let mut run = Run::new(config);
+    let env = Env {
+        runtime: runtime.as_ref(),
+        model: &model,
+        approver: options.approver,
+        cancel: options.cancel,
+        stepper: options.stepper,
+    };
+    Ok(driver::drive(&mut run, &env, on_event).await)
+}

@@ -1,0 +1,134 @@
+//! The conversation as the harness keeps it: provider-neutral messages made of
+//! content blocks. Wire formats (Anthropic, OpenAI) are translations of this.
+//!
+//! Invariant: assistant content is stored exactly as the model produced it,
+//! thinking blocks included, so it can be sent back unchanged.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    User,
+    Assistant,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    pub role: Role,
+    pub content: Vec<ContentBlock>,
+}
+
+impl Message {
+    pub fn user_text(text: impl Into<String>) -> Self {
+        Message {
+            role: Role::User,
+            content: vec![ContentBlock::Text { text: text.into() }],
+        }
+    }
+
+    /// Characters that count towards the input-token estimate.
+    pub fn char_len(&self) -> usize {
+        self.content.iter().map(ContentBlock::char_len).sum()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ContentBlock {
+    Text {
+        text: String,
+    },
+    Thinking {
+        thinking: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signature: Option<String>,
+    },
+    ToolUse(ToolCall),
+    ToolResult(ToolResult),
+}
+
+impl ContentBlock {
+    fn char_len(&self) -> usize {
+        match self {
+            ContentBlock::Text { text } => text.len(),
+            ContentBlock::Thinking { thinking, .. } => thinking.len(),
+            ContentBlock::ToolUse(call) => {
+                call.name.len()
+                    + call
+                        .input_raw
+                        .as_ref()
+                        .map_or_else(|| json_len(&call.input), String::len)
+            }
+            ContentBlock::ToolResult(result) => result.content.len(),
+        }
+    }
+}
+
+fn json_len(value: &Value) -> usize {
+    serde_json::to_string(value).map_or(0, |s| s.len())
+}
+
+/// A tool call as the model asked for it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    /// The parsed arguments; `null` when the model's argument text was not JSON.
+    pub input: Value,
+    /// The argument text exactly as the model sent it, kept only when it did not
+    /// parse as JSON, so the error can point into it and the wire can echo it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_raw: Option<String>,
+}
+
+impl ToolCall {
+    /// Builds a call from argument text as a provider sends it (OpenAI sends a
+    /// JSON string). Text that does not parse is kept raw, never dropped.
+    pub fn from_raw_arguments(id: String, name: String, raw: &str) -> Self {
+        match serde_json::from_str::<Value>(raw) {
+            Ok(input) => ToolCall {
+                id,
+                name,
+                input,
+                input_raw: None,
+            },
+            Err(_) => ToolCall {
+                id,
+                name,
+                input: Value::Null,
+                input_raw: Some(raw.to_string()),
+            },
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    pub tool_use_id: String,
+    pub content: String,
+    #[serde(default)]
+    pub is_error: bool,
+}
+
+/// The text of an assistant turn: its text blocks joined by newlines.
+pub fn text_of(content: &[ContentBlock]) -> String {
+    let mut out = String::new();
+    for block in content {
+        if let ContentBlock::Text { text } = block {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(text);
+        }
+    }
+    out
+}
+
+pub fn tool_calls_of(content: &[ContentBlock]) -> impl Iterator<Item = &ToolCall> {
+    content.iter().filter_map(|block| match block {
+        ContentBlock::ToolUse(call) => Some(call),
+        _ => None,
+    })
+}

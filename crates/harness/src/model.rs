@@ -1,0 +1,185 @@
+//! What the loop needs from a model: one request in, one response (or error) out.
+//!
+//! `ModelClient` futures are not `Send`, so browser `fetch` futures fit. A request
+//! borrows the run's history instead of copying it: a step costs the same at turn
+//! 1,000 as at turn 1.
+
+use futures::future::LocalBoxFuture;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::message::{ContentBlock, Message};
+
+/// A tool as the model sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    pub name: String,
+    pub description: String,
+    pub input_schema: Value,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct ModelRequest<'a> {
+    /// One-based index of the model call this request makes.
+    pub turn: u32,
+    pub system: &'a str,
+    pub messages: &'a [Message],
+    pub tools: &'a [ToolSpec],
+    pub max_output_tokens: u32,
+    /// The harness's estimate of this request's input tokens (see `Run`).
+    pub estimated_input_tokens: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModelResponse {
+    pub content: Vec<ContentBlock>,
+    /// The provider's own word (`end_turn`, `tool_calls`, `length`, ...), kept
+    /// as sent so the trace shows it; `StopKind::classify` interprets it.
+    pub stop_reason: String,
+    pub usage: Usage,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+impl Usage {
+    pub fn total(&self) -> u64 {
+        self.input_tokens + self.output_tokens
+    }
+}
+
+/// What a provider's stop reason means for the loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopKind {
+    /// A normal end of turn: the text is the final answer.
+    EndTurn,
+    /// The model wants tools run.
+    ToolUse,
+    /// Anthropic paused a long server-side turn: send the content back to continue.
+    PauseTurn,
+    /// Out of output tokens or context window: the answer is truncated.
+    MaxTokens,
+    /// The model refused, or a content filter stopped it.
+    Refusal,
+    /// A stop reason this harness does not know.
+    Unknown,
+}
+
+impl StopKind {
+    pub fn classify(stop_reason: &str) -> StopKind {
+        match stop_reason {
+            "end_turn" | "stop" | "stop_sequence" | "completed" => StopKind::EndTurn,
+            "tool_use" | "tool_calls" | "function_call" => StopKind::ToolUse,
+            "pause_turn" => StopKind::PauseTurn,
+            "max_tokens" | "length" | "max_output_tokens" | "model_context_window_exceeded" => {
+                StopKind::MaxTokens
+            }
+            "refusal" | "content_filter" => StopKind::Refusal,
+            _ => StopKind::Unknown,
+        }
+    }
+}
+
+/// Prices per million tokens. Absent pricing costs nothing, so a budget never
+/// fires: seed 000's adapter bug, reproducible on purpose.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pricing {
+    #[serde(default)]
+    pub input_usd_per_mtok: f64,
+    #[serde(default)]
+    pub output_usd_per_mtok: f64,
+}
+
+impl Pricing {
+    pub fn cost(&self, input_tokens: u64, output_tokens: u64) -> f64 {
+        (input_tokens as f64 * self.input_usd_per_mtok
+            + output_tokens as f64 * self.output_usd_per_mtok)
+            / 1_000_000.0
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModelError {
+    /// HTTP status when the provider answered with one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    pub kind: ModelErrorKind,
+    pub message: String,
+    /// The provider's `retry-after`, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelErrorKind {
+    /// The provider answered with an HTTP error status.
+    Http,
+    /// The request did not finish within `model_timeout_ms`.
+    Timeout,
+    /// The request never reached the provider or the connection broke.
+    Network,
+    /// The provider answered with something that could not be parsed.
+    InvalidResponse,
+    /// A scripted model ran out of responses.
+    ScriptExhausted,
+}
+
+impl ModelError {
+    pub fn http(status: u16, message: impl Into<String>) -> Self {
+        ModelError {
+            status: Some(status),
+            kind: ModelErrorKind::Http,
+            message: message.into(),
+            retry_after_ms: None,
+        }
+    }
+
+    pub fn new(kind: ModelErrorKind, message: impl Into<String>) -> Self {
+        ModelError {
+            status: None,
+            kind,
+            message: message.into(),
+            retry_after_ms: None,
+        }
+    }
+
+    /// Rate limits, overload and server errors are worth retrying; auth errors,
+    /// bad requests and quota exhaustion are not (retrying cannot fix them).
+    pub fn is_retryable(&self) -> bool {
+        match self.kind {
+            ModelErrorKind::Http => matches!(self.status, Some(429 | 500 | 502 | 503 | 529)),
+            ModelErrorKind::Timeout | ModelErrorKind::Network => true,
+            ModelErrorKind::InvalidResponse | ModelErrorKind::ScriptExhausted => false,
+        }
+    }
+}
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.status {
+            Some(status) => write!(f, "HTTP {status}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+pub trait ModelClient {
+    /// A short label for traces, e.g. "scripted" or "anthropic claude-…".
+    fn label(&self) -> String;
+    fn complete<'a>(
+        &'a self,
+        request: ModelRequest<'a>,
+    ) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>>;
+}
+
+/// The harness's token estimate for text: about four characters a token.
+/// Only used where the provider has not told us (pre-flight cost checks, and
+/// scripted responses without `usage`).
+pub fn estimate_tokens(chars: usize) -> u64 {
+    (chars as u64).div_ceil(4).max(1)
+}

@@ -1,0 +1,391 @@
+//! Scenario files: loading, every problem reported with its JSON path, and
+//! building a run from a loaded scenario.
+//!
+//! Loading happens in three passes, each reporting all it finds: JSON syntax;
+//! the published format (`scenario.schema.json`, checked by our own
+//! validator); then what a schema cannot say (unknown built-in tools,
+//! duplicate names, tool schemas using unsupported keywords, bad regexes,
+//! `loop_from` out of range). Nothing in loading panics.
+
+use std::rc::Rc;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tool_schema::Schema;
+
+use crate::approval::ApprovalPolicy;
+use crate::limits::Limits;
+use crate::model::{Pricing, ToolSpec};
+use crate::run::RunConfig;
+use crate::runtime::Runtime;
+use crate::scripted::{ScriptedModel, ScriptedResponse};
+use crate::tool::{FixedResult, ToolDef, ToolRegistry};
+use crate::tools;
+use crate::verify::{Check, Verifier};
+
+/// The scenario format as a JSON Schema, published for editors.
+pub const SCENARIO_SCHEMA: &str = include_str!("../scenario.schema.json");
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    pub task: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub system: String,
+    #[serde(default)]
+    pub tools: Vec<ToolEntry>,
+    #[serde(default)]
+    pub limits: Limits,
+    #[serde(default)]
+    pub pricing: Pricing,
+    #[serde(default)]
+    pub approval: ApprovalPolicy,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub verify: Vec<Check>,
+    pub model: ModelConfig,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ToolEntry {
+    Builtin(String),
+    Inline(Box<InlineTool>),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InlineTool {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default = "empty_object_schema")]
+    pub input_schema: Value,
+    #[serde(default)]
+    pub needs_approval: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub builtin: Option<String>,
+    /// Simulated latency of a fixed-result tool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_ms: Option<u64>,
+}
+
+fn empty_object_schema() -> Value {
+    serde_json::json!({"type": "object"})
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ModelConfig {
+    Scripted {
+        responses: Vec<ScriptedResponse>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        loop_from: Option<usize>,
+    },
+}
+
+/// One problem in a scenario file, with where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// A dotted path such as `model.responses[2].tool_calls[0].args`; empty for the whole file.
+    pub path: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+fn problem(path: impl Into<String>, message: impl Into<String>) -> Problem {
+    Problem {
+        path: path.into(),
+        message: message.into(),
+    }
+}
+
+/// Turns a JSON pointer (`/model/responses/2/args`) into the dotted path
+/// people read (`model.responses[2].args`).
+pub fn dotted_path(pointer: &str) -> String {
+    let mut out = String::new();
+    for token in pointer.split('/').skip(1) {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
+            out.push('[');
+            out.push_str(&token);
+            out.push(']');
+        } else {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(&token);
+        }
+    }
+    out
+}
+
+fn scenario_schema() -> Result<&'static Schema, Problem> {
+    static SCHEMA: OnceLock<Result<Schema, String>> = OnceLock::new();
+    SCHEMA
+        .get_or_init(|| {
+            let value: Value = serde_json::from_str(SCENARIO_SCHEMA).map_err(|e| e.to_string())?;
+            Schema::compile(&value).map_err(|errors| {
+                errors
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            })
+        })
+        .as_ref()
+        .map_err(|e| {
+            problem(
+                "",
+                format!("internal error: the scenario schema does not compile: {e}"),
+            )
+        })
+}
+
+impl Scenario {
+    /// Parses and checks a scenario file, reporting every problem found.
+    pub fn load(text: &str) -> Result<Scenario, Vec<Problem>> {
+        let value: Value = serde_json::from_str(text).map_err(|e| {
+            vec![problem(
+                "",
+                format!(
+                    "not valid JSON: {e} (line {}, column {})",
+                    e.line(),
+                    e.column()
+                ),
+            )]
+        })?;
+        Scenario::from_value(value)
+    }
+
+    pub fn from_value(value: Value) -> Result<Scenario, Vec<Problem>> {
+        let schema = scenario_schema().map_err(|p| vec![p])?;
+        if let Err(errors) = schema.validate(&value) {
+            return Err(errors
+                .iter()
+                .map(|e| problem(dotted_path(&e.instance_path), e.message.clone()))
+                .collect());
+        }
+        let scenario: Scenario = serde_json::from_value(value).map_err(|e| {
+            vec![problem(
+                "",
+                format!("does not fit the scenario format: {e}"),
+            )]
+        })?;
+        let problems = scenario.semantic_problems();
+        if problems.is_empty() {
+            Ok(scenario)
+        } else {
+            Err(problems)
+        }
+    }
+
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// What the schema cannot express.
+    fn semantic_problems(&self) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        let mut seen: Vec<(String, usize)> = Vec::new();
+        for (i, entry) in self.tools.iter().enumerate() {
+            let path = format!("tools[{i}]");
+            let name = match entry {
+                ToolEntry::Builtin(name) => {
+                    if !tools::BUILTIN_NAMES.contains(&name.as_str()) {
+                        problems.push(problem(&path, unknown_builtin(name)));
+                    }
+                    name
+                }
+                ToolEntry::Inline(tool) => {
+                    match (&tool.result, &tool.builtin) {
+                        (None, None) => problems.push(problem(
+                            &path,
+                            "an inline tool needs a handler: a fixed \"result\" or a \"builtin\" tool's name",
+                        )),
+                        (Some(_), Some(_)) => problems.push(problem(
+                            &path,
+                            "an inline tool has either a fixed \"result\" or a \"builtin\" handler, not both",
+                        )),
+                        (None, Some(builtin)) if !tools::BUILTIN_NAMES.contains(&builtin.as_str()) => {
+                            problems.push(problem(format!("{path}.builtin"), unknown_builtin(builtin)))
+                        }
+                        _ => {}
+                    }
+                    if let Err(errors) = Schema::compile(&tool.input_schema) {
+                        for e in errors {
+                            let at =
+                                format!("{path}.input_schema{}", dotted_suffix(&e.schema_path));
+                            problems.push(problem(at, e.message.clone()));
+                        }
+                    }
+                    &tool.name
+                }
+            };
+            match seen.iter().find(|(n, _)| n == name) {
+                Some((_, first)) => problems.push(problem(
+                    &path,
+                    format!("duplicate tool name {name:?} (also tools[{first}]); tool names must be unique"),
+                )),
+                None => seen.push((name.clone(), i)),
+            }
+        }
+        if let Err(errors) = Verifier::new(self.verify.clone()) {
+            for (i, message) in errors {
+                problems.push(problem(format!("verify[{i}].regex"), message));
+            }
+        }
+        let ModelConfig::Scripted {
+            responses,
+            loop_from,
+        } = &self.model;
+        if let Some(from) = loop_from {
+            if *from >= responses.len() {
+                problems.push(problem(
+                    "model.loop_from",
+                    format!(
+                        "{from} is past the last response (the script has {} responses, indices 0 to {})",
+                        responses.len(),
+                        responses.len().saturating_sub(1)
+                    ),
+                ));
+            }
+        }
+        for (i, response) in responses.iter().enumerate() {
+            for (j, call) in response.tool_calls.iter().enumerate() {
+                if call.args.is_some() && call.args_raw.is_some() {
+                    problems.push(problem(
+                        format!("model.responses[{i}].tool_calls[{j}]"),
+                        "give either \"args\" (an object) or \"args_raw\" (text sent as is), not both",
+                    ));
+                }
+            }
+        }
+        problems
+    }
+
+    /// Builds a fresh run (tools start from their seed state) and its model.
+    pub fn build(
+        &self,
+        runtime: Rc<dyn Runtime>,
+    ) -> Result<(RunConfig, ScriptedModel), Vec<Problem>> {
+        let problems = self.semantic_problems();
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let mut defs = Vec::with_capacity(self.tools.len());
+        for (i, entry) in self.tools.iter().enumerate() {
+            let path = format!("tools[{i}]");
+            let def = match entry {
+                ToolEntry::Builtin(name) => tools::builtin(name, runtime.clone())
+                    .ok_or_else(|| vec![problem(&path, unknown_builtin(name))])?,
+                ToolEntry::Inline(tool) => inline_tool(tool, runtime.clone())
+                    .map_err(|message| vec![problem(&path, message)])?,
+            };
+            defs.push(def);
+        }
+        let verifier = Verifier::new(self.verify.clone()).map_err(|errors| {
+            errors
+                .into_iter()
+                .map(|(i, m)| problem(format!("verify[{i}].regex"), m))
+                .collect::<Vec<_>>()
+        })?;
+        let ModelConfig::Scripted {
+            responses,
+            loop_from,
+        } = &self.model;
+        let model = ScriptedModel::new(responses.clone(), *loop_from, runtime);
+        let config = RunConfig {
+            scenario_name: self.name.clone(),
+            model_label: "scripted".to_string(),
+            system: self.system.clone(),
+            task: self.task.clone(),
+            limits: self.limits.clone(),
+            pricing: self.pricing,
+            approval: self.approval,
+            verifier,
+            tools: ToolRegistry::new(defs),
+        };
+        Ok((config, model))
+    }
+}
+
+fn inline_tool(tool: &InlineTool, runtime: Rc<dyn Runtime>) -> Result<ToolDef, String> {
+    let schema = Schema::compile(&tool.input_schema).map_err(|errors| {
+        errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ")
+    })?;
+    let handler = match (&tool.result, &tool.builtin) {
+        (Some(result), _) => Rc::new(FixedResult {
+            value: result.clone(),
+            delay_ms: tool.delay_ms,
+            runtime,
+        }) as Rc<dyn crate::tool::ToolHandler>,
+        (None, Some(builtin)) => {
+            tools::builtin(builtin, runtime)
+                .ok_or_else(|| unknown_builtin(builtin))?
+                .handler
+        }
+        (None, None) => return Err("an inline tool needs a handler".to_string()),
+    };
+    Ok(ToolDef {
+        spec: ToolSpec {
+            name: tool.name.clone(),
+            description: tool.description.clone(),
+            input_schema: tool.input_schema.clone(),
+        },
+        schema,
+        needs_approval: tool.needs_approval,
+        handler,
+    })
+}
+
+fn unknown_builtin(name: &str) -> String {
+    format!(
+        "unknown built-in tool {name:?}; the built-in tools are: {}",
+        tools::BUILTIN_NAMES.join(", ")
+    )
+}
+
+fn dotted_suffix(pointer: &str) -> String {
+    let dotted = dotted_path(pointer);
+    if dotted.is_empty() || dotted.starts_with('[') {
+        dotted
+    } else {
+        format!(".{dotted}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dotted_path;
+
+    #[test]
+    fn pointers_read_as_dotted_paths() {
+        assert_eq!(dotted_path(""), "");
+        assert_eq!(
+            dotted_path("/model/responses/2/tool_calls/0/args"),
+            "model.responses[2].tool_calls[0].args"
+        );
+        assert_eq!(dotted_path("/tools/1/a~1b"), "tools[1].a/b");
+    }
+}

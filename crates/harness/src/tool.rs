@@ -1,0 +1,175 @@
+//! Tool definitions, the registry of one run, and the checks a call passes
+//! before it may run.
+//!
+//! Every way a call can go wrong (unknown tool, argument text that is not
+//! JSON, arguments that break the schema, a handler error, a timeout, an
+//! oversized result) becomes an `is_error` tool result the model can read and
+//! correct; none of them stops the run.
+
+use std::rc::Rc;
+
+use futures::future::LocalBoxFuture;
+use serde_json::Value;
+use tool_schema::Schema;
+
+use crate::event::Validation;
+use crate::message::ToolCall;
+use crate::model::ToolSpec;
+use crate::runtime::Runtime;
+
+pub trait ToolHandler {
+    /// Runs the tool with validated arguments. `Err` is a message for the model.
+    fn call(&self, args: Value) -> LocalBoxFuture<'static, Result<Value, String>>;
+}
+
+/// A tool whose result is fixed in the scenario file, optionally after a
+/// simulated latency (how slow and hung tools are demonstrated).
+pub struct FixedResult {
+    pub value: Value,
+    pub delay_ms: Option<u64>,
+    pub runtime: Rc<dyn Runtime>,
+}
+
+impl ToolHandler for FixedResult {
+    fn call(&self, _args: Value) -> LocalBoxFuture<'static, Result<Value, String>> {
+        let result = self.value.clone();
+        let delay = self
+            .delay_ms
+            .filter(|&ms| ms > 0)
+            .map(|ms| self.runtime.sleep(ms));
+        Box::pin(async move {
+            if let Some(delay) = delay {
+                delay.await;
+            }
+            Ok(result)
+        })
+    }
+}
+
+pub struct ToolDef {
+    pub spec: ToolSpec,
+    pub schema: Schema,
+    pub needs_approval: bool,
+    pub handler: Rc<dyn ToolHandler>,
+}
+
+/// The tools of one run. Built fresh per run, so stateful built-in tools start
+/// from their seed state every time.
+#[derive(Default)]
+pub struct ToolRegistry {
+    tools: Vec<ToolDef>,
+    /// Kept beside `tools` so a model request can borrow them as a slice.
+    specs: Vec<ToolSpec>,
+}
+
+/// Why a call cannot run, as the model is told.
+pub struct Rejection {
+    pub validation: Validation,
+    pub message: String,
+}
+
+impl ToolRegistry {
+    pub fn new(tools: Vec<ToolDef>) -> Self {
+        let specs = tools.iter().map(|t| t.spec.clone()).collect();
+        ToolRegistry { tools, specs }
+    }
+
+    pub fn specs(&self) -> &[ToolSpec] {
+        &self.specs
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.specs.iter().map(|s| s.name.clone()).collect()
+    }
+
+    pub fn get(&self, name: &str) -> Option<&ToolDef> {
+        self.tools.iter().find(|t| t.spec.name == name)
+    }
+
+    /// Checks a call's name and arguments.
+    pub fn check(&self, call: &ToolCall) -> Result<&ToolDef, Rejection> {
+        let Some(tool) = self.get(&call.name) else {
+            let available = self.names();
+            let listed = if available.is_empty() {
+                "none".to_string()
+            } else {
+                available.join(", ")
+            };
+            return Err(Rejection {
+                message: format!("unknown tool {:?}. Available tools: {listed}.", call.name),
+                validation: Validation::UnknownTool { available },
+            });
+        };
+        if let Some(raw) = &call.input_raw {
+            let message = match serde_json::from_str::<Value>(raw) {
+                // serde_json's message says where: "... at line 1 column 44".
+                Err(e) => e.to_string(),
+                Ok(_) => "not valid JSON".to_string(),
+            };
+            return Err(Rejection {
+                message: format!(
+                    "the arguments for {} are not valid JSON: {message}. Received: {}",
+                    call.name,
+                    clip(raw, 200)
+                ),
+                validation: Validation::UnparseableArguments { message },
+            });
+        }
+        self.check_args(tool, &call.input)?;
+        Ok(tool)
+    }
+
+    /// Validates arguments against the tool's schema (also used for edited arguments).
+    pub fn check_args(&self, tool: &ToolDef, args: &Value) -> Result<(), Rejection> {
+        match tool.schema.validate(args) {
+            Ok(()) => Ok(()),
+            Err(errors) => {
+                let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                Err(Rejection {
+                    message: format!(
+                        "invalid arguments for {}: {}",
+                        tool.spec.name,
+                        errors.join("; ")
+                    ),
+                    validation: Validation::SchemaViolation { errors },
+                })
+            }
+        }
+    }
+}
+
+/// A tool's value as the model reads it: strings as they are, anything else as JSON.
+pub fn result_text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Caps a result at `max_chars` characters and says so, so the model knows it
+/// is reading part of the result.
+pub fn cap_result(text: String, max_chars: Option<usize>) -> (String, bool) {
+    let Some(max) = max_chars else {
+        return (text, false);
+    };
+    let total = text.chars().count();
+    if total <= max {
+        return (text, false);
+    }
+    let cut: String = text.chars().take(max).collect();
+    (
+        format!(
+            "{cut}\n[truncated: the result was {total} characters; only the first {max} are shown (max_result_chars {max})]"
+        ),
+        true,
+    )
+}
+
+pub(crate) fn clip(text: &str, max_chars: usize) -> String {
+    if text.chars().count() <= max_chars {
+        text.to_string()
+    } else {
+        let cut: String = text.chars().take(max_chars).collect();
+        format!("{cut}…")
+    }
+}

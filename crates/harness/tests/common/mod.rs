@@ -1,0 +1,116 @@
+//! Shared helpers for the harness's integration tests: run a scenario on
+//! tokio's paused clock (timers fire instantly, in order, deterministically)
+//! and collect its trace.
+
+#![allow(dead_code)]
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use futures::future::LocalBoxFuture;
+use harness::approval::{ApprovalRequest, Approver, Decision};
+use harness::event::{EventKind, Outcome, RunEvent};
+use harness::runtime::TokioRuntime;
+use harness::scenario::Scenario;
+use harness::RunOptions;
+
+/// Answers approval requests with queued decisions, recording each request.
+#[derive(Default)]
+pub struct QueueApprover {
+    pub decisions: RefCell<Vec<Decision>>,
+    pub seen: RefCell<Vec<ApprovalRequest>>,
+}
+
+impl QueueApprover {
+    pub fn new(decisions: Vec<Decision>) -> Self {
+        QueueApprover {
+            decisions: RefCell::new(decisions),
+            seen: RefCell::new(Vec::new()),
+        }
+    }
+}
+
+impl Approver for QueueApprover {
+    fn decide<'a>(&'a self, request: &'a ApprovalRequest) -> LocalBoxFuture<'a, Decision> {
+        self.seen.borrow_mut().push(request.clone());
+        let next = {
+            let mut queue = self.decisions.borrow_mut();
+            (!queue.is_empty()).then(|| queue.remove(0))
+        };
+        Box::pin(async move {
+            match next {
+                Some(decision) => decision,
+                // Nobody answers: wait forever, like a human who walked away.
+                None => futures::future::pending().await,
+            }
+        })
+    }
+}
+
+pub fn load(json: &str) -> Scenario {
+    match Scenario::load(json) {
+        Ok(scenario) => scenario,
+        Err(problems) => panic!(
+            "scenario does not load: {}",
+            problems
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+    }
+}
+
+/// Runs a scenario to the end (call from a paused-clock tokio test).
+pub async fn run_with(
+    scenario: &Scenario,
+    approver: Option<&dyn Approver>,
+) -> (Outcome, Vec<RunEvent>) {
+    let events = Rc::new(RefCell::new(Vec::new()));
+    let sink = events.clone();
+    let outcome = harness::run_scenario(
+        scenario,
+        Rc::new(TokioRuntime::default()),
+        RunOptions {
+            approver,
+            ..RunOptions::default()
+        },
+        &mut |event: &RunEvent| sink.borrow_mut().push(event.clone()),
+    )
+    .await
+    .expect("scenario builds");
+    let events = events.take();
+    (outcome, events)
+}
+
+pub async fn run_json(json: &str) -> (Outcome, Vec<RunEvent>) {
+    run_with(&load(json), None).await
+}
+
+/// The tool results the model received, as (tool name, is_error, content).
+pub fn tool_results(events: &[RunEvent]) -> Vec<(String, bool, String)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ToolResult {
+                name,
+                is_error,
+                content,
+                ..
+            } => Some((name.clone(), *is_error, content.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn event_types(events: &[RunEvent]) -> Vec<String> {
+    events
+        .iter()
+        .map(|e| {
+            serde_json::to_value(e).unwrap()["type"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}

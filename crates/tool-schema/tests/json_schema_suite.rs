@@ -1,0 +1,236 @@
+//! Runs the official JSON Schema Test Suite (draft 2020-12) and prints how
+//! much of it tool-schema gets right.
+//!
+//! The suite lives outside the repository (`shared/` beside the clone, or
+//! `$JSON_SCHEMA_TEST_SUITE`); it is never copied in. Groups whose schema
+//! uses a feature this crate deliberately leaves out (it reports
+//! UnsupportedKeyword / UnresolvableRef) are counted as unsupported, not as
+//! failures. Every case that compiles in a claimed file must pass.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::PathBuf;
+
+use serde_json::Value;
+use tool_schema::{CompileErrorKind, Options, Schema};
+
+/// Keyword files whose compiled cases must all pass.
+const CLAIMED: &[&str] = &[
+    "additionalProperties",
+    "allOf",
+    "anyOf",
+    "boolean_schema",
+    "const",
+    "contains",
+    "content",
+    "default",
+    "dependentRequired",
+    "dependentSchemas",
+    "enum",
+    "exclusiveMaximum",
+    "exclusiveMinimum",
+    "format",
+    "if-then-else",
+    "infinite-loop-detection",
+    "items",
+    "maxContains",
+    "maxItems",
+    "maxLength",
+    "maxProperties",
+    "maximum",
+    "minContains",
+    "minItems",
+    "minLength",
+    "minProperties",
+    "minimum",
+    "multipleOf",
+    "not",
+    "oneOf",
+    "pattern",
+    "patternProperties",
+    "prefixItems",
+    "properties",
+    "propertyNames",
+    "ref",
+    "required",
+    "type",
+    "uniqueItems",
+];
+
+/// Files printed but not claimed, and why.
+const NOT_CLAIMED: &[(&str, &str)] = &[
+    ("anchor", "$anchor is not supported"),
+    (
+        "defs",
+        "its only group $refs the remote 2020-12 meta-schema",
+    ),
+    ("dynamicRef", "$dynamicRef/$dynamicAnchor are not supported"),
+    ("refRemote", "remote refs are not supported"),
+    ("unevaluatedItems", "unevaluatedItems is not supported"),
+    (
+        "unevaluatedProperties",
+        "unevaluatedProperties is not supported",
+    ),
+    ("vocabulary", "$vocabulary is not supported"),
+];
+
+fn suite_dir() -> PathBuf {
+    match std::env::var_os("JSON_SCHEMA_TEST_SUITE") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../../shared/json-schema-test-suite/draft2020-12"),
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    passed: usize,
+    failed: usize,
+    unsupported: usize,
+}
+
+#[test]
+fn json_schema_test_suite_draft2020_12() {
+    let dir = suite_dir();
+    if !dir.is_dir() {
+        println!(
+            "skipped: JSON Schema Test Suite not found at {} (set JSON_SCHEMA_TEST_SUITE to its draft2020-12 directory)",
+            dir.display()
+        );
+        return;
+    }
+    let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+        .expect("suite directory is readable")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+
+    let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut failures: Vec<String> = Vec::new();
+    let mut unsupported_notes: Vec<String> = Vec::new();
+
+    for file in &files {
+        let name = file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_owned();
+        let claimed = CLAIMED.contains(&name.as_str());
+        let text = fs::read_to_string(file).expect("suite file is readable");
+        let groups: Vec<Value> = serde_json::from_str(&text).expect("suite file is JSON");
+        let tally = tallies.entry(name.clone()).or_default();
+        for group in &groups {
+            let description = group["description"].as_str().unwrap_or("?");
+            let tests = group["tests"].as_array().map_or(&[][..], Vec::as_slice);
+            let compiled = Schema::compile_with(
+                &group["schema"],
+                Options {
+                    assert_format: false,
+                },
+            );
+            let schema = match compiled {
+                Ok(schema) => schema,
+                Err(errors) => {
+                    let deliberate = errors.iter().all(|e| {
+                        matches!(
+                            e.kind,
+                            CompileErrorKind::UnsupportedKeyword(_)
+                                | CompileErrorKind::UnresolvableRef(_)
+                        )
+                    });
+                    if deliberate {
+                        tally.unsupported += tests.len();
+                        if claimed {
+                            unsupported_notes
+                                .push(format!("{name} / {description}: {}", errors[0]));
+                        }
+                    } else {
+                        // The suite's schemas are valid: rejecting one is a bug.
+                        tally.failed += tests.len();
+                        if claimed {
+                            let all: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                            failures.push(format!(
+                                "{name} / {description}: rejected a valid schema: {}",
+                                all.join("; ")
+                            ));
+                        }
+                    }
+                    continue;
+                }
+            };
+            for case in tests {
+                let expected = case["valid"].as_bool().unwrap_or(false);
+                let data = &case["data"];
+                let verdict = schema.is_valid(data);
+                // validate() must agree with is_valid(), and explain failures.
+                let report = schema.validate(data);
+                let consistent = report.is_ok() == verdict
+                    && report.as_ref().err().is_none_or(|e| !e.is_empty());
+                if verdict == expected && consistent {
+                    tally.passed += 1;
+                } else {
+                    tally.failed += 1;
+                    if claimed {
+                        failures.push(format!(
+                            "{name} / {description} / {}: expected valid={expected}, is_valid={verdict}, validate={report:?}",
+                            case["description"].as_str().unwrap_or("?")
+                        ));
+                    }
+                }
+            }
+        }
+        if claimed && tally.passed + tally.failed == 0 {
+            failures.push(format!("{name}: claimed, but every group is unsupported"));
+        }
+    }
+
+    println!(
+        "\n{:<28} {:>7} {:>7} {:>12}",
+        "file", "passed", "failed", "unsupported"
+    );
+    let (mut passed, mut total, mut unsupported, mut claimed_files) = (0, 0, 0, 0);
+    for (name, t) in &tallies {
+        let claimed = CLAIMED.contains(&name.as_str());
+        let note = if claimed {
+            String::new()
+        } else {
+            let why = NOT_CLAIMED
+                .iter()
+                .find(|(n, _)| n == name)
+                .map_or("not claimed", |(_, why)| why);
+            format!("  (not claimed: {why})")
+        };
+        println!(
+            "{name:<28} {:>7} {:>7} {:>12}{note}",
+            t.passed, t.failed, t.unsupported
+        );
+        if claimed {
+            claimed_files += 1;
+            passed += t.passed;
+            total += t.passed + t.failed;
+            unsupported += t.unsupported;
+        }
+    }
+    if !unsupported_notes.is_empty() {
+        println!("\nunsupported groups in claimed files:");
+        for note in &unsupported_notes {
+            println!("  {note}");
+        }
+    }
+    println!(
+        "\ntool-schema: {passed} of {total} cases passed across {claimed_files} claimed keyword files; {unsupported} unsupported"
+    );
+    for name in CLAIMED {
+        assert!(
+            tallies.contains_key(*name),
+            "claimed file {name}.json is missing from the suite"
+        );
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Builds the release bundle into dist/ and runs the browser end-to-end tests
+# (tests/e2e/run.mjs) in headless Chromium. Prints `N passed, N failed` last
+# and exits non-zero when a test fails. Screenshots go to tests/e2e/artifacts/.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$root/scripts/setup.sh"
+cd "$root"
+trunk build --release
+exec node tests/e2e/run.mjs "$root/dist"

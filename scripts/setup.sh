@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs what building, serving and testing the playground needs, skipping what is
+# already there. Only package registries are used (crates.io, npm, Debian): no step
+# downloads a prebuilt toolchain or browser, so it works on a closed network.
+# Source it (`. scripts/setup.sh`) to get node_modules/.bin on PATH as well.
+set -euo pipefail
+
+TRUNK_VERSION=0.21.14
+WASM_BINDGEN_VERSION=0.2.130   # must equal the wasm-bindgen pin in Cargo.toml
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PATH="$HOME/.cargo/bin:$root/node_modules/.bin:$PATH"
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  log "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if ! trunk --version 2>/dev/null | grep -q "$TRUNK_VERSION"; then
+  log "installing trunk $TRUNK_VERSION (about 6 minutes)"
+  cargo install --locked trunk --version "$TRUNK_VERSION"
+fi
+
+if ! wasm-bindgen --version 2>/dev/null | grep -q "$WASM_BINDGEN_VERSION"; then
+  # Not --locked: its lockfile names a crate version the registry no longer has.
+  log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 2 minutes)"
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  log "installing Debian's chromium and chromium-driver"
+  if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver
+fi
+
+# wasm-opt (binaryen 132; Debian's 108 breaks the module) and playwright-core.
+if [ ! -x "$root/node_modules/.bin/wasm-opt" ] || [ ! -d "$root/node_modules/playwright-core" ]; then
+  log "installing npm packages (binaryen, playwright-core)"
+  (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
+fi

@@ -1,0 +1,4 @@
+//! Everything that touches the browser's APIs lives under this module, so the
+//! rest of the app stays plain Rust that compiles and tests natively.
+
+pub mod runtime;

@@ -1,0 +1,849 @@
+//! Pure functions from the harness's data (built-in scenarios, `RunEvent`s,
+//! `Outcome`s, load problems) to what the page shows: picker options, one
+//! display row per event, the stop banner's text and CSS classes.
+//!
+//! Invariant: nothing here touches signals or the DOM, so all of it is tested
+//! natively (`cargo test`); components only render these values.
+
+use harness::event::{EventKind, Outcome, RunEvent, Status, Validation};
+use harness::library::BuiltinScenario;
+use harness::message::ContentBlock;
+use harness::scenario::Problem;
+use serde::Serialize;
+use serde_json::Value;
+
+/// The picker's value for "paste your own JSON" (never a built-in id: ids are file names).
+pub const CUSTOM: &str = "custom";
+
+/// The lesson shown under the picker when the scenario is the user's own.
+pub const CUSTOM_LESSON: &str = "Your own scenario: paste or edit the JSON below, then press Run.";
+
+/// Longest tool result or argument text shown in a row; the trace keeps it all.
+const MAX_SHOWN_CHARS: usize = 600;
+
+/// What a row or banner means, as a CSS class: colour carries meaning only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    Normal,
+    /// A run that ended `done`.
+    Ok,
+    /// A stop other than `done`, a retry, a pending or refused approval.
+    Warn,
+    /// An error result, an invalid call, a failed model request.
+    Error,
+}
+
+impl Tone {
+    pub fn class(self) -> &'static str {
+        match self {
+            Tone::Normal => "tone-normal",
+            Tone::Ok => "tone-ok",
+            Tone::Warn => "tone-warn",
+            Tone::Error => "tone-error",
+        }
+    }
+}
+
+/// Only `done` is a success; every other stop is worth a second look.
+pub fn status_tone(status: Status) -> Tone {
+    match status {
+        Status::Done => Tone::Ok,
+        _ => Tone::Warn,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The scenario picker
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioGroup {
+    pub name: &'static str,
+    pub options: Vec<ScenarioOption>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioOption {
+    pub id: &'static str,
+    /// The scenario's own `name`, or its id when the JSON has none.
+    pub label: String,
+    pub expected_status: &'static str,
+}
+
+/// Built-in scenarios grouped for `<optgroup>`s, groups and options in library order.
+pub fn scenario_groups(builtins: &[BuiltinScenario]) -> Vec<ScenarioGroup> {
+    let mut groups: Vec<ScenarioGroup> = Vec::new();
+    for builtin in builtins {
+        let option = ScenarioOption {
+            id: builtin.id,
+            label: json_string_field(builtin.json, "name")
+                .unwrap_or_else(|| builtin.id.to_string()),
+            expected_status: builtin.expected_status,
+        };
+        match groups.iter_mut().find(|g| g.name == builtin.group) {
+            Some(group) => group.options.push(option),
+            None => groups.push(ScenarioGroup {
+                name: builtin.group,
+                options: vec![option],
+            }),
+        }
+    }
+    groups
+}
+
+pub fn find_builtin<'a>(builtins: &'a [BuiltinScenario], id: &str) -> Option<&'a BuiltinScenario> {
+    builtins.iter().find(|b| b.id == id)
+}
+
+/// The lesson shown under the picker: the scenario's `description`.
+pub fn scenario_description(json: &str) -> Option<String> {
+    json_string_field(json, "description").filter(|d| !d.is_empty())
+}
+
+fn json_string_field(json: &str, field: &str) -> Option<String> {
+    let value: Value = serde_json::from_str(json).ok()?;
+    value.get(field)?.as_str().map(str::to_string)
+}
+
+/// Load problems as the alert lists them: `path: message`.
+pub fn problem_lines(problems: &[Problem]) -> Vec<String> {
+    problems.iter().map(ToString::to_string).collect()
+}
+
+// ---------------------------------------------------------------------------
+// The event list
+
+/// One event as a row of the trace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub seq: u64,
+    /// The event's `type` in the trace (`tool_result`, ...), for CSS and tests.
+    pub kind: &'static str,
+    /// Time since the run started, e.g. `+1.20 s`.
+    pub time: String,
+    pub title: String,
+    /// Details, one per line: text, calls, arguments, results, numbers.
+    pub lines: Vec<String>,
+    pub tone: Tone,
+}
+
+pub fn row(event: &RunEvent) -> Row {
+    let (kind, title, lines, tone) = describe(&event.kind);
+    Row {
+        seq: event.seq,
+        kind,
+        time: format!("+{}", format_ms(event.t_ms)),
+        title,
+        lines,
+        tone,
+    }
+}
+
+fn describe(kind: &EventKind) -> (&'static str, String, Vec<String>, Tone) {
+    match kind {
+        EventKind::RunStarted {
+            scenario,
+            model,
+            approval,
+            tools,
+            limits,
+            task,
+        } => {
+            let tools = if tools.is_empty() {
+                "no tools".to_string()
+            } else {
+                format!("tools: {}", tools.join(", "))
+            };
+            let lines = vec![
+                format!("task: {task}"),
+                format!(
+                    "model {model} · {tools} · approval {} · at most {}",
+                    snake_name(approval),
+                    plural(u64::from(limits.max_turns), "turn")
+                ),
+            ];
+            (
+                "run_started",
+                format!("Run started: {scenario}"),
+                lines,
+                Tone::Normal,
+            )
+        }
+        EventKind::ModelRequest {
+            turn,
+            attempt,
+            messages,
+            estimated_input_tokens,
+            max_output_tokens,
+        } => {
+            let retry = if *attempt > 1 {
+                format!(" (attempt {attempt})")
+            } else {
+                String::new()
+            };
+            let lines = vec![format!(
+                "{} · ~{estimated_input_tokens} input tokens (estimate) · up to {max_output_tokens} output tokens",
+                plural(*messages as u64, "message")
+            )];
+            (
+                "model_request",
+                format!("Turn {turn} → model{retry}"),
+                lines,
+                Tone::Normal,
+            )
+        }
+        EventKind::ModelResponse {
+            turn,
+            content,
+            stop_reason,
+            usage,
+            cost_usd,
+            latency_ms,
+            ..
+        } => {
+            let mut lines: Vec<String> = content.iter().filter_map(block_line).collect();
+            lines.push(format!(
+                "stop_reason {stop_reason} · {} in / {} out tokens · {} · latency {}",
+                usage.input_tokens,
+                usage.output_tokens,
+                format_cost(*cost_usd),
+                format_ms(*latency_ms)
+            ));
+            (
+                "model_response",
+                format!("Turn {turn} ← model: {stop_reason}"),
+                lines,
+                Tone::Normal,
+            )
+        }
+        EventKind::ModelError {
+            turn,
+            attempt,
+            status,
+            message,
+            retry_in_ms,
+            latency_ms,
+        } => {
+            let what = match status {
+                Some(status) => format!("HTTP {status}: {message}"),
+                None => message.clone(),
+            };
+            let (next, tone) = match retry_in_ms {
+                Some(ms) => (format!("retrying in {}", format_ms(*ms)), Tone::Warn),
+                None => ("not retried".to_string(), Tone::Error),
+            };
+            let lines = vec![what, format!("{next} · after {}", format_ms(*latency_ms))];
+            (
+                "model_error",
+                format!("Turn {turn} model error (attempt {attempt})"),
+                lines,
+                tone,
+            )
+        }
+        EventKind::ToolCall {
+            name,
+            args,
+            args_raw,
+            validation,
+            needs_approval,
+            ..
+        } => {
+            let args = match args_raw {
+                Some(raw) => format!("args (not JSON): {}", clip(raw, MAX_SHOWN_CHARS)),
+                None => format!("args: {}", clip(&compact(args), MAX_SHOWN_CHARS)),
+            };
+            let approval = if *needs_approval {
+                " (needs approval)"
+            } else {
+                ""
+            };
+            let tone = if validation.is_valid() {
+                Tone::Normal
+            } else {
+                Tone::Error
+            };
+            (
+                "tool_call",
+                format!("Tool call {name}{approval}"),
+                vec![args, validation_line(validation)],
+                tone,
+            )
+        }
+        EventKind::ApprovalRequested { name, args, .. } => (
+            "approval_requested",
+            format!("Approval requested: {name}"),
+            vec![format!("args: {}", clip(&compact(args), MAX_SHOWN_CHARS))],
+            Tone::Warn,
+        ),
+        EventKind::ApprovalDecided {
+            name,
+            decision,
+            by,
+            reason,
+            args,
+            ..
+        } => {
+            let decision = snake_name(decision);
+            let mut lines = Vec::new();
+            if let Some(reason) = reason {
+                lines.push(format!("reason: {reason}"));
+            }
+            if let Some(args) = args {
+                lines.push(format!(
+                    "edited args: {}",
+                    clip(&compact(args), MAX_SHOWN_CHARS)
+                ));
+            }
+            // Any kind of deny is a refusal worth noticing.
+            let tone = if decision.starts_with("deny") {
+                Tone::Warn
+            } else {
+                Tone::Normal
+            };
+            (
+                "approval_decided",
+                format!("Approval for {name}: {decision} (by {})", snake_name(by)),
+                lines,
+                tone,
+            )
+        }
+        EventKind::ToolResult {
+            name,
+            content,
+            is_error,
+            latency_ms,
+            ..
+        } => {
+            let (title, tone) = if *is_error {
+                (format!("Tool error from {name}"), Tone::Error)
+            } else {
+                (format!("Tool result from {name}"), Tone::Normal)
+            };
+            let lines = vec![
+                clip(content, MAX_SHOWN_CHARS),
+                format!("latency {}", format_ms(*latency_ms)),
+            ];
+            ("tool_result", title, lines, tone)
+        }
+        EventKind::RunFinished(outcome) => (
+            "run_finished",
+            format!("Run finished: {}", outcome.status.as_str()),
+            vec![outcome.reason.clone()],
+            status_tone(outcome.status),
+        ),
+    }
+}
+
+/// One content block of a model response as a line; `None` for blocks a
+/// response never carries (tool results belong to user turns).
+fn block_line(block: &ContentBlock) -> Option<String> {
+    match block {
+        ContentBlock::Text { text } => Some(format!("“{text}”")),
+        ContentBlock::Thinking { thinking, .. } => Some(format!("thinking: {thinking}")),
+        ContentBlock::ToolUse(call) => {
+            let args = match &call.input_raw {
+                Some(raw) => raw.clone(),
+                None => compact(&call.input),
+            };
+            Some(format!(
+                "tool_use {}({})",
+                call.name,
+                clip(&args, MAX_SHOWN_CHARS)
+            ))
+        }
+        ContentBlock::ToolResult(_) => None,
+    }
+}
+
+fn validation_line(validation: &Validation) -> String {
+    match validation {
+        Validation::Valid => "arguments valid".to_string(),
+        Validation::UnknownTool { available } => {
+            let available = if available.is_empty() {
+                "none".to_string()
+            } else {
+                available.join(", ")
+            };
+            format!("unknown tool (available: {available})")
+        }
+        Validation::UnparseableArguments { message } => {
+            format!("arguments are not JSON: {message}")
+        }
+        Validation::SchemaViolation { errors } => {
+            format!("arguments break the schema: {}", errors.join("; "))
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The stop banner
+
+/// The outcome of the run in `events`, once it has finished.
+pub fn outcome_of(events: &[RunEvent]) -> Option<&Outcome> {
+    events.iter().rev().find_map(|event| match &event.kind {
+        EventKind::RunFinished(outcome) => Some(outcome),
+        _ => None,
+    })
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Banner {
+    /// The snake_case status name, also the banner's `data-status`.
+    pub status: &'static str,
+    pub class: &'static str,
+    pub reason: String,
+    /// Turns, tool calls, tokens, cost and elapsed time on one line.
+    pub facts: String,
+    pub answer: Option<String>,
+}
+
+pub fn banner(outcome: &Outcome) -> Banner {
+    let facts = [
+        plural(u64::from(outcome.turns), "turn"),
+        plural(u64::from(outcome.tool_calls), "tool call"),
+        format!(
+            "{} in / {} out tokens",
+            outcome.input_tokens, outcome.output_tokens
+        ),
+        format_cost(outcome.cost_usd),
+        format_ms(outcome.elapsed_ms),
+    ]
+    .join(" · ");
+    Banner {
+        status: outcome.status.as_str(),
+        class: status_tone(outcome.status).class(),
+        reason: outcome.reason.clone(),
+        facts,
+        answer: outcome.answer.clone(),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Formatting
+
+/// Milliseconds for people: `850 ms` below a second, `1.50 s` above.
+pub fn format_ms(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else {
+        format!("{:.2} s", ms as f64 / 1000.0)
+    }
+}
+
+/// Dollars with enough digits that a cheap turn does not read as `$0.00`.
+pub fn format_cost(usd: f64) -> String {
+    if usd == 0.0 {
+        return "$0".to_string();
+    }
+    // Below a cent, six decimals; above, four. Trailing zeros carry nothing.
+    let digits = if usd.abs() < 0.01 { 6 } else { 4 };
+    let text = format!("{usd:.digits$}");
+    let text = text.trim_end_matches('0');
+    let text = text.strip_suffix('.').unwrap_or(text);
+    format!("${text}")
+}
+
+fn plural(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+fn compact(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// At most `max` characters, saying how many were left out.
+fn clip(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_string(),
+        Some((cut, _)) => {
+            let left_out = text[cut..].chars().count();
+            format!("{}… ({left_out} more characters)", &text[..cut])
+        }
+    }
+}
+
+/// A harness enum's snake_case name as it appears in JSON, so the page and the
+/// trace use the same words without a second list to keep in step.
+fn snake_name<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(Value::String(name)) => name,
+        _ => "?".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use harness::approval::{ApprovalPolicy, Decider, DecisionKind};
+    use harness::library::BUILTIN;
+    use harness::limits::Limits;
+    use harness::message::ToolCall;
+    use harness::model::Usage;
+    use serde_json::json;
+
+    fn event(kind: EventKind) -> RunEvent {
+        RunEvent {
+            seq: 7,
+            t_ms: 1234,
+            kind,
+        }
+    }
+
+    fn outcome(status: Status) -> Outcome {
+        Outcome {
+            status,
+            reason: "the model ended its turn with a final answer".to_string(),
+            turns: 2,
+            tool_calls: 1,
+            input_tokens: 420,
+            output_tokens: 64,
+            cost_usd: 0.000233,
+            elapsed_ms: 1500,
+            answer: Some("It is noon.".to_string()),
+        }
+    }
+
+    /// The one helper the row tests go through: an event's title, lines and tone.
+    fn check(kind: EventKind, title: &str, lines: &[&str], tone: Tone) {
+        let row = row(&event(kind));
+        assert_eq!(row.seq, 7);
+        assert_eq!(row.time, "+1.23 s");
+        assert_eq!(row.title, title);
+        assert_eq!(row.lines, lines);
+        assert_eq!(row.tone, tone);
+    }
+
+    #[test]
+    fn run_started_names_the_scenario_and_its_setup() {
+        check(
+            EventKind::RunStarted {
+                scenario: "Get time".into(),
+                model: "scripted".into(),
+                approval: ApprovalPolicy::Ask,
+                tools: vec!["get_time".into()],
+                limits: Limits::default(),
+                task: "What time is it?".into(),
+            },
+            "Run started: Get time",
+            &[
+                "task: What time is it?",
+                "model scripted · tools: get_time · approval ask · at most 10 turns",
+            ],
+            Tone::Normal,
+        );
+    }
+
+    #[test]
+    fn model_request_shows_the_turn_and_retries() {
+        check(
+            EventKind::ModelRequest {
+                turn: 2,
+                attempt: 1,
+                messages: 3,
+                estimated_input_tokens: 120,
+                max_output_tokens: 1024,
+            },
+            "Turn 2 → model",
+            &["3 messages · ~120 input tokens (estimate) · up to 1024 output tokens"],
+            Tone::Normal,
+        );
+        let retry = row(&event(EventKind::ModelRequest {
+            turn: 1,
+            attempt: 2,
+            messages: 1,
+            estimated_input_tokens: 10,
+            max_output_tokens: 1024,
+        }));
+        assert_eq!(retry.title, "Turn 1 → model (attempt 2)");
+    }
+
+    #[test]
+    fn model_response_lists_text_calls_and_numbers() {
+        check(
+            EventKind::ModelResponse {
+                turn: 1,
+                text: "Let me check.".into(),
+                content: vec![
+                    ContentBlock::Thinking {
+                        thinking: "I have get_time.".into(),
+                        signature: None,
+                    },
+                    ContentBlock::Text {
+                        text: "Let me check.".into(),
+                    },
+                    ContentBlock::ToolUse(ToolCall {
+                        id: "call_1".into(),
+                        name: "get_time".into(),
+                        input: json!({"tz": "UTC"}),
+                        input_raw: None,
+                    }),
+                ],
+                stop_reason: "tool_use".into(),
+                usage: Usage {
+                    input_tokens: 310,
+                    output_tokens: 24,
+                },
+                cost_usd: 0.000126,
+                latency_ms: 200,
+            },
+            "Turn 1 ← model: tool_use",
+            &[
+                "thinking: I have get_time.",
+                "“Let me check.”",
+                "tool_use get_time({\"tz\":\"UTC\"})",
+                "stop_reason tool_use · 310 in / 24 out tokens · $0.000126 · latency 200 ms",
+            ],
+            Tone::Normal,
+        );
+    }
+
+    #[test]
+    fn model_errors_say_whether_they_are_retried() {
+        check(
+            EventKind::ModelError {
+                turn: 1,
+                attempt: 1,
+                status: Some(429),
+                message: "rate limited".into(),
+                retry_in_ms: Some(500),
+                latency_ms: 12,
+            },
+            "Turn 1 model error (attempt 1)",
+            &["HTTP 429: rate limited", "retrying in 500 ms · after 12 ms"],
+            Tone::Warn,
+        );
+        let last = row(&event(EventKind::ModelError {
+            turn: 1,
+            attempt: 3,
+            status: None,
+            message: "the script ran out".into(),
+            retry_in_ms: None,
+            latency_ms: 0,
+        }));
+        assert_eq!(last.lines[1], "not retried · after 0 ms");
+        assert_eq!(last.tone, Tone::Error);
+    }
+
+    #[test]
+    fn tool_calls_show_their_validation_outcome() {
+        check(
+            EventKind::ToolCall {
+                turn: 1,
+                id: "call_1".into(),
+                name: "get_time".into(),
+                args: json!({}),
+                args_raw: None,
+                validation: Validation::Valid,
+                needs_approval: false,
+            },
+            "Tool call get_time",
+            &["args: {}", "arguments valid"],
+            Tone::Normal,
+        );
+        check(
+            EventKind::ToolCall {
+                turn: 1,
+                id: "call_2".into(),
+                name: "lookup".into(),
+                args: Value::Null,
+                args_raw: Some("{oops".into()),
+                validation: Validation::UnparseableArguments {
+                    message: "key must be a string".into(),
+                },
+                needs_approval: true,
+            },
+            "Tool call lookup (needs approval)",
+            &[
+                "args (not JSON): {oops",
+                "arguments are not JSON: key must be a string",
+            ],
+            Tone::Error,
+        );
+        let unknown = row(&event(EventKind::ToolCall {
+            turn: 1,
+            id: "call_3".into(),
+            name: "fly".into(),
+            args: json!({}),
+            args_raw: None,
+            validation: Validation::UnknownTool {
+                available: vec!["get_time".into()],
+            },
+            needs_approval: false,
+        }));
+        assert_eq!(unknown.lines[1], "unknown tool (available: get_time)");
+    }
+
+    #[test]
+    fn approvals_show_who_decided() {
+        check(
+            EventKind::ApprovalDecided {
+                id: "call_1".into(),
+                name: "delete_records".into(),
+                decision: DecisionKind::DenyAndStop,
+                by: Decider::Policy,
+                reason: Some("deny_all".into()),
+                args: None,
+            },
+            "Approval for delete_records: deny_and_stop (by policy)",
+            &["reason: deny_all"],
+            Tone::Warn,
+        );
+    }
+
+    #[test]
+    fn error_results_are_marked_and_long_ones_clipped() {
+        check(
+            EventKind::ToolResult {
+                id: "call_1".into(),
+                name: "fly".into(),
+                content: "unknown tool fly".into(),
+                is_error: true,
+                latency_ms: 0,
+            },
+            "Tool error from fly",
+            &["unknown tool fly", "latency 0 ms"],
+            Tone::Error,
+        );
+        let long = row(&event(EventKind::ToolResult {
+            id: "call_1".into(),
+            name: "dump".into(),
+            content: "é".repeat(MAX_SHOWN_CHARS + 5),
+            is_error: false,
+            latency_ms: 3,
+        }));
+        assert_eq!(long.tone, Tone::Normal);
+        assert!(long.lines[0].ends_with("… (5 more characters)"));
+    }
+
+    #[test]
+    fn run_finished_rows_carry_the_status_tone() {
+        let done = row(&event(EventKind::RunFinished(outcome(Status::Done))));
+        assert_eq!(done.kind, "run_finished");
+        assert_eq!(done.title, "Run finished: done");
+        assert_eq!(done.tone, Tone::Ok);
+        let limit = row(&event(EventKind::RunFinished(outcome(Status::TurnLimit))));
+        assert_eq!(limit.title, "Run finished: turn_limit");
+        assert_eq!(limit.tone, Tone::Warn);
+    }
+
+    #[test]
+    fn only_done_is_green() {
+        for status in Status::ALL {
+            let expected = if status == Status::Done {
+                "tone-ok"
+            } else {
+                "tone-warn"
+            };
+            assert_eq!(status_tone(status).class(), expected, "{status}");
+        }
+    }
+
+    #[test]
+    fn the_banner_names_status_reason_and_numbers() {
+        let banner = banner(&outcome(Status::Cancelled));
+        assert_eq!(banner.status, "cancelled");
+        assert_eq!(banner.class, "tone-warn");
+        assert_eq!(
+            banner.reason,
+            "the model ended its turn with a final answer"
+        );
+        assert_eq!(
+            banner.facts,
+            "2 turns · 1 tool call · 420 in / 64 out tokens · $0.000233 · 1.50 s"
+        );
+        assert_eq!(banner.answer.as_deref(), Some("It is noon."));
+    }
+
+    #[test]
+    fn the_outcome_is_the_last_run_finished_event() {
+        let started = event(EventKind::ModelRequest {
+            turn: 1,
+            attempt: 1,
+            messages: 1,
+            estimated_input_tokens: 1,
+            max_output_tokens: 1,
+        });
+        assert_eq!(outcome_of(std::slice::from_ref(&started)), None);
+        let finished = event(EventKind::RunFinished(outcome(Status::Deadline)));
+        assert_eq!(
+            outcome_of(&[started, finished]).map(|o| o.status),
+            Some(Status::Deadline)
+        );
+    }
+
+    #[test]
+    fn numbers_read_well() {
+        assert_eq!(format_ms(0), "0 ms");
+        assert_eq!(format_ms(999), "999 ms");
+        assert_eq!(format_ms(1500), "1.50 s");
+        assert_eq!(format_cost(0.0), "$0");
+        assert_eq!(format_cost(0.000126), "$0.000126");
+        assert_eq!(format_cost(0.52), "$0.52");
+        assert_eq!(format_cost(1.0), "$1");
+        assert_eq!(format_cost(0.12345), "$0.1235");
+    }
+
+    #[test]
+    fn built_ins_are_grouped_in_library_order() {
+        let groups = scenario_groups(BUILTIN);
+        let names: Vec<&str> = groups.iter().map(|g| g.name).collect();
+        let mut expected: Vec<&str> = Vec::new();
+        for builtin in BUILTIN {
+            if !expected.contains(&builtin.group) {
+                expected.push(builtin.group);
+            }
+        }
+        assert_eq!(names, expected);
+        let count: usize = groups.iter().map(|g| g.options.len()).sum();
+        assert_eq!(count, BUILTIN.len());
+        assert!(groups
+            .iter()
+            .flat_map(|g| &g.options)
+            .all(|o| o.id != CUSTOM));
+        let get_time = groups
+            .iter()
+            .flat_map(|g| &g.options)
+            .find(|o| o.id == "get-time")
+            .expect("get-time is built in");
+        assert_eq!(get_time.label, "What time is it? (seed 001)");
+        assert_eq!(get_time.expected_status, "done");
+    }
+
+    #[test]
+    fn labels_and_descriptions_fall_back_on_bad_json() {
+        let odd = [BuiltinScenario {
+            id: "odd",
+            group: "G",
+            json: "not json",
+            expected_status: "done",
+        }];
+        assert_eq!(scenario_groups(&odd)[0].options[0].label, "odd");
+        assert_eq!(scenario_description("not json"), None);
+        assert_eq!(
+            scenario_description(r#"{"description": "A lesson."}"#).as_deref(),
+            Some("A lesson.")
+        );
+        assert!(find_builtin(BUILTIN, "get-time").is_some());
+        assert!(find_builtin(BUILTIN, CUSTOM).is_none());
+    }
+
+    #[test]
+    fn every_load_problem_is_listed_with_its_path() {
+        let problems = match harness::scenario::Scenario::load("{\"name\": 1}") {
+            Ok(_) => panic!("a scenario without a task or model must not load"),
+            Err(problems) => problems,
+        };
+        let lines = problem_lines(&problems);
+        assert_eq!(lines.len(), problems.len());
+        assert!(!lines.is_empty());
+        let broken = match harness::scenario::Scenario::load("{ not json") {
+            Ok(_) => panic!("broken JSON must not load"),
+            Err(problems) => problem_lines(&problems),
+        };
+        assert_eq!(broken.len(), 1);
+        assert!(broken[0].starts_with("not valid JSON"), "{broken:?}");
+    }
+}

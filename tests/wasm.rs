@@ -1,0 +1,93 @@
+//! The harness compiled to wasm, driven by the browser runtime, in real
+//! headless Chromium (wasm-bindgen-test): every built-in scenario ends with
+//! the same status as natively, and the deadline interrupts a hung call on
+//! real browser timers.
+
+#![cfg(target_arch = "wasm32")]
+
+use std::rc::Rc;
+
+use agent_loop_playground::browser::runtime::BrowserRuntime;
+use harness::approval::{ApprovalPolicy, ApprovalRequest, Approver, Decision};
+use harness::event::{RunEvent, Status};
+use harness::library::BUILTIN;
+use harness::scenario::Scenario;
+use harness::RunOptions;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+struct ApproveEverything;
+
+impl Approver for ApproveEverything {
+    fn decide<'a>(
+        &'a self,
+        _: &'a ApprovalRequest,
+    ) -> futures::future::LocalBoxFuture<'a, Decision> {
+        Box::pin(async { Decision::Approve })
+    }
+}
+
+#[wasm_bindgen_test]
+async fn every_builtin_scenario_ends_as_it_does_natively() {
+    for builtin in BUILTIN {
+        let scenario = Scenario::load(builtin.json).expect("built-in scenarios load");
+        let mut events: Vec<RunEvent> = Vec::new();
+        let outcome = harness::run_scenario(
+            &scenario,
+            Rc::new(BrowserRuntime::new()),
+            RunOptions {
+                approver: Some(&ApproveEverything),
+                ..RunOptions::default()
+            },
+            &mut |event: &RunEvent| events.push(event.clone()),
+        )
+        .await
+        .expect("builds");
+        assert_eq!(
+            outcome.status.as_str(),
+            builtin.expected_status,
+            "{}: {}",
+            builtin.id,
+            outcome.reason
+        );
+        assert_eq!(events.len() as u64, events.last().unwrap().seq + 1);
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_deadline_interrupts_a_hung_model_call_on_browser_timers() {
+    let json = r#"{"name": "t", "task": "t", "limits": {"deadline_ms": 300},
+        "model": {"type": "scripted", "responses": [{"text": "late", "delay_ms": 60000}]}}"#;
+    let scenario = Scenario::load(json).unwrap();
+    let outcome = harness::run_scenario(
+        &scenario,
+        Rc::new(BrowserRuntime::new()),
+        RunOptions::default(),
+        &mut |_| {},
+    )
+    .await
+    .unwrap();
+    assert_eq!(outcome.status, Status::Deadline);
+    assert!(
+        (300..1000).contains(&outcome.elapsed_ms),
+        "{}",
+        outcome.elapsed_ms
+    );
+}
+
+#[wasm_bindgen_test]
+async fn ask_without_an_approver_is_blocked() {
+    let mut scenario =
+        Scenario::load(harness::library::find("refund-with-approval").unwrap().json).unwrap();
+    scenario.approval = ApprovalPolicy::Ask;
+    let outcome = harness::run_scenario(
+        &scenario,
+        Rc::new(BrowserRuntime::new()),
+        RunOptions::default(),
+        &mut |_| {},
+    )
+    .await
+    .unwrap();
+    assert_eq!(outcome.status, Status::Blocked);
+}
