@@ -28,8 +28,12 @@ impl Approver for ApproveEverything {
     }
 }
 
+/// The native test pins these outlines (crates/harness/tests/golden_traces.rs).
+const GOLDEN: &str = include_str!("../crates/harness/tests/golden/builtin_traces.txt");
+
 #[wasm_bindgen_test]
-async fn every_builtin_scenario_ends_as_it_does_natively() {
+async fn every_builtin_scenario_has_the_same_trace_as_natively() {
+    let mut runs = Vec::new();
     for builtin in BUILTIN {
         let scenario = Scenario::load(builtin.json).expect("built-in scenarios load");
         let mut events: Vec<RunEvent> = Vec::new();
@@ -51,8 +55,18 @@ async fn every_builtin_scenario_ends_as_it_does_natively() {
             builtin.id,
             outcome.reason
         );
-        assert_eq!(events.len() as u64, events.last().unwrap().seq + 1);
+        runs.push((builtin.id, events));
     }
+    let actual = harness::event::outlines_text(&runs);
+    for (i, (a, e)) in actual.lines().zip(GOLDEN.lines()).enumerate() {
+        assert_eq!(
+            a,
+            e,
+            "line {} of the trace outlines differs from the native golden file",
+            i + 1
+        );
+    }
+    assert_eq!(actual.lines().count(), GOLDEN.lines().count());
 }
 
 #[wasm_bindgen_test]

@@ -211,3 +211,87 @@ pub fn from_jsonl(text: &str) -> Result<Vec<RunEvent>, String> {
         .map(|(i, line)| serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1)))
         .collect()
 }
+
+/// A time-free outline of a trace, one line per event: what happened, not
+/// when or with which clock. Two drivers (native and browser) that produce the
+/// same outline for a scenario ran the same loop.
+pub fn outline(events: &[RunEvent]) -> Vec<String> {
+    events
+        .iter()
+        .map(|event| outline_line(&event.kind))
+        .collect()
+}
+
+fn outline_line(kind: &EventKind) -> String {
+    fn word<T: Serialize>(value: &T) -> String {
+        serde_json::to_value(value)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+    match kind {
+        EventKind::RunStarted {
+            scenario, tools, ..
+        } => {
+            format!("run_started {scenario:?} tools=[{}]", tools.join(","))
+        }
+        EventKind::ModelRequest { turn, attempt, .. } => {
+            format!("model_request turn={turn} attempt={attempt}")
+        }
+        EventKind::ModelResponse {
+            turn,
+            content,
+            stop_reason,
+            ..
+        } => {
+            let calls: Vec<&str> = crate::message::tool_calls_of(content)
+                .map(|c| c.name.as_str())
+                .collect();
+            format!(
+                "model_response turn={turn} stop={stop_reason} calls=[{}]",
+                calls.join(",")
+            )
+        }
+        EventKind::ModelError {
+            attempt,
+            status,
+            retry_in_ms,
+            ..
+        } => format!("model_error attempt={attempt} status={status:?} retry_in_ms={retry_in_ms:?}"),
+        EventKind::ToolCall {
+            name, validation, ..
+        } => {
+            let outcome = serde_json::to_value(validation)
+                .ok()
+                .and_then(|v| v["outcome"].as_str().map(str::to_string))
+                .unwrap_or_default();
+            format!("tool_call {name} {outcome}")
+        }
+        EventKind::ApprovalRequested { name, .. } => format!("approval_requested {name}"),
+        EventKind::ApprovalDecided {
+            name, decision, by, ..
+        } => format!("approval_decided {name} {} by={}", word(decision), word(by)),
+        EventKind::ToolResult { name, is_error, .. } => {
+            format!("tool_result {name} is_error={is_error}")
+        }
+        EventKind::RunFinished(outcome) => format!(
+            "run_finished {} turns={} tool_calls={}",
+            outcome.status, outcome.turns, outcome.tool_calls
+        ),
+    }
+}
+
+/// Outlines of several runs in one text: `## id` headers, then the lines.
+pub fn outlines_text(runs: &[(&str, Vec<RunEvent>)]) -> String {
+    let mut out = String::new();
+    for (id, events) in runs {
+        out.push_str("## ");
+        out.push_str(id);
+        out.push('\n');
+        for line in outline(events) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
+}

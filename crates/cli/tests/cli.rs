@@ -1,0 +1,193 @@
+//! The CLI as a user meets it: exit codes, the JSON Lines trace, problems
+//! with their paths, and a deadline that interrupts a slow call in real time.
+
+use std::io::Write;
+use std::process::{Command, Output};
+use std::time::Instant;
+
+fn agent_loop(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_agent-loop"))
+        .args(args)
+        .output()
+        .expect("agent-loop runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("agent-loop-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::File::create(&path)
+        .unwrap()
+        .write_all(contents.as_bytes())
+        .unwrap();
+    path
+}
+
+#[test]
+fn jsonl_prints_one_event_a_line_ending_with_run_finished() {
+    let output = agent_loop(&["run", "get-time", "--jsonl"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let lines: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    assert_eq!(lines[0]["type"], "run_started");
+    let last = lines.last().unwrap();
+    assert_eq!(last["type"], "run_finished");
+    assert_eq!(last["status"], "done");
+    for key in [
+        "reason",
+        "turns",
+        "tool_calls",
+        "input_tokens",
+        "output_tokens",
+        "cost_usd",
+        "elapsed_ms",
+        "answer",
+    ] {
+        assert!(last.get(key).is_some(), "run_finished has {key}");
+    }
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["seq"], i as u64);
+    }
+}
+
+#[test]
+fn a_file_runs_and_a_non_done_status_exits_3() {
+    let output = agent_loop(&["run", "turn-limit"]);
+    assert_eq!(output.status.code(), Some(3));
+    assert!(stdout(&output).contains("■ turn_limit — made 3 of max 3 model calls"));
+
+    let path = temp_file(
+        "refusal.json",
+        r#"{"name": "r", "task": "t", "model": {"type": "scripted", "responses": [{"text": "no", "stop_reason": "refusal"}]}}"#,
+    );
+    let output = agent_loop(&["run", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(3));
+    assert!(stdout(&output).contains("■ refusal"));
+}
+
+#[test]
+fn approval_flag_decides_calls_that_need_approval() {
+    let all = agent_loop(&["run", "refund-with-approval", "--approve", "all"]);
+    assert_eq!(all.status.code(), Some(0), "{}", stdout(&all));
+    assert!(stdout(&all).contains("issue_refund: approve by policy"));
+
+    let none = agent_loop(&["run", "refund-with-approval", "--approve", "none"]);
+    assert_eq!(none.status.code(), Some(3));
+    assert!(stdout(&none)
+        .contains("■ blocked — issue_refund needs approval and the approval policy is deny_all"));
+
+    let unasked = agent_loop(&["run", "refund-with-approval"]);
+    assert_eq!(unasked.status.code(), Some(3));
+    assert!(stdout(&unasked).contains("no approver is available"));
+    assert!(stderr(&unasked).contains("--approve all or --approve none"));
+}
+
+#[test]
+fn validate_lists_every_problem_with_its_path_and_exits_2() {
+    let path = temp_file(
+        "broken.json",
+        r#"{"name": "b", "task": "t", "tools": ["get_weather", {"name": "x", "input_schema": {"type": "object", "requried": ["a"]}, "result": 1}],
+            "limits": {"max_turn": 3, "cost_mode": "cheap"},
+            "model": {"type": "scripted", "loop_from": 4, "responses": [{"tool_calls": [{"name": "x", "args": "oops"}]}]}}"#,
+    );
+    let output = agent_loop(&["validate", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = stderr(&output);
+    for expected in [
+        "limits: unexpected property \"max_turn\"",
+        "limits.cost_mode: expected one of [\"strict\",\"naive\"], found \"cheap\"",
+        "model.responses[0].tool_calls[0].args: expected an object, found a string",
+    ] {
+        assert!(err.contains(expected), "missing {expected:?} in:\n{err}");
+    }
+    // Once the shape is right, the checks a schema cannot express run.
+    let path = temp_file(
+        "semantic.json",
+        r#"{"name": "b", "task": "t", "tools": ["get_weather", {"name": "x", "input_schema": {"type": "object", "requried": ["a"]}, "result": 1}],
+            "model": {"type": "scripted", "loop_from": 4, "responses": [{"text": "hi"}]}}"#,
+    );
+    let output = agent_loop(&["validate", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let err = stderr(&output);
+    for expected in [
+        "tools[0]: unknown built-in tool \"get_weather\"; the built-in tools are: get_time",
+        "tools[1].input_schema.requried: unknown keyword \"requried\" (did you mean \"required\"?)",
+        "model.loop_from: 4 is past the last response",
+    ] {
+        assert!(err.contains(expected), "missing {expected:?} in:\n{err}");
+    }
+
+    let output = agent_loop(&[
+        "validate",
+        temp_file("bad.json", "{\"name\": ").to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("not valid JSON: EOF while parsing"));
+
+    let output = agent_loop(&["validate", "get-time"]);
+    assert_eq!(output.status.code(), Some(0));
+}
+
+#[test]
+fn bad_usage_exits_2_with_a_message() {
+    for args in [
+        &["run"][..],
+        &["run", "get-time", "--approve", "maybe"],
+        &["run", "no-such-file.json"],
+        &["frobnicate"],
+    ] {
+        let output = agent_loop(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&output).starts_with("agent-loop: "),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn list_shows_every_builtin_scenario() {
+    let output = agent_loop(&["list"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    for builtin in harness::library::BUILTIN {
+        assert!(text.contains(builtin.id), "{}", builtin.id);
+    }
+    assert!(text.contains("Stop conditions:"));
+}
+
+#[test]
+fn the_deadline_interrupts_a_60_second_call_in_real_time() {
+    let started = Instant::now();
+    let output = agent_loop(&["run", "deadline", "--jsonl"]);
+    let wall = started.elapsed();
+    assert_eq!(output.status.code(), Some(3));
+    let last: serde_json::Value =
+        serde_json::from_str(stdout(&output).lines().last().unwrap()).unwrap();
+    assert_eq!(last["status"], "deadline");
+    let elapsed = last["elapsed_ms"].as_u64().unwrap();
+    assert!((1500..2500).contains(&elapsed), "stopped at {elapsed} ms");
+    assert!(
+        wall.as_secs() < 10,
+        "the process ended in {wall:?}, not after the 60 s delay"
+    );
+}
+
+#[test]
+fn schema_command_prints_the_published_format() {
+    let output = agent_loop(&["schema"]);
+    assert_eq!(output.status.code(), Some(0));
+    let schema: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(schema["title"], "Agent Loop Playground scenario");
+}
