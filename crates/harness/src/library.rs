@@ -7,7 +7,7 @@ pub struct BuiltinScenario {
     /// The picker's group.
     pub group: &'static str,
     pub json: &'static str,
-    /// The status the scenario ends with when run with its own approval policy.
+    /// The status the scenario ends with when every approval request is approved.
     pub expected_status: &'static str,
 }
 

@@ -300,3 +300,73 @@ proptest! {
         check_case(&case)?;
     }
 }
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(|f| json!(f)),
+        "[a-z_ ]{0,12}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::vec(
+                (
+                    prop::sample::select(vec![
+                        "name",
+                        "task",
+                        "tools",
+                        "limits",
+                        "model",
+                        "type",
+                        "responses",
+                        "loop_from",
+                        "tool_calls",
+                        "args",
+                        "args_raw",
+                        "input_schema",
+                        "result",
+                        "verify",
+                        "regex",
+                        "max_turns",
+                        "approval",
+                        "pricing",
+                        "properties",
+                        "required",
+                        "x",
+                    ]),
+                    inner
+                ),
+                0..6
+            )
+            .prop_map(|pairs| Value::Object(
+                pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+            )),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(512),
+        ..ProptestConfig::default()
+    })]
+
+    /// Loading never panics, and a rejection always says what is wrong.
+    #[test]
+    fn loading_any_json_reports_problems_instead_of_panicking(value in json_value()) {
+        if let Err(problems) = harness::scenario::Scenario::from_value(value) {
+            prop_assert!(!problems.is_empty());
+            prop_assert!(problems.iter().all(|p| !p.message.is_empty()));
+        }
+    }
+
+    #[test]
+    fn loading_any_text_never_panics(text in ".{0,200}") {
+        let _ = harness::scenario::Scenario::load(&text);
+    }
+}

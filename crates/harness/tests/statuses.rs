@@ -890,3 +890,70 @@ async fn trace_round_trips_through_json_lines() {
     let err = harness::event::from_jsonl("{\"seq\":0}\nnot json").unwrap_err();
     assert!(err.starts_with("line 1:"), "{err}");
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_handler_error_is_an_error_result_and_the_run_goes_on() {
+    use futures::future::LocalBoxFuture;
+    use harness::driver::{drive, Env};
+    use harness::model::ToolSpec;
+    use harness::run::Run;
+    use harness::runtime::TokioRuntime;
+    use harness::tool::{ToolDef, ToolHandler, ToolRegistry};
+    use std::rc::Rc;
+
+    struct DiskFull;
+    impl ToolHandler for DiskFull {
+        fn call(
+            &self,
+            _args: serde_json::Value,
+        ) -> LocalBoxFuture<'static, Result<serde_json::Value, String>> {
+            Box::pin(async { Err("disk full".to_string()) })
+        }
+    }
+
+    let runtime: Rc<dyn harness::runtime::Runtime> = Rc::new(TokioRuntime::default());
+    let scenario = load(&scenario(
+        json!([]),
+        json!({}),
+        json!([
+            {"tool_calls": [{"name": "save", "args": {}}]},
+            {"text": "could not save: the disk is full"}
+        ]),
+    ));
+    let (mut config, model) = scenario.build(runtime.clone()).unwrap();
+    let schema = json!({"type": "object"});
+    config.tools = ToolRegistry::new(vec![ToolDef {
+        spec: ToolSpec {
+            name: "save".into(),
+            description: "Saves.".into(),
+            input_schema: schema.clone(),
+        },
+        schema: tool_schema::Schema::compile(&schema).unwrap(),
+        needs_approval: false,
+        handler: Rc::new(DiskFull),
+    }]);
+    let mut run = Run::new(config);
+    let env = Env {
+        runtime: runtime.as_ref(),
+        model: &model,
+        approver: None,
+        cancel: Default::default(),
+        stepper: None,
+    };
+    let mut events = Vec::new();
+    let outcome = drive(&mut run, &env, &mut |e| events.push(e.clone())).await;
+    assert_eq!(outcome.status, Status::Done);
+    assert_eq!(
+        tool_results(&events),
+        vec![(
+            "save".to_string(),
+            true,
+            "tool error: disk full".to_string()
+        )]
+    );
+    // The model received it: the history's last user message carries the error result.
+    let results = &run.history()[2];
+    assert_eq!(results.role, harness::message::Role::User);
+    assert!(matches!(&results.content[0],
+        harness::message::ContentBlock::ToolResult(r) if r.is_error && r.content == "tool error: disk full"));
+}
