@@ -570,30 +570,14 @@ impl Run {
                     "the model asked for tool call #{} ({}) but max_tool_calls is {max}",
                     self.tool_calls, call.name
                 );
-                self.answer(
-                    &call.id,
-                    &call.name,
-                    format!("not run: {reason}"),
-                    true,
-                    0,
-                    now_ms,
-                );
-                return self.finish(Status::ToolCallLimit, reason, now_ms);
+                return self.refuse_and_stop(&call, Status::ToolCallLimit, reason, now_ms);
             }
         }
         let repeated = self.repeats.as_mut().and_then(|detector| {
             detector.record(&call.name, &call.input, call.input_raw.as_deref())
         });
         if let Some(reason) = repeated {
-            self.answer(
-                &call.id,
-                &call.name,
-                format!("not run: {reason}"),
-                true,
-                0,
-                now_ms,
-            );
-            return self.finish(Status::RepeatedCall, reason, now_ms);
+            return self.refuse_and_stop(&call, Status::RepeatedCall, reason, now_ms);
         }
         let needs_approval = match checked {
             Err(rejection) => {
@@ -669,6 +653,13 @@ impl Run {
                 };
             }
         }
+    }
+
+    /// Answers a call that a limit refuses, then ends the run with that limit.
+    fn refuse_and_stop(&mut self, call: &ToolCall, status: Status, reason: String, now_ms: f64) {
+        let text = format!("not run: {reason}");
+        self.answer(&call.id, &call.name, text, true, 0, now_ms);
+        self.finish(status, reason, now_ms);
     }
 
     /// Applies a human decision. Edited arguments that break the tool's schema
