@@ -120,7 +120,7 @@ fn validate_lists_every_problem_with_its_path_and_exits_2() {
     assert_eq!(output.status.code(), Some(2));
     let err = stderr(&output);
     for expected in [
-        "tools[0]: unknown built-in tool \"get_weather\"; the built-in tools are: get_time",
+        "tools[0]: unknown built-in tool \"get_weather\"; the built-in tools are: get_time, get_order_status, issue_refund,",
         "tools[1].input_schema.requried: unknown keyword \"requried\" (did you mean \"required\"?)",
         "model.loop_from: 4 is past the last response",
     ] {

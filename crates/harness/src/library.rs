@@ -25,6 +25,8 @@ macro_rules! scenario {
 pub const BUILTIN: &[BuiltinScenario] = &[
     scenario!("Seed agents", "get-time", "done"),
     scenario!("Seed agents", "refund-with-approval", "done"),
+    scenario!("Seed agents", "hotel-search", "done"),
+    scenario!("Seed agents", "refund-policy", "done"),
     scenario!("Errors as data", "unknown-tool", "done"),
     scenario!("Errors as data", "bad-arguments", "done"),
     scenario!("Errors as data", "oversized-result", "done"),

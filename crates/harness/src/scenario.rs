@@ -48,6 +48,9 @@ pub struct Scenario {
     pub approval: ApprovalPolicy,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub verify: Vec<Check>,
+    /// The wall-clock time the tools see, `YYYY-MM-DDTHH:MM:SSZ`; absent: the real clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub now: Option<String>,
     pub model: ModelConfig,
 }
 
@@ -246,6 +249,14 @@ impl Scenario {
                 None => seen.push((name.clone(), i)),
             }
         }
+        if let Some(now) = &self.now {
+            if tools::parse_utc(now).is_none() {
+                problems.push(problem(
+                    "now",
+                    format!("{now:?} is not a UTC time such as 2026-11-29T12:00:00Z"),
+                ));
+            }
+        }
         if let Err(errors) = Verifier::new(self.verify.clone()) {
             for (i, message) in errors {
                 problems.push(problem(format!("verify[{i}].regex"), message));
@@ -289,13 +300,17 @@ impl Scenario {
         if !problems.is_empty() {
             return Err(problems);
         }
+        // One toolbox per run: built-in tools share its stores, fresh each run.
+        let now = self.now.as_deref().and_then(tools::parse_utc);
+        let toolbox = tools::Toolbox::new(runtime.clone(), now);
         let mut defs = Vec::with_capacity(self.tools.len());
         for (i, entry) in self.tools.iter().enumerate() {
             let path = format!("tools[{i}]");
             let def = match entry {
-                ToolEntry::Builtin(name) => tools::builtin(name, runtime.clone())
+                ToolEntry::Builtin(name) => toolbox
+                    .build(name)
                     .ok_or_else(|| vec![problem(&path, unknown_builtin(name))])?,
-                ToolEntry::Inline(tool) => inline_tool(tool, runtime.clone())
+                ToolEntry::Inline(tool) => inline_tool(tool, &toolbox, runtime.clone())
                     .map_err(|message| vec![problem(&path, message)])?,
             };
             defs.push(def);
@@ -326,7 +341,11 @@ impl Scenario {
     }
 }
 
-fn inline_tool(tool: &InlineTool, runtime: Rc<dyn Runtime>) -> Result<ToolDef, String> {
+fn inline_tool(
+    tool: &InlineTool,
+    toolbox: &tools::Toolbox,
+    runtime: Rc<dyn Runtime>,
+) -> Result<ToolDef, String> {
     let schema = Schema::compile(&tool.input_schema).map_err(|errors| {
         errors
             .iter()
@@ -341,7 +360,8 @@ fn inline_tool(tool: &InlineTool, runtime: Rc<dyn Runtime>) -> Result<ToolDef, S
             runtime,
         }) as Rc<dyn crate::tool::ToolHandler>,
         (None, Some(builtin)) => {
-            tools::builtin(builtin, runtime)
+            toolbox
+                .build(builtin)
                 .ok_or_else(|| unknown_builtin(builtin))?
                 .handler
         }

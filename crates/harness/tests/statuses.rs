@@ -957,3 +957,47 @@ async fn a_handler_error_is_an_error_result_and_the_run_goes_on() {
     assert!(matches!(&results.content[0],
         harness::message::ContentBlock::ToolResult(r) if r.is_error && r.content == "tool error: disk full"));
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_scenario_clock_makes_tool_results_reproducible() {
+    let (_, events) = run_json(harness::library::find("get-time").unwrap().json).await;
+    assert_eq!(
+        tool_results(&events),
+        vec![(
+            "get_time".to_string(),
+            false,
+            r#"{"utc":"2026-11-29T12:00:00Z","unix_ms":1795953600000}"#.to_string()
+        )]
+    );
+    let problems = harness::scenario::Scenario::load(
+        r#"{"name": "n", "task": "t", "now": "2026-02-30T00:00:00Z", "model": {"type": "scripted", "responses": []}}"#,
+    )
+    .unwrap_err();
+    assert_eq!(problems.len(), 1);
+    assert_eq!(problems[0].path, "now");
+}
+
+#[tokio::test(start_paused = true)]
+async fn seed_tools_enforce_their_rules_inside_a_run() {
+    // Seed 003: a refund before the policy check is refused by the handler,
+    // whatever the model believes; the model then follows the order.
+    let json = json!({
+        "name": "t", "task": "refund A1001", "tools": ["get_order", "check_refund_policy", "refund_order"],
+        "model": {"type": "scripted", "responses": [
+            {"tool_calls": [{"name": "refund_order", "args": {"order_id": "A1001"}}]},
+            {"tool_calls": [{"name": "check_refund_policy", "args": {"order_id": "A1001"}}]},
+            {"tool_calls": [{"name": "refund_order", "args": {"order_id": "A1001"}}]},
+            {"text": "refunded A1001"}
+        ]}
+    });
+    let (outcome, events) = run_json(&json.to_string()).await;
+    assert_eq!(outcome.status, Status::Done);
+    let results = tool_results(&events);
+    assert!(
+        results[0].1
+            && results[0]
+                .2
+                .contains("check_refund_policy has not been called")
+    );
+    assert!(!results[2].1 && results[2].2.contains("\"ok\":true"));
+}

@@ -1,21 +1,184 @@
 //! Built-in client-side tools, looked up by name from scenario files.
 //!
-//! Each built-in is constructed per run, so any state it keeps starts fresh.
+//! The rules live in the handlers, not only in the descriptions: a handler
+//! refuses what its description merely asks for (seed 000's "check status
+//! first", seed 003's "only after the policy check"). A `Toolbox` is made per
+//! run, so the stores the tools share start from their seed state every run.
 
 mod clock;
+mod hotels;
+mod orders;
+mod refunds;
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
+use futures::future::LocalBoxFuture;
+use serde_json::Value;
+
+use crate::model::ToolSpec;
 use crate::runtime::Runtime;
-use crate::tool::ToolDef;
+use crate::tool::{ToolDef, ToolHandler};
+
+pub use clock::{iso8601, parse_utc};
 
 /// The names a scenario may list as built-in tools.
-pub const BUILTIN_NAMES: &[&str] = &["get_time"];
+pub const BUILTIN_NAMES: &[&str] = &[
+    "get_time",
+    "get_order_status",
+    "issue_refund",
+    "search_hotels",
+    "get_hotel_detail",
+    "get_order",
+    "check_refund_policy",
+    "refund_order",
+];
 
-/// Builds a built-in tool for one run, or `None` if the name is not built in.
-pub fn builtin(name: &str, runtime: Rc<dyn Runtime>) -> Option<ToolDef> {
-    match name {
-        "get_time" => Some(clock::get_time(runtime)),
-        _ => None,
+/// The built-in tools of one run and the state they share.
+pub struct Toolbox {
+    runtime: Rc<dyn Runtime>,
+    orders: Rc<RefCell<orders::OrderStore>>,
+    shop: Rc<RefCell<refunds::Shop>>,
+}
+
+impl Toolbox {
+    /// `now_unix_ms` fixes the wall clock the tools see (a scenario's `now`),
+    /// so a scenario replays the same way on any day.
+    pub fn new(runtime: Rc<dyn Runtime>, now_unix_ms: Option<f64>) -> Self {
+        let runtime: Rc<dyn Runtime> = match now_unix_ms {
+            Some(unix_ms) => Rc::new(FixedWallClock {
+                inner: runtime,
+                unix_ms,
+            }),
+            None => runtime,
+        };
+        Toolbox {
+            runtime,
+            orders: Rc::new(RefCell::new(orders::OrderStore::seeded())),
+            shop: Rc::new(RefCell::new(refunds::Shop::seeded())),
+        }
+    }
+
+    /// A built-in tool bound to this run's state, or `None` if the name is not built in.
+    pub fn build(&self, name: &str) -> Option<ToolDef> {
+        match name {
+            "get_time" => Some(clock::get_time(self.runtime.clone())),
+            "get_order_status" => Some(orders::get_order_status(self.orders.clone())),
+            "issue_refund" => Some(orders::issue_refund(self.orders.clone())),
+            "search_hotels" => Some(hotels::search_hotels(self.runtime.clone())),
+            "get_hotel_detail" => Some(hotels::get_hotel_detail()),
+            "get_order" => Some(refunds::get_order(self.shop.clone())),
+            "check_refund_policy" => Some(refunds::check_refund_policy(self.shop.clone())),
+            "refund_order" => Some(refunds::refund_order(self.shop.clone())),
+            _ => None,
+        }
+    }
+}
+
+/// The run's runtime, but with a fixed wall clock.
+struct FixedWallClock {
+    inner: Rc<dyn Runtime>,
+    unix_ms: f64,
+}
+
+impl Runtime for FixedWallClock {
+    fn now_ms(&self) -> f64 {
+        self.inner.now_ms()
+    }
+    fn unix_ms(&self) -> f64 {
+        self.unix_ms
+    }
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
+        self.inner.sleep(ms)
+    }
+}
+
+/// A tool whose handler answers at once.
+struct SyncTool<F>(F);
+
+impl<F: Fn(Value) -> Result<Value, String>> ToolHandler for SyncTool<F> {
+    fn call(&self, args: Value) -> LocalBoxFuture<'static, Result<Value, String>> {
+        let result = (self.0)(args);
+        Box::pin(async move { result })
+    }
+}
+
+/// Defines a built-in tool. The schemas are literals in this module; the test
+/// `every_builtin_tool_builds` proves each one compiles.
+fn define(
+    name: &str,
+    description: &str,
+    input_schema: Value,
+    needs_approval: bool,
+    handler: impl Fn(Value) -> Result<Value, String> + 'static,
+) -> ToolDef {
+    let schema = tool_schema::Schema::compile(&input_schema).unwrap_or_else(|errors| {
+        panic!("built-in tool {name}'s schema does not compile: {errors:?}")
+    });
+    ToolDef {
+        spec: ToolSpec {
+            name: name.to_string(),
+            description: description.to_string(),
+            input_schema,
+        },
+        schema,
+        needs_approval,
+        handler: Rc::new(SyncTool(handler)),
+    }
+}
+
+/// The string argument `key`; schema validation has already required it, but
+/// a scenario may override the schema, so a handler checks again.
+fn string_arg(args: &Value, key: &str) -> Result<String, String> {
+    args.get(key)
+        .and_then(Value::as_str)
+        .map(|s| s.trim().to_string())
+        .ok_or_else(|| format!("missing string argument {key:?}"))
+}
+
+/// Helpers for the tools' unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+
+    /// A runtime whose wall clock reads a fixed instant.
+    pub(crate) struct FixedClock(pub f64);
+
+    impl Runtime for FixedClock {
+        fn now_ms(&self) -> f64 {
+            0.0
+        }
+        fn unix_ms(&self) -> f64 {
+            self.0
+        }
+        fn sleep(&self, _ms: u64) -> LocalBoxFuture<'static, ()> {
+            Box::pin(async {})
+        }
+    }
+
+    /// Runs a built-in tool's handler, which answers at once.
+    pub(crate) fn call_now(tool: &ToolDef, args: Value) -> Result<Value, String> {
+        use futures::FutureExt;
+        tool.handler
+            .call(args)
+            .now_or_never()
+            .expect("built-in tools answer at once")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::FixedClock;
+    use super::*;
+
+    #[test]
+    fn every_builtin_tool_builds() {
+        let toolbox = Toolbox::new(Rc::new(FixedClock(0.0)), None);
+        for name in BUILTIN_NAMES {
+            let tool = toolbox.build(name).expect("listed names build");
+            assert_eq!(tool.spec.name, *name);
+            assert!(!tool.spec.description.is_empty());
+        }
+        assert!(toolbox.build("nope").is_none());
     }
 }
