@@ -28,6 +28,7 @@ pub mod scripted;
 pub mod tool;
 pub mod tools;
 pub mod verify;
+pub mod wire;
 
 use std::rc::Rc;
 

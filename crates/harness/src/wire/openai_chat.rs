@@ -1,0 +1,492 @@
+//! OpenAI Chat Completions (`POST /v1/chat/completions`).
+//!
+//! Job: history → request body, request body → history, response body →
+//! [`ModelResponse`], SSE stream → [`ModelResponse`].
+//!
+//! Mapping and its limits:
+//! - The system prompt is `messages[0]` (role `system`) when not empty, so a
+//!   wire index is the harness index shifted, and a harness user message that
+//!   carries tool results becomes one `tool` message per result. The checker
+//!   maps wire indices back to harness messages.
+//! - Blocks keep their order: text blocks in a user message become `user`
+//!   messages where they stand, so text placed before results stays before them
+//!   on the wire (and the checker reports it).
+//! - Thinking blocks are dropped: Chat Completions has no field to send
+//!   reasoning back in. `reasoning_content`, which some compatible servers
+//!   return, is read into a thinking block without a signature.
+//! - `is_error` does not exist here: the result text carries the error (a
+//!   denial's text says it was denied). A round trip gives `is_error: false`.
+//! - `arguments` is a string, so argument text that was not JSON (`input_raw`)
+//!   goes out verbatim and round-trips exactly.
+//! - An assistant's text blocks: one becomes `content: "…"`, several become an
+//!   array of text parts, none becomes `content: null`. Text interleaved with
+//!   tool calls loses its position (calls always follow the text).
+//! - `max_completion_tokens` is sent (`max_tokens` is deprecated for this API).
+
+use std::collections::BTreeMap;
+
+use serde_json::{json, Map, Value};
+
+use super::check::Origin;
+use super::sse::SseParser;
+use super::{
+    error_body, invalid, json_data, preview, str_at, truncated, u64_at, WireHistory, WireRequest,
+};
+use crate::message::{ContentBlock, Message, Role, ToolCall, ToolResult};
+use crate::model::{ModelError, ModelResponse, ToolSpec, Usage};
+
+pub fn request_body(request: &WireRequest<'_>) -> Value {
+    let mut body = Map::new();
+    body.insert("model".into(), json!(request.model));
+    let messages: Vec<Value> = wire_messages(request.system, request.messages)
+        .into_iter()
+        .map(|(m, _)| m)
+        .collect();
+    body.insert("messages".into(), Value::Array(messages));
+    if !request.tools.is_empty() {
+        body.insert(
+            "tools".into(),
+            Value::Array(
+                request
+                    .tools
+                    .iter()
+                    .map(|t| {
+                        json!({"type": "function", "function": {
+                            "name": t.name, "description": t.description, "parameters": t.input_schema}})
+                    })
+                    .collect(),
+            ),
+        );
+    }
+    body.insert(
+        "max_completion_tokens".into(),
+        json!(request.max_output_tokens),
+    );
+    if request.stream {
+        body.insert("stream".into(), json!(true));
+        // Without this the stream carries no token counts.
+        body.insert("stream_options".into(), json!({"include_usage": true}));
+    }
+    Value::Object(body)
+}
+
+/// The wire messages, each with the harness message and blocks it came from
+/// (`None` for the system prompt).
+pub(crate) fn wire_messages(system: &str, messages: &[Message]) -> Vec<(Value, Option<Origin>)> {
+    let mut out = Vec::new();
+    if !system.is_empty() {
+        out.push((json!({"role": "system", "content": system}), None));
+    }
+    for (m, message) in messages.iter().enumerate() {
+        match message.role {
+            Role::User => {
+                let mut texts: Vec<(usize, &str)> = Vec::new();
+                let flush = |texts: &mut Vec<(usize, &str)>, out: &mut Vec<_>| {
+                    if texts.is_empty() {
+                        return;
+                    }
+                    let blocks = texts.iter().map(|(b, _)| *b).collect();
+                    let content = if texts.len() == 1 {
+                        json!(texts[0].1)
+                    } else {
+                        Value::Array(
+                            texts
+                                .iter()
+                                .map(|(_, t)| json!({"type": "text", "text": t}))
+                                .collect(),
+                        )
+                    };
+                    out.push((
+                        json!({"role": "user", "content": content}),
+                        Some(Origin { message: m, blocks }),
+                    ));
+                    texts.clear();
+                };
+                for (b, block) in message.content.iter().enumerate() {
+                    match block {
+                        ContentBlock::Text { text } => texts.push((b, text)),
+                        ContentBlock::ToolResult(result) => {
+                            flush(&mut texts, &mut out);
+                            out.push((
+                                json!({"role": "tool", "tool_call_id": result.tool_use_id, "content": result.content}),
+                                Some(Origin {
+                                    message: m,
+                                    blocks: vec![b],
+                                }),
+                            ));
+                        }
+                        // A user message never holds these; nothing to send.
+                        ContentBlock::Thinking { .. } | ContentBlock::ToolUse(_) => {}
+                    }
+                }
+                flush(&mut texts, &mut out);
+            }
+            Role::Assistant => {
+                let texts: Vec<&str> = message
+                    .content
+                    .iter()
+                    .filter_map(|b| match b {
+                        ContentBlock::Text { text } => Some(text.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                let mut blocks = Vec::new();
+                let mut calls = Vec::new();
+                for (b, block) in message.content.iter().enumerate() {
+                    if let ContentBlock::ToolUse(call) = block {
+                        blocks.push(b);
+                        calls.push(json!({"id": call.id, "type": "function", "function": {
+                            "name": call.name, "arguments": arguments_text(call)}}));
+                    }
+                }
+                let content = match texts.len() {
+                    0 => Value::Null,
+                    1 => json!(texts[0]),
+                    _ => Value::Array(
+                        texts
+                            .iter()
+                            .map(|t| json!({"type": "text", "text": t}))
+                            .collect(),
+                    ),
+                };
+                let mut wire = json!({"role": "assistant", "content": content});
+                if !calls.is_empty() {
+                    wire["tool_calls"] = Value::Array(calls);
+                }
+                out.push((wire, Some(Origin { message: m, blocks })));
+            }
+        }
+    }
+    out
+}
+
+/// The argument text as the model sent it: raw when it was not JSON.
+pub(crate) fn arguments_text(call: &ToolCall) -> String {
+    match &call.input_raw {
+        Some(raw) => raw.clone(),
+        None => call.input.to_string(),
+    }
+}
+
+fn text_parts(content: Option<&Value>) -> Vec<String> {
+    match content {
+        Some(Value::String(s)) => vec![s.clone()],
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| str_at(p, "text").map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+pub fn parse_request(body: &Value) -> Result<WireHistory, String> {
+    let items = body
+        .get("messages")
+        .and_then(Value::as_array)
+        .ok_or("messages: expected an array")?;
+    let mut system = Vec::new();
+    let mut messages: Vec<Message> = Vec::new();
+    for (n, item) in items.iter().enumerate() {
+        let (role, blocks) = match str_at(item, "role") {
+            Some("system" | "developer") => {
+                system.extend(text_parts(item.get("content")));
+                continue;
+            }
+            Some("user") => (
+                Role::User,
+                text_parts(item.get("content"))
+                    .into_iter()
+                    .map(|text| ContentBlock::Text { text })
+                    .collect::<Vec<_>>(),
+            ),
+            Some("tool") => (
+                Role::User,
+                vec![ContentBlock::ToolResult(ToolResult {
+                    tool_use_id: str_at(item, "tool_call_id").unwrap_or_default().to_string(),
+                    content: text_parts(item.get("content")).join("\n"),
+                    is_error: false,
+                })],
+            ),
+            Some("assistant") => (Role::Assistant, assistant_blocks(item)),
+            other => return Err(format!("messages[{n}].role: unexpected {other:?}")),
+        };
+        // Consecutive user and tool messages are one harness user message.
+        match messages.last_mut() {
+            Some(last) if last.role == Role::User && role == Role::User => {
+                last.content.extend(blocks)
+            }
+            _ => messages.push(Message {
+                role,
+                content: blocks,
+            }),
+        }
+    }
+    let tools = body
+        .get("tools")
+        .and_then(Value::as_array)
+        .map(|tools| {
+            tools
+                .iter()
+                .map(|t| {
+                    let f = t.get("function").unwrap_or(t);
+                    ToolSpec {
+                        name: str_at(f, "name").unwrap_or_default().to_string(),
+                        description: str_at(f, "description").unwrap_or_default().to_string(),
+                        input_schema: f.get("parameters").cloned().unwrap_or(Value::Null),
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(WireHistory {
+        system: system.join("\n"),
+        messages,
+        tools,
+    })
+}
+
+/// An assistant message's blocks: reasoning, text, then tool calls.
+fn assistant_blocks(message: &Value) -> Vec<ContentBlock> {
+    let mut blocks = Vec::new();
+    if let Some(reasoning) = str_at(message, "reasoning_content").filter(|r| !r.is_empty()) {
+        blocks.push(ContentBlock::Thinking {
+            thinking: reasoning.to_string(),
+            signature: None,
+        });
+    }
+    for text in text_parts(message.get("content")) {
+        blocks.push(ContentBlock::Text { text });
+    }
+    if let Some(refusal) = str_at(message, "refusal") {
+        blocks.push(ContentBlock::Text {
+            text: refusal.to_string(),
+        });
+    }
+    for call in message
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let f = call.get("function").unwrap_or(&Value::Null);
+        let arguments = match f.get("arguments") {
+            Some(Value::String(s)) => s.clone(),
+            // Some compatible servers send an object instead of a string.
+            Some(other) => other.to_string(),
+            None => String::new(),
+        };
+        blocks.push(ContentBlock::ToolUse(ToolCall::from_raw_arguments(
+            str_at(call, "id").unwrap_or_default().to_string(),
+            str_at(f, "name").unwrap_or_default().to_string(),
+            &arguments,
+        )));
+    }
+    blocks
+}
+
+pub fn parse_response(body: &Value) -> Result<ModelResponse, ModelError> {
+    if let Some(error) = error_body(body) {
+        return Err(error);
+    }
+    let choice = body
+        .pointer("/choices/0")
+        .ok_or_else(|| invalid("the response has no `choices[0]`"))?;
+    let message = choice
+        .get("message")
+        .ok_or_else(|| invalid("`choices[0]` has no `message`"))?;
+    let stop_reason = str_at(choice, "finish_reason")
+        .ok_or_else(|| invalid("`choices[0]` has no `finish_reason`"))?
+        .to_string();
+    Ok(ModelResponse {
+        content: assistant_blocks(message),
+        stop_reason,
+        usage: usage(body),
+    })
+}
+
+fn usage(body: &Value) -> Usage {
+    Usage {
+        input_tokens: u64_at(body, "/usage/prompt_tokens"),
+        output_tokens: u64_at(body, "/usage/completion_tokens"),
+    }
+}
+
+#[derive(Debug, Default)]
+struct PartialCall {
+    id: String,
+    name: String,
+    arguments: String,
+    fragments: usize,
+}
+
+/// Assembles a streamed completion: `chat.completion.chunk` objects whose
+/// `choices[0].delta` carries text and tool-call fragments keyed by `index`,
+/// a chunk with `finish_reason`, a usage chunk, then `data: [DONE]`.
+#[derive(Debug, Default)]
+pub struct StreamAssembler {
+    sse: SseParser,
+    chunks: usize,
+    reasoning: String,
+    text: Option<String>,
+    refusal: Option<String>,
+    calls: BTreeMap<u64, PartialCall>,
+    finish_reason: Option<String>,
+    usage: Usage,
+    done: bool,
+    failed: Option<ModelError>,
+}
+
+impl StreamAssembler {
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), ModelError> {
+        if let Some(error) = &self.failed {
+            return Err(error.clone());
+        }
+        for event in self.sse.push(chunk) {
+            if let Err(error) = self.apply(&event.data) {
+                self.failed = Some(error.clone());
+                return Err(error);
+            }
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, data: &str) -> Result<(), ModelError> {
+        if data.trim() == "[DONE]" {
+            self.done = true;
+            return Ok(());
+        }
+        self.chunks += 1;
+        let chunk = json_data(data)?;
+        if let Some(error) = error_body(&chunk) {
+            return Err(error);
+        }
+        if chunk.get("usage").is_some_and(Value::is_object) {
+            self.usage = usage(&chunk);
+        }
+        // Only the first choice is assembled: with `n > 1` a chunk's
+        // `choices[0]` may belong to another choice, so go by its `index`.
+        let Some(choice) = chunk
+            .get("choices")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0)
+        else {
+            return Ok(()); // the usage chunk has no choices
+        };
+        let delta = choice.get("delta").unwrap_or(&Value::Null);
+        if let Some(text) = str_at(delta, "content") {
+            self.text.get_or_insert_with(String::new).push_str(text);
+        }
+        if let Some(text) = str_at(delta, "refusal") {
+            self.refusal.get_or_insert_with(String::new).push_str(text);
+        }
+        if let Some(text) = str_at(delta, "reasoning_content") {
+            self.reasoning.push_str(text);
+        }
+        for (position, fragment) in delta
+            .get("tool_calls")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            // `index` says which call a fragment belongs to; a server that
+            // leaves it out sends whole calls, so the position stands in.
+            let index = fragment
+                .get("index")
+                .and_then(Value::as_u64)
+                .unwrap_or(position as u64);
+            let call = self.calls.entry(index).or_default();
+            if let Some(id) = str_at(fragment, "id").filter(|id| !id.is_empty()) {
+                call.id = id.to_string();
+            }
+            if let Some(name) = fragment.pointer("/function/name").and_then(Value::as_str) {
+                // OpenAI sends the name once; some servers resend it whole.
+                if call.name.is_empty() || name.starts_with(call.name.as_str()) {
+                    call.name = name.to_string();
+                } else {
+                    call.name.push_str(name);
+                }
+            }
+            if let Some(arguments) = fragment.pointer("/function/arguments") {
+                match arguments {
+                    Value::String(s) => call.arguments.push_str(s),
+                    Value::Null => {}
+                    other => call.arguments.push_str(&other.to_string()),
+                }
+                call.fragments += 1;
+            }
+        }
+        if let Some(reason) = str_at(choice, "finish_reason").filter(|r| !r.is_empty()) {
+            self.finish_reason = Some(reason.to_string());
+        }
+        Ok(())
+    }
+
+    /// Complete once a `finish_reason` arrived: some compatible servers never
+    /// send `[DONE]` or a usage chunk, and nothing of the message is missing.
+    pub fn finish(self) -> Result<ModelResponse, ModelError> {
+        if let Some(error) = self.failed {
+            return Err(error);
+        }
+        let Some(stop_reason) = self.finish_reason.clone() else {
+            return Err(truncated(self.truncation()));
+        };
+        let mut content = Vec::new();
+        if !self.reasoning.is_empty() {
+            content.push(ContentBlock::Thinking {
+                thinking: self.reasoning,
+                signature: None,
+            });
+        }
+        if let Some(text) = self.text {
+            content.push(ContentBlock::Text { text });
+        }
+        if let Some(text) = self.refusal {
+            content.push(ContentBlock::Text { text });
+        }
+        for call in self.calls.into_values() {
+            content.push(ContentBlock::ToolUse(ToolCall::from_raw_arguments(
+                call.id,
+                call.name,
+                &call.arguments,
+            )));
+        }
+        Ok(ModelResponse {
+            content,
+            stop_reason,
+            usage: self.usage,
+        })
+    }
+
+    fn truncation(&self) -> String {
+        let mut received = Vec::new();
+        if let Some(text) = &self.text {
+            received.push(format!("text {}", preview(text, 80)));
+        }
+        for (index, call) in &self.calls {
+            received.push(format!(
+                "tool call {index} {} ({}) after {} argument fragment{}: {}",
+                call.name,
+                call.id,
+                call.fragments,
+                if call.fragments == 1 { "" } else { "s" },
+                preview(&call.arguments, 120)
+            ));
+        }
+        if let Some(pending) = self.sse.pending() {
+            received.push(format!("an unfinished event with {pending}"));
+        }
+        format!(
+            "the stream ended before a finish_reason ({} chunk{} received); received: {}",
+            self.chunks,
+            if self.chunks == 1 { "" } else { "s" },
+            if received.is_empty() {
+                "nothing".to_string()
+            } else {
+                received.join("; ")
+            }
+        )
+    }
+}
