@@ -425,7 +425,16 @@ impl Run {
             }
         }
         let stop_reason = response.stop_reason;
-        match StopKind::classify(&stop_reason) {
+        let kind = StopKind::classify(&stop_reason);
+        if matches!(
+            kind,
+            StopKind::MaxTokens | StopKind::Refusal | StopKind::Unknown
+        ) {
+            // Calls in a cut-off or refused turn are not run, but `finish`
+            // answers them so the history stays a valid conversation.
+            self.pending_calls = calls.clone();
+        }
+        match kind {
             StopKind::MaxTokens => {
                 let reason = format!(
                     "the model stopped in turn {} because it ran out of tokens (stop_reason {stop_reason}, max_output_tokens {}); a truncated turn is not a final answer",
@@ -440,7 +449,6 @@ impl Run {
                 );
                 self.finish(Status::Refusal, reason, now_ms)
             }
-            StopKind::PauseTurn => self.phase = Phase::Ready,
             StopKind::Unknown => {
                 let reason = format!(
                     "the model returned an unknown stop_reason {stop_reason:?} in turn {}",
@@ -450,11 +458,13 @@ impl Run {
             }
             // Some OpenAI-compatible servers say "stop" while sending tool calls:
             // the calls are what the model asked for, so they run.
-            StopKind::EndTurn | StopKind::ToolUse if !calls.is_empty() => {
+            StopKind::EndTurn | StopKind::ToolUse | StopKind::PauseTurn if !calls.is_empty() => {
                 self.pending_calls = calls;
                 self.turn_results.clear();
                 self.phase = Phase::Calls;
             }
+            // Anthropic paused a long turn: sending the content back continues it.
+            StopKind::PauseTurn => self.phase = Phase::Ready,
             StopKind::ToolUse => {
                 let reason = format!(
                     "the model said stop_reason {stop_reason} in turn {} but sent no tool calls",
@@ -543,27 +553,7 @@ impl Run {
 
     fn handle_call(&mut self, call: ToolCall, now_ms: f64) {
         self.tool_calls += 1;
-        let checked = self
-            .config
-            .tools
-            .check(&call)
-            .map(|tool| tool.needs_approval);
-        let (validation, needs_approval) = match &checked {
-            Ok(needs) => (Validation::Valid, *needs),
-            Err(rejection) => (rejection.validation.clone(), false),
-        };
-        self.emit(
-            now_ms,
-            EventKind::ToolCall {
-                turn: self.turns,
-                id: call.id.clone(),
-                name: call.name.clone(),
-                args: call.input.clone(),
-                args_raw: call.input_raw.clone(),
-                validation,
-                needs_approval,
-            },
-        );
+        let checked = self.record_tool_call(&call, now_ms);
         if let Some(max) = self.config.limits.max_tool_calls {
             if self.tool_calls > max {
                 let reason = format!(
@@ -653,6 +643,36 @@ impl Run {
                 };
             }
         }
+    }
+
+    /// Checks a call and emits its `tool_call` event; says whether it needs approval.
+    fn record_tool_call(
+        &mut self,
+        call: &ToolCall,
+        now_ms: f64,
+    ) -> Result<bool, crate::tool::Rejection> {
+        let checked = self
+            .config
+            .tools
+            .check(call)
+            .map(|tool| tool.needs_approval);
+        let (validation, needs_approval) = match &checked {
+            Ok(needs) => (Validation::Valid, *needs),
+            Err(rejection) => (rejection.validation.clone(), false),
+        };
+        self.emit(
+            now_ms,
+            EventKind::ToolCall {
+                turn: self.turns,
+                id: call.id.clone(),
+                name: call.name.clone(),
+                args: call.input.clone(),
+                args_raw: call.input_raw.clone(),
+                validation,
+                needs_approval,
+            },
+        );
+        checked
     }
 
     /// Answers a call that a limit refuses, then ends the run with that limit.
@@ -936,6 +956,15 @@ impl Run {
         if let Some((id, name, latency)) = interrupted {
             let text = format!("not run to completion: the run stopped ({status}: {reason})");
             self.answer(&id, &name, text, true, latency, now_ms);
+        }
+        // Calls of this turn that the stop came before are answered too, so the
+        // history stays a valid conversation (every tool_use has its result)
+        // for anyone who continues it or sends it to a provider.
+        let leftover: Vec<ToolCall> = self.pending_calls.drain(..).collect();
+        for call in leftover {
+            let _ = self.record_tool_call(&call, now_ms);
+            let text = format!("not run: the run stopped before this call ({status})");
+            self.answer(&call.id, &call.name, text, true, 0, now_ms);
         }
         if !self.turn_results.is_empty() {
             let results = std::mem::take(&mut self.turn_results);

@@ -81,6 +81,9 @@ pub struct ScriptedModel {
     runtime: Rc<dyn Runtime>,
     calls: Cell<usize>,
     next_id: Cell<u64>,
+    /// Ids the script sets itself; generated ids avoid them, so a duplicate id
+    /// only ever happens when the script asks for one.
+    scripted_ids: Vec<String>,
 }
 
 impl ScriptedModel {
@@ -89,12 +92,28 @@ impl ScriptedModel {
         loop_from: Option<usize>,
         runtime: Rc<dyn Runtime>,
     ) -> Self {
+        let scripted_ids = responses
+            .iter()
+            .flat_map(|r| r.tool_calls.iter().filter_map(|c| c.id.clone()))
+            .collect();
         ScriptedModel {
             responses,
             loop_from,
             runtime,
             calls: Cell::new(0),
             next_id: Cell::new(1),
+            scripted_ids,
+        }
+    }
+
+    fn generate_id(&self) -> String {
+        loop {
+            let n = self.next_id.get();
+            self.next_id.set(n + 1);
+            let id = format!("toolu_{n:04}");
+            if !self.scripted_ids.contains(&id) {
+                return id;
+            }
         }
     }
 
@@ -120,11 +139,7 @@ impl ScriptedModel {
             content.push(ContentBlock::Text { text: text.clone() });
         }
         for call in &script.tool_calls {
-            let id = call.id.clone().unwrap_or_else(|| {
-                let n = self.next_id.get();
-                self.next_id.set(n + 1);
-                format!("toolu_{n:04}")
-            });
+            let id = call.id.clone().unwrap_or_else(|| self.generate_id());
             let tool_call = match &call.args_raw {
                 Some(raw) => ToolCall::from_raw_arguments(id, call.name.clone(), raw),
                 None => ToolCall {
@@ -152,7 +167,13 @@ impl ScriptedModel {
             .map(|block| match block {
                 ContentBlock::Text { text } => text.len(),
                 ContentBlock::Thinking { thinking, .. } => thinking.len(),
-                ContentBlock::ToolUse(call) => call.name.len() + call.input.to_string().len(),
+                ContentBlock::ToolUse(call) => {
+                    call.name.len()
+                        + call
+                            .input_raw
+                            .as_ref()
+                            .map_or_else(|| call.input.to_string().len(), String::len)
+                }
                 ContentBlock::ToolResult(_) => 0,
             })
             .sum();

@@ -229,6 +229,22 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
         prop_assert_eq!(answered.get(id), Some(&1), "call {} answered once", id);
     }
 
+    // However the run ended, its history is a conversation a provider would
+    // accept as far as tool calls go: no tool_use is left without its result.
+    let history = harness::wire::history_from_trace(&events);
+    let unanswered: Vec<String> =
+        harness::wire::check(harness::wire::Provider::Anthropic, "", &history, &[])
+            .into_iter()
+            .filter(|v| v.rule == harness::wire::check::Rule::AnthropicUnansweredToolUse)
+            .map(|v| v.message)
+            .collect();
+    prop_assert!(
+        unanswered.is_empty(),
+        "unanswered calls after {}: {:?}",
+        outcome.status,
+        unanswered
+    );
+
     let limits = scenario.limits.clone();
     prop_assert!(outcome.turns <= limits.max_turns);
     let requests = events
