@@ -74,7 +74,7 @@ fn measure(turns: u32) -> (Vec<f64>, usize, usize) {
             Step::CallModel => {
                 let response = {
                     let request = run.model_request();
-                    harness::model::ModelClient::complete(&model, request).now_or_never()
+                    model.complete(request).now_or_never()
                 };
                 match response {
                     Some(Ok(response)) => run.feed_model_response(response, now),

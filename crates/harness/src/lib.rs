@@ -21,6 +21,7 @@ pub mod library;
 pub mod limits;
 pub mod message;
 pub mod model;
+pub mod rules;
 pub mod run;
 pub mod runtime;
 pub mod scenario;
@@ -59,7 +60,7 @@ pub async fn run_scenario(
     let mut run = Run::new(config);
     let env = Env {
         runtime: runtime.as_ref(),
-        model: &model,
+        model: model.as_ref(),
         approver: options.approver,
         cancel: options.cancel,
         stepper: options.stepper,

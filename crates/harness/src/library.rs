@@ -47,6 +47,12 @@ pub const BUILTIN: &[BuiltinScenario] = &[
     scenario!("Stop conditions", "refusal", "refusal"),
     scenario!("Stop conditions", "model-error", "model_error"),
     scenario!("Stop conditions", "rate-limit-retry", "done"),
+    scenario!("Tool-schema effects", "rules-with-example", "done"),
+    scenario!(
+        "Tool-schema effects",
+        "rules-without-example",
+        "failed_verification"
+    ),
 ];
 
 pub fn find(id: &str) -> Option<&'static BuiltinScenario> {

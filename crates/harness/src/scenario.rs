@@ -16,7 +16,8 @@ use tool_schema::Schema;
 
 use crate::approval::ApprovalPolicy;
 use crate::limits::Limits;
-use crate::model::{Pricing, ToolSpec};
+use crate::model::{ModelClient, Pricing, ToolSpec};
+use crate::rules::RulesModel;
 use crate::run::RunConfig;
 use crate::runtime::Runtime;
 use crate::scripted::{ScriptedModel, ScriptedResponse};
@@ -92,6 +93,8 @@ pub enum ModelConfig {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         loop_from: Option<usize>,
     },
+    /// The deterministic teaching model (see `rules.rs` for what it reads).
+    Rules {},
 }
 
 /// One problem in a scenario file, with where it is.
@@ -262,10 +265,13 @@ impl Scenario {
                 problems.push(problem(format!("verify[{i}].regex"), message));
             }
         }
-        let ModelConfig::Scripted {
-            responses,
-            loop_from,
-        } = &self.model;
+        let (responses, loop_from) = match &self.model {
+            ModelConfig::Scripted {
+                responses,
+                loop_from,
+            } => (responses.as_slice(), loop_from),
+            ModelConfig::Rules {} => (&[][..], &None),
+        };
         if let Some(from) = loop_from {
             if *from >= responses.len() {
                 problems.push(problem(
@@ -295,7 +301,7 @@ impl Scenario {
     pub fn build(
         &self,
         runtime: Rc<dyn Runtime>,
-    ) -> Result<(RunConfig, ScriptedModel), Vec<Problem>> {
+    ) -> Result<(RunConfig, Box<dyn ModelClient>), Vec<Problem>> {
         let problems = self.semantic_problems();
         if !problems.is_empty() {
             return Err(problems);
@@ -321,14 +327,16 @@ impl Scenario {
                 .map(|(i, m)| problem(format!("verify[{i}].regex"), m))
                 .collect::<Vec<_>>()
         })?;
-        let ModelConfig::Scripted {
-            responses,
-            loop_from,
-        } = &self.model;
-        let model = ScriptedModel::new(responses.clone(), *loop_from, runtime);
+        let model: Box<dyn ModelClient> = match &self.model {
+            ModelConfig::Scripted {
+                responses,
+                loop_from,
+            } => Box::new(ScriptedModel::new(responses.clone(), *loop_from, runtime)),
+            ModelConfig::Rules {} => Box::new(RulesModel),
+        };
         let config = RunConfig {
             scenario_name: self.name.clone(),
-            model_label: "scripted".to_string(),
+            model_label: model.label(),
             system: self.system.clone(),
             task: self.task.clone(),
             limits: self.limits.clone(),

@@ -935,7 +935,7 @@ async fn a_handler_error_is_an_error_result_and_the_run_goes_on() {
     let mut run = Run::new(config);
     let env = Env {
         runtime: runtime.as_ref(),
-        model: &model,
+        model: model.as_ref(),
         approver: None,
         cancel: Default::default(),
         stepper: None,
