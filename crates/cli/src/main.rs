@@ -5,6 +5,7 @@
 //! ends with any other status, 2 for a bad file or bad usage (message on stderr).
 
 mod trace;
+mod wire;
 
 use std::process::ExitCode;
 use std::rc::Rc;
@@ -23,6 +24,13 @@ usage:
       --approve all   approve every call that needs approval
       --approve none  refuse them all (the run ends blocked)
       exit 0 when the run ends done, 3 for any other status, 2 for a bad file
+  agent-loop wire --provider anthropic|openai-chat|openai-responses FILE|BUILTIN [--approve all|none]
+      run a scenario and print, as JSON, the request body of each model call
+      in that provider's format
+  agent-loop check FILE|BUILTIN [--approve all|none]
+      run a scenario and check its history against each provider's tool-call
+      rules, printing the error text each provider would answer with;
+      exit 0 when no provider would reject it, 3 when one would
   agent-loop validate FILE|BUILTIN
       list every problem in a scenario file, with its path; exit 2 if any
   agent-loop list
@@ -35,6 +43,8 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("run") => run_command(&args[1..]),
         Some("validate") => validate_command(&args[1..]),
+        Some("wire") => wire_command(&args[1..]),
+        Some("check") => check_command(&args[1..]),
         Some("list") if args.len() == 1 => list_command(),
         Some("schema") if args.len() == 1 => {
             println!("{SCENARIO_SCHEMA}");
@@ -44,7 +54,7 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
-        _ => usage_error("expected a command: run, validate, list or schema"),
+        _ => usage_error("expected a command: run, wire, check, validate, list or schema"),
     }
 }
 
@@ -169,6 +179,115 @@ fn run_command(args: &[String]) -> ExitCode {
             report_problems(&args.source, &problems);
             ExitCode::from(2)
         }
+    }
+}
+
+/// Runs a scenario to the end, keeping its events; errors are already reported.
+fn run_collecting(
+    source: &str,
+    approve: Option<ApprovalPolicy>,
+) -> Result<(Scenario, Vec<RunEvent>), ExitCode> {
+    let mut scenario = load(source)?;
+    if let Some(policy) = approve {
+        scenario.approval = policy;
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .map_err(|err| {
+            eprintln!("agent-loop: cannot start the async runtime: {err}");
+            ExitCode::from(2)
+        })?;
+    let mut events = Vec::new();
+    let outcome = runtime.block_on(harness::run_scenario(
+        &scenario,
+        Rc::new(TokioRuntime::default()),
+        RunOptions::default(),
+        &mut |event: &RunEvent| events.push(event.clone()),
+    ));
+    match outcome {
+        Ok(_) => Ok((scenario, events)),
+        Err(problems) => {
+            report_problems(source, &problems);
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// The tools as the run advertised them, built-in definitions included.
+fn tool_specs(scenario: &Scenario) -> Vec<harness::model::ToolSpec> {
+    scenario
+        .build(Rc::new(TokioRuntime::default()))
+        .map(|(config, _)| config.tools.specs().to_vec())
+        .unwrap_or_default()
+}
+
+fn wire_command(args: &[String]) -> ExitCode {
+    let mut provider = None;
+    let mut rest = Vec::new();
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if arg == "--provider" {
+            match iter.next().map(|p| wire::parse_provider(p)) {
+                Some(Some(p)) => provider = Some(p),
+                _ => {
+                    return usage_error(
+                        "--provider takes anthropic, openai-chat or openai-responses",
+                    )
+                }
+            }
+        } else {
+            rest.push(arg.clone());
+        }
+    }
+    let Some(provider) = provider else {
+        return usage_error("wire needs --provider anthropic|openai-chat|openai-responses");
+    };
+    let args = match parse_run_args(&rest) {
+        Ok(args) if !args.jsonl => args,
+        Ok(_) => return usage_error("wire prints JSON already; --jsonl does not apply"),
+        Err(message) => return usage_error(&message),
+    };
+    let (scenario, events) = match run_collecting(&args.source, args.approve) {
+        Ok(run) => run,
+        Err(code) => return code,
+    };
+    let tools = tool_specs(&scenario);
+    let shape = wire::RunShape {
+        system: &scenario.system,
+        tools: &tools,
+        max_output_tokens: scenario.limits.max_output_tokens,
+    };
+    let bodies = wire::request_bodies(provider, &shape, &events);
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&bodies).unwrap_or_default()
+    );
+    ExitCode::SUCCESS
+}
+
+fn check_command(args: &[String]) -> ExitCode {
+    let args = match parse_run_args(args) {
+        Ok(args) if !args.jsonl => args,
+        Ok(_) => return usage_error("check does not take --jsonl"),
+        Err(message) => return usage_error(&message),
+    };
+    let (scenario, events) = match run_collecting(&args.source, args.approve) {
+        Ok(run) => run,
+        Err(code) => return code,
+    };
+    let tools = tool_specs(&scenario);
+    let shape = wire::RunShape {
+        system: &scenario.system,
+        tools: &tools,
+        max_output_tokens: scenario.limits.max_output_tokens,
+    };
+    let (report, violations) = wire::check_report(&shape, &events);
+    print!("{report}");
+    if violations == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(3)
     }
 }
 

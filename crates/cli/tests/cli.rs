@@ -191,3 +191,57 @@ fn schema_command_prints_the_published_format() {
     let schema: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert_eq!(schema["title"], "Agent Loop Playground scenario");
 }
+
+#[test]
+fn wire_prints_each_request_body_in_the_providers_format() {
+    let output = agent_loop(&["wire", "--provider", "anthropic", "get-time"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let wire: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(wire["provider"], "anthropic");
+    let requests = wire["requests"].as_array().unwrap();
+    assert_eq!(requests.len(), 2, "one body per model call");
+    let second = &requests[1]["body"];
+    assert_eq!(
+        second["system"],
+        "You are a helpful assistant. Use tools when they help."
+    );
+    assert_eq!(second["tools"][0]["name"], "get_time");
+    let messages = second["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 3);
+    // The thinking block goes back unchanged, and the result answers the call by id.
+    assert_eq!(messages[1]["content"][0]["type"], "thinking");
+    let call_id = messages[1]["content"][2]["id"].clone();
+    assert_eq!(messages[2]["content"][0]["type"], "tool_result");
+    assert_eq!(messages[2]["content"][0]["tool_use_id"], call_id);
+
+    let output = agent_loop(&["wire", "--provider", "openai-responses", "get-time"]);
+    let wire: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let input = wire["requests"][1]["body"]["input"].as_array().unwrap();
+    assert!(input
+        .iter()
+        .any(|item| item["type"] == "function_call_output"));
+
+    let output = agent_loop(&["wire", "--provider", "gemini", "get-time"]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn check_shows_the_error_each_provider_would_answer_with() {
+    let output = agent_loop(&["check", "protocol-duplicate-ids"]);
+    assert_eq!(output.status.code(), Some(3));
+    let text = stdout(&output);
+    assert!(
+        text.contains("messages.1.content.1: `tool_use` ids must be unique"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "Duplicate value for 'tool_call_id' of 'toolu_dup' in messages[2] and messages[3]"
+        ),
+        "{text}"
+    );
+
+    let output = agent_loop(&["check", "refund-with-approval", "--approve", "all"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert_eq!(stdout(&output).matches("no violations").count(), 3);
+}

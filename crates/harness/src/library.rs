@@ -47,6 +47,7 @@ pub const BUILTIN: &[BuiltinScenario] = &[
     scenario!("Stop conditions", "refusal", "refusal"),
     scenario!("Stop conditions", "model-error", "model_error"),
     scenario!("Stop conditions", "rate-limit-retry", "done"),
+    scenario!("Protocol", "protocol-duplicate-ids", "done"),
     scenario!("Tool-schema effects", "rules-with-example", "done"),
     scenario!(
         "Tool-schema effects",
