@@ -152,10 +152,20 @@ impl ModelError {
     /// bad requests and quota exhaustion are not (retrying cannot fix them).
     pub fn is_retryable(&self) -> bool {
         match self.kind {
+            // A 429 for an exhausted quota (OpenAI's `insufficient_quota`) looks
+            // like a rate limit but waiting does not refill the account.
+            ModelErrorKind::Http if self.is_quota_exhausted() => false,
             ModelErrorKind::Http => matches!(self.status, Some(429 | 500 | 502 | 503 | 529)),
             ModelErrorKind::Timeout | ModelErrorKind::Network => true,
             ModelErrorKind::InvalidResponse | ModelErrorKind::ScriptExhausted => false,
         }
+    }
+}
+
+impl ModelError {
+    fn is_quota_exhausted(&self) -> bool {
+        let message = self.message.to_ascii_lowercase();
+        message.contains("insufficient_quota") || message.contains("exceeded your current quota")
     }
 }
 

@@ -1,0 +1,52 @@
+// Prints the release bundle's sizes (raw, gzip, brotli) and checks the budget
+// for what the page loads at first paint. Sizes are deterministic for a given
+// build, so this is the one performance figure CI fails on.
+//
+// Usage: node scripts/bundle-size.mjs [dist-dir]   (after `trunk build --release`)
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, extname } from 'node:path';
+import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
+
+const BUDGET_BROTLI_BYTES = 250 * 1024; // everything loaded at first paint
+
+const dist = process.argv[2] ?? 'dist';
+let files;
+try {
+  files = readdirSync(dist).filter((f) => statSync(join(dist, f)).isFile());
+} catch (err) {
+  console.error(`bundle-size: cannot read ${dist}: ${err.message} (run trunk build --release first)`);
+  process.exit(2);
+}
+const firstPaint = new Set(['.wasm', '.js', '.css', '.html']);
+const rows = files
+  .filter((f) => firstPaint.has(extname(f)))
+  .map((f) => {
+    const bytes = readFileSync(join(dist, f));
+    return {
+      file: f,
+      raw: bytes.length,
+      gzip: gzipSync(bytes, { level: 9 }).length,
+      brotli: brotliCompressSync(bytes, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+      }).length,
+    };
+  })
+  .sort((a, b) => b.brotli - a.brotli);
+if (rows.length === 0) {
+  console.error(`bundle-size: no .wasm/.js/.css/.html files in ${dist}`);
+  process.exit(2);
+}
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+const pad = (s, n) => String(s).padStart(n);
+console.log(`${'file'.padEnd(44)} ${pad('raw', 11)} ${pad('gzip', 11)} ${pad('brotli', 11)}`);
+const total = { raw: 0, gzip: 0, brotli: 0 };
+for (const r of rows) {
+  console.log(`${r.file.padEnd(44)} ${pad(kib(r.raw), 11)} ${pad(kib(r.gzip), 11)} ${pad(kib(r.brotli), 11)}`);
+  for (const k of Object.keys(total)) total[k] += r[k];
+}
+console.log(`${'total at first paint'.padEnd(44)} ${pad(kib(total.raw), 11)} ${pad(kib(total.gzip), 11)} ${pad(kib(total.brotli), 11)}`);
+const within = total.brotli <= BUDGET_BROTLI_BYTES;
+console.log(
+  `budget: ${kib(total.brotli)} brotli of ${kib(BUDGET_BROTLI_BYTES)} allowed — ${within ? 'within budget' : 'OVER BUDGET'}`,
+);
+process.exit(within ? 0 : 1);
