@@ -4,6 +4,7 @@
 //! Exit codes: 0 when a run ends `done` (or a file is valid), 3 when a run
 //! ends with any other status, 2 for a bad file or bad usage (message on stderr).
 
+mod record;
 mod trace;
 mod wire;
 
@@ -19,8 +20,9 @@ use harness::RunOptions;
 
 const USAGE: &str = "\
 usage:
-  agent-loop run FILE|BUILTIN [--approve all|none] [--jsonl]
-      run a scenario; prints the trace (one JSON event a line with --jsonl)
+  agent-loop run FILE|BUILTIN [--approve all|none] [--jsonl] [--record OUT.jsonl]
+      run a scenario; prints the trace (one JSON event a line with --jsonl);
+      --record writes the scenario and the trace to OUT.jsonl for show/replay
       --approve all   approve every call that needs approval
       --approve none  refuse them all (the run ends blocked)
       exit 0 when the run ends done, 3 for any other status, 2 for a bad file
@@ -31,6 +33,13 @@ usage:
       run a scenario and check its history against each provider's tool-call
       rules, printing the error text each provider would answer with;
       exit 0 when no provider would reject it, 3 when one would
+  agent-loop show RECORD.jsonl
+      print a recorded run's trace (a --record file or a JSON Lines trace)
+  agent-loop replay RECORD.jsonl [--scenario FILE|BUILTIN] [--assert ASSERT.json]
+      replay a recorded run's model turns against the current tools (the
+      recording's scenario, or --scenario) and check outcomes: same status,
+      same tool calls and error flags, no new repeated call, no invented id;
+      exit 0 when every assertion holds, 3 with the first difference otherwise
   agent-loop validate FILE|BUILTIN
       list every problem in a scenario file, with its path; exit 2 if any
   agent-loop list
@@ -39,12 +48,15 @@ usage:
       print the scenario file format as a JSON Schema";
 
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("run") => run_command(&args[1..]),
         Some("validate") => validate_command(&args[1..]),
         Some("wire") => wire_command(&args[1..]),
         Some("check") => check_command(&args[1..]),
+        Some("show") => record::show_command(&args[1..]),
+        Some("replay") => record::replay_command(&args[1..]),
         Some("list") if args.len() == 1 => list_command(),
         Some("schema") if args.len() == 1 => {
             println!("{SCENARIO_SCHEMA}");
@@ -54,11 +66,24 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
-        _ => usage_error("expected a command: run, wire, check, validate, list or schema"),
+        _ => usage_error(
+            "expected a command: run, wire, check, show, replay, validate, list or schema",
+        ),
     }
 }
 
-fn usage_error(message: &str) -> ExitCode {
+/// Rust ignores SIGPIPE, so `agent-loop show x | head` would panic on the
+/// closed pipe; like other Unix tools, end quietly instead.
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any thread exists; resetting
+    // a signal to its default disposition has no other effect on Rust's state.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+pub(crate) fn usage_error(message: &str) -> ExitCode {
     eprintln!("agent-loop: {message}\n{USAGE}");
     ExitCode::from(2)
 }
@@ -67,16 +92,21 @@ struct RunArgs {
     source: String,
     approve: Option<ApprovalPolicy>,
     jsonl: bool,
+    record: Option<String>,
 }
 
 fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
     let mut source = None;
     let mut approve = None;
     let mut jsonl = false;
+    let mut record = None;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
             "--jsonl" => jsonl = true,
+            "--record" => {
+                record = Some(rest.next().ok_or("--record takes a file to write")?.clone())
+            }
             "--approve" => {
                 approve = Some(match rest.next().map(String::as_str) {
                     Some("all") => ApprovalPolicy::ApproveAll,
@@ -97,11 +127,12 @@ fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
         source,
         approve,
         jsonl,
+        record,
     })
 }
 
 /// Reads a scenario from a file, or by a built-in scenario's name.
-fn load(source: &str) -> Result<Scenario, ExitCode> {
+pub(crate) fn load(source: &str) -> Result<Scenario, ExitCode> {
     let text = match std::fs::read_to_string(source) {
         Ok(text) => text,
         Err(err) => match library::find(source) {
@@ -120,7 +151,7 @@ fn load(source: &str) -> Result<Scenario, ExitCode> {
     })
 }
 
-fn report_problems(source: &str, problems: &[Problem]) {
+pub(crate) fn report_problems(source: &str, problems: &[Problem]) {
     eprintln!(
         "{source}: {} problem{}",
         problems.len(),
@@ -154,7 +185,11 @@ fn run_command(args: &[String]) -> ExitCode {
         }
     };
     let jsonl = args.jsonl;
+    let mut recorded = Vec::new();
     let mut on_event = |event: &RunEvent| {
+        if args.record.is_some() {
+            recorded.push(event.clone());
+        }
         if jsonl {
             println!("{}", serde_json::to_string(event).unwrap_or_default());
         } else {
@@ -167,6 +202,16 @@ fn run_command(args: &[String]) -> ExitCode {
         RunOptions::default(),
         &mut on_event,
     ));
+    if let Some(path) = &args.record {
+        let record = harness::replay::Record {
+            scenario: Some(scenario.clone()),
+            events: recorded,
+        };
+        if let Err(err) = std::fs::write(path, record.to_jsonl()) {
+            eprintln!("agent-loop: cannot write the record to {path}: {err}");
+            return ExitCode::from(2);
+        }
+    }
     match outcome {
         Ok(outcome) if outcome.status == Status::Done => ExitCode::SUCCESS,
         Ok(outcome) => {

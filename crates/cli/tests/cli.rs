@@ -245,3 +245,81 @@ fn check_shows_the_error_each_provider_would_answer_with() {
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
     assert_eq!(stdout(&output).matches("no violations").count(), 3);
 }
+
+#[test]
+fn a_recorded_run_shows_and_replays_and_a_changed_tool_fails_the_replay() {
+    let dir = std::env::temp_dir().join(format!("agent-loop-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("run.jsonl");
+    let record = record.to_str().unwrap();
+    let output = agent_loop(&["run", "refund-policy", "--record", record]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = std::fs::read_to_string(record).unwrap();
+    assert!(text
+        .lines()
+        .next()
+        .unwrap()
+        .starts_with("{\"type\":\"scenario\""));
+
+    let shown = agent_loop(&["show", record]);
+    assert_eq!(shown.status.code(), Some(0));
+    assert!(stdout(&shown).contains("■ done — the model gave a final answer in turn 4"));
+
+    let replayed = agent_loop(&["replay", record]);
+    assert_eq!(replayed.status.code(), Some(0), "{}", stdout(&replayed));
+    assert!(stdout(&replayed).contains("replay passed (5 assertions)"));
+
+    // The current refund_order now insists on a reason the recorded model never gave.
+    let changed = temp_file(
+        "changed.json",
+        &text
+            .lines()
+            .next()
+            .map(|line| {
+                let mut scenario: serde_json::Value = serde_json::from_str(line).unwrap();
+                let scenario = scenario["scenario"].take();
+                let mut scenario = scenario;
+                scenario["tools"][2] = serde_json::json!({"name": "refund_order", "builtin": "refund_order",
+                    "description": "Refund an order.", "input_schema": {"type": "object",
+                    "properties": {"order_id": {"type": "string"}, "reason": {"type": "string"}},
+                    "required": ["order_id", "reason"]}});
+                scenario.to_string()
+            })
+            .unwrap(),
+    );
+    let failed = agent_loop(&["replay", record, "--scenario", changed.to_str().unwrap()]);
+    assert_eq!(failed.status.code(), Some(3));
+    let err = stderr(&failed);
+    assert!(
+        err.starts_with(
+            "replay failed: first difference: status: expected done, got failed_verification"
+        ),
+        "{err}"
+    );
+    assert!(stdout(&failed).contains("✗ same_errors: call 3 (refund_order): the recording's result was ok, now it is an error: invalid arguments for refund_order: missing required property \"reason\""), "{}", stdout(&failed));
+
+    let assertions = temp_file("assert.json", r#"{"status": "failed_verification"}"#);
+    let output = agent_loop(&[
+        "replay",
+        record,
+        "--scenario",
+        changed.to_str().unwrap(),
+        "--assert",
+        assertions.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        output.status.code(),
+        Some(3),
+        "status now matches, but the error flags still differ"
+    );
+    assert!(stdout(&output).contains("✓ status: ended failed_verification"));
+
+    let bad = temp_file("bad-assert.json", r#"{"stauts": "done"}"#);
+    let output = agent_loop(&["replay", record, "--assert", bad.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("not a valid assertions file: unknown field `stauts`"),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -21,6 +21,7 @@ pub mod library;
 pub mod limits;
 pub mod message;
 pub mod model;
+pub mod replay;
 pub mod rules;
 pub mod run;
 pub mod runtime;

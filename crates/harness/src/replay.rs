@@ -1,0 +1,543 @@
+//! Recorded runs: the record format, and replay with assertions on outcomes.
+//!
+//! A record is JSON Lines: a first line `{"type":"scenario","scenario":{…}}`
+//! holding the scenario that ran, then the run's events, one per line. A file
+//! of events alone is read too.
+//!
+//! Replay plays the recorded model turns (responses and provider errors,
+//! exactly as recorded, thinking and ids included) and the recorded human
+//! decisions against the *current* tools, limits and verifier, then checks
+//! outcomes rather than wording (seed 002's regression suite): the same
+//! status, the same sequence of tool calls with the same error flags, no
+//! repeated identical call, and every id the answer names found in a tool
+//! result. No model and no key are needed, so a real provider's run replays
+//! offline.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use futures::future::LocalBoxFuture;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::approval::{ApprovalRequest, Approver, Decider, Decision, DecisionKind};
+use crate::event::{from_jsonl, EventKind, Outcome, RunEvent};
+use crate::limits::canonical_call;
+use crate::model::{ModelClient, ModelError, ModelErrorKind, ModelRequest, ModelResponse};
+use crate::run::Run;
+use crate::runtime::Runtime;
+use crate::scenario::{Problem, Scenario};
+
+/// A run as exported: the scenario it ran (when known) and its trace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    pub scenario: Option<Scenario>,
+    pub events: Vec<RunEvent>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct ScenarioLine {
+    #[serde(rename = "type")]
+    kind: String,
+    scenario: Value,
+}
+
+impl Record {
+    pub fn to_jsonl(&self) -> String {
+        let mut out = String::new();
+        if let Some(scenario) = &self.scenario {
+            let line = ScenarioLine {
+                kind: "scenario".to_string(),
+                scenario: serde_json::to_value(scenario).unwrap_or(Value::Null),
+            };
+            if let Ok(text) = serde_json::to_string(&line) {
+                out.push_str(&text);
+                out.push('\n');
+            }
+        }
+        out.push_str(&crate::event::to_jsonl(&self.events));
+        out
+    }
+
+    /// Reads a record, or a plain event trace. Errors name the line.
+    pub fn from_jsonl(text: &str) -> Result<Record, String> {
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
+        let Some((first_index, first)) = lines.next() else {
+            return Err("the file is empty: expected a scenario line and run events".to_string());
+        };
+        let first_value: Value = serde_json::from_str(first)
+            .map_err(|e| format!("line {}: not JSON: {e}", first_index + 1))?;
+        let (scenario, rest_start) =
+            if first_value.get("type").and_then(Value::as_str) == Some("scenario") {
+                let scenario =
+                    Scenario::from_value(first_value["scenario"].clone()).map_err(|problems| {
+                        format!(
+                            "line {}: the recorded scenario has problems: {}",
+                            first_index + 1,
+                            join(&problems)
+                        )
+                    })?;
+                (Some(scenario), first_index + 1)
+            } else {
+                (None, first_index)
+            };
+        let events_text: String = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| if i < rest_start { "" } else { l })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let events = from_jsonl(&events_text)?;
+        if events.is_empty() {
+            return Err("the record has no run events".to_string());
+        }
+        Ok(Record { scenario, events })
+    }
+
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.events.iter().rev().find_map(|e| match &e.kind {
+            EventKind::RunFinished(outcome) => Some(outcome),
+            _ => None,
+        })
+    }
+}
+
+fn join(problems: &[Problem]) -> String {
+    problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Plays back recorded model answers in order.
+pub struct RecordedModel {
+    turns: Vec<Result<ModelResponse, ModelError>>,
+    next: Cell<usize>,
+}
+
+impl RecordedModel {
+    pub fn from_events(events: &[RunEvent]) -> Self {
+        let turns = events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::ModelResponse {
+                    content,
+                    stop_reason,
+                    usage,
+                    ..
+                } => Some(Ok(ModelResponse {
+                    content: content.clone(),
+                    stop_reason: stop_reason.clone(),
+                    usage: *usage,
+                })),
+                EventKind::ModelError {
+                    status, message, ..
+                } => Some(Err(ModelError {
+                    status: *status,
+                    kind: if status.is_some() {
+                        ModelErrorKind::Http
+                    } else {
+                        ModelErrorKind::Network
+                    },
+                    message: message.clone(),
+                    retry_after_ms: None,
+                })),
+                _ => None,
+            })
+            .collect();
+        RecordedModel {
+            turns,
+            next: Cell::new(0),
+        }
+    }
+}
+
+impl ModelClient for RecordedModel {
+    fn label(&self) -> String {
+        "recorded".to_string()
+    }
+
+    fn complete<'a>(
+        &'a self,
+        _request: ModelRequest<'a>,
+    ) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
+        let i = self.next.get();
+        self.next.set(i + 1);
+        let answer = self.turns.get(i).cloned().unwrap_or_else(|| {
+            Err(ModelError::new(
+                ModelErrorKind::ScriptExhausted,
+                format!(
+                    "the recording has no model turn {}: it recorded {}; the replay went further than the original run",
+                    i + 1,
+                    self.turns.len()
+                ),
+            ))
+        });
+        Box::pin(async move { answer })
+    }
+}
+
+/// Replays the user's recorded decisions, call by call id; a call the
+/// recording never decided is denied and stops the run, since guessing a
+/// human's answer would make the replay prove nothing.
+struct RecordedApprover {
+    decisions: RefCell<HashMap<String, Vec<Decision>>>,
+}
+
+impl RecordedApprover {
+    fn from_events(events: &[RunEvent]) -> Self {
+        let mut decisions: HashMap<String, Vec<Decision>> = HashMap::new();
+        for event in events {
+            if let EventKind::ApprovalDecided {
+                id,
+                decision,
+                by: Decider::User,
+                reason,
+                args,
+                ..
+            } = &event.kind
+            {
+                let decision = match decision {
+                    DecisionKind::Approve => Decision::Approve,
+                    DecisionKind::AlwaysAllow => Decision::AlwaysAllow,
+                    DecisionKind::ApproveEdited => {
+                        Decision::ApproveEdited(args.clone().unwrap_or(Value::Null))
+                    }
+                    DecisionKind::Deny => Decision::Deny {
+                        reason: reason.clone(),
+                    },
+                    DecisionKind::DenyAndStop => Decision::DenyAndStop {
+                        reason: reason.clone(),
+                    },
+                };
+                decisions.entry(id.clone()).or_default().push(decision);
+            }
+        }
+        RecordedApprover {
+            decisions: RefCell::new(decisions),
+        }
+    }
+}
+
+impl Approver for RecordedApprover {
+    fn decide<'a>(&'a self, request: &'a ApprovalRequest) -> LocalBoxFuture<'a, Decision> {
+        let decision = {
+            let mut decisions = self.decisions.borrow_mut();
+            decisions
+                .get_mut(&request.call_id)
+                .filter(|queue| !queue.is_empty())
+                .map(|queue| queue.remove(0))
+        };
+        let decision = decision.unwrap_or(Decision::DenyAndStop {
+            reason: Some(format!(
+                "replay: the recording has no decision for {} ({})",
+                request.tool, request.call_id
+            )),
+        });
+        Box::pin(async move { decision })
+    }
+}
+
+/// What a replay is checked against. Absent fields are taken from the recording.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Assertions {
+    /// The status the replay must end with (default: the recorded one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// The tool calls in order (default: the recorded ones).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_sequence: Option<Vec<String>>,
+    /// Compare each call's result error flag with the recording (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_errors: Option<bool>,
+    /// No identical call (canonical arguments) twice. `true`: none at all;
+    /// `false`: not checked; absent: no repeat the recording did not have.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_repeated_calls: Option<bool>,
+    /// Every id-like word in the answer appears in some tool result. `true`:
+    /// strictly; `false`: not checked; absent: no missing id the recording did not have.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ids_exist: Option<bool>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AssertionResult {
+    pub name: String,
+    pub passed: bool,
+    pub detail: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplayReport {
+    pub outcome: Outcome,
+    pub events: Vec<RunEvent>,
+    pub results: Vec<AssertionResult>,
+}
+
+impl ReplayReport {
+    pub fn passed(&self) -> bool {
+        self.results.iter().all(|r| r.passed)
+    }
+
+    pub fn first_failure(&self) -> Option<&AssertionResult> {
+        self.results.iter().find(|r| !r.passed)
+    }
+}
+
+/// Replays `record` against `scenario` (the current definitions) and checks it.
+pub async fn replay(
+    record: &Record,
+    scenario: &Scenario,
+    assertions: &Assertions,
+    runtime: Rc<dyn Runtime>,
+) -> Result<ReplayReport, Vec<Problem>> {
+    let (config, _) = scenario.build(runtime.clone())?;
+    let model = RecordedModel::from_events(&record.events);
+    let approver = RecordedApprover::from_events(&record.events);
+    let mut run = Run::new(config);
+    let env = crate::driver::Env {
+        runtime: runtime.as_ref(),
+        model: &model,
+        approver: Some(&approver),
+        cancel: Default::default(),
+        stepper: None,
+    };
+    let mut events = Vec::new();
+    let outcome = crate::driver::drive(&mut run, &env, &mut |e| events.push(e.clone())).await;
+    let results = check(record, &events, &outcome, assertions);
+    Ok(ReplayReport {
+        outcome,
+        events,
+        results,
+    })
+}
+
+/// (name, canonical call, is_error) of each answered call, in order.
+fn tool_steps(events: &[RunEvent]) -> Vec<(String, String, bool)> {
+    let mut calls: HashMap<&str, String> = HashMap::new();
+    let mut steps = Vec::new();
+    for event in events {
+        match &event.kind {
+            EventKind::ToolCall { id, name, args, .. } => {
+                calls.insert(id, canonical_call(name, args));
+            }
+            EventKind::ToolResult {
+                id, name, is_error, ..
+            } => steps.push((
+                name.clone(),
+                calls.get(id.as_str()).cloned().unwrap_or_default(),
+                *is_error,
+            )),
+            _ => {}
+        }
+    }
+    steps
+}
+
+fn check(
+    record: &Record,
+    events: &[RunEvent],
+    outcome: &Outcome,
+    assertions: &Assertions,
+) -> Vec<AssertionResult> {
+    let mut results = Vec::new();
+    let recorded_status = record
+        .outcome()
+        .map(|o| o.status.as_str().to_string())
+        .unwrap_or_default();
+    let want_status = assertions.status.clone().unwrap_or(recorded_status);
+    results.push(AssertionResult {
+        name: "status".into(),
+        passed: outcome.status.as_str() == want_status,
+        detail: if outcome.status.as_str() == want_status {
+            format!("ended {want_status}")
+        } else {
+            format!(
+                "expected {want_status}, got {} ({})",
+                outcome.status, outcome.reason
+            )
+        },
+    });
+
+    let recorded = tool_steps(&record.events);
+    let replayed = tool_steps(events);
+    let want: Vec<String> = assertions
+        .tool_sequence
+        .clone()
+        .unwrap_or_else(|| recorded.iter().map(|(n, _, _)| n.clone()).collect());
+    let got: Vec<String> = replayed.iter().map(|(n, _, _)| n.clone()).collect();
+    let sequence_detail = match want.iter().zip(&got).position(|(a, b)| a != b) {
+        Some(i) => format!("call {}: expected {}, got {}", i + 1, want[i], got[i]),
+        None if want.len() != got.len() => format!(
+            "expected {} calls, got {}{}",
+            want.len(),
+            got.len(),
+            if got.len() > want.len() {
+                format!(" (first extra: {})", got[want.len()])
+            } else {
+                format!(" (first missing: {})", want[got.len()])
+            }
+        ),
+        None => format!("{} calls: {}", got.len(), got.join(" → ")),
+    };
+    results.push(AssertionResult {
+        name: "tool_sequence".into(),
+        passed: want == got,
+        detail: sequence_detail,
+    });
+
+    if assertions.same_errors.unwrap_or(true) {
+        let differing = recorded
+            .iter()
+            .zip(&replayed)
+            .enumerate()
+            .find(|(_, (r, p))| r.2 != p.2);
+        let (passed, detail) = match differing {
+            Some((i, (_, p))) => {
+                let result = result_content(events, i);
+                (
+                    false,
+                    format!(
+                        "call {} ({}): the recording's result was {}, now it is {}: {}",
+                        i + 1,
+                        p.0,
+                        if p.2 { "ok" } else { "an error" },
+                        if p.2 { "an error" } else { "ok" },
+                        crate::tool::clip(&result, 200)
+                    ),
+                )
+            }
+            None => (true, "every call's result kept its error flag".to_string()),
+        };
+        results.push(AssertionResult {
+            name: "same_errors".into(),
+            passed,
+            detail,
+        });
+    }
+
+    if assertions.no_repeated_calls != Some(false) {
+        let allowed = match assertions.no_repeated_calls {
+            Some(true) => Vec::new(),
+            _ => repeats(&recorded),
+        };
+        let repeat = repeats(&replayed)
+            .into_iter()
+            .find(|r| !allowed.contains(r));
+        results.push(AssertionResult {
+            name: "no_repeated_calls".into(),
+            passed: repeat.is_none(),
+            detail: match repeat {
+                Some((key, first, again)) => {
+                    format!(
+                        "{key} was called as call {} and again as call {}",
+                        first + 1,
+                        again + 1
+                    )
+                }
+                None if allowed.is_empty() => "no call was repeated".to_string(),
+                None => "no call was repeated beyond the recording's own repeats".to_string(),
+            },
+        });
+    }
+
+    if assertions.ids_exist != Some(false) {
+        let allowed = match assertions.ids_exist {
+            Some(true) => Vec::new(),
+            _ => missing_ids(
+                &record.events,
+                record.outcome().and_then(|o| o.answer.as_deref()),
+            ),
+        };
+        let missing: Vec<String> = missing_ids(events, outcome.answer.as_deref())
+            .into_iter()
+            .filter(|id| !allowed.contains(id))
+            .collect();
+        results.push(AssertionResult {
+            name: "ids_exist".into(),
+            passed: missing.is_empty(),
+            detail: if missing.is_empty() {
+                "every id in the answer came from a tool result".to_string()
+            } else {
+                format!(
+                    "the answer names {} but no tool result contains it",
+                    missing.join(", ")
+                )
+            },
+        });
+    }
+    results
+}
+
+/// Repeated calls as (canonical call, first index, repeat index).
+fn repeats(steps: &[(String, String, bool)]) -> Vec<(String, usize, usize)> {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    steps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (_, key, _))| seen.insert(key, i).map(|first| (key.clone(), first, i)))
+        .collect()
+}
+
+/// Id-like words of the answer that no successful tool result contains.
+fn missing_ids(events: &[RunEvent], answer: Option<&str>) -> Vec<String> {
+    let results: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ToolResult {
+                content,
+                is_error: false,
+                ..
+            } => Some(content.as_str()),
+            _ => None,
+        })
+        .collect();
+    id_like_words(answer.unwrap_or_default())
+        .into_iter()
+        .filter(|id| !results.iter().any(|r| r.contains(id)))
+        .map(str::to_string)
+        .collect()
+}
+
+fn result_content(events: &[RunEvent], index: usize) -> String {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ToolResult { content, .. } => Some(content.clone()),
+            _ => None,
+        })
+        .nth(index)
+        .unwrap_or_default()
+}
+
+/// Words that look like identifiers: letters and digits together, such as
+/// `h_lis_01`, `ord_f6g7h8i9j0` or `A1001` (plain numbers and words are not ids).
+fn id_like_words(text: &str) -> Vec<&str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+        .map(|w| w.trim_matches('-'))
+        .filter(|w| {
+            w.len() >= 4
+                && w.chars().any(|c| c.is_ascii_digit())
+                && w.chars().any(|c| c.is_ascii_alphabetic())
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::id_like_words;
+
+    #[test]
+    fn ids_are_words_with_letters_and_digits() {
+        assert_eq!(
+            id_like_words("Casa Alfama (h_lis_01) costs 192 EUR; ref A1001, 2027-03-14."),
+            vec!["h_lis_01", "A1001"]
+        );
+    }
+}
