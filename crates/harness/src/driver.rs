@@ -45,6 +45,7 @@ enum Raced<T> {
 pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEvent)) -> Outcome {
     let origin = env.runtime.now_ms();
     let now = || env.runtime.now_ms() - origin;
+    run.set_clock_origin(origin);
     loop {
         if env.cancel.is_cancelled() {
             run.cancel(now());
@@ -56,7 +57,10 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
         for event in run.drain_events() {
             on_event(&event);
         }
-        let deadline_in = run.deadline_ms().map(|d| d as f64 - now());
+        // A `between_steps` deadline is only checked by `next_step`, never raced.
+        let deadline_in = run
+            .deadline_remaining(now())
+            .filter(|_| run.deadline_interrupts());
         match step {
             Step::Finished(outcome) => return outcome,
             Step::CallModel => {

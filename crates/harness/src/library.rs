@@ -47,6 +47,44 @@ pub const BUILTIN: &[BuiltinScenario] = &[
     scenario!("Stop conditions", "refusal", "refusal"),
     scenario!("Stop conditions", "model-error", "model_error"),
     scenario!("Stop conditions", "rate-limit-retry", "done"),
+    scenario!("Pitfalls: naive vs fixed", "repeated-call-naive", "done"),
+    scenario!(
+        "Pitfalls: naive vs fixed",
+        "whitespace-searches-naive",
+        "done"
+    ),
+    scenario!(
+        "Pitfalls: naive vs fixed",
+        "whitespace-searches-canonical",
+        "repeated_call"
+    ),
+    scenario!(
+        "Pitfalls: naive vs fixed",
+        "deadline-between-steps",
+        "deadline"
+    ),
+    scenario!(
+        "Pitfalls: naive vs fixed",
+        "deadline-interrupts-tool",
+        "deadline"
+    ),
+    scenario!("Pitfalls: naive vs fixed", "empty-result-no-reason", "done"),
+    scenario!(
+        "Pitfalls: naive vs fixed",
+        "empty-result-with-reason",
+        "done"
+    ),
+    scenario!("Pitfalls: naive vs fixed", "verifier-weak", "done"),
+    scenario!(
+        "Pitfalls: naive vs fixed",
+        "precondition-in-description",
+        "done"
+    ),
+    scenario!("Pitfalls: naive vs fixed", "precondition-in-code", "done"),
+    scenario!("Pitfalls: naive vs fixed", "max-tokens-naive", "done"),
+    scenario!("Pitfalls: naive vs fixed", "history-text-only", "done"),
+    scenario!("Pitfalls: naive vs fixed", "result-untrimmed", "done"),
+    scenario!("Pitfalls: naive vs fixed", "refund-env-flag", "done"),
     scenario!("Protocol", "protocol-duplicate-ids", "done"),
     scenario!("Tool-schema effects", "rules-with-example", "done"),
     scenario!(
@@ -55,6 +93,31 @@ pub const BUILTIN: &[BuiltinScenario] = &[
         "failed_verification"
     ),
 ];
+
+/// Each pitfall as a pair: the naive scenario (the seed's behaviour) and the
+/// fixed one, to run side by side.
+pub const PITFALL_PAIRS: &[(&str, &str)] = &[
+    ("cost-limit-naive", "cost-limit-strict"),
+    ("repeated-call-naive", "repeated-call"),
+    ("whitespace-searches-naive", "whitespace-searches-canonical"),
+    ("deadline-between-steps", "deadline-interrupts-tool"),
+    ("empty-result-no-reason", "empty-result-with-reason"),
+    ("refund-env-flag", "refund-with-approval"),
+    ("verifier-weak", "failed-verification"),
+    ("precondition-in-description", "precondition-in-code"),
+    ("history-text-only", "get-time"),
+    ("max-tokens-naive", "max-tokens"),
+    ("result-untrimmed", "hotel-search"),
+];
+
+/// The other half of a pitfall pair, if `id` is in one.
+pub fn pair_of(id: &str) -> Option<&'static str> {
+    PITFALL_PAIRS.iter().find_map(|&(naive, fixed)| match id {
+        _ if id == naive => Some(fixed),
+        _ if id == fixed => Some(naive),
+        _ => None,
+    })
+}
 
 pub fn find(id: &str) -> Option<&'static BuiltinScenario> {
     BUILTIN.iter().find(|s| s.id == id)

@@ -37,6 +37,66 @@ pub struct Limits {
     pub max_result_chars: Option<usize>,
     #[serde(default = "default_max_retries")]
     pub max_retries: u32,
+    /// Where the deadline is counted from; `shared` reproduces seed 002's bug.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub deadline_scope: DeadlineScope,
+    /// Whether the deadline interrupts a pending call; `between_steps` reproduces seed 002.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub deadline_mode: DeadlineMode,
+    /// Which stop reasons end a run with an answer; `naive` reproduces seed 001's warning.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub stop_mode: StopMode,
+    /// What of the model's turn is kept in the history; `text_only` drops thinking.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub history_mode: HistoryMode,
+}
+
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeadlineScope {
+    /// Counted from this run's own start.
+    #[default]
+    Run,
+    /// Counted from when the page (or process) started, so every run shares
+    /// one deadline and a later run starts with part of it spent (seed 002
+    /// computed it once at import time).
+    Shared,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeadlineMode {
+    /// A pending model call, tool or approval is interrupted when time is up.
+    #[default]
+    Interrupt,
+    /// Checked only between steps: a hung call runs to its end first (seed 002).
+    BetweenSteps,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopMode {
+    /// Only a normal end of turn with text is a final answer.
+    #[default]
+    Strict,
+    /// Any turn without tool calls is taken as the answer, even one cut off by
+    /// max_tokens or a refusal: what seed 001 warns against.
+    Naive,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HistoryMode {
+    /// The model's content goes back exactly as it came, thinking included.
+    #[default]
+    Whole,
+    /// Only text and tool calls are kept, as when a history is rebuilt from
+    /// text: thinking blocks are lost (seed 001 keeps them).
+    TextOnly,
 }
 
 fn default_max_turns() -> u32 {
@@ -65,6 +125,10 @@ impl Default for Limits {
             max_output_tokens: default_max_output_tokens(),
             max_result_chars: None,
             max_retries: default_max_retries(),
+            deadline_scope: DeadlineScope::default(),
+            deadline_mode: DeadlineMode::default(),
+            stop_mode: StopMode::default(),
+            history_mode: HistoryMode::default(),
         }
     }
 }

@@ -22,7 +22,9 @@ use serde_json::Value;
 
 use crate::approval::{ApprovalPolicy, ApprovalRequest, Decider, Decision, DecisionKind};
 use crate::event::{EventKind, Outcome, RunEvent, Status, Validation};
-use crate::limits::{CostMode, Limits, RepeatDetector};
+use crate::limits::{
+    CostMode, DeadlineMode, DeadlineScope, HistoryMode, Limits, RepeatDetector, StopMode,
+};
 use crate::message::{text_of, tool_calls_of, ContentBlock, Message, Role, ToolCall, ToolResult};
 use crate::model::{estimate_tokens, ModelError, ModelRequest, ModelResponse, Pricing, StopKind};
 use crate::tool::{cap_result, result_text, ToolRegistry};
@@ -118,6 +120,8 @@ pub struct Run {
     output_tokens: u64,
     cost_usd: f64,
     repeats: Option<RepeatDetector>,
+    /// Where this run's zero lies on the runtime's clock (for a shared deadline).
+    clock_origin_ms: f64,
     /// Step mode: pause before each model call and tool call until `resume`.
     step_mode: bool,
     step_granted: bool,
@@ -159,6 +163,7 @@ impl Run {
             output_tokens: 0,
             cost_usd: 0.0,
             repeats,
+            clock_origin_ms: 0.0,
             step_mode: false,
             step_granted: false,
             always_allowed: HashSet::new(),
@@ -189,9 +194,29 @@ impl Run {
         }
     }
 
-    /// Milliseconds since the start at which the run's deadline falls.
-    pub fn deadline_ms(&self) -> Option<u64> {
-        self.config.limits.deadline_ms
+    /// Tells the run where its clock's zero lies on the runtime's clock, for
+    /// a `shared` deadline, which counts from the runtime's origin instead.
+    pub fn set_clock_origin(&mut self, origin_ms: f64) {
+        self.clock_origin_ms = origin_ms;
+    }
+
+    /// Milliseconds left before the deadline, `None` without one.
+    pub fn deadline_remaining(&self, now_ms: f64) -> Option<f64> {
+        let deadline = self.config.limits.deadline_ms? as f64;
+        Some(deadline - self.deadline_clock(now_ms))
+    }
+
+    /// Whether a pending call is interrupted by the deadline, or only checked
+    /// between steps (the `between_steps` pitfall).
+    pub fn deadline_interrupts(&self) -> bool {
+        self.config.limits.deadline_mode == DeadlineMode::Interrupt
+    }
+
+    fn deadline_clock(&self, now_ms: f64) -> f64 {
+        match self.config.limits.deadline_scope {
+            DeadlineScope::Run => now_ms,
+            DeadlineScope::Shared => now_ms + self.clock_origin_ms,
+        }
     }
 
     /// Hands over the events emitted since the last call.
@@ -215,8 +240,8 @@ impl Run {
     pub fn next_step(&mut self, now_ms: f64) -> Step {
         loop {
             if !matches!(self.phase, Phase::Finished(_) | Phase::NotStarted) {
-                if let Some(deadline) = self.config.limits.deadline_ms {
-                    if now_ms >= deadline as f64 {
+                if let Some(remaining) = self.deadline_remaining(now_ms) {
+                    if remaining <= 0.0 {
                         self.finish_deadline(now_ms);
                         continue;
                     }
@@ -405,9 +430,13 @@ impl Run {
         );
         let calls: VecDeque<ToolCall> = tool_calls_of(&response.content).cloned().collect();
         let answer = text_of(&response.content);
+        let mut content = response.content;
+        if self.config.limits.history_mode == HistoryMode::TextOnly {
+            content.retain(|block| !matches!(block, ContentBlock::Thinking { .. }));
+        }
         self.push_message(Message {
             role: Role::Assistant,
-            content: response.content,
+            content,
         });
         self.last_usage_total = Some(usage.total());
         self.chars_since_usage = 0;
@@ -425,7 +454,14 @@ impl Run {
             }
         }
         let stop_reason = response.stop_reason;
-        let kind = StopKind::classify(&stop_reason);
+        let mut kind = StopKind::classify(&stop_reason);
+        let naive_stop = self.config.limits.stop_mode == StopMode::Naive
+            && calls.is_empty()
+            && kind != StopKind::EndTurn;
+        if naive_stop {
+            // The pitfall on purpose: whatever stopped the turn, its text is taken as the answer.
+            kind = StopKind::EndTurn;
+        }
         if matches!(
             kind,
             StopKind::MaxTokens | StopKind::Refusal | StopKind::Unknown
@@ -481,7 +517,7 @@ impl Run {
             }
             StopKind::EndTurn => match self.config.verifier.verify(&answer, &self.tools_run_ok) {
                 Ok(()) => {
-                    let reason = if self.config.verifier.is_empty() {
+                    let mut reason = if self.config.verifier.is_empty() {
                         format!("the model gave a final answer in turn {}", self.turns)
                     } else {
                         format!(
@@ -489,6 +525,11 @@ impl Run {
                             self.turns
                         )
                     };
+                    if naive_stop {
+                        reason.push_str(&format!(
+                            " (stop_reason {stop_reason} taken as final: stop_mode naive)"
+                        ));
+                    }
                     self.finish(Status::Done, reason, now_ms)
                 }
                 Err(why) => self.finish(Status::FailedVerification, why, now_ms),
@@ -837,11 +878,21 @@ impl Run {
 
     fn finish_deadline(&mut self, now_ms: f64) {
         let deadline = self.config.limits.deadline_ms.unwrap_or(0);
-        let reason = format!(
+        let mut reason = format!(
             "the run's {deadline} ms deadline passed at {} ms ({})",
             now_ms as u64,
             self.waiting_for()
         );
+        if self.config.limits.deadline_scope == DeadlineScope::Shared {
+            reason.push_str(&format!(
+                "; the deadline is shared, counted from {} ms before this run started (seed 002's bug)",
+                self.clock_origin_ms as u64
+            ));
+        }
+        if self.config.limits.deadline_mode == DeadlineMode::BetweenSteps {
+            reason
+                .push_str("; it is checked only between steps, so the pending call ran to its end");
+        }
         self.finish(Status::Deadline, reason, now_ms);
     }
 
