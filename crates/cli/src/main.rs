@@ -5,6 +5,7 @@
 //! ends with any other status, 2 for a bad file or bad usage (message on stderr).
 
 mod record;
+mod serve;
 mod trace;
 mod wire;
 
@@ -40,6 +41,12 @@ usage:
       recording's scenario, or --scenario) and check outcomes: same status,
       same tool calls and error flags, no new repeated call, no invented id;
       exit 0 when every assertion holds, 3 with the first difference otherwise
+  agent-loop serve [--port PORT] [--pace-ms MS] FILE|BUILTIN
+      serve the scenario's model as an HTTP API on 127.0.0.1 (default port
+      8787; 0 picks a free one): POST /v1/messages, /v1/chat/completions and
+      /v1/responses, streamed when the body has \"stream\": true (events MS
+      apart with --pace-ms); POST /reset starts the script over, as does a
+      request with no assistant message
   agent-loop validate FILE|BUILTIN
       list every problem in a scenario file, with its path; exit 2 if any
   agent-loop list
@@ -57,6 +64,7 @@ fn main() -> ExitCode {
         Some("check") => check_command(&args[1..]),
         Some("show") => record::show_command(&args[1..]),
         Some("replay") => record::replay_command(&args[1..]),
+        Some("serve") => serve::command(&args[1..]),
         Some("list") if args.len() == 1 => list_command(),
         Some("schema") if args.len() == 1 => {
             println!("{SCENARIO_SCHEMA}");
@@ -67,7 +75,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         _ => usage_error(
-            "expected a command: run, wire, check, show, replay, validate, list or schema",
+            "expected a command: run, wire, check, show, replay, serve, validate, list or schema",
         ),
     }
 }

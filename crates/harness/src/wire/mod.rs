@@ -23,6 +23,7 @@
 
 pub mod anthropic;
 pub mod check;
+pub mod encode;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod sse;

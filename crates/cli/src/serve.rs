@@ -1,0 +1,711 @@
+//! `agent-loop serve`: a scenario's model as a real HTTP API, in all three
+//! wire formats, so browser adapters and official SDKs can talk to a
+//! scripted model.
+//!
+//! Routes: `POST /v1/messages` (Anthropic Messages), `POST
+//! /v1/chat/completions` (OpenAI Chat Completions), `POST /v1/responses`
+//! (OpenAI Responses), `POST /reset` (start the script over), `GET /` (what is
+//! being served), and `OPTIONS` anything (CORS preflight). `"stream": true` in
+//! a body selects SSE; otherwise the answer is one JSON body.
+//!
+//! How a request is answered:
+//! 1. The body must be JSON in the provider's shape, with a `model` (and, for
+//!    Anthropic, `max_tokens`); otherwise HTTP 400 with the provider's error
+//!    body.
+//! 2. The harness's protocol checker runs on the body; a violation is HTTP 400
+//!    with the provider's own error text, as the real API would reject it.
+//! 3. The scenario's model answers: a scripted model plays its next response
+//!    (as `ScriptedModel` does in a run: `loop_from`, `delay_ms` slept before
+//!    answering, `error` as that HTTP status with the provider's error body and
+//!    `retry-after`, `usage` or an estimate, generated tool-call ids), and the
+//!    rules model answers from the request's history and tools.
+//!
+//! Conversations: the server cannot see which run a request belongs to, so a
+//! request whose history has no assistant message starts a new conversation
+//! and the script starts over at response 0, but only once the current one
+//! has served a successful response: a retry of a first request that got a
+//! scripted 429 must get the script's next response, not the 429 again.
+//! `POST /reset` starts over unconditionally. When the script runs out the
+//! answer is HTTP 500 naming it.
+//!
+//! Invariants:
+//! - Binds 127.0.0.1 only, and prints `listening on http://127.0.0.1:PORT`
+//!   to stdout once it accepts connections (with `--port 0`, the port the
+//!   system chose). Tests wait for that line.
+//! - No request can panic the server: every failure is an HTTP answer.
+//! - One log line a request on stderr (method, path, status, what answered).
+//!   Headers are never logged, so API keys never reach the log.
+//! - `--pace-ms N` sends a stream's events N ms apart (each its own chunk),
+//!   so a client's incremental parsing is exercised as with a real model;
+//!   by default the whole stream is written at once.
+//! - CORS: every answer allows the page's origin (any `http://127.0.0.1:*`
+//!   or `http://localhost:*` is echoed, anything else gets `*`) and exposes
+//!   `retry-after`.
+
+use std::cell::{Cell, RefCell};
+use std::convert::Infallible;
+use std::process::ExitCode;
+use std::rc::Rc;
+
+use bytes::Bytes;
+use futures::stream::{self, StreamExt};
+use harness::message::{Message, Role};
+use harness::model::{
+    estimate_tokens, ModelClient, ModelError, ModelErrorKind, ModelRequest, ModelResponse,
+};
+use harness::rules::RulesModel;
+use harness::runtime::TokioRuntime;
+use harness::scenario::ModelConfig;
+use harness::scripted::{ScriptedModel, ScriptedResponse};
+use harness::wire::encode::{self, Meta};
+use harness::wire::{check_body, Provider};
+use http_body_util::combinators::UnsyncBoxBody;
+use http_body_util::{BodyExt, Full, Limited, StreamBody};
+use hyper::body::{Frame, Incoming};
+use hyper::header::{self, HeaderMap, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::TokioIo;
+use serde_json::{json, Value};
+
+/// Larger bodies are refused (413) before they are read whole.
+const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
+
+/// Headers a browser adapter or an SDK sends, allowed in every preflight.
+const ALLOWED_HEADERS: &[&str] = &[
+    "content-type",
+    "authorization",
+    "x-api-key",
+    "anthropic-version",
+    "anthropic-beta",
+    "anthropic-dangerous-direct-browser-access",
+    "openai-organization",
+    "openai-project",
+];
+
+type Body = UnsyncBoxBody<Bytes, Infallible>;
+
+pub fn command(args: &[String]) -> ExitCode {
+    let mut port: u16 = 8787;
+    let mut pace_ms: u64 = 0;
+    let mut source = None;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--port" => match rest.next().map(|p| p.parse::<u16>()) {
+                Some(Ok(p)) => port = p,
+                _ => return crate::usage_error("--port takes a port number (0 picks a free one)"),
+            },
+            "--pace-ms" => match rest.next().map(|p| p.parse::<u64>()) {
+                Some(Ok(ms)) => pace_ms = ms,
+                _ => {
+                    return crate::usage_error("--pace-ms takes milliseconds between stream events")
+                }
+            },
+            flag if flag.starts_with("--") => {
+                return crate::usage_error(&format!("unknown option {flag}"))
+            }
+            file if source.is_none() => source = Some(file.to_string()),
+            extra => return crate::usage_error(&format!("unexpected argument {extra:?}")),
+        }
+    }
+    let Some(source) = source else {
+        return crate::usage_error("serve needs a scenario file or a built-in scenario's name");
+    };
+    let scenario = match crate::load(&source) {
+        Ok(scenario) => scenario,
+        Err(code) => return code,
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("agent-loop: cannot start the async runtime: {err}");
+            return ExitCode::from(2);
+        }
+    };
+    let server = Rc::new(Server::new(scenario.name.clone(), &scenario.model, pace_ms));
+    // The scripted model holds `Rc`s and `Cell`s: connections are served on
+    // this one thread, as local tasks.
+    let local = tokio::task::LocalSet::new();
+    match runtime.block_on(local.run_until(listen(server, port))) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("agent-loop: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+async fn listen(server: Rc<Server>, port: u16) -> Result<(), String> {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
+    let bound = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the bound address: {e}"))?;
+    eprintln!(
+        "serving {:?} ({}): POST /v1/messages, /v1/chat/completions, /v1/responses; POST /reset",
+        server.scenario_name,
+        server.model.describe()
+    );
+    {
+        use std::io::Write;
+        let mut stdout = std::io::stdout();
+        let _ = writeln!(stdout, "listening on http://127.0.0.1:{}", bound.port());
+        let _ = stdout.flush();
+    }
+    loop {
+        let (stream, _) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(err) => {
+                // E.g. too many open files: keep serving the others.
+                eprintln!("accept failed: {err}");
+                continue;
+            }
+        };
+        let server = server.clone();
+        tokio::task::spawn_local(async move {
+            let service = hyper::service::service_fn(move |request| {
+                let server = server.clone();
+                async move { Ok::<_, Infallible>(server.handle(request).await) }
+            });
+            // A client that hangs up mid-request is its own business.
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+/// A conversation with the scripted model: its own `ScriptedModel` (so the
+/// cursor and the generated ids start over with it).
+struct Conversation {
+    model: Rc<ScriptedModel>,
+    /// Requests it has taken, errors included.
+    requests: usize,
+    /// Whether it has given a successful response (see the module docs).
+    answered: bool,
+}
+
+enum Model {
+    Scripted {
+        responses: Vec<ScriptedResponse>,
+        loop_from: Option<usize>,
+        conversation: RefCell<Conversation>,
+    },
+    Rules,
+}
+
+impl Model {
+    fn describe(&self) -> String {
+        match self {
+            Model::Scripted {
+                responses,
+                loop_from,
+                ..
+            } => format!(
+                "{} scripted response{}{}",
+                responses.len(),
+                if responses.len() == 1 { "" } else { "s" },
+                loop_from.map_or(String::new(), |n| format!(", looping from {n}"))
+            ),
+            Model::Rules => "the rules model".to_string(),
+        }
+    }
+}
+
+struct Server {
+    scenario_name: String,
+    model: Model,
+    runtime: Rc<TokioRuntime>,
+    /// Makes response ids unique for the server's life.
+    next_id: Cell<u64>,
+    /// Milliseconds between a stream's events.
+    pace_ms: u64,
+}
+
+/// One answer, before CORS headers are added.
+struct Answer {
+    status: StatusCode,
+    content_type: &'static str,
+    body: Bytes,
+    /// A stream's events, sent one by one when pacing; `body` holds them all.
+    events: Vec<String>,
+    headers: Vec<(&'static str, String)>,
+    /// What answered, for the log line.
+    note: String,
+}
+
+impl Answer {
+    fn json(status: StatusCode, body: &Value, note: impl Into<String>) -> Answer {
+        Answer {
+            status,
+            content_type: "application/json",
+            body: Bytes::from(body.to_string()),
+            events: Vec::new(),
+            headers: Vec::new(),
+            note: note.into(),
+        }
+    }
+
+    fn error(provider: Provider, status: StatusCode, message: &str, note: &str) -> Answer {
+        let body = encode::error_body(provider, status.as_u16(), message);
+        Answer::json(status, &body, format!("{note}: {message}"))
+    }
+}
+
+impl Server {
+    fn new(scenario_name: String, config: &ModelConfig, pace_ms: u64) -> Server {
+        let runtime = Rc::new(TokioRuntime::default());
+        let model = match config {
+            ModelConfig::Scripted {
+                responses,
+                loop_from,
+            } => Model::Scripted {
+                conversation: RefCell::new(Conversation::new(responses, *loop_from, &runtime)),
+                responses: responses.clone(),
+                loop_from: *loop_from,
+            },
+            ModelConfig::Rules {} => Model::Rules,
+        };
+        Server {
+            scenario_name,
+            model,
+            runtime,
+            next_id: Cell::new(1),
+            pace_ms,
+        }
+    }
+
+    async fn handle(&self, request: Request<Incoming>) -> Response<Body> {
+        let method = request.method().clone();
+        let path = request.uri().path().to_string();
+        let origin = request
+            .headers()
+            .get(header::ORIGIN)
+            .and_then(|o| o.to_str().ok())
+            .map(str::to_string);
+        let answer = if method == Method::OPTIONS {
+            Answer {
+                status: StatusCode::NO_CONTENT,
+                content_type: "text/plain",
+                body: Bytes::new(),
+                events: Vec::new(),
+                headers: preflight_headers(request.headers()),
+                note: "preflight".into(),
+            }
+        } else {
+            self.route(&method, &path, request).await
+        };
+        eprintln!("{method} {path} {} {}", answer.status.as_u16(), answer.note);
+        respond(answer, origin.as_deref(), self.pace_ms)
+    }
+
+    async fn route(&self, method: &Method, path: &str, request: Request<Incoming>) -> Answer {
+        let provider = match path {
+            "/v1/messages" => Some(Provider::Anthropic),
+            "/v1/chat/completions" => Some(Provider::OpenaiChat),
+            "/v1/responses" => Some(Provider::OpenaiResponses),
+            _ => None,
+        };
+        match (method, path, provider) {
+            (&Method::POST, _, Some(provider)) => self.model_request(provider, request).await,
+            (&Method::POST, "/reset", _) => {
+                self.reset();
+                Answer::json(StatusCode::OK, &json!({"reset": true}), "script reset")
+            }
+            (&Method::GET, "/" | "/health", _) => Answer::json(
+                StatusCode::OK,
+                &json!({
+                    "scenario": self.scenario_name,
+                    "model": self.model.describe(),
+                    "routes": ["POST /v1/messages", "POST /v1/chat/completions",
+                               "POST /v1/responses", "POST /reset"],
+                }),
+                "info",
+            ),
+            (_, _, Some(provider)) => Answer::error(
+                provider,
+                StatusCode::METHOD_NOT_ALLOWED,
+                &format!("{method} is not supported on {path}: use POST"),
+                "wrong method",
+            ),
+            _ => Answer::json(
+                StatusCode::NOT_FOUND,
+                &json!({"error": {"type": "not_found_error", "message": format!(
+                    "no route {method} {path}; this server answers POST /v1/messages, \
+                     /v1/chat/completions, /v1/responses and /reset")}}),
+                "no such route",
+            ),
+        }
+    }
+
+    fn reset(&self) {
+        if let Model::Scripted {
+            responses,
+            loop_from,
+            conversation,
+        } = &self.model
+        {
+            *conversation.borrow_mut() = Conversation::new(responses, *loop_from, &self.runtime);
+        }
+    }
+
+    async fn model_request(&self, provider: Provider, request: Request<Incoming>) -> Answer {
+        let bad = |message: &str| {
+            Answer::error(
+                provider,
+                StatusCode::BAD_REQUEST,
+                message,
+                "invalid request",
+            )
+        };
+        let bytes = match Limited::new(request.into_body(), MAX_BODY_BYTES)
+            .collect()
+            .await
+        {
+            Ok(collected) => collected.to_bytes(),
+            Err(err) if err.is::<http_body_util::LengthLimitError>() => {
+                return Answer::error(
+                    provider,
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    &format!("the request body is larger than {MAX_BODY_BYTES} bytes"),
+                    "too large",
+                )
+            }
+            Err(err) => return bad(&format!("the request body could not be read: {err}")),
+        };
+        let body: Value = match serde_json::from_slice(&bytes) {
+            Ok(body @ Value::Object(_)) => body,
+            Ok(_) => return bad("the request body must be a JSON object"),
+            Err(err) => return bad(&format!("the request body is not valid JSON: {err}")),
+        };
+        let Some(model_name) = body.get("model").and_then(Value::as_str) else {
+            return bad(match provider {
+                Provider::Anthropic => "model: Field required",
+                _ => "you must provide a model parameter",
+            });
+        };
+        if provider == Provider::Anthropic && !body.get("max_tokens").is_some_and(Value::is_u64) {
+            return bad("max_tokens: Field required");
+        }
+        let history = match provider.parse_request(&body) {
+            Ok(history) => history,
+            Err(message) => return bad(&message),
+        };
+        if let Some(violation) = check_body(provider, &body).into_iter().next() {
+            let mut answer = Answer::error(
+                provider,
+                StatusCode::BAD_REQUEST,
+                &violation.message,
+                "protocol violation",
+            );
+            if provider != Provider::Anthropic {
+                // OpenAI names the offending parameter.
+                let mut error = encode::error_body(provider, 400, &violation.message);
+                error["error"]["param"] = json!(violation.path);
+                answer.body = Bytes::from(error.to_string());
+            }
+            return answer;
+        }
+        let stream = body.get("stream").and_then(Value::as_bool) == Some(true);
+        let max_output_tokens = ["max_tokens", "max_completion_tokens", "max_output_tokens"]
+            .iter()
+            .find_map(|key| body.get(*key).and_then(Value::as_u64))
+            .map_or(4096, |n| u32::try_from(n).unwrap_or(u32::MAX));
+        let assistant_turns = history
+            .messages
+            .iter()
+            .filter(|m| m.role == Role::Assistant)
+            .count();
+        let input_chars = history.system.len()
+            + history
+                .messages
+                .iter()
+                .map(Message::char_len)
+                .sum::<usize>()
+            + history
+                .tools
+                .iter()
+                .map(|t| t.name.len() + t.description.len() + t.input_schema.to_string().len())
+                .sum::<usize>();
+        let model_request = ModelRequest {
+            turn: u32::try_from(assistant_turns + 1).unwrap_or(u32::MAX),
+            system: &history.system,
+            messages: &history.messages,
+            tools: &history.tools,
+            max_output_tokens,
+            estimated_input_tokens: estimate_tokens(input_chars),
+        };
+        let (result, note) = self.answer(model_request, assistant_turns == 0).await;
+        match result {
+            Ok(response) => self.encode(provider, &response, model_name, stream, note),
+            Err(error) => error_answer(provider, &error, note),
+        }
+    }
+
+    /// The model's answer, and which one it was for the log.
+    async fn answer(
+        &self,
+        request: ModelRequest<'_>,
+        new_conversation: bool,
+    ) -> (Result<ModelResponse, ModelError>, String) {
+        let Model::Scripted {
+            responses,
+            loop_from,
+            conversation,
+        } = &self.model
+        else {
+            return (
+                RulesModel.complete(request).await,
+                format!("rules model, turn {}", request.turn),
+            );
+        };
+        let (model, n, restarted) = {
+            let mut conversation = conversation.borrow_mut();
+            let restarted = new_conversation && conversation.answered;
+            if restarted {
+                *conversation = Conversation::new(responses, *loop_from, &self.runtime);
+            }
+            let n = conversation.requests;
+            conversation.requests += 1;
+            (conversation.model.clone(), n, restarted)
+        };
+        let mut note = match script_index(responses.len(), *loop_from, n) {
+            Some(i) => format!("scripted response {} of {}", i + 1, responses.len()),
+            None => format!("request {} after the script's end", n + 1),
+        };
+        if restarted {
+            note.push_str(" (new conversation: script restarted)");
+        }
+        // No borrow is held across the await: other requests may arrive
+        // while this one sleeps its `delay_ms`.
+        let result = model.complete(request).await;
+        if result.is_ok() {
+            let mut conversation = conversation.borrow_mut();
+            // Unless a reset replaced the conversation meanwhile.
+            if Rc::ptr_eq(&conversation.model, &model) {
+                conversation.answered = true;
+            }
+        }
+        (result, note)
+    }
+
+    fn encode(
+        &self,
+        provider: Provider,
+        response: &ModelResponse,
+        model: &str,
+        stream: bool,
+        note: String,
+    ) -> Answer {
+        let id_seed = self.next_id.get();
+        self.next_id.set(id_seed + 1);
+        let created = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let meta = Meta {
+            model,
+            id_seed,
+            created,
+        };
+        if stream {
+            let events = encode::stream_events(provider, response, &meta);
+            Answer {
+                status: StatusCode::OK,
+                content_type: "text/event-stream; charset=utf-8",
+                body: Bytes::from(events.concat()),
+                events,
+                headers: vec![("cache-control", "no-cache".to_string())],
+                note: format!("{note}, streamed"),
+            }
+        } else {
+            Answer::json(
+                StatusCode::OK,
+                &encode::response_body(provider, response, &meta),
+                note,
+            )
+        }
+    }
+}
+
+impl Conversation {
+    fn new(
+        responses: &[ScriptedResponse],
+        loop_from: Option<usize>,
+        runtime: &Rc<TokioRuntime>,
+    ) -> Conversation {
+        Conversation {
+            model: Rc::new(ScriptedModel::new(
+                responses.to_vec(),
+                loop_from,
+                runtime.clone(),
+            )),
+            requests: 0,
+            answered: false,
+        }
+    }
+}
+
+/// Which script entry the `n`-th request (0-based) plays, as `ScriptedModel`
+/// picks it; `None` past the end without `loop_from`.
+fn script_index(len: usize, loop_from: Option<usize>, n: usize) -> Option<usize> {
+    if n < len {
+        return Some(n);
+    }
+    let from = loop_from.filter(|&from| from < len)?;
+    Some(from + (n - len) % (len - from))
+}
+
+/// A model error as the provider would send it.
+fn error_answer(provider: Provider, error: &ModelError, note: String) -> Answer {
+    let status = match error.kind {
+        ModelErrorKind::Http => error
+            .status
+            .and_then(|s| StatusCode::from_u16(s).ok())
+            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    let message = match error.kind {
+        ModelErrorKind::ScriptExhausted => format!(
+            "{} (POST /reset, or send a conversation with no assistant message, to start over)",
+            error.message
+        ),
+        // The scripted defaults read "rate_limit_error: …"; the error type is
+        // already in the body, so it is not repeated in the message.
+        _ => {
+            let kind = encode::anthropic_error_type(status.as_u16());
+            error
+                .message
+                .strip_prefix(&format!("{kind}: "))
+                .unwrap_or(&error.message)
+                .to_string()
+        }
+    };
+    let mut answer = Answer::error(provider, status, &message, &note);
+    if let Some(ms) = error.retry_after_ms {
+        // `retry-after` is whole seconds (rounded up, so a client never
+        // retries early); OpenAI also sends the exact `retry-after-ms`.
+        answer
+            .headers
+            .push(("retry-after", ms.div_ceil(1000).to_string()));
+        answer.headers.push(("retry-after-ms", ms.to_string()));
+    }
+    answer
+}
+
+/// The origin allowed back: the playground's (any local port), else `*`.
+fn allowed_origin(origin: Option<&str>) -> &str {
+    let local = origin.is_some_and(|o| {
+        ["http://127.0.0.1", "http://localhost"].iter().any(|host| {
+            o.strip_prefix(host).is_some_and(|rest| {
+                rest.is_empty()
+                    || rest.strip_prefix(':').is_some_and(|port| {
+                        !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit())
+                    })
+            })
+        })
+    });
+    match origin {
+        Some(o) if local => o,
+        _ => "*",
+    }
+}
+
+fn preflight_headers(request: &HeaderMap) -> Vec<(&'static str, String)> {
+    let mut allowed: Vec<String> = ALLOWED_HEADERS.iter().map(|h| h.to_string()).collect();
+    // SDKs send headers of their own (`x-stainless-*`); allow what was asked,
+    // when it is a plain header name.
+    if let Some(asked) = request
+        .get(header::ACCESS_CONTROL_REQUEST_HEADERS)
+        .and_then(|h| h.to_str().ok())
+    {
+        for name in asked.split(',').map(|n| n.trim().to_ascii_lowercase()) {
+            let plain = !name.is_empty()
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+            if plain && !allowed.contains(&name) {
+                allowed.push(name);
+            }
+        }
+    }
+    vec![
+        ("access-control-allow-methods", "GET, POST, OPTIONS".into()),
+        ("access-control-allow-headers", allowed.join(", ")),
+        ("access-control-max-age", "600".into()),
+    ]
+}
+
+fn respond(answer: Answer, origin: Option<&str>, pace_ms: u64) -> Response<Body> {
+    let body = if pace_ms > 0 && !answer.events.is_empty() {
+        let frames = stream::iter(answer.events)
+            .enumerate()
+            .then(move |(n, event)| async move {
+                if n > 0 {
+                    tokio::time::sleep(std::time::Duration::from_millis(pace_ms)).await;
+                }
+                Ok::<_, Infallible>(Frame::data(Bytes::from(event)))
+            });
+        StreamBody::new(frames).boxed_unsync()
+    } else {
+        Full::new(answer.body).boxed_unsync()
+    };
+    let mut response = Response::new(body);
+    *response.status_mut() = answer.status;
+    let headers = response.headers_mut();
+    let mut set = |name: &'static str, value: &str| {
+        // Every value here is ASCII we made or an origin that was a valid
+        // header already; a failure drops the header rather than panicking.
+        if let Ok(value) = HeaderValue::from_str(value) {
+            headers.insert(name, value);
+        }
+    };
+    if answer.status != StatusCode::NO_CONTENT {
+        set("content-type", answer.content_type);
+    }
+    set("access-control-allow-origin", allowed_origin(origin));
+    set("vary", "origin");
+    set(
+        "access-control-expose-headers",
+        "retry-after, retry-after-ms",
+    );
+    for (name, value) in &answer.headers {
+        set(name, value);
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_origins_are_echoed_and_others_get_a_wildcard() {
+        assert_eq!(
+            allowed_origin(Some("http://127.0.0.1:8080")),
+            "http://127.0.0.1:8080"
+        );
+        assert_eq!(
+            allowed_origin(Some("http://localhost:3000")),
+            "http://localhost:3000"
+        );
+        assert_eq!(allowed_origin(Some("http://localhost")), "http://localhost");
+        assert_eq!(allowed_origin(Some("http://localhost.evil.com")), "*");
+        assert_eq!(allowed_origin(Some("http://127.0.0.1:80x")), "*");
+        assert_eq!(allowed_origin(Some("https://example.com")), "*");
+        assert_eq!(allowed_origin(None), "*");
+    }
+
+    #[test]
+    fn the_script_index_honours_loop_from() {
+        assert_eq!(script_index(3, None, 2), Some(2));
+        assert_eq!(script_index(3, None, 3), None);
+        assert_eq!(script_index(3, Some(1), 3), Some(1));
+        assert_eq!(script_index(3, Some(1), 4), Some(2));
+        assert_eq!(script_index(3, Some(1), 5), Some(1));
+        assert_eq!(script_index(3, Some(3), 3), None);
+    }
+}
