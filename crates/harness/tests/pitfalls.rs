@@ -208,28 +208,19 @@ async fn a_text_only_history_loses_the_thinking_block() {
         })
     };
     let (_, whole) = run("get-time").await;
+    let (_, text_only) = run("history-text-only").await;
     assert!(request_with_thinking(&whole));
-    let scenario = load(find("history-text-only").unwrap().json);
-    let (config, model) = scenario.build(Rc::new(TokioRuntime::default())).unwrap();
-    let mut run = harness::run::Run::new(config);
-    let runtime = TokioRuntime::default();
-    let env = harness::driver::Env {
-        runtime: &runtime,
-        model: model.as_ref(),
-        approver: None,
-        cancel: Default::default(),
-        stepper: None,
-    };
-    harness::driver::drive(&mut run, &env, &mut |_| {}).await;
-    let kept_thinking = run.history().iter().any(|m| {
-        m.content
-            .iter()
-            .any(|b| matches!(b, ContentBlock::Thinking { .. }))
-    });
     assert!(
-        !kept_thinking,
-        "text_only drops thinking from the history sent back"
+        !request_with_thinking(&text_only),
+        "the thinking block is not sent back"
     );
+    // The wire shows it: Anthropic's second request has no thinking block.
+    let second_request_blocks = |events: &[RunEvent]| {
+        let history = harness::wire::history_from_trace(events);
+        history[1].content.len()
+    };
+    assert_eq!(second_request_blocks(&whole), 3, "thinking, text, tool_use");
+    assert_eq!(second_request_blocks(&text_only), 2, "text, tool_use");
 }
 
 #[tokio::test(start_paused = true)]

@@ -162,13 +162,25 @@ impl StreamAssembler {
 /// results form one user message, as the run builds it).
 pub fn history_from_trace(events: &[RunEvent]) -> Vec<Message> {
     let mut messages: Vec<Message> = Vec::new();
+    // A run with `history_mode: text_only` sent its turns back without their
+    // thinking; the rebuilt history must show what was really sent.
+    let mut text_only = false;
     for event in events {
         match &event.kind {
-            EventKind::RunStarted { task, .. } => messages.push(Message::user_text(task.clone())),
-            EventKind::ModelResponse { content, .. } => messages.push(Message {
-                role: Role::Assistant,
-                content: content.clone(),
-            }),
+            EventKind::RunStarted { task, limits, .. } => {
+                text_only = limits.history_mode == crate::limits::HistoryMode::TextOnly;
+                messages.push(Message::user_text(task.clone()))
+            }
+            EventKind::ModelResponse { content, .. } => {
+                let mut content = content.clone();
+                if text_only {
+                    content.retain(|block| !matches!(block, ContentBlock::Thinking { .. }));
+                }
+                messages.push(Message {
+                    role: Role::Assistant,
+                    content,
+                })
+            }
             EventKind::ToolResult {
                 id,
                 content,
