@@ -47,6 +47,11 @@ usage:
       /v1/responses, streamed when the body has \"stream\": true (events MS
       apart with --pace-ms); POST /reset starts the script over, as does a
       request with no assistant message
+  agent-loop fork RECORD.jsonl --list
+  agent-loop fork RECORD.jsonl --at EVENT [--scenario EDITED] [--record OUT.jsonl]
+      continue a recorded run from a step (before a model or tool call) under
+      an edited scenario, keeping the steps before it; prints the new events
+      and where the fork first differs from its parent
   agent-loop validate FILE|BUILTIN
       list every problem in a scenario file, with its path; exit 2 if any
   agent-loop list
@@ -64,6 +69,7 @@ fn main() -> ExitCode {
         Some("check") => check_command(&args[1..]),
         Some("show") => record::show_command(&args[1..]),
         Some("replay") => record::replay_command(&args[1..]),
+        Some("fork") => record::fork_command(&args[1..]),
         Some("serve") => serve::command(&args[1..]),
         Some("list") if args.len() == 1 => list_command(),
         Some("schema") if args.len() == 1 => {
@@ -75,7 +81,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         _ => usage_error(
-            "expected a command: run, wire, check, show, replay, serve, validate, list or schema",
+            "expected a command: run, wire, check, show, replay, fork, serve, validate, list or schema",
         ),
     }
 }
@@ -214,6 +220,7 @@ fn run_command(args: &[String]) -> ExitCode {
         let record = harness::replay::Record {
             scenario: Some(scenario.clone()),
             events: recorded,
+            forked_at: None,
         };
         if let Err(err) = std::fs::write(path, record.to_jsonl()) {
             eprintln!("agent-loop: cannot write the record to {path}: {err}");

@@ -141,3 +141,103 @@ pub fn replay_command(args: &[String]) -> ExitCode {
         }
     }
 }
+
+pub fn fork_command(args: &[String]) -> ExitCode {
+    let mut record_path = None;
+    let mut at = None;
+    let mut list = false;
+    let mut scenario_source = None;
+    let mut out = None;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match arg.as_str() {
+            "--list" => list = true,
+            "--at" => match rest.next().map(|s| s.parse::<u64>()) {
+                Some(Ok(seq)) => at = Some(seq),
+                _ => return usage_error("--at takes an event number (see fork --list)"),
+            },
+            "--scenario" => match rest.next() {
+                Some(source) => scenario_source = Some(source.clone()),
+                None => return usage_error("--scenario takes the edited scenario file"),
+            },
+            "--record" => match rest.next() {
+                Some(path) => out = Some(path.clone()),
+                None => return usage_error("--record takes a file to write"),
+            },
+            flag if flag.starts_with("--") => {
+                return usage_error(&format!("unknown option {flag}"))
+            }
+            path if record_path.is_none() => record_path = Some(path.to_string()),
+            extra => return usage_error(&format!("unexpected argument {extra:?}")),
+        }
+    }
+    let Some(record_path) = record_path else {
+        return usage_error("fork takes a recorded run (a .jsonl file from run --record)");
+    };
+    let parent = match read_record(&record_path) {
+        Ok(record) => record,
+        Err(code) => return code,
+    };
+    if list {
+        for point in harness::fork::fork_points(&parent.events) {
+            println!("{:>5}  {}", point.seq, point.label);
+        }
+        return ExitCode::SUCCESS;
+    }
+    let Some(at) = at else {
+        return usage_error("fork needs --at EVENT (or --list to see the steps to fork from)");
+    };
+    let scenario = match (&scenario_source, &parent.scenario) {
+        (Some(source), _) => match load(source) {
+            Ok(scenario) => scenario,
+            Err(code) => return code,
+        },
+        (None, Some(scenario)) => scenario.clone(),
+        (None, None) => {
+            return usage_error("this recording holds no scenario: pass --scenario FILE")
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("agent-loop: cannot start the async runtime: {err}");
+            return ExitCode::from(2);
+        }
+    };
+    let forked = runtime.block_on(harness::fork::fork(
+        &parent,
+        at,
+        &scenario,
+        Rc::new(TokioRuntime::default()),
+        Default::default(),
+        &mut |event| trace::print(event),
+    ));
+    let child = match forked {
+        Ok(child) => child,
+        Err(err) => {
+            eprintln!("agent-loop: {err}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(divergence) = harness::fork::first_divergence(&parent.events, &child.events) {
+        println!(
+            "first divergence from the parent at event {}: parent {} | fork {}",
+            divergence.index,
+            divergence.left.as_deref().unwrap_or("(ended)"),
+            divergence.right.as_deref().unwrap_or("(ended)")
+        );
+    }
+    if let Some(path) = &out {
+        if let Err(err) = std::fs::write(path, child.to_jsonl()) {
+            eprintln!("agent-loop: cannot write the fork to {path}: {err}");
+            return ExitCode::from(2);
+        }
+    }
+    match child.outcome() {
+        Some(outcome) if outcome.status == harness::event::Status::Done => ExitCode::SUCCESS,
+        _ => ExitCode::from(3),
+    }
+}

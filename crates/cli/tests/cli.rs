@@ -323,3 +323,55 @@ fn a_recorded_run_shows_and_replays_and_a_changed_tool_fails_the_replay() {
         stderr(&output)
     );
 }
+
+#[test]
+fn fork_lists_steps_and_continues_a_recording_under_an_edit() {
+    let dir = std::env::temp_dir().join(format!("agent-loop-fork-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let parent = dir.join("parent.jsonl");
+    let parent = parent.to_str().unwrap();
+    assert_eq!(
+        agent_loop(&["run", "refund-policy", "--record", parent])
+            .status
+            .code(),
+        Some(0)
+    );
+    let listed = agent_loop(&["fork", parent, "--list"]);
+    assert!(
+        stdout(&listed).contains("    9  before turn 3"),
+        "{}",
+        stdout(&listed)
+    );
+
+    let edited = temp_file(
+        "refund-policy-2-turns.json",
+        &harness::library::find("refund-policy")
+            .unwrap()
+            .json
+            .replace("\"max_turns\": 8", "\"max_turns\": 2"),
+    );
+    let child = dir.join("child.jsonl");
+    let output = agent_loop(&[
+        "fork",
+        parent,
+        "--at",
+        "9",
+        "--scenario",
+        edited.to_str().unwrap(),
+        "--record",
+        child.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(3));
+    let text = stdout(&output);
+    assert!(
+        text.contains("■ turn_limit — made 2 of max 2 model calls"),
+        "{text}"
+    );
+    assert!(text.contains("first divergence from the parent at event 9: parent model_request turn=3 attempt=1 | fork run_finished turn_limit"), "{text}");
+    let child = std::fs::read_to_string(child).unwrap();
+    assert!(child.lines().next().unwrap().contains("\"forked_at\":9"));
+
+    let output = agent_loop(&["fork", parent, "--at", "2"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("event 2 is not a step to fork from"));
+}

@@ -17,6 +17,7 @@ pub mod approval;
 pub mod cancel;
 pub mod driver;
 pub mod event;
+pub mod fork;
 pub mod library;
 pub mod limits;
 pub mod message;

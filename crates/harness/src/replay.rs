@@ -34,6 +34,9 @@ use crate::scenario::{Problem, Scenario};
 pub struct Record {
     pub scenario: Option<Scenario>,
     pub events: Vec<RunEvent>,
+    /// For a fork: the `seq` of the parent's event it continued from. The
+    /// events before it are the parent's, unchanged.
+    pub forked_at: Option<u64>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -41,6 +44,8 @@ struct ScenarioLine {
     #[serde(rename = "type")]
     kind: String,
     scenario: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    forked_at: Option<u64>,
 }
 
 impl Record {
@@ -50,6 +55,7 @@ impl Record {
             let line = ScenarioLine {
                 kind: "scenario".to_string(),
                 scenario: serde_json::to_value(scenario).unwrap_or(Value::Null),
+                forked_at: self.forked_at,
             };
             if let Ok(text) = serde_json::to_string(&line) {
                 out.push_str(&text);
@@ -71,6 +77,7 @@ impl Record {
         };
         let first_value: Value = serde_json::from_str(first)
             .map_err(|e| format!("line {}: not JSON: {e}", first_index + 1))?;
+        let forked_at = first_value.get("forked_at").and_then(Value::as_u64);
         let (scenario, rest_start) =
             if first_value.get("type").and_then(Value::as_str) == Some("scenario") {
                 let scenario =
@@ -95,7 +102,11 @@ impl Record {
         if events.is_empty() {
             return Err("the record has no run events".to_string());
         }
-        Ok(Record { scenario, events })
+        Ok(Record {
+            scenario,
+            events,
+            forked_at,
+        })
     }
 
     pub fn outcome(&self) -> Option<&Outcome> {

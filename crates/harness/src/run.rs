@@ -122,6 +122,8 @@ pub struct Run {
     repeats: Option<RepeatDetector>,
     /// Where this run's zero lies on the runtime's clock (for a shared deadline).
     clock_origin_ms: f64,
+    /// Added to event times: a fork's events continue its parent's timeline.
+    t_offset_ms: f64,
     /// Step mode: pause before each model call and tool call until `resume`.
     step_mode: bool,
     step_granted: bool,
@@ -164,6 +166,7 @@ impl Run {
             cost_usd: 0.0,
             repeats,
             clock_origin_ms: 0.0,
+            t_offset_ms: 0.0,
             step_mode: false,
             step_granted: false,
             always_allowed: HashSet::new(),
@@ -301,6 +304,119 @@ impl Run {
                 Phase::Finished(outcome) => return Step::Finished(outcome.clone()),
             }
         }
+    }
+
+    /// Puts a new run in the state an earlier run had just before `prefix`
+    /// ended, without calling the model or emitting anything: the history,
+    /// the counters, the repeat detector, "always allow" decisions and the
+    /// calls of the current turn still to handle. The run then continues
+    /// under this run's (possibly edited) configuration. `prefix` must end
+    /// just before a model call or a tool call (see `fork::fork_points`).
+    pub fn restore(&mut self, prefix: &[RunEvent]) -> Result<(), String> {
+        if !matches!(self.phase, Phase::NotStarted) {
+            return Err("only a run that has not started can be restored".to_string());
+        }
+        let mut answered_in_turn = 0usize;
+        let mut calls_in_turn = 0usize;
+        for event in prefix {
+            match &event.kind {
+                EventKind::RunStarted { task, .. } => {
+                    self.push_message(Message::user_text(task.clone()));
+                    self.phase = Phase::Ready;
+                }
+                EventKind::ModelRequest { turn, .. } => self.turns = *turn,
+                EventKind::ModelResponse {
+                    content,
+                    usage,
+                    cost_usd,
+                    ..
+                } => {
+                    self.input_tokens += usage.input_tokens;
+                    self.output_tokens += usage.output_tokens;
+                    self.cost_usd += cost_usd;
+                    self.pending_calls = tool_calls_of(content).cloned().collect();
+                    calls_in_turn = self.pending_calls.len();
+                    answered_in_turn = 0;
+                    self.turn_results.clear();
+                    let mut content = content.clone();
+                    if self.config.limits.history_mode == HistoryMode::TextOnly {
+                        content.retain(|block| !matches!(block, ContentBlock::Thinking { .. }));
+                    }
+                    self.push_message(Message {
+                        role: Role::Assistant,
+                        content,
+                    });
+                    self.last_usage_total = Some(usage.total());
+                    self.chars_since_usage = 0;
+                    self.phase = if calls_in_turn > 0 {
+                        Phase::Calls
+                    } else {
+                        Phase::Ready
+                    };
+                }
+                EventKind::ToolCall {
+                    id,
+                    name,
+                    args,
+                    args_raw,
+                    ..
+                } => {
+                    self.tool_calls += 1;
+                    if let Some(detector) = &mut self.repeats {
+                        let _ = detector.record(name, args, args_raw.as_deref());
+                    }
+                    if let Some(at) = self.pending_calls.iter().position(|c| &c.id == id) {
+                        self.pending_calls.remove(at);
+                    }
+                }
+                EventKind::ApprovalDecided {
+                    name,
+                    decision: DecisionKind::AlwaysAllow,
+                    ..
+                } => {
+                    self.always_allowed.insert(name.clone());
+                }
+                EventKind::ToolResult {
+                    id,
+                    name,
+                    content,
+                    is_error,
+                    ..
+                } => {
+                    if !is_error {
+                        self.tools_run_ok.insert(name.clone());
+                    }
+                    self.turn_results.push(ContentBlock::ToolResult(ToolResult {
+                        tool_use_id: id.clone(),
+                        content: content.clone(),
+                        is_error: *is_error,
+                    }));
+                    answered_in_turn += 1;
+                    if answered_in_turn == calls_in_turn {
+                        let results = std::mem::take(&mut self.turn_results);
+                        self.push_message(Message {
+                            role: Role::User,
+                            content: results,
+                        });
+                        self.phase = Phase::Ready;
+                    }
+                }
+                EventKind::RunFinished(_) => {
+                    return Err(
+                        "the prefix includes run_finished: fork from an earlier step".to_string(),
+                    )
+                }
+                EventKind::ModelError { .. }
+                | EventKind::ApprovalRequested { .. }
+                | EventKind::ApprovalDecided { .. } => {}
+            }
+        }
+        if matches!(self.phase, Phase::NotStarted) {
+            return Err("the prefix does not start with run_started".to_string());
+        }
+        self.seq = prefix.last().map_or(0, |e| e.seq + 1);
+        self.t_offset_ms = prefix.last().map_or(0.0, |e| e.t_ms as f64);
+        Ok(())
     }
 
     fn start(&mut self, now_ms: f64) {
@@ -1040,7 +1156,7 @@ impl Run {
             input_tokens: self.input_tokens,
             output_tokens: self.output_tokens,
             cost_usd: self.cost_usd,
-            elapsed_ms: now_ms.max(0.0) as u64,
+            elapsed_ms: (now_ms + self.t_offset_ms).max(0.0) as u64,
             answer,
         };
         self.emit(now_ms, EventKind::RunFinished(outcome.clone()));
@@ -1058,7 +1174,7 @@ impl Run {
     fn emit(&mut self, now_ms: f64, kind: EventKind) {
         self.events.push(RunEvent {
             seq: self.seq,
-            t_ms: now_ms.max(0.0) as u64,
+            t_ms: (now_ms + self.t_offset_ms).max(0.0) as u64,
             kind,
         });
         self.seq += 1;

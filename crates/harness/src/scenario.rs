@@ -302,6 +302,16 @@ impl Scenario {
         &self,
         runtime: Rc<dyn Runtime>,
     ) -> Result<(RunConfig, Box<dyn ModelClient>), Vec<Problem>> {
+        self.build_continuing(runtime, 0)
+    }
+
+    /// Like `build`, with a scripted model that has already answered
+    /// `model_calls_done` requests (a fork continues its parent's script).
+    pub fn build_continuing(
+        &self,
+        runtime: Rc<dyn Runtime>,
+        model_calls_done: usize,
+    ) -> Result<(RunConfig, Box<dyn ModelClient>), Vec<Problem>> {
         let problems = self.semantic_problems();
         if !problems.is_empty() {
             return Err(problems);
@@ -331,7 +341,10 @@ impl Scenario {
             ModelConfig::Scripted {
                 responses,
                 loop_from,
-            } => Box::new(ScriptedModel::new(responses.clone(), *loop_from, runtime)),
+            } => Box::new(
+                ScriptedModel::new(responses.clone(), *loop_from, runtime)
+                    .starting_at(model_calls_done),
+            ),
             ModelConfig::Rules {} => Box::new(RulesModel),
         };
         let config = RunConfig {

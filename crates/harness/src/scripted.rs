@@ -117,6 +117,13 @@ impl ScriptedModel {
         }
     }
 
+    /// Skips the first `calls` responses, as if they had been answered (a fork
+    /// continues the script where its parent stopped).
+    pub fn starting_at(self, calls: usize) -> Self {
+        self.calls.set(calls);
+        self
+    }
+
     /// The script entry for the `call`-th request (0-based), honouring `loop_from`.
     fn entry(&self, call: usize) -> Option<&ScriptedResponse> {
         let len = self.responses.len();

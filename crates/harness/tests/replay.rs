@@ -18,6 +18,7 @@ async fn record_of(id: &str) -> Record {
     Record {
         scenario: Some(scenario),
         events,
+        forked_at: None,
     }
 }
 
@@ -110,6 +111,7 @@ async fn assertions_catch_repeats_and_invented_ids() {
     let record = Record {
         scenario: Some(scenario.clone()),
         events,
+        forked_at: None,
     };
     // By default a replay is held to the recording: its own repeat and
     // invented id are not new, so it passes.

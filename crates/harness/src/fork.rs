@@ -1,0 +1,176 @@
+//! Forks: continue a recorded run from one of its steps under an edited
+//! scenario (a tool description, a limit, a scripted response), without
+//! calling the model again for what came before.
+//!
+//! A fork point is the moment just before a model call (a `model_request`,
+//! first attempt) or a tool call (a `tool_call`). The fork copies the parent's
+//! events before that point unchanged, restores the run's state from them
+//! (`Run::restore`), and drives the rest with the edited scenario; a scripted
+//! model continues at the response the parent would have used next.
+//!
+//! Built-in tools keep state (refunds, policy checks). To put that state back
+//! without re-running anything the model sees, the earlier successful calls
+//! are applied to the fresh tools silently: their results are discarded and
+//! no event is emitted. The fork's deadline counts from the fork's start;
+//! its event times continue the parent's timeline.
+
+use std::rc::Rc;
+
+use serde_json::Value;
+
+use crate::event::{outline, EventKind, RunEvent};
+use crate::replay::Record;
+use crate::run::Run;
+use crate::runtime::Runtime;
+use crate::scenario::Scenario;
+use crate::RunOptions;
+
+/// A step a run can be forked from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ForkPoint {
+    /// The `seq` of the event the fork starts at (it is not copied).
+    pub seq: u64,
+    /// "before turn 2" or "before tool call get_time (toolu_0001)".
+    pub label: String,
+}
+
+pub fn fork_points(events: &[RunEvent]) -> Vec<ForkPoint> {
+    events
+        .iter()
+        .filter_map(|event| {
+            let label = match &event.kind {
+                EventKind::ModelRequest {
+                    turn, attempt: 1, ..
+                } => format!("before turn {turn}"),
+                EventKind::ToolCall { name, id, .. } => format!("before tool call {name} ({id})"),
+                _ => return None,
+            };
+            Some(ForkPoint {
+                seq: event.seq,
+                label,
+            })
+        })
+        .collect()
+}
+
+/// Where two traces first part ways, by their time-free outlines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// Index of the first event that differs (or that only one trace has).
+    pub index: usize,
+    pub left: Option<String>,
+    pub right: Option<String>,
+}
+
+pub fn first_divergence(left: &[RunEvent], right: &[RunEvent]) -> Option<Divergence> {
+    let (a, b) = (outline(left), outline(right));
+    let index = a
+        .iter()
+        .zip(&b)
+        .position(|(x, y)| x != y)
+        .or_else(|| (a.len() != b.len()).then(|| a.len().min(b.len())))?;
+    Some(Divergence {
+        index,
+        left: a.get(index).cloned(),
+        right: b.get(index).cloned(),
+    })
+}
+
+/// Continues `parent` from the event with `seq` under `scenario`.
+pub async fn fork(
+    parent: &Record,
+    seq: u64,
+    scenario: &Scenario,
+    runtime: Rc<dyn Runtime>,
+    options: RunOptions<'_>,
+    on_event: &mut dyn FnMut(&RunEvent),
+) -> Result<Record, String> {
+    if !fork_points(&parent.events).iter().any(|p| p.seq == seq) {
+        let points: Vec<String> = fork_points(&parent.events)
+            .iter()
+            .map(|p| format!("{} ({})", p.seq, p.label))
+            .collect();
+        return Err(format!(
+            "event {seq} is not a step to fork from; fork points are: {}",
+            points.join(", ")
+        ));
+    }
+    let at = parent
+        .events
+        .iter()
+        .position(|e| e.seq == seq)
+        .ok_or_else(|| format!("the recording has no event {seq}"))?;
+    let prefix = &parent.events[..at];
+    let model_calls_done = prefix
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                EventKind::ModelResponse { .. } | EventKind::ModelError { .. }
+            )
+        })
+        .count();
+    let (config, model) = scenario
+        .build_continuing(runtime.clone(), model_calls_done)
+        .map_err(|problems| {
+            problems
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        })?;
+    let mut run = Run::new(config);
+    restore_tool_state(&run, prefix);
+    run.restore(prefix)?;
+    let env = crate::driver::Env {
+        runtime: runtime.as_ref(),
+        model: model.as_ref(),
+        approver: options.approver,
+        cancel: options.cancel,
+        stepper: options.stepper,
+    };
+    let mut events = prefix.to_vec();
+    crate::driver::drive(&mut run, &env, &mut |event| {
+        on_event(event);
+        events.push(event.clone());
+    })
+    .await;
+    Ok(Record {
+        scenario: Some(scenario.clone()),
+        events,
+        forked_at: Some(seq),
+    })
+}
+
+/// Applies the prefix's successful calls to the run's fresh tools, silently.
+fn restore_tool_state(run: &Run, prefix: &[RunEvent]) {
+    let mut args_by_id: Vec<(&str, &Value)> = Vec::new();
+    for event in prefix {
+        match &event.kind {
+            EventKind::ToolCall { id, args, .. } => args_by_id.push((id, args)),
+            EventKind::ApprovalDecided {
+                id,
+                args: Some(edited),
+                ..
+            } => args_by_id.push((id, edited)),
+            EventKind::ToolResult {
+                id,
+                name,
+                is_error: false,
+                ..
+            } => {
+                let args = args_by_id
+                    .iter()
+                    .rev()
+                    .find(|(i, _)| i == id)
+                    .map(|(_, a)| (*a).clone());
+                if let (Some(tool), Some(args)) = (run.tools().get(name), args) {
+                    // Built-in tools act when called; the future only carries
+                    // the result, which is not wanted here.
+                    drop(tool.handler.call(args));
+                }
+            }
+            _ => {}
+        }
+    }
+}
