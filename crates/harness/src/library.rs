@@ -86,6 +86,8 @@ pub const BUILTIN: &[BuiltinScenario] = &[
     scenario!("Pitfalls: naive vs fixed", "result-untrimmed", "done"),
     scenario!("Pitfalls: naive vs fixed", "refund-env-flag", "done"),
     scenario!("Protocol", "protocol-duplicate-ids", "done"),
+    scenario!("Protocol", "protocol-text-before-results", "done"),
+    scenario!("Protocol", "protocol-invented-result-ids", "done"),
     scenario!("Tool-schema effects", "rules-with-example", "done"),
     scenario!(
         "Tool-schema effects",

@@ -49,6 +49,10 @@ pub struct Limits {
     /// What of the model's turn is kept in the history; `text_only` drops thinking.
     #[serde(default, skip_serializing_if = "is_default")]
     pub history_mode: HistoryMode,
+    /// How tool results go back; the other modes are harness bugs on purpose,
+    /// for the protocol checker to catch.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub results_mode: ResultsMode,
 }
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
@@ -86,6 +90,20 @@ pub enum StopMode {
     /// Any turn without tool calls is taken as the answer, even one cut off by
     /// max_tokens or a refusal: what seed 001 warns against.
     Naive,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultsMode {
+    /// One user message with a result per call, each naming its call's id.
+    #[default]
+    Correct,
+    /// A text block before the results ("Here are the tool results:"), which
+    /// Anthropic rejects: results must come first.
+    TextFirst,
+    /// Results answer ids the harness made up (`call_0`, `call_1`, ...), so
+    /// no result matches its call.
+    InventedIds,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -129,6 +147,7 @@ impl Default for Limits {
             deadline_mode: DeadlineMode::default(),
             stop_mode: StopMode::default(),
             history_mode: HistoryMode::default(),
+            results_mode: ResultsMode::default(),
         }
     }
 }

@@ -132,3 +132,37 @@ pub fn tool_calls_of(content: &[ContentBlock]) -> impl Iterator<Item = &ToolCall
         _ => None,
     })
 }
+
+/// The user message that carries a turn's tool results, as the harness sends
+/// it; `mode` other than `Correct` reproduces a harness bug on purpose.
+pub fn results_message(results: Vec<ContentBlock>, mode: crate::limits::ResultsMode) -> Message {
+    let mut message = Message {
+        role: Role::User,
+        content: results,
+    };
+    apply_results_mode(&mut message, mode);
+    message
+}
+
+/// Rewrites a results message the way `mode` says (see `ResultsMode`).
+pub fn apply_results_mode(message: &mut Message, mode: crate::limits::ResultsMode) {
+    use crate::limits::ResultsMode;
+    match mode {
+        ResultsMode::Correct => {}
+        ResultsMode::TextFirst => message.content.insert(
+            0,
+            ContentBlock::Text {
+                text: "Here are the tool results:".to_string(),
+            },
+        ),
+        ResultsMode::InventedIds => {
+            let results = message.content.iter_mut().filter_map(|block| match block {
+                ContentBlock::ToolResult(result) => Some(result),
+                _ => None,
+            });
+            for (i, result) in results.enumerate() {
+                result.tool_use_id = format!("call_{i}");
+            }
+        }
+    }
+}

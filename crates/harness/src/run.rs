@@ -25,7 +25,9 @@ use crate::event::{EventKind, Outcome, RunEvent, Status, Validation};
 use crate::limits::{
     CostMode, DeadlineMode, DeadlineScope, HistoryMode, Limits, RepeatDetector, StopMode,
 };
-use crate::message::{text_of, tool_calls_of, ContentBlock, Message, Role, ToolCall, ToolResult};
+use crate::message::{
+    results_message, text_of, tool_calls_of, ContentBlock, Message, Role, ToolCall, ToolResult,
+};
 use crate::model::{estimate_tokens, ModelError, ModelRequest, ModelResponse, Pricing, StopKind};
 use crate::tool::{cap_result, result_text, ToolRegistry};
 use crate::verify::Verifier;
@@ -271,11 +273,7 @@ impl Run {
                 Phase::Calls => match self.pending_calls.pop_front() {
                     Some(call) => self.handle_call(call, now_ms),
                     None => {
-                        let results = std::mem::take(&mut self.turn_results);
-                        self.push_message(Message {
-                            role: Role::User,
-                            content: results,
-                        });
+                        self.flush_results();
                         self.phase = Phase::Ready;
                     }
                 },
@@ -393,11 +391,7 @@ impl Run {
                     }));
                     answered_in_turn += 1;
                     if answered_in_turn == calls_in_turn {
-                        let results = std::mem::take(&mut self.turn_results);
-                        self.push_message(Message {
-                            role: Role::User,
-                            content: results,
-                        });
+                        self.flush_results();
                         self.phase = Phase::Ready;
                     }
                 }
@@ -1134,11 +1128,7 @@ impl Run {
             self.answer(&call.id, &call.name, text, true, 0, now_ms);
         }
         if !self.turn_results.is_empty() {
-            let results = std::mem::take(&mut self.turn_results);
-            self.push_message(Message {
-                role: Role::User,
-                content: results,
-            });
+            self.flush_results();
         }
         let answer = match status {
             Status::Done | Status::FailedVerification => self
@@ -1162,6 +1152,13 @@ impl Run {
         self.emit(now_ms, EventKind::RunFinished(outcome.clone()));
         self.pending_calls.clear();
         self.phase = Phase::Finished(outcome);
+    }
+
+    /// Sends the gathered results of a turn back as one user message.
+    fn flush_results(&mut self) {
+        let results = std::mem::take(&mut self.turn_results);
+        let message = results_message(results, self.config.limits.results_mode);
+        self.push_message(message);
     }
 
     fn push_message(&mut self, message: Message) {

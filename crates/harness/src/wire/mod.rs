@@ -165,10 +165,12 @@ pub fn history_from_trace(events: &[RunEvent]) -> Vec<Message> {
     // A run with `history_mode: text_only` sent its turns back without their
     // thinking; the rebuilt history must show what was really sent.
     let mut text_only = false;
+    let mut results_mode = crate::limits::ResultsMode::Correct;
     for event in events {
         match &event.kind {
             EventKind::RunStarted { task, limits, .. } => {
                 text_only = limits.history_mode == crate::limits::HistoryMode::TextOnly;
+                results_mode = limits.results_mode;
                 messages.push(Message::user_text(task.clone()))
             }
             EventKind::ModelResponse { content, .. } => {
@@ -206,6 +208,19 @@ pub fn history_from_trace(events: &[RunEvent]) -> Vec<Message> {
                 }
             }
             _ => {}
+        }
+    }
+    // A run whose results_mode reproduces a harness bug sent its results
+    // that way; the rebuilt history shows it, so the checker can catch it.
+    for message in &mut messages {
+        let is_results = message.role == Role::User
+            && !message.content.is_empty()
+            && message
+                .content
+                .iter()
+                .all(|b| matches!(b, ContentBlock::ToolResult(_)));
+        if is_results {
+            crate::message::apply_results_mode(message, results_mode);
         }
     }
     messages
