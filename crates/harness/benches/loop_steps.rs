@@ -11,8 +11,8 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use futures::FutureExt;
-use harness::run::{Run, Step};
+use harness::instant::drive_instantly;
+use harness::run::Run;
 use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;
 
@@ -54,54 +54,22 @@ fn scenario(turns: u32) -> Scenario {
     Scenario::load(&json.to_string()).expect("benchmark scenario loads")
 }
 
-/// Drives the state machine by hand; the scripted model and the fixed-result
-/// tool answer without awaiting, so `now_or_never` completes them.
-fn measure(turns: u32) -> (Vec<f64>, usize, usize) {
+/// Times each step of a run whose model and tool answer at once.
+fn measure(turns: u32) -> (Vec<f64>, usize) {
     let runtime: Rc<dyn harness::runtime::Runtime> = Rc::new(TokioRuntime::default());
     let (config, model) = scenario(turns).build(runtime).expect("builds");
     let base = CURRENT.load(Ordering::Relaxed);
     PEAK.store(base, Ordering::Relaxed);
     let mut run = Run::new(config);
     let mut step_us = Vec::with_capacity(turns as usize * 2);
-    let mut events = 0usize;
     let clock = Instant::now();
-    loop {
-        let started = Instant::now();
-        let now = clock.elapsed().as_secs_f64() * 1000.0;
-        let step = run.next_step(now);
-        events += run.drain_events().count();
-        match step {
-            Step::CallModel => {
-                let response = {
-                    let request = run.model_request();
-                    model.complete(request).now_or_never()
-                };
-                match response {
-                    Some(Ok(response)) => run.feed_model_response(response, now),
-                    Some(Err(error)) => run.feed_model_error(error, now),
-                    None => unreachable!("the scripted model answers at once"),
-                }
-            }
-            Step::RunTool(invocation) => {
-                let handler = run
-                    .tools()
-                    .get(&invocation.name)
-                    .expect("tool")
-                    .handler
-                    .clone();
-                let result = handler
-                    .call(invocation.args)
-                    .now_or_never()
-                    .expect("fixed result");
-                run.feed_tool_result(result, now);
-            }
-            Step::Finished(_) => break,
-            other => panic!("unexpected step {other:?}"),
-        }
-        step_us.push(started.elapsed().as_secs_f64() * 1e6);
-    }
+    let now_ms = || clock.elapsed().as_secs_f64() * 1000.0;
+    let outcome = drive_instantly(&mut run, model.as_ref(), &now_ms, &mut |ms| {
+        step_us.push(ms * 1000.0)
+    });
+    assert_eq!(outcome.status.as_str(), "turn_limit", "{}", outcome.reason);
     let peak = PEAK.load(Ordering::Relaxed) - base;
-    (step_us, peak, events)
+    (step_us, peak)
 }
 
 fn mean(xs: &[f64]) -> f64 {
@@ -124,12 +92,12 @@ fn main() {
         "turns", "steps", "first10% µs", "last10% µs", "mean µs", "peak heap"
     );
     for turns in [10u32, 100, 1_000, 10_000] {
-        let (steps, peak, events) = measure(turns);
+        let (steps, peak) = measure(turns);
         let tenth = (steps.len() / 10).max(1);
         let first = mean(&steps[..tenth]);
         let last = mean(&steps[steps.len() - tenth..]);
         println!(
-            "{:>8} {:>8} {:>14.2} {:>14.2} {:>12.2} {:>9.1} KiB   ({events} events)",
+            "{:>8} {:>8} {:>14.2} {:>14.2} {:>12.2} {:>9.1} KiB",
             turns,
             steps.len(),
             first,

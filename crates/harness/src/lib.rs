@@ -18,6 +18,7 @@ pub mod cancel;
 pub mod driver;
 pub mod event;
 pub mod fork;
+pub mod instant;
 pub mod library;
 pub mod limits;
 pub mod message;
