@@ -37,6 +37,14 @@ pub fn show_command(args: &[String]) -> ExitCode {
     if record.outcome().is_none() {
         println!("(the recording ends before run_finished: the run was cut off)");
     }
+    let facts = harness::facts::confirmed(&record.events);
+    if !facts.is_empty() {
+        let listed: Vec<String> = facts
+            .iter()
+            .map(|f| format!("{}={} ({})", f.name, f.value, f.tool))
+            .collect();
+        println!("confirmed by tools: {}", listed.join(", "));
+    }
     ExitCode::SUCCESS
 }
 

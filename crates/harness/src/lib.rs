@@ -17,6 +17,7 @@ pub mod approval;
 pub mod cancel;
 pub mod driver;
 pub mod event;
+pub mod facts;
 pub mod fork;
 pub mod instant;
 pub mod library;

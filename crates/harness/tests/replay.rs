@@ -173,3 +173,28 @@ async fn assertions_catch_repeats_and_invented_ids() {
         "expected failed_verification, got done (the model gave a final answer in turn 3)"
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn confirmed_facts_are_the_ids_tool_results_returned() {
+    let record = record_of("hotel-search").await;
+    let facts: Vec<(String, String, String)> = harness::facts::confirmed(&record.events)
+        .into_iter()
+        .map(|f| (f.name, f.value, f.tool))
+        .collect();
+    assert_eq!(
+        facts,
+        vec![
+            (
+                "hotel_id".to_string(),
+                "h_lis_01".to_string(),
+                "search_hotels".to_string()
+            ),
+            (
+                "hotel_id".to_string(),
+                "h_lis_02".to_string(),
+                "search_hotels".to_string()
+            ),
+        ],
+        "the detail call confirmed h_lis_01 again, which is not a new fact"
+    );
+}
