@@ -4,6 +4,7 @@
 //! Exit codes: 0 when a run ends `done` (or a file is valid), 3 when a run
 //! ends with any other status, 2 for a bad file or bad usage (message on stderr).
 
+mod http;
 mod record;
 mod serve;
 mod trace;
@@ -15,6 +16,7 @@ use std::rc::Rc;
 use harness::approval::ApprovalPolicy;
 use harness::event::{RunEvent, Status};
 use harness::library::{self, BUILTIN};
+use harness::provider::{ApiKey, HttpModel, ProviderSettings};
 use harness::runtime::TokioRuntime;
 use harness::scenario::{Problem, Scenario, SCENARIO_SCHEMA};
 use harness::RunOptions;
@@ -24,6 +26,10 @@ usage:
   agent-loop run FILE|BUILTIN [--approve all|none] [--jsonl] [--record OUT.jsonl]
       run a scenario; prints the trace (one JSON event a line with --jsonl);
       --record writes the scenario and the trace to OUT.jsonl for show/replay
+      --provider anthropic|openai-chat|openai-responses --base-url URL --model NAME
+          [--no-stream]: drive the run with a model behind that HTTP API
+          instead of the scenario's (plain http: a local server or
+          `agent-loop serve`); the key is read from AGENT_LOOP_API_KEY
       --approve all   approve every call that needs approval
       --approve none  refuse them all (the run ends blocked)
       exit 0 when the run ends done, 3 for any other status, 2 for a bad file
@@ -107,6 +113,10 @@ struct RunArgs {
     approve: Option<ApprovalPolicy>,
     jsonl: bool,
     record: Option<String>,
+    provider: Option<harness::wire::Provider>,
+    base_url: Option<String>,
+    model: Option<String>,
+    stream: bool,
 }
 
 fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
@@ -114,10 +124,27 @@ fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
     let mut approve = None;
     let mut jsonl = false;
     let mut record = None;
+    let mut provider = None;
+    let mut base_url = None;
+    let mut model = None;
+    let mut stream = true;
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         match arg.as_str() {
             "--jsonl" => jsonl = true,
+            "--no-stream" => stream = false,
+            "--provider" => {
+                let name = rest
+                    .next()
+                    .ok_or("--provider takes anthropic, openai-chat or openai-responses")?;
+                provider = Some(wire::parse_provider(name).ok_or_else(|| {
+                    format!(
+                        "--provider takes anthropic, openai-chat or openai-responses, not {name:?}"
+                    )
+                })?);
+            }
+            "--base-url" => base_url = Some(rest.next().ok_or("--base-url takes a URL")?.clone()),
+            "--model" => model = Some(rest.next().ok_or("--model takes a model name")?.clone()),
             "--record" => {
                 record = Some(rest.next().ok_or("--record takes a file to write")?.clone())
             }
@@ -137,11 +164,18 @@ fn parse_run_args(args: &[String]) -> Result<RunArgs, String> {
         }
     }
     let source = source.ok_or("expected a scenario file or a built-in scenario's name")?;
+    if provider.is_none() && (base_url.is_some() || model.is_some()) {
+        return Err("--base-url and --model go with --provider".to_string());
+    }
     Ok(RunArgs {
         source,
         approve,
         jsonl,
         record,
+        provider,
+        base_url,
+        model,
+        stream,
     })
 }
 
@@ -189,7 +223,7 @@ fn run_command(args: &[String]) -> ExitCode {
         scenario.approval = policy;
     }
     let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_time()
+        .enable_all()
         .build()
     {
         Ok(runtime) => runtime,
@@ -210,12 +244,35 @@ fn run_command(args: &[String]) -> ExitCode {
             trace::print(event);
         }
     };
-    let outcome = runtime.block_on(harness::run_scenario(
-        &scenario,
-        Rc::new(TokioRuntime::default()),
-        RunOptions::default(),
-        &mut on_event,
-    ));
+    let clock: Rc<dyn harness::runtime::Runtime> = Rc::new(TokioRuntime::default());
+    let outcome = match args.provider {
+        None => runtime.block_on(harness::run_scenario(
+            &scenario,
+            clock,
+            RunOptions::default(),
+            &mut on_event,
+        )),
+        Some(provider) => {
+            let settings = ProviderSettings {
+                provider,
+                base_url: args
+                    .base_url
+                    .clone()
+                    .unwrap_or_else(|| ProviderSettings::default_base_url(provider).to_string()),
+                model: args.model.clone().unwrap_or_else(|| "default".to_string()),
+                stream: args.stream,
+            };
+            let key = ApiKey::new(std::env::var("AGENT_LOOP_API_KEY").unwrap_or_default());
+            let model = HttpModel::new(settings, key, http::NativeHttp);
+            runtime.block_on(harness::run_scenario_with_model(
+                &scenario,
+                clock,
+                &model,
+                RunOptions::default(),
+                &mut on_event,
+            ))
+        }
+    };
     if let Some(path) = &args.record {
         let record = harness::replay::Record {
             scenario: Some(scenario.clone()),
@@ -252,7 +309,7 @@ fn run_collecting(
         scenario.approval = policy;
     }
     let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
+        .enable_all()
         .build()
         .map_err(|err| {
             eprintln!("agent-loop: cannot start the async runtime: {err}");

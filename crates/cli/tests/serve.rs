@@ -6,86 +6,18 @@
 //! Every test starts its own server; the guard kills it on drop, even when
 //! an assertion fails.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use common::{serve, serve_with};
 
 use harness::message::{ContentBlock, Message, Role, ToolCall, ToolResult};
 use harness::model::{ModelResponse, ToolSpec};
 use harness::wire::{Provider, WireRequest};
 use serde_json::{json, Value};
-
-/// A running `agent-loop serve`, killed on drop.
-struct Server {
-    child: Child,
-    port: u16,
-    log: Arc<Mutex<String>>,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn temp_scenario(name: &str, scenario: &Value) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("agent-loop-serve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.json"));
-    std::fs::write(&path, scenario.to_string()).unwrap();
-    path
-}
-
-/// Starts the server on a port the system picks and waits for its
-/// `listening on` line.
-fn serve(name: &str, scenario: &Value) -> Server {
-    serve_with(name, scenario, &[])
-}
-
-fn serve_with(name: &str, scenario: &Value, options: &[&str]) -> Server {
-    let path = temp_scenario(name, scenario);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-loop"))
-        .args(["serve", "--port", "0"])
-        .args(options)
-        .arg(&path)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("agent-loop starts");
-    let stdout = child.stdout.take().unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let log = Arc::new(Mutex::new(String::new()));
-    let sink = log.clone();
-    // Drained on a thread so the child never blocks on a full pipe.
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let mut log = sink.lock().unwrap();
-            log.push_str(&line);
-            log.push('\n');
-        }
-    });
-    let mut server = Server {
-        child,
-        port: 0,
-        log,
-    };
-    let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).unwrap();
-    let port = line
-        .trim()
-        .strip_prefix("listening on http://127.0.0.1:")
-        .unwrap_or_else(|| {
-            panic!(
-                "expected the listening line, got {line:?}; stderr: {}",
-                server.log.lock().unwrap()
-            )
-        });
-    server.port = port.parse().expect("a port number");
-    server
-}
 
 struct Reply {
     status: u16,

@@ -24,6 +24,7 @@ pub mod library;
 pub mod limits;
 pub mod message;
 pub mod model;
+pub mod provider;
 pub mod replay;
 pub mod rules;
 pub mod run;
@@ -51,6 +52,28 @@ pub struct RunOptions<'a> {
     pub approver: Option<&'a dyn Approver>,
     pub cancel: CancelToken,
     pub stepper: Option<&'a dyn Stepper>,
+}
+
+/// Builds a fresh run of `scenario` and drives it to the end with `model`
+/// instead of the scenario's own (a real provider, for instance).
+pub async fn run_scenario_with_model(
+    scenario: &Scenario,
+    runtime: Rc<dyn Runtime>,
+    model: &dyn model::ModelClient,
+    options: RunOptions<'_>,
+    on_event: &mut dyn FnMut(&RunEvent),
+) -> Result<Outcome, Vec<Problem>> {
+    let (mut config, _) = scenario.build(runtime.clone())?;
+    config.model_label = model.label();
+    let mut run = Run::new(config);
+    let env = Env {
+        runtime: runtime.as_ref(),
+        model,
+        approver: options.approver,
+        cancel: options.cancel,
+        stepper: options.stepper,
+    };
+    Ok(driver::drive(&mut run, &env, on_event).await)
 }
 
 /// Builds a fresh run of `scenario` and drives it to the end.

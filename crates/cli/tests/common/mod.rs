@@ -1,0 +1,80 @@
+//! Starting `agent-loop serve` for a test: on a port the system picks, its
+//! log collected, killed when the guard drops (even when an assertion fails).
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+
+/// A running `agent-loop serve`, killed on drop.
+pub struct Server {
+    child: Child,
+    pub port: u16,
+    pub log: Arc<Mutex<String>>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn temp_scenario(name: &str, scenario: &Value) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("agent-loop-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.json"));
+    std::fs::write(&path, scenario.to_string()).unwrap();
+    path
+}
+
+/// Starts the server on a port the system picks and waits for its
+/// `listening on` line.
+pub fn serve(name: &str, scenario: &Value) -> Server {
+    serve_with(name, scenario, &[])
+}
+
+pub fn serve_with(name: &str, scenario: &Value, options: &[&str]) -> Server {
+    let path = temp_scenario(name, scenario);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-loop"))
+        .args(["serve", "--port", "0"])
+        .args(options)
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("agent-loop starts");
+    let stdout = child.stdout.take().unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let log = Arc::new(Mutex::new(String::new()));
+    let sink = log.clone();
+    // Drained on a thread so the child never blocks on a full pipe.
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let mut log = sink.lock().unwrap();
+            log.push_str(&line);
+            log.push('\n');
+        }
+    });
+    let mut server = Server {
+        child,
+        port: 0,
+        log,
+    };
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).unwrap();
+    let port = line
+        .trim()
+        .strip_prefix("listening on http://127.0.0.1:")
+        .unwrap_or_else(|| {
+            panic!(
+                "expected the listening line, got {line:?}; stderr: {}",
+                server.log.lock().unwrap()
+            )
+        });
+    server.port = port.parse().expect("a port number");
+    server
+}
