@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Prints the performance figures: the harness loop natively and compiled to
+# wasm in headless Chromium (same scenarios, so they can be compared), then
+# the release bundle's sizes against the first-paint budget. Figures, not
+# pass/fail tests: only the bundle budget can fail.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$root/scripts/setup.sh"
+cd "$root"
+
+echo "== native"
+cargo bench -q -p harness --bench loop_steps 2>/dev/null | grep -v '^$'
+
+echo "== wasm (release build, headless Chromium)"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+CHROMEDRIVER="$(command -v chromedriver)" \
+  cargo test -q --release --target wasm32-unknown-unknown -p agent-loop-playground --test wasm_bench -- --nocapture 2>/dev/null \
+  | grep -E '^ +[0-9]+ |turns|harness loop'
+
+echo "== bundle"
+trunk build --release >/dev/null 2>&1
+node scripts/bundle-size.mjs dist
