@@ -92,6 +92,17 @@ fn main() -> ExitCode {
     }
 }
 
+/// The CLI's single-threaded async runtime (timers and sockets).
+pub(crate) fn tokio_runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|err| {
+            eprintln!("agent-loop: cannot start the async runtime: {err}");
+            ExitCode::from(2)
+        })
+}
+
 /// Rust ignores SIGPIPE, so `agent-loop show x | head` would panic on the
 /// closed pipe; like other Unix tools, end quietly instead.
 fn restore_default_sigpipe() {
@@ -222,15 +233,9 @@ fn run_command(args: &[String]) -> ExitCode {
     if let Some(policy) = args.approve {
         scenario.approval = policy;
     }
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match crate::tokio_runtime() {
         Ok(runtime) => runtime,
-        Err(err) => {
-            eprintln!("agent-loop: cannot start the async runtime: {err}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let jsonl = args.jsonl;
     let mut recorded = Vec::new();
@@ -308,13 +313,7 @@ fn run_collecting(
     if let Some(policy) = approve {
         scenario.approval = policy;
     }
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|err| {
-            eprintln!("agent-loop: cannot start the async runtime: {err}");
-            ExitCode::from(2)
-        })?;
+    let runtime = tokio_runtime()?;
     let mut events = Vec::new();
     let outcome = runtime.block_on(harness::run_scenario(
         &scenario,

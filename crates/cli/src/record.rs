@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use harness::replay::{replay, Assertions, Record};
 use harness::runtime::TokioRuntime;
+use harness::scenario::Scenario;
 
 use crate::{load, report_problems, trace, usage_error};
 
@@ -18,6 +19,18 @@ fn read_record(path: &str) -> Result<Record, ExitCode> {
         eprintln!("agent-loop: {path}: {err}");
         ExitCode::from(2)
     })
+}
+
+/// The scenario to continue or replay a recording with: `--scenario`, or the
+/// one the recording holds.
+fn scenario_for(record: &Record, source: Option<&str>) -> Result<Scenario, ExitCode> {
+    match (source, &record.scenario) {
+        (Some(source), _) => load(source),
+        (None, Some(scenario)) => Ok(scenario.clone()),
+        (None, None) => Err(usage_error(
+            "this recording holds no scenario (a bare trace): pass --scenario FILE with the definitions to use",
+        )),
+    }
 }
 
 pub fn show_command(args: &[String]) -> ExitCode {
@@ -77,17 +90,9 @@ pub fn replay_command(args: &[String]) -> ExitCode {
         Ok(record) => record,
         Err(code) => return code,
     };
-    let scenario = match (&scenario_source, &record.scenario) {
-        (Some(source), _) => match load(source) {
-            Ok(scenario) => scenario,
-            Err(code) => return code,
-        },
-        (None, Some(scenario)) => scenario.clone(),
-        (None, None) => {
-            return usage_error(
-                "this recording holds no scenario (a bare trace): pass --scenario FILE with the tool definitions to replay against",
-            )
-        }
+    let scenario = match scenario_for(&record, scenario_source.as_deref()) {
+        Ok(scenario) => scenario,
+        Err(code) => return code,
     };
     let assertions = match &assert_path {
         None => Assertions::default(),
@@ -106,15 +111,9 @@ pub fn replay_command(args: &[String]) -> ExitCode {
             }
         }
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-    {
+    let runtime = match crate::tokio_runtime() {
         Ok(runtime) => runtime,
-        Err(err) => {
-            eprintln!("agent-loop: cannot start the async runtime: {err}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let report = match runtime.block_on(replay(
         &record,
@@ -195,25 +194,13 @@ pub fn fork_command(args: &[String]) -> ExitCode {
     let Some(at) = at else {
         return usage_error("fork needs --at EVENT (or --list to see the steps to fork from)");
     };
-    let scenario = match (&scenario_source, &parent.scenario) {
-        (Some(source), _) => match load(source) {
-            Ok(scenario) => scenario,
-            Err(code) => return code,
-        },
-        (None, Some(scenario)) => scenario.clone(),
-        (None, None) => {
-            return usage_error("this recording holds no scenario: pass --scenario FILE")
-        }
+    let scenario = match scenario_for(&parent, scenario_source.as_deref()) {
+        Ok(scenario) => scenario,
+        Err(code) => return code,
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-    {
+    let runtime = match crate::tokio_runtime() {
         Ok(runtime) => runtime,
-        Err(err) => {
-            eprintln!("agent-loop: cannot start the async runtime: {err}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let forked = runtime.block_on(harness::fork::fork(
         &parent,

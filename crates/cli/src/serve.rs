@@ -115,15 +115,9 @@ pub fn command(args: &[String]) -> ExitCode {
         Ok(scenario) => scenario,
         Err(code) => return code,
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match crate::tokio_runtime() {
         Ok(runtime) => runtime,
-        Err(err) => {
-            eprintln!("agent-loop: cannot start the async runtime: {err}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let server = Rc::new(Server::new(scenario.name.clone(), &scenario.model, pace_ms));
     // The scripted model holds `Rc`s and `Cell`s: connections are served on

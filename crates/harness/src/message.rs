@@ -50,7 +50,8 @@ pub enum ContentBlock {
 }
 
 impl ContentBlock {
-    fn char_len(&self) -> usize {
+    /// Characters that count towards a token estimate.
+    pub fn char_len(&self) -> usize {
         match self {
             ContentBlock::Text { text } => text.len(),
             ContentBlock::Thinking { thinking, .. } => thinking.len(),

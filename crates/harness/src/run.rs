@@ -336,16 +336,7 @@ impl Run {
                     calls_in_turn = self.pending_calls.len();
                     answered_in_turn = 0;
                     self.turn_results.clear();
-                    let mut content = content.clone();
-                    if self.config.limits.history_mode == HistoryMode::TextOnly {
-                        content.retain(|block| !matches!(block, ContentBlock::Thinking { .. }));
-                    }
-                    self.push_message(Message {
-                        role: Role::Assistant,
-                        content,
-                    });
-                    self.last_usage_total = Some(usage.total());
-                    self.chars_since_usage = 0;
+                    self.record_assistant_turn(content.clone(), usage.total());
                     self.phase = if calls_in_turn > 0 {
                         Phase::Calls
                     } else {
@@ -540,16 +531,7 @@ impl Run {
         );
         let calls: VecDeque<ToolCall> = tool_calls_of(&response.content).cloned().collect();
         let answer = text_of(&response.content);
-        let mut content = response.content;
-        if self.config.limits.history_mode == HistoryMode::TextOnly {
-            content.retain(|block| !matches!(block, ContentBlock::Thinking { .. }));
-        }
-        self.push_message(Message {
-            role: Role::Assistant,
-            content,
-        });
-        self.last_usage_total = Some(usage.total());
-        self.chars_since_usage = 0;
+        self.record_assistant_turn(response.content, usage.total());
 
         let limits = &self.config.limits;
         if let (CostMode::Strict, Some(budget)) = (limits.cost_mode, limits.max_cost_usd) {
@@ -1152,6 +1134,20 @@ impl Run {
         self.emit(now_ms, EventKind::RunFinished(outcome.clone()));
         self.pending_calls.clear();
         self.phase = Phase::Finished(outcome);
+    }
+
+    /// Appends the model's turn to the history (as `history_mode` keeps it) and
+    /// recalibrates the input estimate with the tokens the provider counted.
+    fn record_assistant_turn(&mut self, mut content: Vec<ContentBlock>, usage_total: u64) {
+        if self.config.limits.history_mode == HistoryMode::TextOnly {
+            content.retain(|block| !matches!(block, ContentBlock::Thinking { .. }));
+        }
+        self.push_message(Message {
+            role: Role::Assistant,
+            content,
+        });
+        self.last_usage_total = Some(usage_total);
+        self.chars_since_usage = 0;
     }
 
     /// Sends the gathered results of a turn back as one user message.

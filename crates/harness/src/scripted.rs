@@ -169,21 +169,7 @@ impl ScriptedModel {
             }
         });
         let given = script.usage.unwrap_or_default();
-        let output_chars: usize = content
-            .iter()
-            .map(|block| match block {
-                ContentBlock::Text { text } => text.len(),
-                ContentBlock::Thinking { thinking, .. } => thinking.len(),
-                ContentBlock::ToolUse(call) => {
-                    call.name.len()
-                        + call
-                            .input_raw
-                            .as_ref()
-                            .map_or_else(|| call.input.to_string().len(), String::len)
-                }
-                ContentBlock::ToolResult(_) => 0,
-            })
-            .sum();
+        let output_chars: usize = content.iter().map(ContentBlock::char_len).sum();
         let usage = Usage {
             input_tokens: given.input_tokens.unwrap_or(request.estimated_input_tokens),
             output_tokens: given
