@@ -4,7 +4,8 @@
 #   2. native tests: the harness (statuses, properties, golden traces), the
 #      schema validator against the JSON Schema Test Suite, the CLI, the app's
 #      view models;
-#   3. the harness compiled to wasm, in headless Chromium (wasm-bindgen-test);
+#   3. the harness compiled to wasm, in headless Chromium (wasm-bindgen-test),
+#      including the provider adapter over fetch against `agent-loop serve`;
 #   4. the page end to end in headless Chromium (playwright-core), which prints
 #      the closing `N passed, N failed` line.
 # Stops at the first failure with a non-zero exit.
@@ -24,9 +25,40 @@ step "native tests"
 cargo test --workspace
 
 step "wasm tests in headless Chromium"
+# The provider adapter is tested over the browser's fetch against real
+# `agent-loop serve` processes, one per scenario, on ports the system picks.
+cargo build -q -p agent-loop
+mock_dir="$(mktemp -d)"
+mock_pids=()
+trap 'kill "${mock_pids[@]}" 2>/dev/null || true; rm -rf "$mock_dir"' EXIT
+start_mock() { # NAME SCENARIO
+  "$root/target/debug/agent-loop" serve --port 0 "$2" >"$mock_dir/$1.out" 2>"$mock_dir/$1.log" &
+  mock_pids+=("$!")
+}
+mock_port() { # NAME: waits for the server's "listening on" line
+  for _ in $(seq 100); do
+    if grep -q 'listening on' "$mock_dir/$1.out" 2>/dev/null; then
+      sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$mock_dir/$1.out" | head -n 1
+      return
+    fi
+    sleep 0.1
+  done
+  echo "agent-loop serve $1 did not start: $(cat "$mock_dir/$1.log")" >&2
+  return 1
+}
+start_mock main get-time
+start_mock retry rate-limit-retry
+start_mock auth model-error
+start_mock slow deadline
+AGENT_LOOP_MOCK_PORT="$(mock_port main)"
+AGENT_LOOP_MOCK_PORT_RETRY="$(mock_port retry)"
+AGENT_LOOP_MOCK_PORT_AUTH="$(mock_port auth)"
+AGENT_LOOP_MOCK_PORT_SLOW="$(mock_port slow)"
+export AGENT_LOOP_MOCK_PORT AGENT_LOOP_MOCK_PORT_RETRY AGENT_LOOP_MOCK_PORT_AUTH AGENT_LOOP_MOCK_PORT_SLOW
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 CHROMEDRIVER="$(command -v chromedriver)" \
-  cargo test --target wasm32-unknown-unknown -p agent-loop-playground --test wasm
+  cargo test --target wasm32-unknown-unknown -p agent-loop-playground \
+    --test wasm --test wasm_provider --test wasm_bench
 
 step "browser end-to-end tests"
 bash "$root/scripts/e2e.sh"

@@ -1,20 +1,29 @@
-//! The page: the scenario editor on top, the run's trace below, and the
-//! wiring between the editor, the controller and the components.
+//! The page: a toolbar (scenario picker, Run / Step / Stop / Reset, live
+//! counters), the scenario editor on the left, the run's trace in the centre,
+//! and the wiring between the editor, the controller and the components.
 //!
 //! State lives here, at the root, so it outlives every component and every
 //! spawned run: the editor (picked scenario, JSON text) and the controller
-//! (the run log and the run in flight). Everything else is derived.
+//! (the run log, the run in flight, what it waits for). Everything else is
+//! derived.
 
+use harness::approval::Decision;
 use harness::library::BUILTIN;
+use leptos::ev;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
+use crate::browser::{files, page};
 use crate::controller::Controller;
 use crate::editor::Editor;
-use crate::ui::event_list::EventList;
+use crate::ui::counters::CounterBar;
 use crate::ui::problem_list::ProblemList;
+use crate::ui::scenario_form::ScenarioForm;
 use crate::ui::scenario_picker::ScenarioPicker;
+use crate::ui::share_bar::ShareBar;
 use crate::ui::stop_banner::StopBanner;
-use crate::view_model;
+use crate::ui::timeline::{ApprovalContext, Timeline};
+use crate::{form, view_model};
 
 #[component]
 pub fn App() -> impl IntoView {
@@ -22,6 +31,9 @@ pub fn App() -> impl IntoView {
     let controller = Controller::new();
     let events = controller.events();
     let running = controller.running();
+    let pending = controller.pending();
+    let paused = controller.paused();
+    let deny_reason = RwSignal::new(String::new());
 
     let lesson = Memo::new(move |_| {
         editor.selected().with(|id| {
@@ -32,25 +44,178 @@ pub fn App() -> impl IntoView {
     });
     let banner =
         Memo::new(move |_| events.with(|e| view_model::outcome_of(e).map(view_model::banner)));
-    let idle = move || events.with(Vec::is_empty) && controller.problems().with(Vec::is_empty);
+    // The scenario is checked as it is edited, so Run can say why it cannot run.
+    let live_problems = Memo::new(move |_| {
+        editor
+            .text()
+            .with(|text| match harness::scenario::Scenario::load(text) {
+                Ok(_) => Vec::new(),
+                Err(problems) => view_model::problem_lines(&problems),
+            })
+    });
+    let shown_problems = Signal::derive(move || {
+        let mut lines = live_problems.get();
+        lines.extend(controller.problems().get());
+        lines
+    });
+    let blocker = Memo::new(move |_| {
+        let field_errors: Vec<String> = editor
+            .field_errors()
+            .with(|errors| errors.iter().map(|(_, e)| e.clone()).collect());
+        live_problems.with(|p| form::run_blocker(p, &field_errors))
+    });
+    let idle = move || events.with(Vec::is_empty);
+
+    let decide = move |decision: Decision| {
+        deny_reason.set(String::new());
+        controller.decide(decision);
+    };
+    // `a` approves and `d` denies while the bar shows, unless focus is in a field.
+    let keys = window_event_listener(ev::keydown, move |ev| {
+        if pending.with_untracked(Option::is_none) {
+            return;
+        }
+        let tag = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .map(|el| el.tag_name())
+            .unwrap_or_default();
+        let modified = ev.ctrl_key() || ev.meta_key() || ev.alt_key();
+        match view_model::is_shortcut(&ev.key(), &tag, modified) {
+            Some('a') => {
+                ev.prevent_default();
+                decide(Decision::Approve);
+            }
+            Some('d') => {
+                ev.prevent_default();
+                let reason = deny_reason.get_untracked();
+                let reason = (!reason.trim().is_empty()).then(|| reason.trim().to_string());
+                decide(Decision::Deny { reason });
+            }
+            _ => {}
+        }
+    });
+    on_cleanup(move || keys.remove());
+    // A share link pasted into this tab changes only the fragment: load it.
+    let links = window_event_listener(ev::hashchange, move |_| {
+        if let Some(result) = crate::share::scenario_from_fragment(&page::fragment()) {
+            match result {
+                Ok(text) => {
+                    editor.load(text);
+                    editor.set_notice(Some("Loaded the scenario from the link.".to_string()));
+                }
+                Err(why) => {
+                    editor.set_notice(Some(format!("The share link could not be read: {why}.")))
+                }
+            }
+        }
+    });
+    on_cleanup(move || links.remove());
+
+    let theme = RwSignal::new(page::saved_theme().unwrap_or_else(|| "system".to_string()));
+    page::apply_theme(&theme.get_untracked());
+
+    let can_start = move || blocker.with(Option::is_none);
+    let run_enabled = move || {
+        if running.get() {
+            paused.with(Option::is_some)
+        } else {
+            can_start()
+        }
+    };
+    let step_enabled = move || {
+        if running.get() {
+            pending.with(Option::is_none)
+        } else {
+            can_start()
+        }
+    };
+    let status_text = move || match (running.get(), paused.get()) {
+        (true, Some(before)) => view_model::pause_text(&before),
+        (true, None) if pending.with(Option::is_some) => "Waiting for your approval".to_string(),
+        (true, None) => "Running…".to_string(),
+        (false, _) => String::new(),
+    };
 
     view! {
         <header class="page-header">
-            <div class="container">
+            <div class="header-inner">
                 <h1>"Agent Loop Playground"</h1>
+                <label class="theme">
+                    "Theme"
+                    <select on:change=move |ev| {
+                        let value = event_target_value(&ev);
+                        page::apply_theme(&value);
+                        theme.set(value);
+                    }>
+                        {["system", "light", "dark"].map(|value| view! {
+                            <option value=value prop:selected=move || theme.with(|t| t == value)>
+                                {match value { "light" => "Light", "dark" => "Dark", _ => "System" }}
+                            </option>
+                        })}
+                    </select>
+                </label>
                 <p class="tagline">
                     "An LLM agent's tool-calling loop, run in your browser against a scripted model."
                 </p>
             </div>
+            <div class="toolbar">
+                <div class="picker">
+                    <ScenarioPicker
+                        groups=view_model::scenario_groups(BUILTIN)
+                        selected=editor.selected()
+                        on_select=move |id| editor.select(id)
+                    />
+                </div>
+                <div class="actions" role="toolbar" aria-label="Run controls">
+                    <button
+                        type="button"
+                        class="run"
+                        aria-describedby="run-blocker"
+                        prop:disabled=move || !run_enabled()
+                        on:click=move |_| controller.run(&editor.text().get_untracked())
+                    >
+                        "Run"
+                    </button>
+                    <button
+                        type="button"
+                        class="step"
+                        title="Run until the next model call or tool call, then pause"
+                        aria-describedby="run-blocker"
+                        prop:disabled=move || !step_enabled()
+                        on:click=move |_| controller.step(&editor.text().get_untracked())
+                    >
+                        "Step"
+                    </button>
+                    <button
+                        type="button"
+                        class="stop"
+                        prop:disabled=move || !running.get()
+                        on:click=move |_| controller.stop()
+                    >
+                        "Stop"
+                    </button>
+                    <button
+                        type="button"
+                        class="reset"
+                        prop:disabled=move || events.with(Vec::is_empty) && !running.get()
+                        on:click=move |_| controller.reset()
+                    >
+                        "Reset"
+                    </button>
+                    <span class="run-state" aria-live="polite">{status_text}</span>
+                </div>
+                <p id="run-blocker" class="run-blocker" aria-live="polite">
+                    {move || if running.get() { None } else { blocker.get() }}
+                </p>
+                <CounterBar counters=controller.counters() elapsed_ms=controller.elapsed_ms() />
+            </div>
         </header>
-        <main class="container">
+        <main class="layout">
             <section class="panel scenario" aria-label="Scenario">
-                <ScenarioPicker
-                    groups=view_model::scenario_groups(BUILTIN)
-                    selected=editor.selected()
-                    on_select=move |id| editor.select(id)
-                />
+                <h2>"Scenario"</h2>
                 <p class="lesson">{lesson}</p>
+                <ScenarioForm editor=editor problems=live_problems />
                 <label for="scenario-json">"Scenario JSON"</label>
                 <textarea
                     id="scenario-json"
@@ -61,35 +226,37 @@ pub fn App() -> impl IntoView {
                     prop:value=editor.text()
                     on:input=move |ev| editor.edit(event_target_value(&ev))
                 ></textarea>
-                <div class="actions">
-                    <button
-                        type="button"
-                        class="run"
-                        prop:disabled=running
-                        on:click=move |_| controller.start(&editor.text().get_untracked())
-                    >
-                        "Run"
-                    </button>
-                    <button
-                        type="button"
-                        class="stop"
-                        prop:disabled=move || !running.get()
-                        on:click=move |_| controller.stop()
-                    >
-                        "Stop"
-                    </button>
-                    <span class="run-state" aria-live="polite">
-                        {move || if running.get() { "Running…" } else { "" }}
-                    </span>
-                </div>
-                <ProblemList problems=controller.problems() />
+                <ShareBar editor=editor />
+                <ProblemList problems=shown_problems />
             </section>
             <section class="panel trace" aria-labelledby="trace-heading">
-                <h2 id="trace-heading">"Trace"</h2>
+                <div class="trace-heading">
+                    <h2 id="trace-heading">"Trace"</h2>
+                    <button
+                        type="button"
+                        prop:disabled=move || events.with(Vec::is_empty)
+                        on:click=move |_| {
+                            let jsonl = events.with_untracked(|e| harness::event::to_jsonl(e));
+                            if let Err(why) = files::download("trace.jsonl", "application/x-ndjson", &jsonl) {
+                                editor.set_notice(Some(why));
+                            }
+                        }
+                    >
+                        "Export trace (JSONL)"
+                    </button>
+                </div>
                 <Show when=idle>
-                    <p class="empty">"No run yet. Pick a scenario and press Run."</p>
+                    <p class="empty">"No run yet. Pick a scenario and press Run, or Step through it."</p>
                 </Show>
-                <EventList events=events run_id=controller.run_id() />
+                <Timeline
+                    cards=controller.cards()
+                    run_id=controller.run_id()
+                    approval=ApprovalContext {
+                        pending: pending.into(),
+                        reason: deny_reason,
+                        decide: Callback::new(decide),
+                    }
+                />
                 {move || banner.get().map(|banner| view! { <StopBanner banner=banner /> })}
             </section>
         </main>

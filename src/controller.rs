@@ -1,6 +1,9 @@
 //! The controller owns runs: it loads the scenario text, spawns the harness's
 //! driver on the browser's event loop, appends each `RunEvent` to the run log
-//! as it happens, and holds the cancel token that Stop fires.
+//! as it happens, holds the cancel token that Stop fires, and holds the two
+//! places where a run waits for a person: the pending approval (a oneshot
+//! sender the approval bar resolves) and the step-mode pause (a oneshot
+//! sender the Step and Run buttons resolve).
 //!
 //! Invariants:
 //! - The run log is one append-only `RwSignal<Vec<RunEvent>>`: events are only
@@ -8,33 +11,89 @@
 //! - Only the newest run writes. Each run gets an id; a superseded run (one
 //!   cancelled because another started) may still emit its final event, and
 //!   that event is dropped instead of landing in the new run's log.
+//! - A pending approval or pause belongs to the newest run and is cleared when
+//!   that run ends, so the bar never outlives the call it is about.
 //! - The signals live in the root owner, which lives as long as the page, so
 //!   the spawned task never touches a disposed signal.
+//! - A run hands the main thread back to the browser every few milliseconds
+//!   (see `BrowserStepper`), so a long scripted run streams and Stop works.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
+use futures::channel::oneshot;
+use futures::future::{self, LocalBoxFuture};
+use gloo_timers::future::TimeoutFuture;
+use harness::approval::{ApprovalRequest, Approver, Decision};
 use harness::cancel::CancelToken;
+use harness::driver::Stepper;
 use harness::event::RunEvent;
+use harness::run::PauseBefore;
 use harness::runtime::Runtime;
 use harness::scenario::Scenario;
 use harness::{run_scenario, RunOptions};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use serde_json::Value;
 
 use crate::browser::runtime::BrowserRuntime;
-use crate::view_model;
+use crate::turn_view::{self, Placement};
+use crate::view_model::{self, Counters};
+
+/// A call waiting for the person at the page, as the approval bar shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PendingApproval {
+    pub call_id: String,
+    pub tool: String,
+    pub args: Value,
+    /// Why the last edit of the arguments was refused by the run, if it was.
+    pub edit_error: Option<String>,
+    /// The tool's input schema, so the bar can check an edit before sending it.
+    pub schema: Option<Value>,
+}
+
+/// One card of the timeline: a model turn, or the run's start or end. Its
+/// events live in their own signal, so an event appended to the newest card
+/// re-renders that card's list only, never the whole timeline.
+#[derive(Clone)]
+pub struct Card {
+    /// Position in the run, the keyed list's key.
+    pub key: usize,
+    /// `None` for the run's start or end.
+    pub turn: Option<u32>,
+    pub events: ArcRwSignal<Vec<RunEvent>>,
+}
+
+/// How often the elapsed-time counter refreshes while a run is in flight.
+const CLOCK_TICK_MS: u32 = 100;
 
 #[derive(Clone, Copy)]
 pub struct Controller {
     events: RwSignal<Vec<RunEvent>>,
-    /// Bumped when a run starts; the event list remounts on it, because a new
-    /// run's `seq` starts again at 0 and keyed rows must not be reused.
+    /// The top bar's numbers, kept up to date per event (see `Counters::apply`).
+    counters: RwSignal<Counters>,
+    /// The same events grouped into cards (see `turn_view::placement`).
+    cards: RwSignal<Vec<Card>>,
+    /// Bumped when a run starts or the trace is reset; the event list
+    /// remounts on it, because a new run's `seq` starts again at 0 and keyed
+    /// rows must not be reused.
     run_id: RwSignal<u64>,
     /// Why the last scenario could not run, as `path: message` lines.
     problems: RwSignal<Vec<String>>,
     running: RwSignal<bool>,
+    /// Milliseconds since the run in flight started (refreshed by a timer).
+    elapsed_ms: RwSignal<u64>,
+    pending: RwSignal<Option<PendingApproval>>,
+    /// What a paused run does next, while it is paused in step mode.
+    paused: RwSignal<Option<PauseBefore>>,
+    /// Step mode for the next pause decision; read by the driver before every step.
+    step_mode: StoredValue<bool>,
     /// The cancel token of the run in flight; the token is `!Send`, hence local storage.
     cancel: StoredValue<Option<CancelToken>, LocalStorage>,
+    decision_tx: StoredValue<Option<oneshot::Sender<Decision>>, LocalStorage>,
+    step_tx: StoredValue<Option<oneshot::Sender<()>>, LocalStorage>,
+    /// Tool name → input schema of the run in flight.
+    schemas: StoredValue<Vec<(String, Value)>>,
 }
 
 impl Default for Controller {
@@ -48,15 +107,32 @@ impl Controller {
     pub fn new() -> Self {
         Controller {
             events: RwSignal::new(Vec::new()),
+            cards: RwSignal::new(Vec::new()),
+            counters: RwSignal::new(Counters::default()),
             run_id: RwSignal::new(0),
             problems: RwSignal::new(Vec::new()),
             running: RwSignal::new(false),
+            elapsed_ms: RwSignal::new(0),
+            pending: RwSignal::new(None),
+            paused: RwSignal::new(None),
+            step_mode: StoredValue::new(false),
             cancel: StoredValue::new_local(None),
+            decision_tx: StoredValue::new_local(None),
+            step_tx: StoredValue::new_local(None),
+            schemas: StoredValue::new(Vec::new()),
         }
     }
 
     pub fn events(&self) -> ReadSignal<Vec<RunEvent>> {
         self.events.read_only()
+    }
+
+    pub fn counters(&self) -> ReadSignal<Counters> {
+        self.counters.read_only()
+    }
+
+    pub fn cards(&self) -> ReadSignal<Vec<Card>> {
+        self.cards.read_only()
     }
 
     pub fn run_id(&self) -> ReadSignal<u64> {
@@ -71,13 +147,51 @@ impl Controller {
         self.running.read_only()
     }
 
+    pub fn elapsed_ms(&self) -> ReadSignal<u64> {
+        self.elapsed_ms.read_only()
+    }
+
+    pub fn pending(&self) -> ReadSignal<Option<PendingApproval>> {
+        self.pending.read_only()
+    }
+
+    pub fn paused(&self) -> ReadSignal<Option<PauseBefore>> {
+        self.paused.read_only()
+    }
+
+    /// Run: starts a run, or lets a paused one continue without pausing again.
+    pub fn run(self, scenario_text: &str) {
+        self.step_mode.set_value(false);
+        if self.running.get_untracked() {
+            self.release_step();
+        } else {
+            self.start(scenario_text);
+        }
+    }
+
+    /// Step: starts a run paused before its first model call; releases a
+    /// paused run for one model or tool call; or asks a running one to pause
+    /// before its next call.
+    pub fn step(self, scenario_text: &str) {
+        self.step_mode.set_value(true);
+        if self.running.get_untracked() {
+            self.release_step();
+        } else {
+            self.start(scenario_text);
+        }
+    }
+
     /// Loads `scenario_text` and runs it. A scenario that does not load lists
     /// its problems and runs nothing. A run already in flight is cancelled first.
-    pub fn start(self, scenario_text: &str) {
+    fn start(self, scenario_text: &str) {
         self.stop();
+        self.clear_waits();
         let run = self.run_id.get_untracked() + 1;
         self.run_id.set(run);
         self.events.set(Vec::new());
+        self.cards.set(Vec::new());
+        self.counters.set(Counters::default());
+        self.elapsed_ms.set(0);
         let scenario = match Scenario::load(scenario_text) {
             Ok(scenario) => scenario,
             Err(problems) => {
@@ -91,38 +205,266 @@ impl Controller {
         self.running.set(true);
         let token = CancelToken::new();
         self.cancel.set_value(Some(token.clone()));
+        let runtime: Rc<dyn Runtime> = Rc::new(BrowserRuntime::new());
+        self.schemas
+            .set_value(tool_schemas(&scenario, runtime.clone()));
+
+        let current = move || self.run_id.get_untracked() == run;
+        let started = runtime.now_ms();
+        let clock = runtime.clone();
+        // The elapsed counter: a timer task, not an effect, that stops with its run.
+        spawn_local(async move {
+            while current() && self.running.get_untracked() {
+                self.elapsed_ms
+                    .set((clock.now_ms() - started).max(0.0) as u64);
+                TimeoutFuture::new(CLOCK_TICK_MS).await;
+            }
+        });
 
         spawn_local(async move {
-            let runtime: Rc<dyn Runtime> = Rc::new(BrowserRuntime::new());
-            let options = RunOptions {
-                // No approval bar yet: a call that needs a human ends the run `blocked`.
-                approver: None,
-                cancel: token,
-                stepper: None,
+            let approver = BrowserApprover {
+                controller: self,
+                run,
             };
-            let current = move || self.run_id.get_untracked() == run;
+            let stepper = BrowserStepper {
+                controller: self,
+                run,
+                clock: runtime.clone(),
+                state: Cell::new(Yield::Idle),
+                last_yield_ms: Cell::new(runtime.now_ms()),
+            };
+            let options = RunOptions {
+                approver: Some(&approver),
+                cancel: token,
+                stepper: Some(&stepper),
+            };
             let mut on_event = |event: &RunEvent| {
                 if current() {
-                    self.events.update(|events| events.push(event.clone()));
+                    self.append(event);
                 }
             };
-            let result = run_scenario(&scenario, runtime, options, &mut on_event).await;
+            let result = run_scenario(&scenario, runtime.clone(), options, &mut on_event).await;
             if !current() {
                 return;
             }
-            if let Err(problems) = result {
+            match result {
+                Ok(outcome) => self.elapsed_ms.set(outcome.elapsed_ms),
                 // Loading passed but building the run failed: same alert, same words.
-                self.problems.set(view_model::problem_lines(&problems));
+                Err(problems) => self.problems.set(view_model::problem_lines(&problems)),
             }
+            self.clear_waits();
             self.running.set(false);
             self.cancel.set_value(None);
         });
     }
 
-    /// Cancels the run in flight, if any; it ends `cancelled` at its next await.
+    /// Adds an event to the log and to its card.
+    fn append(self, event: &RunEvent) {
+        self.events.update(|events| events.push(event.clone()));
+        self.counters.update(|c| c.apply(event));
+        let last = self
+            .cards
+            .with_untracked(|cards| cards.last().map(|c| (c.turn, c.events.clone())));
+        let current = last.as_ref().and_then(|(turn, _)| *turn);
+        match (turn_view::placement(current, event), last) {
+            (Placement::Append, Some((_, events))) => events.update(|e| e.push(event.clone())),
+            (placement, _) => {
+                // An event before any card (none is expected) opens a run-level one.
+                let turn = match placement {
+                    Placement::NewCard(turn) => turn,
+                    Placement::Append => None,
+                };
+                self.cards.update(|cards| {
+                    cards.push(Card {
+                        key: cards.len(),
+                        turn,
+                        events: ArcRwSignal::new(vec![event.clone()]),
+                    })
+                });
+            }
+        }
+    }
+
+    /// Cancels the run in flight, if any; it ends `cancelled` at its next
+    /// await, including a pending approval, a pause or a delayed call.
     pub fn stop(self) {
         if let Some(token) = self.cancel.get_value() {
             token.cancel();
         }
+    }
+
+    /// Stops any run and empties the trace.
+    pub fn reset(self) {
+        self.stop();
+        self.clear_waits();
+        // A new id: the cancelled run's last event is dropped, not shown.
+        self.run_id.update(|id| *id += 1);
+        self.events.set(Vec::new());
+        self.cards.set(Vec::new());
+        self.counters.set(Counters::default());
+        self.problems.set(Vec::new());
+        self.elapsed_ms.set(0);
+        self.running.set(false);
+        self.cancel.set_value(None);
+    }
+
+    /// The approval bar's answer to the pending call.
+    pub fn decide(self, decision: Decision) {
+        let sender = self.decision_tx.try_update_value(Option::take).flatten();
+        if let Some(sender) = sender {
+            self.pending.set(None);
+            // A dropped receiver means the run already ended; nothing to tell it.
+            let _ = sender.send(decision);
+        }
+    }
+
+    fn release_step(self) {
+        let sender = self.step_tx.try_update_value(Option::take).flatten();
+        if let Some(sender) = sender {
+            self.paused.set(None);
+            let _ = sender.send(());
+        }
+    }
+
+    /// Drops the senders (their receivers then wait forever, and the run's
+    /// race against cancel ends them) and hides the bar and the pause.
+    fn clear_waits(self) {
+        self.decision_tx.set_value(None);
+        self.step_tx.set_value(None);
+        if self.pending.get_untracked().is_some() {
+            self.pending.set(None);
+        }
+        if self.paused.get_untracked().is_some() {
+            self.paused.set(None);
+        }
+    }
+
+    fn schema_of(self, tool: &str) -> Option<Value> {
+        self.schemas.with_value(|schemas| {
+            schemas
+                .iter()
+                .find(|(name, _)| name == tool)
+                .map(|(_, schema)| schema.clone())
+        })
+    }
+}
+
+/// Each tool's input schema, for checking edited arguments in the page.
+/// Read from a throwaway build of the run, so built-in tools report the same
+/// schema the run validates with; a scenario that does not build has none.
+fn tool_schemas(scenario: &Scenario, runtime: Rc<dyn Runtime>) -> Vec<(String, Value)> {
+    scenario
+        .build(runtime)
+        .map(|(config, _)| {
+            config
+                .tools
+                .specs()
+                .iter()
+                .map(|spec| (spec.name.clone(), spec.input_schema.clone()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Waits for the approval bar: each request shows the bar and parks a sender
+/// that `Controller::decide` resolves.
+struct BrowserApprover {
+    controller: Controller,
+    run: u64,
+}
+
+impl Approver for BrowserApprover {
+    fn decide<'a>(&'a self, request: &'a ApprovalRequest) -> LocalBoxFuture<'a, Decision> {
+        let c = self.controller;
+        let (tx, rx) = oneshot::channel();
+        if c.run_id.get_untracked() == self.run {
+            c.decision_tx.set_value(Some(tx));
+            c.pending.set(Some(PendingApproval {
+                call_id: request.call_id.clone(),
+                tool: request.tool.clone(),
+                args: request.args.clone(),
+                edit_error: request.edit_error.clone(),
+                schema: c.schema_of(&request.tool),
+            }));
+        }
+        Box::pin(async move {
+            match rx.await {
+                Ok(decision) => decision,
+                // The sender was dropped (reset or a new run): only cancel ends this wait.
+                Err(_) => future::pending().await,
+            }
+        })
+    }
+}
+
+/// Longest stretch the driver may run before handing the page back to the
+/// browser. A scripted run's futures are all ready at once, so without these
+/// yields a long run would hold the main thread until it ended: no frames, no
+/// Stop.
+const YIELD_EVERY_MS: f64 = 4.0;
+
+/// Where the stepper is in a yield to the browser (see `YIELD_EVERY_MS`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Yield {
+    Idle,
+    /// Step mode was reported on so the run pauses at its next call.
+    Pausing,
+    /// The pause was a yield and is over: report step mode once more so the
+    /// run spends the step it was granted, instead of carrying it over to a
+    /// later Step press.
+    Resuming,
+}
+
+/// Step mode: reads the controller's flag before every step, and parks a
+/// sender that the Step or Run button resolves. It also borrows the step-mode
+/// pause to yield to the browser every `YIELD_EVERY_MS`; those pauses last
+/// one timer tick, emit no event and are not shown.
+struct BrowserStepper {
+    controller: Controller,
+    run: u64,
+    clock: Rc<dyn Runtime>,
+    state: Cell<Yield>,
+    last_yield_ms: Cell<f64>,
+}
+
+impl Stepper for BrowserStepper {
+    fn step_mode(&self) -> bool {
+        if self.controller.step_mode.get_value() {
+            self.state.set(Yield::Idle);
+            return true;
+        }
+        match self.state.get() {
+            Yield::Resuming => {
+                self.state.set(Yield::Idle);
+                self.last_yield_ms.set(self.clock.now_ms());
+                true
+            }
+            Yield::Pausing => true,
+            Yield::Idle => {
+                let due = self.clock.now_ms() - self.last_yield_ms.get() >= YIELD_EVERY_MS;
+                if due {
+                    self.state.set(Yield::Pausing);
+                }
+                due
+            }
+        }
+    }
+
+    fn wait(&self, before: &PauseBefore) -> LocalBoxFuture<'static, ()> {
+        if self.state.get() == Yield::Pausing {
+            self.state.set(Yield::Resuming);
+            return Box::pin(TimeoutFuture::new(0));
+        }
+        let c = self.controller;
+        let (tx, rx) = oneshot::channel();
+        if c.run_id.get_untracked() == self.run {
+            c.step_tx.set_value(Some(tx));
+            c.paused.set(Some(before.clone()));
+        }
+        Box::pin(async move {
+            if rx.await.is_err() {
+                future::pending::<()>().await;
+            }
+        })
     }
 }

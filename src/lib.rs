@@ -3,20 +3,29 @@
 //!
 //! Code map:
 //! - [`app`]: the page layout and the wiring of editor state to the controller.
-//! - [`editor`]: the picked scenario and the JSON text the next run loads.
-//! - [`controller`]: owns a run (spawns it, appends its events to the log,
-//!   holds the cancel token). The only module that starts or stops runs.
-//! - [`view_model`]: pure functions from events and outcomes to display rows
-//!   and strings; tested natively with `cargo test`.
-//! - [`browser`]: everything that touches web APIs (clock, timers).
-//! - [`ui`]: small components that only render what the view model gives them.
+//! - [`editor`]: the picked scenario and the JSON text the next run loads,
+//!   autosaved and restored; the structured form writes through to that text.
+//! - [`controller`]: owns a run (spawns it, appends its events to the log and
+//!   its cards, holds the cancel token, the pending approval and the step
+//!   pause). The only module that starts or stops runs.
+//! - [`view_model`], [`turn_view`], [`form`], [`share`]: pure logic, tested
+//!   natively with `cargo test`: display rows, counters and the stop banner;
+//!   which card an event belongs to and what it shows; the scenario form's
+//!   fields and limits; share links (base64url) and the opening scenario.
+//! - [`browser`]: everything that touches web APIs (clock, timers, storage,
+//!   URL fragment, clipboard, files, theme).
+//! - [`ui`]: small components that only render what the pure modules give them.
 //!
 //! Invariant: the run log is one append-only signal owned by the controller;
-//! everything shown about a run (rows, status, banner) is derived from it.
+//! everything shown about a run (cards, counters, status, banner) is derived
+//! from it, or appended alongside it as each event arrives.
 
 pub mod app;
 pub mod browser;
 pub mod controller;
 pub mod editor;
+pub mod form;
+pub mod share;
+pub mod turn_view;
 pub mod ui;
 pub mod view_model;

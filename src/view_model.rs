@@ -354,7 +354,7 @@ fn block_line(block: &ContentBlock) -> Option<String> {
     }
 }
 
-fn validation_line(validation: &Validation) -> String {
+pub(crate) fn validation_line(validation: &Validation) -> String {
     match validation {
         Validation::Valid => "arguments valid".to_string(),
         Validation::UnknownTool { available } => {
@@ -377,12 +377,14 @@ fn validation_line(validation: &Validation) -> String {
 // ---------------------------------------------------------------------------
 // The stop banner
 
-/// The outcome of the run in `events`, once it has finished.
+/// The outcome of the run in `events`, once it has finished. `run_finished`
+/// is always a run's last event, so only the last one is looked at: this
+/// runs on every appended event.
 pub fn outcome_of(events: &[RunEvent]) -> Option<&Outcome> {
-    events.iter().rev().find_map(|event| match &event.kind {
+    match &events.last()?.kind {
         EventKind::RunFinished(outcome) => Some(outcome),
         _ => None,
-    })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -418,6 +420,168 @@ pub fn banner(outcome: &Outcome) -> Banner {
 }
 
 // ---------------------------------------------------------------------------
+// The approval bar
+
+/// Checks edited arguments before they are sent: the text must be a JSON
+/// object that the tool's schema accepts. `Err` lists what is wrong, one line
+/// each, with the instance path when there is one.
+pub fn check_edited_args(text: &str, schema: Option<&Value>) -> Result<Value, Vec<String>> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        vec![format!(
+            "not valid JSON: {e} (line {}, column {})",
+            e.line(),
+            e.column()
+        )]
+    })?;
+    if !value.is_object() {
+        return Err(vec!["arguments must be a JSON object".to_string()]);
+    }
+    // No schema (a tool the scenario does not define): the run checks it.
+    let Some(schema) = schema else {
+        return Ok(value);
+    };
+    let compiled = tool_schema::Schema::compile(schema).map_err(|errors| {
+        errors
+            .iter()
+            .map(|e| format!("tool schema: {e}"))
+            .collect::<Vec<_>>()
+    })?;
+    compiled
+        .validate(&value)
+        .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    Ok(value)
+}
+
+/// Arguments as the edit box starts: pretty JSON.
+pub fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+/// Whether a key press should act as an approval shortcut: only a bare
+/// letter, and never while the person is typing in a field.
+pub fn is_shortcut(key: &str, target_tag: &str, modified: bool) -> Option<char> {
+    let typing = matches!(
+        target_tag.to_ascii_lowercase().as_str(),
+        "input" | "textarea" | "select"
+    );
+    if modified || typing {
+        return None;
+    }
+    match key {
+        "a" | "A" => Some('a'),
+        "d" | "D" => Some('d'),
+        _ => None,
+    }
+}
+
+/// What a paused run will do when Step or Run is pressed, for the status line.
+pub fn pause_text(before: &harness::run::PauseBefore) -> String {
+    match before {
+        harness::run::PauseBefore::ModelCall { turn } => {
+            format!("Paused before model call (turn {turn})")
+        }
+        harness::run::PauseBefore::ToolCall { name, .. } => {
+            format!("Paused before tool call {name}")
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The counters
+
+/// The live numbers in the top bar, derived from the log alone.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Counters {
+    pub turn: u32,
+    pub max_turns: u32,
+    pub cost_usd: f64,
+    pub max_cost_usd: Option<f64>,
+    pub deadline_ms: Option<u64>,
+    pub tool_calls: u32,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+impl Counters {
+    /// The cost gauge's fill, 0 to 1; `None` without a budget.
+    pub fn cost_fraction(&self) -> Option<f64> {
+        self.max_cost_usd
+            .filter(|max| *max > 0.0)
+            .map(|max| (self.cost_usd / max).clamp(0.0, 1.0))
+    }
+
+    pub fn turn_text(&self) -> String {
+        if self.max_turns == 0 {
+            format!("{}", self.turn)
+        } else {
+            format!("{} / {}", self.turn, self.max_turns)
+        }
+    }
+
+    pub fn cost_text(&self) -> String {
+        match self.max_cost_usd {
+            Some(max) => format!("{} / {}", format_cost(self.cost_usd), format_cost(max)),
+            None => format!("{} (no budget)", format_cost(self.cost_usd)),
+        }
+    }
+
+    pub fn tokens_text(&self) -> String {
+        format!("{} in / {} out", self.input_tokens, self.output_tokens)
+    }
+}
+
+/// Elapsed time against the deadline, e.g. `1.20 s / 45.00 s`.
+pub fn elapsed_text(elapsed_ms: u64, deadline_ms: Option<u64>) -> String {
+    match deadline_ms {
+        Some(deadline) => format!("{} / {}", format_ms(elapsed_ms), format_ms(deadline)),
+        None => format!("{} (no deadline)", format_ms(elapsed_ms)),
+    }
+}
+
+pub fn counters(events: &[RunEvent]) -> Counters {
+    let mut c = Counters::default();
+    for event in events {
+        c.apply(event);
+    }
+    c
+}
+
+impl Counters {
+    /// Adds one event, so the page can keep the counters up to date in
+    /// constant time per event instead of rescanning a long log.
+    pub fn apply(&mut self, event: &RunEvent) {
+        match &event.kind {
+            EventKind::RunStarted { limits, .. } => {
+                *self = Counters {
+                    max_turns: limits.max_turns,
+                    max_cost_usd: limits.max_cost_usd,
+                    deadline_ms: limits.deadline_ms,
+                    ..Counters::default()
+                };
+            }
+            EventKind::ModelRequest { turn, .. } => self.turn = self.turn.max(*turn),
+            EventKind::ModelResponse {
+                usage, cost_usd, ..
+            } => {
+                self.cost_usd += cost_usd;
+                self.input_tokens += usage.input_tokens;
+                self.output_tokens += usage.output_tokens;
+            }
+            EventKind::ToolCall { .. } => self.tool_calls += 1,
+            EventKind::RunFinished(outcome) => {
+                // The outcome's totals are authoritative once the run is over.
+                self.cost_usd = outcome.cost_usd;
+                self.input_tokens = outcome.input_tokens;
+                self.output_tokens = outcome.output_tokens;
+                self.tool_calls = outcome.tool_calls;
+                self.turn = outcome.turns;
+            }
+            _ => {}
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
 // Formatting
 
 /// Milliseconds for people: `850 ms` below a second, `1.50 s` above.
@@ -442,7 +606,7 @@ pub fn format_cost(usd: f64) -> String {
     format!("${text}")
 }
 
-fn plural(n: u64, noun: &str) -> String {
+pub(crate) fn plural(n: u64, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
     } else {
@@ -450,12 +614,12 @@ fn plural(n: u64, noun: &str) -> String {
     }
 }
 
-fn compact(value: &Value) -> String {
+pub(crate) fn compact(value: &Value) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
 /// At most `max` characters, saying how many were left out.
-fn clip(text: &str, max: usize) -> String {
+pub(crate) fn clip(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         None => text.to_string(),
         Some((cut, _)) => {
@@ -467,7 +631,7 @@ fn clip(text: &str, max: usize) -> String {
 
 /// A harness enum's snake_case name as it appears in JSON, so the page and the
 /// trace use the same words without a second list to keep in step.
-fn snake_name<T: Serialize>(value: &T) -> String {
+pub(crate) fn snake_name<T: Serialize>(value: &T) -> String {
     match serde_json::to_value(value) {
         Ok(Value::String(name)) => name,
         _ => "?".to_string(),
@@ -845,5 +1009,109 @@ mod tests {
         };
         assert_eq!(broken.len(), 1);
         assert!(broken[0].starts_with("not valid JSON"), "{broken:?}");
+    }
+
+    #[test]
+    fn edited_args_must_be_an_object_the_schema_accepts() {
+        let schema = json!({"type": "object", "properties": {"order_id": {"type": "string", "pattern": "^ord_"}}, "required": ["order_id"]});
+        assert_eq!(
+            check_edited_args(r#"{"order_id": "ord_1"}"#, Some(&schema)),
+            Ok(json!({"order_id": "ord_1"}))
+        );
+        let errors = check_edited_args(r#"{"order_id": "x"}"#, Some(&schema)).unwrap_err();
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].starts_with("/order_id: "), "{errors:?}");
+        let errors = check_edited_args("{", Some(&schema)).unwrap_err();
+        assert!(errors[0].starts_with("not valid JSON"), "{errors:?}");
+        assert_eq!(
+            check_edited_args("[1]", None),
+            Err(vec!["arguments must be a JSON object".to_string()])
+        );
+        assert_eq!(check_edited_args("{}", None), Ok(json!({})));
+    }
+
+    #[test]
+    fn shortcuts_only_fire_outside_text_fields() {
+        assert_eq!(is_shortcut("a", "BODY", false), Some('a'));
+        assert_eq!(is_shortcut("D", "button", false), Some('d'));
+        assert_eq!(is_shortcut("a", "TEXTAREA", false), None);
+        assert_eq!(is_shortcut("d", "input", false), None);
+        assert_eq!(is_shortcut("a", "BODY", true), None);
+        assert_eq!(is_shortcut("x", "BODY", false), None);
+    }
+
+    #[test]
+    fn pause_text_names_the_next_call() {
+        use harness::run::PauseBefore;
+        assert_eq!(
+            pause_text(&PauseBefore::ModelCall { turn: 2 }),
+            "Paused before model call (turn 2)"
+        );
+        assert_eq!(
+            pause_text(&PauseBefore::ToolCall {
+                id: "c1".into(),
+                name: "get_time".into()
+            }),
+            "Paused before tool call get_time"
+        );
+    }
+
+    #[test]
+    fn counters_follow_the_log_and_end_on_the_outcome() {
+        let limits = Limits {
+            max_cost_usd: Some(0.5),
+            deadline_ms: Some(45_000),
+            ..Limits::default()
+        };
+        let mut events = vec![
+            event(EventKind::RunStarted {
+                scenario: "s".into(),
+                model: "scripted".into(),
+                approval: ApprovalPolicy::Ask,
+                tools: vec![],
+                limits,
+                task: "t".into(),
+            }),
+            event(EventKind::ModelRequest {
+                turn: 1,
+                attempt: 1,
+                messages: 1,
+                estimated_input_tokens: 10,
+                max_output_tokens: 1024,
+            }),
+            event(EventKind::ModelResponse {
+                turn: 1,
+                text: String::new(),
+                content: vec![],
+                stop_reason: "tool_use".into(),
+                usage: Usage {
+                    input_tokens: 100,
+                    output_tokens: 20,
+                },
+                cost_usd: 0.25,
+                latency_ms: 5,
+            }),
+            event(EventKind::ToolCall {
+                turn: 1,
+                id: "c1".into(),
+                name: "get_time".into(),
+                args: json!({}),
+                args_raw: None,
+                validation: Validation::Valid,
+                needs_approval: false,
+            }),
+        ];
+        let c = counters(&events);
+        assert_eq!(c.turn_text(), "1 / 10");
+        assert_eq!(c.cost_text(), "$0.25 / $0.5");
+        assert_eq!(c.cost_fraction(), Some(0.5));
+        assert_eq!(c.tool_calls, 1);
+        assert_eq!(c.tokens_text(), "100 in / 20 out");
+        events.push(event(EventKind::RunFinished(outcome(Status::Done))));
+        let c = counters(&events);
+        assert_eq!((c.turn, c.tool_calls, c.input_tokens), (2, 1, 420));
+        assert_eq!(elapsed_text(1200, c.deadline_ms), "1.20 s / 45.00 s");
+        assert_eq!(elapsed_text(850, None), "850 ms (no deadline)");
+        assert_eq!(Counters::default().cost_fraction(), None);
     }
 }

@@ -30,12 +30,23 @@ fn scenario(turns: u32) -> Scenario {
 
 #[wasm_bindgen_test]
 fn loop_steps_in_wasm() {
-    let performance = web_sys::window().and_then(|w| w.performance()).expect("performance");
+    let performance = web_sys::window()
+        .and_then(|w| w.performance())
+        .expect("performance");
     let clock = || performance.now();
     console_log!("harness loop, wasm in headless Chromium (performance.now() is coarse: figures are block averages)");
-    console_log!("{:>8} {:>8} {:>14} {:>14} {:>12}", "turns", "steps", "first10% µs", "last10% µs", "mean µs");
+    console_log!(
+        "{:>8} {:>8} {:>14} {:>14} {:>12}",
+        "turns",
+        "steps",
+        "first10% µs",
+        "last10% µs",
+        "mean µs"
+    );
     for turns in [1_000u32, 10_000] {
-        let (config, model) = scenario(turns).build(Rc::new(BrowserRuntime::new())).expect("builds");
+        let (config, model) = scenario(turns)
+            .build(Rc::new(BrowserRuntime::new()))
+            .expect("builds");
         let mut run = Run::new(config);
         let total_steps = 2 * turns as usize;
         let tenth = total_steps / 10;

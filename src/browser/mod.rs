@@ -1,4 +1,7 @@
 //! Everything that touches the browser's APIs lives under this module, so the
 //! rest of the app stays plain Rust that compiles and tests natively.
 
+pub mod fetch;
+pub mod files;
+pub mod page;
 pub mod runtime;

@@ -2,7 +2,11 @@
 //! banner, signals to read) and reports user input through callbacks; none of
 //! them decides anything about a run.
 
-pub mod event_list;
+pub mod approval_bar;
+pub mod counters;
 pub mod problem_list;
+pub mod scenario_form;
 pub mod scenario_picker;
+pub mod share_bar;
 pub mod stop_banner;
+pub mod timeline;

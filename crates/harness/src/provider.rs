@@ -134,7 +134,10 @@ impl<T: Transport> HttpModel<T> {
             Provider::Anthropic => {
                 headers.push(("anthropic-version".into(), "2023-06-01".into()));
                 // Anthropic refuses calls from a browser page without it.
-                headers.push(("anthropic-dangerous-direct-browser-access".into(), "true".into()));
+                headers.push((
+                    "anthropic-dangerous-direct-browser-access".into(),
+                    "true".into(),
+                ));
                 if !self.api_key.is_empty() {
                     headers.push(("x-api-key".into(), self.api_key.expose().to_string()));
                 }
@@ -177,19 +180,28 @@ impl<T: Transport> HttpModel<T> {
             let mut assembler = settings.provider.assembler();
             while let Some(chunk) = response.body.next().await {
                 let chunk = chunk.map_err(|e| {
-                    ModelError::new(ModelErrorKind::Network, format!("the stream broke off: {e}"))
+                    ModelError::new(
+                        ModelErrorKind::Network,
+                        format!("the stream broke off: {e}"),
+                    )
                 })?;
                 assembler.push(&chunk)?;
             }
             assembler.finish()
         } else {
             let text = read_all(&mut response).await.map_err(|e| {
-                ModelError::new(ModelErrorKind::Network, format!("the response broke off: {e}"))
+                ModelError::new(
+                    ModelErrorKind::Network,
+                    format!("the response broke off: {e}"),
+                )
             })?;
             let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
                 ModelError::new(
                     ModelErrorKind::InvalidResponse,
-                    format!("the response is not JSON ({e}): {}", crate::tool::clip(&text, 200)),
+                    format!(
+                        "the response is not JSON ({e}): {}",
+                        crate::tool::clip(&text, 200)
+                    ),
                 )
             })?;
             settings.provider.parse_response(&value)
@@ -244,7 +256,9 @@ fn http_error(settings: &ProviderSettings, response: &HttpResponse, body: &str) 
             "check the model name ({}) and the base URL ({})",
             settings.model, settings.base_url
         ),
-        400 | 422 => "the provider rejected the request; the protocol checker may say why".to_string(),
+        400 | 422 => {
+            "the provider rejected the request; the protocol checker may say why".to_string()
+        }
         429 => "rate limited: the run waits and retries".to_string(),
         500..=599 => "the provider failed or is overloaded: the run waits and retries".to_string(),
         _ => String::new(),
@@ -286,7 +300,10 @@ mod tests {
             model: "m".into(),
             stream: true,
         };
-        assert_eq!(settings.endpoint(), "http://127.0.0.1:8787/v1/chat/completions");
+        assert_eq!(
+            settings.endpoint(),
+            "http://127.0.0.1:8787/v1/chat/completions"
+        );
         let model = HttpModel::new(settings, key, NoTransport);
         assert!(!model.label().contains("secret"));
     }

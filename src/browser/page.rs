@@ -1,0 +1,96 @@
+//! The page's own state in the browser: the autosaved scenario in
+//! `localStorage`, the URL fragment that share links use, the clipboard, and
+//! the colour theme on `<html>`.
+//!
+//! Every function degrades quietly when an API is missing or refused (private
+//! browsing without storage, a clipboard without permission): the caller
+//! gets `None`/`Err` and tells the user, the page never breaks.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// The `localStorage` key of the autosaved scenario text.
+const SCENARIO_KEY: &str = "agent-loop-playground.scenario";
+/// The `localStorage` key of the chosen theme (`light`, `dark`; absent: system).
+const THEME_KEY: &str = "agent-loop-playground.theme";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+pub fn saved_scenario() -> Option<String> {
+    storage()?.get_item(SCENARIO_KEY).ok().flatten()
+}
+
+/// Saves the scenario text; a full or missing storage only loses the autosave.
+pub fn save_scenario(text: &str) {
+    if let Some(storage) = storage() {
+        let _ = storage.set_item(SCENARIO_KEY, text);
+    }
+}
+
+pub fn saved_theme() -> Option<String> {
+    storage()?.get_item(THEME_KEY).ok().flatten()
+}
+
+/// Applies a theme (`system`, `light`, `dark`) to `<html data-theme>` and remembers it.
+pub fn apply_theme(theme: &str) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("data-theme", theme);
+    }
+    if let Some(storage) = storage() {
+        let _ = if theme == "system" {
+            storage.remove_item(THEME_KEY)
+        } else {
+            storage.set_item(THEME_KEY, theme)
+        };
+    }
+}
+
+/// The current URL fragment, `#` included (empty when there is none).
+pub fn fragment() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}
+
+/// Puts `fragment` in the address bar without adding a history entry or
+/// reloading, and returns the page's full URL.
+pub fn set_fragment(fragment: &str) -> Option<String> {
+    let window = web_sys::window()?;
+    let location = window.location();
+    let base = format!("{}{}", location.origin().ok()?, location.pathname().ok()?);
+    let search = location.search().unwrap_or_default();
+    let url = format!("{base}{search}{fragment}");
+    window
+        .history()
+        .ok()?
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+        .ok()?;
+    Some(url)
+}
+
+/// Copies `text` to the clipboard. `Err` when the browser has no clipboard
+/// API or refuses (no permission, page not focused).
+pub async fn copy_text(text: &str) -> Result<(), ()> {
+    let window = web_sys::window().ok_or(())?;
+    let navigator = window.navigator();
+    // Through Reflect: `Navigator::clipboard` needs web-sys's unstable-API flag.
+    let clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into()).map_err(|_| ())?;
+    if clipboard.is_undefined() {
+        return Err(());
+    }
+    let write = js_sys::Reflect::get(&clipboard, &"writeText".into())
+        .map_err(|_| ())?
+        .dyn_into::<js_sys::Function>()
+        .map_err(|_| ())?;
+    let promise = write
+        .call1(&clipboard, &text.into())
+        .map_err(|_| ())?
+        .dyn_into::<js_sys::Promise>()
+        .map_err(|_| ())?;
+    JsFuture::from(promise).await.map(|_| ()).map_err(|_| ())
+}

@@ -1,0 +1,453 @@
+//! The structured scenario editor's logic: which limits exist and in what
+//! units, how a field edit rewrites the scenario JSON, and which load
+//! problems belong under which part of the form.
+//!
+//! The JSON text stays the one source of truth: every field edit parses it,
+//! changes one value and writes it back, so the raw JSON box and the fields
+//! never disagree. Pure and tested natively.
+
+use serde_json::{Map, Value};
+
+/// How a limit is entered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitKind {
+    Integer,
+    Number,
+    /// One of these words.
+    Choice(&'static [&'static str]),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LimitField {
+    pub key: &'static str,
+    pub label: &'static str,
+    pub unit: &'static str,
+    pub kind: LimitKind,
+    /// What applies when the field is empty.
+    pub absent: &'static str,
+}
+
+const fn limit(
+    key: &'static str,
+    label: &'static str,
+    unit: &'static str,
+    kind: LimitKind,
+    absent: &'static str,
+) -> LimitField {
+    LimitField {
+        key,
+        label,
+        unit,
+        kind,
+        absent,
+    }
+}
+
+/// Every limit a scenario can set (DESIGN.md, "Scenario file"), in file order.
+pub const LIMITS: &[LimitField] = &[
+    limit(
+        "max_turns",
+        "Max turns",
+        "model calls",
+        LimitKind::Integer,
+        "10",
+    ),
+    limit(
+        "max_cost_usd",
+        "Budget",
+        "USD",
+        LimitKind::Number,
+        "no budget",
+    ),
+    limit(
+        "cost_mode",
+        "Cost check",
+        "",
+        LimitKind::Choice(&["strict", "naive"]),
+        "strict",
+    ),
+    limit("deadline_ms", "Deadline", "ms", LimitKind::Integer, "none"),
+    limit(
+        "model_timeout_ms",
+        "Model timeout",
+        "ms per call",
+        LimitKind::Integer,
+        "none",
+    ),
+    limit(
+        "tool_timeout_ms",
+        "Tool timeout",
+        "ms per call",
+        LimitKind::Integer,
+        "none",
+    ),
+    limit(
+        "repeat_threshold",
+        "Repeat threshold",
+        "occurrences",
+        LimitKind::Integer,
+        "off",
+    ),
+    limit(
+        "repeat_mode",
+        "Repeat check",
+        "",
+        LimitKind::Choice(&["strict", "naive"]),
+        "strict",
+    ),
+    limit(
+        "max_tool_calls",
+        "Max tool calls",
+        "calls",
+        LimitKind::Integer,
+        "none",
+    ),
+    limit(
+        "max_total_tokens",
+        "Max total tokens",
+        "tokens",
+        LimitKind::Integer,
+        "none",
+    ),
+    limit(
+        "max_output_tokens",
+        "Max output tokens",
+        "tokens per call",
+        LimitKind::Integer,
+        "1024",
+    ),
+    limit(
+        "max_result_chars",
+        "Max result size",
+        "characters",
+        LimitKind::Integer,
+        "none",
+    ),
+    limit(
+        "max_retries",
+        "Max retries",
+        "per model call",
+        LimitKind::Integer,
+        "none",
+    ),
+];
+
+/// One step of a path into the scenario JSON.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Key {
+    Field(&'static str),
+    Index(usize),
+}
+
+/// The scenario text with the value at `path` replaced (`None` removes it),
+/// pretty-printed. Objects on the way are created; `Err` when the text is not
+/// JSON or the path runs through something that is not an object or array.
+pub fn set_path(text: &str, path: &[Key], value: Option<Value>) -> Result<String, String> {
+    let mut root: Value =
+        serde_json::from_str(text).map_err(|e| format!("the scenario is not valid JSON: {e}"))?;
+    let Some((last, parents)) = path.split_last() else {
+        return Err("empty path".to_string());
+    };
+    let mut node = &mut root;
+    for key in parents {
+        node = match key {
+            Key::Field(name) => {
+                let object = node
+                    .as_object_mut()
+                    .ok_or_else(|| format!("{name}: the parent is not an object"))?;
+                object
+                    .entry(name.to_string())
+                    .or_insert_with(|| Value::Object(Map::new()))
+            }
+            Key::Index(i) => node
+                .get_mut(*i)
+                .ok_or_else(|| format!("[{i}]: no such entry"))?,
+        };
+    }
+    match (last, value) {
+        (Key::Field(name), Some(value)) => {
+            node.as_object_mut()
+                .ok_or_else(|| format!("{name}: the parent is not an object"))?
+                .insert(name.to_string(), value);
+        }
+        (Key::Field(name), None) => {
+            if let Some(object) = node.as_object_mut() {
+                object.remove(*name);
+            }
+        }
+        (Key::Index(i), Some(value)) => {
+            *node
+                .get_mut(*i)
+                .ok_or_else(|| format!("[{i}]: no such entry"))? = value;
+        }
+        (Key::Index(_), None) => return Err("cannot remove an array entry".to_string()),
+    }
+    Ok(serde_json::to_string_pretty(&root).unwrap_or_default())
+}
+
+/// A limit's input text as a JSON value: empty removes the limit; `Err` when
+/// the text is not the kind of number the limit takes.
+pub fn parse_limit(field: &LimitField, input: &str) -> Result<Option<Value>, String> {
+    let input = input.trim();
+    if input.is_empty() {
+        return Ok(None);
+    }
+    match field.kind {
+        LimitKind::Integer => input
+            .parse::<u64>()
+            .map(|n| Some(Value::from(n)))
+            .map_err(|_| format!("{}: a whole number, like 10", field.label)),
+        LimitKind::Number => input
+            .parse::<f64>()
+            .ok()
+            .filter(|n| n.is_finite())
+            .and_then(serde_json::Number::from_f64)
+            .map(|n| Some(Value::Number(n)))
+            .ok_or_else(|| format!("{}: a number, like 0.5", field.label)),
+        LimitKind::Choice(words) => words
+            .iter()
+            .find(|w| **w == input)
+            .map(|w| Some(Value::from(*w)))
+            .ok_or_else(|| format!("{}: one of {}", field.label, words.join(", "))),
+    }
+}
+
+/// A limit's current value as its input shows it.
+pub fn limit_text(scenario: &Value, key: &str) -> String {
+    match scenario.get("limits").and_then(|l| l.get(key)) {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// `path: message` lines under `prefix` (`tools[1]`, `model.responses`),
+/// with the prefix shortened away, for showing under that part of the form.
+pub fn problems_under(lines: &[String], prefix: &str) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|line| {
+            let rest = line.strip_prefix(prefix)?;
+            // `tools[1]` must not claim `tools[10]`.
+            match rest.chars().next() {
+                Some('.') | Some('[') | Some(':') => Some(line.clone()),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Why Run is disabled, or `None` when the scenario can run.
+pub fn run_blocker(problems: &[String], field_errors: &[String]) -> Option<String> {
+    let count = problems.len() + field_errors.len();
+    let first = field_errors.first().or(problems.first())?;
+    Some(if count == 1 {
+        format!("Run is disabled: {first}")
+    } else {
+        format!("Run is disabled: {first} (and {} more problems)", count - 1)
+    })
+}
+
+/// A tool entry as the form shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ToolForm {
+    /// A built-in tool named in the file; edit it as JSON to change it.
+    Builtin(String),
+    Inline {
+        name: String,
+        description: String,
+        schema: String,
+        needs_approval: bool,
+    },
+}
+
+pub fn tool_forms(scenario: &Value) -> Vec<ToolForm> {
+    let Some(tools) = scenario.get("tools").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    tools
+        .iter()
+        .map(|tool| match tool {
+            Value::String(name) => ToolForm::Builtin(name.clone()),
+            other => ToolForm::Inline {
+                name: other["name"].as_str().unwrap_or_default().to_string(),
+                description: other["description"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                schema: other
+                    .get("input_schema")
+                    .map(|s| serde_json::to_string_pretty(s).unwrap_or_default())
+                    .unwrap_or_else(|| "{\"type\": \"object\"}".to_string()),
+                needs_approval: other["needs_approval"].as_bool().unwrap_or(false),
+            },
+        })
+        .collect()
+}
+
+/// The scripted responses as the script editor starts.
+pub fn responses_text(scenario: &Value) -> String {
+    scenario
+        .get("model")
+        .and_then(|m| m.get("responses"))
+        .map(|r| serde_json::to_string_pretty(r).unwrap_or_default())
+        .unwrap_or_else(|| "[]".to_string())
+}
+
+/// Parses an edited JSON field; the error names the field and the position.
+pub fn parse_json_field(label: &str, text: &str) -> Result<Value, String> {
+    serde_json::from_str(text).map_err(|e| {
+        format!(
+            "{label}: not valid JSON: {e} (line {}, column {})",
+            e.line(),
+            e.column()
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn set_path_replaces_creates_and_removes() {
+        let text = r#"{"name": "x", "tools": [{"name": "t", "description": "old"}]}"#;
+        let out = set_path(
+            text,
+            &[
+                Key::Field("tools"),
+                Key::Index(0),
+                Key::Field("description"),
+            ],
+            Some(json!("new")),
+        )
+        .unwrap();
+        let value: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(value["tools"][0]["description"], "new");
+        // Key order is kept: `name` still comes first.
+        assert!(out.find("\"name\"").unwrap() < out.find("\"tools\"").unwrap());
+        let out = set_path(
+            &out,
+            &[Key::Field("limits"), Key::Field("max_turns")],
+            Some(json!(3)),
+        )
+        .unwrap();
+        assert!(out.contains("\"max_turns\": 3"));
+        let out = set_path(&out, &[Key::Field("limits"), Key::Field("max_turns")], None).unwrap();
+        assert!(!out.contains("max_turns"));
+        assert!(set_path("{", &[Key::Field("a")], None).is_err());
+        assert!(set_path(
+            text,
+            &[Key::Field("tools"), Key::Index(5), Key::Field("x")],
+            None
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn limits_parse_by_kind_and_empty_removes() {
+        let find = |key| LIMITS.iter().find(|l| l.key == key).unwrap();
+        assert_eq!(parse_limit(find("max_turns"), " 12 "), Ok(Some(json!(12))));
+        assert!(parse_limit(find("max_turns"), "1.5").is_err());
+        assert_eq!(
+            parse_limit(find("max_cost_usd"), "0.25"),
+            Ok(Some(json!(0.25)))
+        );
+        assert!(parse_limit(find("max_cost_usd"), "lots").is_err());
+        assert_eq!(
+            parse_limit(find("cost_mode"), "naive"),
+            Ok(Some(json!("naive")))
+        );
+        assert!(parse_limit(find("cost_mode"), "lazy").is_err());
+        assert_eq!(parse_limit(find("deadline_ms"), ""), Ok(None));
+        let scenario = json!({"limits": {"max_cost_usd": 0.5, "cost_mode": "naive"}});
+        assert_eq!(limit_text(&scenario, "max_cost_usd"), "0.5");
+        assert_eq!(limit_text(&scenario, "cost_mode"), "naive");
+        assert_eq!(limit_text(&scenario, "deadline_ms"), "");
+    }
+
+    #[test]
+    fn every_limit_in_the_design_is_in_the_form_with_a_unit_or_choices() {
+        let keys: Vec<&str> = LIMITS.iter().map(|l| l.key).collect();
+        for key in [
+            "max_turns",
+            "max_cost_usd",
+            "cost_mode",
+            "deadline_ms",
+            "model_timeout_ms",
+            "tool_timeout_ms",
+            "repeat_threshold",
+            "max_tool_calls",
+            "max_total_tokens",
+            "max_output_tokens",
+            "max_result_chars",
+            "max_retries",
+        ] {
+            assert!(keys.contains(&key), "{key} missing");
+        }
+        for field in LIMITS {
+            assert!(
+                !field.unit.is_empty() || matches!(field.kind, LimitKind::Choice(_)),
+                "{} has no unit",
+                field.key
+            );
+        }
+    }
+
+    #[test]
+    fn problems_go_under_their_part_of_the_form() {
+        let lines = vec![
+            "tools[1].input_schema.type: unknown type".to_string(),
+            "tools[10].name: empty".to_string(),
+            "model.responses[2].tool_calls[0].args: expected an object".to_string(),
+            "task: empty".to_string(),
+        ];
+        assert_eq!(problems_under(&lines, "tools[1]"), [lines[0].clone()]);
+        assert_eq!(
+            problems_under(&lines, "model.responses"),
+            [lines[2].clone()]
+        );
+        assert_eq!(run_blocker(&[], &[]), None);
+        assert_eq!(
+            run_blocker(&lines[3..], &[]),
+            Some("Run is disabled: task: empty".to_string())
+        );
+        assert_eq!(
+            run_blocker(
+                &lines,
+                &["tools[0].input_schema: not valid JSON".to_string()]
+            ),
+            Some(
+                "Run is disabled: tools[0].input_schema: not valid JSON (and 4 more problems)"
+                    .to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn tools_and_responses_show_as_the_form_edits_them() {
+        let scenario = json!({
+            "tools": ["get_time", {"name": "t", "description": "d", "input_schema": {"type": "object"}, "needs_approval": true}],
+            "model": {"type": "scripted", "responses": [{"text": "hi"}]}
+        });
+        let forms = tool_forms(&scenario);
+        assert_eq!(forms[0], ToolForm::Builtin("get_time".into()));
+        assert_eq!(
+            forms[1],
+            ToolForm::Inline {
+                name: "t".into(),
+                description: "d".into(),
+                schema: "{\n  \"type\": \"object\"\n}".into(),
+                needs_approval: true
+            }
+        );
+        assert_eq!(
+            responses_text(&scenario),
+            "[\n  {\n    \"text\": \"hi\"\n  }\n]"
+        );
+        assert!(parse_json_field("Responses", "[")
+            .unwrap_err()
+            .starts_with("Responses: not valid JSON"));
+    }
+}

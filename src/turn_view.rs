@@ -1,0 +1,472 @@
+//! The timeline's shape: which card each event belongs to, and what each
+//! event shows inside its card (the assistant's text, each tool call with its
+//! pretty-printed arguments and validation, the approval decision, the
+//! tool_result under its call), plus each turn's tokens, cost and latency.
+//!
+//! Invariants: pure functions of events, tested natively. A card is never
+//! rebuilt: an event either opens a new card or is appended to the last one,
+//! so a 1,000-turn run renders one new element per event.
+
+use harness::event::{EventKind, RunEvent, Validation};
+use harness::message::ContentBlock;
+
+use crate::view_model::{
+    clip, compact, format_cost, format_ms, plural, pretty, snake_name, validation_line, Tone,
+};
+
+/// Results longer than this many characters (or lines) start collapsed.
+pub const COLLAPSE_CHARS: usize = 400;
+pub const COLLAPSE_LINES: usize = 8;
+
+/// Arguments or results longer than this are clipped even when expanded; the
+/// exported trace keeps them whole.
+const MAX_BODY_CHARS: usize = 20_000;
+
+/// Which card an event goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// Open a new card: `Some(turn)` for a model turn, `None` for the run's
+    /// start or end.
+    NewCard(Option<u32>),
+    /// Append to the newest card.
+    Append,
+}
+
+/// `current` is the newest card's turn (`None` before the first turn or for a
+/// run-level card).
+pub fn placement(current: Option<u32>, event: &RunEvent) -> Placement {
+    match &event.kind {
+        EventKind::RunStarted { .. } | EventKind::RunFinished(_) => Placement::NewCard(None),
+        // A retry of the same turn stays in its card.
+        EventKind::ModelRequest { turn, .. } if current != Some(*turn) => {
+            Placement::NewCard(Some(*turn))
+        }
+        _ => Placement::Append,
+    }
+}
+
+/// One event inside a card.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Item {
+    pub seq: u64,
+    /// The event's `type`, for CSS and tests.
+    pub kind: &'static str,
+    pub tone: Tone,
+    pub title: String,
+    /// Short lines under the title.
+    pub lines: Vec<String>,
+    /// A preformatted block: pretty arguments or a result's content.
+    pub body: Option<String>,
+    /// The body is long enough to start collapsed behind "Show all".
+    pub collapsible: bool,
+    /// Drawn indented under the call it belongs to.
+    pub nested: bool,
+}
+
+fn item(event: &RunEvent, kind: &'static str, tone: Tone, title: String) -> Item {
+    Item {
+        seq: event.seq,
+        kind,
+        tone,
+        title,
+        lines: Vec::new(),
+        body: None,
+        collapsible: false,
+        nested: false,
+    }
+}
+
+pub fn is_long(text: &str) -> bool {
+    text.chars().count() > COLLAPSE_CHARS || text.lines().count() > COLLAPSE_LINES
+}
+
+/// The first lines of a long body, as shown while collapsed.
+pub fn collapsed(text: &str) -> String {
+    let mut out: String = text
+        .lines()
+        .take(COLLAPSE_LINES)
+        .collect::<Vec<_>>()
+        .join("\n");
+    if out.chars().count() > COLLAPSE_CHARS {
+        out = out.chars().take(COLLAPSE_CHARS).collect();
+    }
+    out.push('…');
+    out
+}
+
+/// What a card shows for an event; `None` for the events the card header
+/// already covers.
+pub fn card_item(event: &RunEvent) -> Option<Item> {
+    let it = match &event.kind {
+        EventKind::RunStarted { .. } | EventKind::RunFinished(_) => return None,
+        EventKind::ModelRequest {
+            attempt,
+            messages,
+            estimated_input_tokens,
+            max_output_tokens,
+            ..
+        } => {
+            let title = if *attempt > 1 {
+                format!("Request to the model (attempt {attempt})")
+            } else {
+                "Request to the model".to_string()
+            };
+            let mut it = item(event, "model_request", Tone::Normal, title);
+            it.lines.push(format!(
+                "{} · ~{estimated_input_tokens} input tokens (estimate) · up to {max_output_tokens} output tokens",
+                plural(*messages as u64, "message")
+            ));
+            it
+        }
+        EventKind::ModelResponse {
+            content,
+            stop_reason,
+            ..
+        } => {
+            let mut it = item(
+                event,
+                "model_response",
+                Tone::Normal,
+                format!("Assistant · stop_reason {stop_reason}"),
+            );
+            let calls = content
+                .iter()
+                .filter(|b| matches!(b, ContentBlock::ToolUse(_)))
+                .count();
+            for block in content {
+                match block {
+                    ContentBlock::Thinking { thinking, .. } => {
+                        it.lines.push(format!("thinking: {thinking}"));
+                    }
+                    ContentBlock::Text { text } if !text.is_empty() => {
+                        it.body = Some(match it.body.take() {
+                            Some(before) => format!("{before}\n\n{text}"),
+                            None => text.clone(),
+                        });
+                    }
+                    _ => {}
+                }
+            }
+            if calls > 0 {
+                it.lines
+                    .push(format!("asks for {}", plural(calls as u64, "tool call")));
+            }
+            it
+        }
+        EventKind::ModelError {
+            attempt,
+            status,
+            message,
+            retry_in_ms,
+            latency_ms,
+            ..
+        } => {
+            let what = match status {
+                Some(status) => format!("HTTP {status}: {message}"),
+                None => message.clone(),
+            };
+            let (next, tone) = match retry_in_ms {
+                Some(ms) => (format!("retrying in {}", format_ms(*ms)), Tone::Warn),
+                None => ("not retried".to_string(), Tone::Error),
+            };
+            let mut it = item(
+                event,
+                "model_error",
+                tone,
+                format!("Model error (attempt {attempt})"),
+            );
+            it.lines = vec![what, format!("{next} · after {}", format_ms(*latency_ms))];
+            it
+        }
+        EventKind::ToolCall {
+            name,
+            args,
+            args_raw,
+            validation,
+            needs_approval,
+            ..
+        } => {
+            let tone = if validation.is_valid() {
+                Tone::Normal
+            } else {
+                Tone::Error
+            };
+            let approval = if *needs_approval {
+                " (needs approval)"
+            } else {
+                ""
+            };
+            let mut it = item(
+                event,
+                "tool_call",
+                tone,
+                format!("Tool call {name}{approval}"),
+            );
+            let body = match args_raw {
+                Some(raw) => format!("(not JSON) {raw}"),
+                None => pretty(args),
+            };
+            it.body = Some(clip(&body, MAX_BODY_CHARS));
+            it.lines.push(match validation {
+                Validation::Valid => "✓ arguments valid".to_string(),
+                other => format!("✗ {}", validation_line(other)),
+            });
+            it
+        }
+        EventKind::ApprovalRequested { name, .. } => {
+            let mut it = item(
+                event,
+                "approval_requested",
+                Tone::Warn,
+                format!("Approval requested for {name}"),
+            );
+            it.nested = true;
+            it
+        }
+        EventKind::ApprovalDecided {
+            name,
+            decision,
+            by,
+            reason,
+            args,
+            ..
+        } => {
+            let decision = snake_name(decision);
+            let tone = if decision.starts_with("deny") {
+                Tone::Warn
+            } else {
+                Tone::Ok
+            };
+            let mut it = item(
+                event,
+                "approval_decided",
+                tone,
+                format!("Approval for {name}: {decision} (by {})", snake_name(by)),
+            );
+            if let Some(reason) = reason {
+                it.lines.push(format!("reason: {reason}"));
+            }
+            if let Some(args) = args {
+                it.lines
+                    .push(format!("edited args: {}", clip(&compact(args), 600)));
+            }
+            it.nested = true;
+            it
+        }
+        EventKind::ToolResult {
+            name,
+            content,
+            is_error,
+            latency_ms,
+            ..
+        } => {
+            let (title, tone) = if *is_error {
+                (format!("Error result from {name}"), Tone::Error)
+            } else {
+                (format!("Result from {name}"), Tone::Normal)
+            };
+            let mut it = item(event, "tool_result", tone, title);
+            it.lines.push(format!(
+                "{} characters · latency {}",
+                content.chars().count(),
+                format_ms(*latency_ms)
+            ));
+            it.collapsible = is_long(content);
+            it.body = Some(clip(content, MAX_BODY_CHARS));
+            it.nested = true;
+            it
+        }
+    };
+    Some(it)
+}
+
+/// A turn's numbers for its card header: tokens, cost and latency of its
+/// model response(s); `None` until the model answered.
+pub fn turn_stats(events: &[RunEvent]) -> Option<String> {
+    let mut seen = false;
+    let (mut input, mut output, mut cost, mut latency) = (0, 0, 0.0, 0);
+    for event in events {
+        match &event.kind {
+            EventKind::ModelResponse {
+                usage,
+                cost_usd,
+                latency_ms,
+                ..
+            } => {
+                seen = true;
+                input += usage.input_tokens;
+                output += usage.output_tokens;
+                cost += cost_usd;
+                latency += latency_ms;
+            }
+            EventKind::ModelError { latency_ms, .. } => latency += latency_ms,
+            _ => {}
+        }
+    }
+    seen.then(|| {
+        format!(
+            "{input} in / {output} out tokens · {} · {}",
+            format_cost(cost),
+            format_ms(latency)
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use harness::approval::{Decider, DecisionKind};
+    use harness::model::Usage;
+    use serde_json::json;
+
+    fn ev(seq: u64, kind: EventKind) -> RunEvent {
+        RunEvent { seq, t_ms: 0, kind }
+    }
+
+    fn request(turn: u32, attempt: u32) -> EventKind {
+        EventKind::ModelRequest {
+            turn,
+            attempt,
+            messages: 1,
+            estimated_input_tokens: 10,
+            max_output_tokens: 1024,
+        }
+    }
+
+    fn response(text: &str) -> EventKind {
+        EventKind::ModelResponse {
+            turn: 1,
+            text: text.into(),
+            content: vec![ContentBlock::Text { text: text.into() }],
+            stop_reason: "end_turn".into(),
+            usage: Usage {
+                input_tokens: 100,
+                output_tokens: 20,
+            },
+            cost_usd: 0.0001,
+            latency_ms: 250,
+        }
+    }
+
+    #[test]
+    fn a_model_request_for_a_new_turn_opens_a_card_and_retries_do_not() {
+        assert_eq!(
+            placement(None, &ev(1, request(1, 1))),
+            Placement::NewCard(Some(1))
+        );
+        assert_eq!(placement(Some(1), &ev(2, request(1, 2))), Placement::Append);
+        assert_eq!(
+            placement(Some(1), &ev(3, request(2, 1))),
+            Placement::NewCard(Some(2))
+        );
+        assert_eq!(
+            placement(Some(2), &ev(4, response("hi"))),
+            Placement::Append
+        );
+    }
+
+    #[test]
+    fn a_tool_call_shows_pretty_args_and_its_validation() {
+        let call = ev(
+            5,
+            EventKind::ToolCall {
+                turn: 1,
+                id: "c1".into(),
+                name: "book".into(),
+                args: json!({"nights": "two"}),
+                args_raw: None,
+                validation: Validation::SchemaViolation {
+                    errors: vec!["/nights: expected integer".into()],
+                },
+                needs_approval: true,
+            },
+        );
+        let it = card_item(&call).unwrap();
+        assert_eq!(it.title, "Tool call book (needs approval)");
+        assert_eq!(it.body.as_deref(), Some("{\n  \"nights\": \"two\"\n}"));
+        assert_eq!(
+            it.lines,
+            ["✗ arguments break the schema: /nights: expected integer"]
+        );
+        assert_eq!(it.tone, Tone::Error);
+        assert!(!it.nested);
+    }
+
+    #[test]
+    fn results_nest_under_their_call_are_marked_and_collapse_when_long() {
+        let result = |content: String, is_error| {
+            card_item(&ev(
+                6,
+                EventKind::ToolResult {
+                    id: "c1".into(),
+                    name: "get_time".into(),
+                    content,
+                    is_error,
+                    latency_ms: 3,
+                },
+            ))
+            .unwrap()
+        };
+        let short = result("{\"ok\":true}".into(), false);
+        assert!(short.nested && !short.collapsible);
+        assert_eq!(short.tone, Tone::Normal);
+        assert_eq!(short.lines, ["11 characters · latency 3 ms"]);
+        let error = result("denied by the user".into(), true);
+        assert_eq!(error.tone, Tone::Error);
+        assert_eq!(error.title, "Error result from get_time");
+        let long = result("x".repeat(COLLAPSE_CHARS + 1), false);
+        assert!(long.collapsible);
+        let many_lines = result("a\n".repeat(COLLAPSE_LINES + 1), false);
+        assert!(many_lines.collapsible);
+        let shown = collapsed(&"line\n".repeat(20));
+        assert_eq!(shown.lines().count(), COLLAPSE_LINES);
+        assert!(shown.ends_with('…'));
+    }
+
+    #[test]
+    fn decisions_show_who_decided_and_why() {
+        let it = card_item(&ev(
+            7,
+            EventKind::ApprovalDecided {
+                id: "c1".into(),
+                name: "issue_refund".into(),
+                decision: DecisionKind::Deny,
+                by: Decider::User,
+                reason: Some("not today".into()),
+                args: None,
+            },
+        ))
+        .unwrap();
+        assert_eq!(it.title, "Approval for issue_refund: deny (by user)");
+        assert_eq!(it.lines, ["reason: not today"]);
+        assert_eq!(it.tone, Tone::Warn);
+    }
+
+    #[test]
+    fn the_assistant_text_is_the_body_and_the_header_has_the_turn_numbers() {
+        let events = [ev(1, request(1, 1)), ev(2, response("It is noon."))];
+        assert_eq!(turn_stats(&events[..1]), None);
+        assert_eq!(
+            turn_stats(&events).as_deref(),
+            Some("100 in / 20 out tokens · $0.0001 · 250 ms")
+        );
+        let it = card_item(&events[1]).unwrap();
+        assert_eq!(it.body.as_deref(), Some("It is noon."));
+        assert_eq!(it.title, "Assistant · stop_reason end_turn");
+        assert!(card_item(&ev(
+            3,
+            EventKind::RunFinished(harness::event::Outcome {
+                status: harness::event::Status::Done,
+                reason: String::new(),
+                turns: 1,
+                tool_calls: 0,
+                input_tokens: 0,
+                output_tokens: 0,
+                cost_usd: 0.0,
+                elapsed_ms: 0,
+                answer: None,
+            })
+        ))
+        .is_none());
+    }
+}

@@ -1,0 +1,200 @@
+//! The structured scenario editor: task and system prompt, each tool
+//! (description, JSON Schema, needs_approval), every limit with its unit, and
+//! the scripted model's responses. Each field writes through to the JSON text
+//! (see `form`); problems show under the part of the form they are about.
+//!
+//! The fields are built from the text once per `Editor::revision` and are
+//! not re-rendered while the person types, so focus and caret stay put.
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+use crate::editor::Editor;
+use crate::form::{self, Key, LimitKind, ToolForm};
+
+#[component]
+pub fn ScenarioForm(
+    editor: Editor,
+    /// The live load problems of the text, as `path: message` lines.
+    #[prop(into)]
+    problems: Signal<Vec<String>>,
+) -> impl IntoView {
+    move || {
+        editor.revision().track();
+        let text = editor.text().get_untracked();
+        match serde_json::from_str::<Value>(&text) {
+            Ok(value) if value.is_object() => form_view(editor, &value, problems).into_any(),
+            _ => view! {
+                <p class="form-off">"The fields come back once the JSON below parses."</p>
+            }
+            .into_any(),
+        }
+    }
+}
+
+fn field_error(editor: Editor, key: String) -> impl Fn() -> Option<String> + Clone {
+    move || {
+        editor.field_errors().with(|errors| {
+            errors
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, e)| e.clone())
+        })
+    }
+}
+
+fn problem_list(lines: impl Fn() -> Vec<String> + Send + Sync + 'static) -> impl IntoView {
+    view! {
+        <ul class="field-problems" role="alert">
+            {move || lines().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
+        </ul>
+    }
+}
+
+fn form_view(editor: Editor, value: &Value, problems: Signal<Vec<String>>) -> impl IntoView {
+    let task = value["task"].as_str().unwrap_or_default().to_string();
+    let system = value["system"].as_str().unwrap_or_default().to_string();
+    let string_field = move |field: &'static str| {
+        move |ev| {
+            let text = event_target_value(&ev);
+            let value = (!text.is_empty() || field == "task").then(|| Value::from(text));
+            editor.edit_field(field, &[Key::Field(field)], value);
+        }
+    };
+    let tools = form::tool_forms(value)
+        .into_iter()
+        .enumerate()
+        .map(|(i, tool)| tool_view(editor, i, tool, problems))
+        .collect_view();
+    let limits = form::LIMITS
+        .iter()
+        .map(|field| limit_view(editor, field, form::limit_text(value, field.key)))
+        .collect_view();
+    let responses = form::responses_text(value);
+    let responses_error = field_error(editor, "responses".to_string());
+    let has_script = value.get("model").is_some_and(Value::is_object);
+    view! {
+        <details class="form-section" open>
+            <summary>"Task and system prompt"</summary>
+            <label for="field-task">"Task"</label>
+            <textarea id="field-task" class="prose" rows="2" prop:value=task on:input=string_field("task")></textarea>
+            {problem_list(move || problems.with(|p| form::problems_under(p, "task")))}
+            <label for="field-system">"System prompt"</label>
+            <textarea id="field-system" class="prose" rows="2" prop:value=system on:input=string_field("system")></textarea>
+        </details>
+        <details class="form-section">
+            <summary>"Tools"</summary>
+            {tools}
+            <p class="hint">"Add or remove tools in the JSON below."</p>
+        </details>
+        <details class="form-section">
+            <summary>"Limits"</summary>
+            <div class="limits">{limits}</div>
+            {problem_list(move || problems.with(|p| form::problems_under(p, "limits")))}
+        </details>
+        <details class="form-section">
+            <summary>"Scripted responses"</summary>
+            <label for="field-responses">"Responses (JSON array, one per model call)"</label>
+            <textarea id="field-responses" rows="10" spellcheck="false" prop:value=responses
+                prop:disabled=!has_script
+                on:input=move |ev| {
+                    match form::parse_json_field("model.responses", &event_target_value(&ev)) {
+                        Ok(v) => editor.edit_field("responses", &[Key::Field("model"), Key::Field("responses")], Some(v)),
+                        Err(why) => editor.set_field_error("responses", Some(why)),
+                    }
+                }
+            ></textarea>
+            <p class="field-error" role="alert">{responses_error}</p>
+            {problem_list(move || problems.with(|p| form::problems_under(p, "model")))}
+        </details>
+    }
+}
+
+fn tool_view(editor: Editor, i: usize, tool: ToolForm, problems: Signal<Vec<String>>) -> AnyView {
+    let prefix = format!("tools[{i}]");
+    let under = {
+        let prefix = prefix.clone();
+        move || problems.with(|p| form::problems_under(p, &prefix))
+    };
+    match tool {
+        ToolForm::Builtin(name) => view! {
+            <fieldset class="tool" data-tool=name.clone()>
+                <legend><code>{name.clone()}</code>" (built-in)"</legend>
+                <p class="hint">"A built-in tool: its description and schema come with it."</p>
+                {problem_list(under)}
+            </fieldset>
+        }
+        .into_any(),
+        ToolForm::Inline {
+            name,
+            description,
+            schema,
+            needs_approval,
+        } => {
+            let schema_key = format!("{prefix}.input_schema");
+            let schema_error = field_error(editor, schema_key.clone());
+            let id = |what: &str| format!("tool-{i}-{what}");
+            view! {
+                <fieldset class="tool" data-tool=name.clone()>
+                    <legend><code>{name.clone()}</code></legend>
+                    <label for=id("description")>"Description"</label>
+                    <textarea id=id("description") class="prose" rows="2" prop:value=description
+                        on:input=move |ev| editor.edit_field("description", &[Key::Field("tools"), Key::Index(i), Key::Field("description")], Some(Value::from(event_target_value(&ev))))
+                    ></textarea>
+                    <label for=id("schema")>"Input schema (JSON Schema)"</label>
+                    <textarea id=id("schema") rows="6" spellcheck="false" prop:value=schema
+                        on:input=move |ev| {
+                            match form::parse_json_field(&schema_key, &event_target_value(&ev)) {
+                                Ok(v) => editor.edit_field(&schema_key, &[Key::Field("tools"), Key::Index(i), Key::Field("input_schema")], Some(v)),
+                                Err(why) => editor.set_field_error(&schema_key, Some(why)),
+                            }
+                        }
+                    ></textarea>
+                    <p class="field-error" role="alert">{schema_error}</p>
+                    <label class="check">
+                        <input type="checkbox" prop:checked=needs_approval
+                            on:change=move |ev| editor.edit_field("needs_approval", &[Key::Field("tools"), Key::Index(i), Key::Field("needs_approval")], Some(Value::from(event_target_checked(&ev))))
+                        />
+                        "Needs approval"
+                    </label>
+                    {problem_list(under)}
+                </fieldset>
+            }
+            .into_any()
+        }
+    }
+}
+
+fn limit_view(editor: Editor, field: &'static form::LimitField, current: String) -> impl IntoView {
+    let id = format!("limit-{}", field.key);
+    let error = field_error(editor, field.key.to_string());
+    let on_input = move |ev| match form::parse_limit(field, &event_target_value(&ev)) {
+        Ok(value) => editor.edit_field(
+            field.key,
+            &[Key::Field("limits"), Key::Field(field.key)],
+            value,
+        ),
+        Err(why) => editor.set_field_error(field.key, Some(why)),
+    };
+    let input = match field.kind {
+        LimitKind::Choice(words) => view! {
+            <select id=id.clone() on:change=on_input>
+                <option value="" prop:selected=current.is_empty()>{format!("default ({})", field.absent)}</option>
+                {words.iter().map(|w| view! { <option value=*w prop:selected=current == *w>{*w}</option> }).collect_view()}
+            </select>
+        }
+        .into_any(),
+        kind => view! {
+            <input id=id.clone() type="text" inputmode=if kind == LimitKind::Number { "decimal" } else { "numeric" }
+                placeholder=field.absent prop:value=current on:input=on_input />
+        }
+        .into_any(),
+    };
+    view! {
+        <div class="limit" data-limit=field.key>
+            <label for=id>{field.label}{(!field.unit.is_empty()).then(|| view! { <span class="unit">{format!(" ({})", field.unit)}</span> })}</label>
+            {input}
+            <p class="field-error" role="alert">{error}</p>
+        </div>
+    }
+}

@@ -1,0 +1,83 @@
+//! Share and keep a scenario: copy a link that carries it, export it as a
+//! JSON file, import one. (The autosave needs no control: every edit is kept.)
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
+
+use crate::browser::{files, page};
+use crate::editor::Editor;
+use crate::share;
+
+#[component]
+pub fn ShareBar(editor: Editor) -> impl IntoView {
+    let link = RwSignal::new(None::<String>);
+    let copy_link = move |_| {
+        let fragment = share::fragment_for(&editor.text().get_untracked());
+        let Some(url) = page::set_fragment(&fragment) else {
+            editor.set_notice(Some(
+                "This browser would not put the link in the address bar.".into(),
+            ));
+            return;
+        };
+        link.set(Some(url.clone()));
+        spawn_local(async move {
+            let notice = match page::copy_text(&url).await {
+                Ok(()) => "Link copied to the clipboard.",
+                Err(()) => "The link is in the address bar and below: copy it from there.",
+            };
+            editor.set_notice(Some(notice.to_string()));
+        });
+    };
+    let export = move |_| {
+        let text = editor.text().get_untracked();
+        let name = format!("{}.json", share::file_stem(&text));
+        let notice = match files::download(&name, "application/json", &text) {
+            Ok(()) => format!("Saved {name}."),
+            Err(why) => why,
+        };
+        editor.set_notice(Some(notice));
+    };
+    let import = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        spawn_local(async move {
+            match files::read_picked(&input).await {
+                Some(Ok(text)) => {
+                    editor.load(text);
+                    editor.set_notice(Some("Imported the scenario file.".to_string()));
+                }
+                Some(Err(why)) => editor.set_notice(Some(why)),
+                None => {}
+            }
+            // Picking the same file again must fire `change` again.
+            input.set_value("");
+        });
+    };
+    view! {
+        <div class="share-bar">
+            <button type="button" on:click=copy_link>"Copy link"</button>
+            <button type="button" on:click=export>"Export scenario"</button>
+            <label class="file-button">
+                "Import scenario"
+                <input type="file" accept=".json,application/json" on:change=import />
+            </label>
+        </div>
+        <p class="notice" aria-live="polite">{move || editor.notice().get()}</p>
+        {move || link.get().map(|url| view! {
+            <label class="share-link">
+                "Share link"
+                <input id="share-link" type="text" readonly prop:value=url
+                    on:focus=|ev| {
+                        if let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                            input.select();
+                        }
+                    } />
+            </label>
+        })}
+    }
+}

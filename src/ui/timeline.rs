@@ -1,0 +1,179 @@
+//! The timeline: one card per model turn (the request, the assistant's text,
+//! each tool call with its arguments and validation, the approval bar while
+//! the call waits, the decision, and the tool_result under its call), framed
+//! by the run's start and end rows.
+//!
+//! Both levels are keyed lists over append-only signals: a new turn adds one
+//! card, a new event adds one item to the newest card, and nothing already on
+//! the page is rendered again.
+
+use harness::approval::Decision;
+use harness::event::RunEvent;
+use leptos::prelude::*;
+
+use crate::controller::{Card, PendingApproval};
+use crate::turn_view::{self, Item};
+use crate::ui::approval_bar::ApprovalBar;
+use crate::view_model::{self, Row};
+
+/// What an approval_requested item needs to show the bar under its call.
+#[derive(Clone, Copy)]
+pub struct ApprovalContext {
+    pub pending: Signal<Option<PendingApproval>>,
+    pub reason: RwSignal<String>,
+    pub decide: Callback<Decision>,
+}
+
+#[component]
+pub fn Timeline(
+    #[prop(into)] cards: Signal<Vec<Card>>,
+    /// Changes when a new run starts: every run numbers its cards and events
+    /// from 0, so keys alone would reuse the previous run's elements.
+    #[prop(into)]
+    run_id: Signal<u64>,
+    approval: ApprovalContext,
+) -> impl IntoView {
+    provide_context(approval);
+    view! {
+        <ol class="timeline" aria-label="Run timeline">
+            {move || {
+                run_id.track();
+                view! {
+                    <For
+                        each=move || cards.get()
+                        key=|card| card.key
+                        children=|card| view! { <CardView card=card /> }
+                    />
+                }
+            }}
+        </ol>
+    }
+}
+
+#[component]
+fn CardView(card: Card) -> impl IntoView {
+    let events = card.events;
+    match card.turn {
+        None => view! {
+            <li class="run-card">
+                <ol class="card-events">
+                    <For
+                        each=move || events.get()
+                        key=|event| event.seq
+                        children=|event| view! { <RowView row=view_model::row(&event) /> }
+                    />
+                </ol>
+            </li>
+        }
+        .into_any(),
+        Some(turn) => {
+            let stats_events = events.clone();
+            let stats = move || stats_events.with(|e| turn_view::turn_stats(e));
+            view! {
+                <li class="turn-card" data-turn=turn>
+                    <header class="turn-header">
+                        <h3>{format!("Turn {turn}")}</h3>
+                        <span class="turn-stats">{move || stats().unwrap_or_else(|| "waiting for the model…".to_string())}</span>
+                    </header>
+                    <ol class="card-events">
+                        <For
+                            each=move || events.get()
+                            key=|event| event.seq
+                            children=|event: RunEvent| {
+                                let time = format!("+{}", view_model::format_ms(event.t_ms));
+                                turn_view::card_item(&event).map(|item| view! { <ItemView item=item time=time /> })
+                            }
+                        />
+                    </ol>
+                </li>
+            }
+            .into_any()
+        }
+    }
+}
+
+#[component]
+fn RowView(row: Row) -> impl IntoView {
+    view! {
+        <li class=format!("event {}", row.tone.class()) data-kind=row.kind data-seq=row.seq>
+            <span class="event-time">{row.time}</span>
+            <div class="event-body">
+                <p class="event-title">{row.title}</p>
+                {row
+                    .lines
+                    .into_iter()
+                    .map(|line| view! { <p class="event-line">{line}</p> })
+                    .collect_view()}
+            </div>
+        </li>
+    }
+}
+
+#[component]
+fn ItemView(item: Item, time: String) -> impl IntoView {
+    let class = format!(
+        "event {}{}",
+        item.tone.class(),
+        if item.nested { " nested" } else { "" }
+    );
+    let body = item
+        .body
+        .map(|body| body_view(item.kind, body, item.collapsible));
+    // The approval bar goes right under the request for the call it is about.
+    let bar = (item.kind == "approval_requested").then(|| {
+        let ctx = expect_context::<ApprovalContext>();
+        move || {
+            ctx.pending.get().map(|pending| {
+                view! { <ApprovalBar pending=pending reason=ctx.reason on_decide=ctx.decide /> }
+            })
+        }
+    });
+    view! {
+        <li class=class data-kind=item.kind data-seq=item.seq>
+            <span class="event-time">{time}</span>
+            <div class="event-body">
+                <p class="event-title">{item.title}</p>
+                // The text or arguments first, then what is known about them.
+                {body}
+                {item
+                    .lines
+                    .into_iter()
+                    .map(|line| view! { <p class="event-line">{line}</p> })
+                    .collect_view()}
+                {bar}
+            </div>
+        </li>
+    }
+}
+
+/// Assistant text as prose; arguments and results as preformatted blocks,
+/// long ones collapsed behind "Show all".
+fn body_view(kind: &'static str, body: String, collapsible: bool) -> AnyView {
+    if kind == "model_response" {
+        return view! { <p class="assistant-text">{body}</p> }.into_any();
+    }
+    if !collapsible {
+        return view! { <pre class="event-pre">{body}</pre> }.into_any();
+    }
+    let expanded = RwSignal::new(false);
+    let short = turn_view::collapsed(&body);
+    let text = move || {
+        if expanded.get() {
+            body.clone()
+        } else {
+            short.clone()
+        }
+    };
+    view! {
+        <pre class="event-pre">{text}</pre>
+        <button
+            type="button"
+            class="show-all"
+            aria-expanded=move || expanded.get().to_string()
+            on:click=move |_| expanded.update(|e| *e = !*e)
+        >
+            {move || if expanded.get() { "Show less" } else { "Show all" }}
+        </button>
+    }
+    .into_any()
+}
