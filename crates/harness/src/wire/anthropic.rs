@@ -26,10 +26,11 @@ use serde_json::{json, Map, Value};
 
 use super::sse::{SseEvent, SseParser};
 use super::{
-    error_body, invalid, json_data, preview, str_at, truncated, u64_at, WireHistory, WireRequest,
+    error_body, flat_tool_specs, invalid, json_data, preview, str_at, truncated, u64_at,
+    WireHistory, WireRequest,
 };
 use crate::message::{ContentBlock, Message, Role, ToolCall, ToolResult};
-use crate::model::{ModelError, ModelResponse, ToolSpec, Usage};
+use crate::model::{ModelError, ModelResponse, Usage};
 
 pub fn request_body(request: &WireRequest<'_>) -> Value {
     let mut body = Map::new();
@@ -135,20 +136,7 @@ pub fn parse_request(body: &Value) -> Result<WireHistory, String> {
         };
         messages.push(Message { role, content });
     }
-    let tools = body
-        .get("tools")
-        .and_then(Value::as_array)
-        .map(|tools| {
-            tools
-                .iter()
-                .map(|t| ToolSpec {
-                    name: str_at(t, "name").unwrap_or_default().to_string(),
-                    description: str_at(t, "description").unwrap_or_default().to_string(),
-                    input_schema: t.get("input_schema").cloned().unwrap_or(Value::Null),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let tools = flat_tool_specs(body, "input_schema");
     Ok(WireHistory {
         system,
         messages,

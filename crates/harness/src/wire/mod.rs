@@ -248,6 +248,25 @@ pub(crate) fn u64_at(value: &Value, pointer: &str) -> u64 {
     value.pointer(pointer).and_then(Value::as_u64).unwrap_or(0)
 }
 
+/// The `tools` of a request body whose entries are flat objects (`name`,
+/// `description`, and the schema under `schema_key`), as Anthropic and
+/// Responses send them.
+pub(crate) fn flat_tool_specs(body: &Value, schema_key: &str) -> Vec<ToolSpec> {
+    body.get("tools")
+        .and_then(Value::as_array)
+        .map(|tools| {
+            tools
+                .iter()
+                .map(|t| ToolSpec {
+                    name: str_at(t, "name").unwrap_or_default().to_string(),
+                    description: str_at(t, "description").unwrap_or_default().to_string(),
+                    input_schema: t.get(schema_key).cloned().unwrap_or(Value::Null),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 pub(crate) fn str_at<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
     value.get(key).and_then(Value::as_str)
 }

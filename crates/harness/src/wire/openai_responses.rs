@@ -33,10 +33,11 @@ use super::check::Origin;
 use super::openai_chat::arguments_text;
 use super::sse::SseParser;
 use super::{
-    error_body, invalid, json_data, preview, str_at, truncated, u64_at, WireHistory, WireRequest,
+    error_body, flat_tool_specs, invalid, json_data, preview, str_at, truncated, u64_at,
+    WireHistory, WireRequest,
 };
 use crate::message::{ContentBlock, Message, Role, ToolCall, ToolResult};
-use crate::model::{ModelError, ModelResponse, ToolSpec, Usage};
+use crate::model::{ModelError, ModelResponse, Usage};
 
 pub fn request_body(request: &WireRequest<'_>) -> Value {
     let mut body = Map::new();
@@ -228,20 +229,7 @@ pub fn parse_request(body: &Value) -> Result<WireHistory, String> {
         }
         _ => return Err("input: expected a string or an array".into()),
     }
-    let tools = body
-        .get("tools")
-        .and_then(Value::as_array)
-        .map(|tools| {
-            tools
-                .iter()
-                .map(|t| ToolSpec {
-                    name: str_at(t, "name").unwrap_or_default().to_string(),
-                    description: str_at(t, "description").unwrap_or_default().to_string(),
-                    input_schema: t.get("parameters").cloned().unwrap_or(Value::Null),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let tools = flat_tool_specs(body, "parameters");
     Ok(WireHistory {
         system,
         messages,
