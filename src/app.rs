@@ -1,5 +1,6 @@
 //! The page: a toolbar (scenario picker, Run / Step / Stop / Reset, live
 //! counters), the scenario editor on the left, the run's trace in the centre,
+//! the Wire panel (a turn's request body per provider) beside or below it,
 //! and the wiring between the editor, the controller and the components.
 //!
 //! State lives here, at the root, so it outlives every component and every
@@ -23,6 +24,7 @@ use crate::ui::scenario_picker::ScenarioPicker;
 use crate::ui::share_bar::ShareBar;
 use crate::ui::stop_banner::StopBanner;
 use crate::ui::timeline::{ApprovalContext, Timeline};
+use crate::ui::wire_panel::WirePanel;
 use crate::{form, view_model};
 
 #[component]
@@ -259,6 +261,7 @@ pub fn App() -> impl IntoView {
                 />
                 {move || banner.get().map(|banner| view! { <StopBanner banner=banner /> })}
             </section>
+            <WirePanel events=events setup=controller.wire_setup() />
         </main>
     }
 }

@@ -39,6 +39,7 @@ use serde_json::Value;
 use crate::browser::runtime::BrowserRuntime;
 use crate::turn_view::{self, Placement};
 use crate::view_model::{self, Counters};
+use crate::wire_view::WireSetup;
 
 /// A call waiting for the person at the page, as the approval bar shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,6 +95,8 @@ pub struct Controller {
     step_tx: StoredValue<Option<oneshot::Sender<()>>, LocalStorage>,
     /// Tool name → input schema of the run in flight.
     schemas: StoredValue<Vec<(String, Value)>>,
+    /// The system prompt and tool specs of the last run, for the Wire panel.
+    wire_setup: RwSignal<WireSetup>,
 }
 
 impl Default for Controller {
@@ -120,6 +123,7 @@ impl Controller {
             decision_tx: StoredValue::new_local(None),
             step_tx: StoredValue::new_local(None),
             schemas: StoredValue::new(Vec::new()),
+            wire_setup: RwSignal::new(WireSetup::default()),
         }
     }
 
@@ -157,6 +161,10 @@ impl Controller {
 
     pub fn paused(&self) -> ReadSignal<Option<PauseBefore>> {
         self.paused.read_only()
+    }
+
+    pub fn wire_setup(&self) -> ReadSignal<WireSetup> {
+        self.wire_setup.read_only()
     }
 
     /// Run: starts a run, or lets a paused one continue without pausing again.
@@ -206,8 +214,15 @@ impl Controller {
         let token = CancelToken::new();
         self.cancel.set_value(Some(token.clone()));
         let runtime: Rc<dyn Runtime> = Rc::new(BrowserRuntime::new());
-        self.schemas
-            .set_value(tool_schemas(&scenario, runtime.clone()));
+        let setup = wire_setup(&scenario, runtime.clone());
+        self.schemas.set_value(
+            setup
+                .tools
+                .iter()
+                .map(|spec| (spec.name.clone(), spec.input_schema.clone()))
+                .collect(),
+        );
+        self.wire_setup.set(setup);
 
         let current = move || self.run_id.get_untracked() == run;
         let started = runtime.now_ms();
@@ -349,19 +364,16 @@ impl Controller {
     }
 }
 
-/// Each tool's input schema, for checking edited arguments in the page.
+/// The system prompt and each tool's spec: the input schemas check edited
+/// arguments in the page, and the Wire panel builds request bodies from both.
 /// Read from a throwaway build of the run, so built-in tools report the same
 /// schema the run validates with; a scenario that does not build has none.
-fn tool_schemas(scenario: &Scenario, runtime: Rc<dyn Runtime>) -> Vec<(String, Value)> {
+fn wire_setup(scenario: &Scenario, runtime: Rc<dyn Runtime>) -> WireSetup {
     scenario
         .build(runtime)
-        .map(|(config, _)| {
-            config
-                .tools
-                .specs()
-                .iter()
-                .map(|spec| (spec.name.clone(), spec.input_schema.clone()))
-                .collect()
+        .map(|(config, _)| WireSetup {
+            system: config.system,
+            tools: config.tools.specs().to_vec(),
         })
         .unwrap_or_default()
 }

@@ -12,6 +12,8 @@
 //!   natively with `cargo test`: display rows, counters and the stop banner;
 //!   which card an event belongs to and what it shows; the scenario form's
 //!   fields and limits; share links (base64url) and the opening scenario.
+//! - [`wire_view`]: pure too: a turn's request body per provider and the
+//!   protocol checker's verdict, for the Wire panel.
 //! - [`browser`]: everything that touches web APIs (clock, timers, storage,
 //!   URL fragment, clipboard, files, theme).
 //! - [`ui`]: small components that only render what the pure modules give them.
@@ -29,3 +31,4 @@ pub mod share;
 pub mod turn_view;
 pub mod ui;
 pub mod view_model;
+pub mod wire_view;

@@ -10,3 +10,4 @@ pub mod scenario_picker;
 pub mod share_bar;
 pub mod stop_banner;
 pub mod timeline;
+pub mod wire_panel;

@@ -678,6 +678,55 @@ test('every built-in scenario ends with its expected status', async ({ page }) =
   assert(wrong.length === 0, wrong.join('; '));
 });
 
+/** Opens the Wire panel and returns it. */
+async function openWire(page) {
+  const wire = page.locator('section.wire');
+  await wire.getByRole('button', { name: 'Show request bodies' }).click();
+  await wire.locator('select[aria-label="Turn"]').waitFor({ timeout: 5_000 });
+  return wire;
+}
+
+test('the Wire panel shows turn 2 per provider with a Copy button, and every provider accepts', async ({ page }) => {
+  const status = await runBuiltin(page, 'get-time');
+  assert(status === 'done', `expected done, got ${status}`);
+  const wire = await openWire(page);
+  const turns = await wire.locator('select[aria-label="Turn"] option').allInnerTexts();
+  assert(turns.length >= 2, `turns: ${turns.join(', ')}`);
+  await wire.locator('select[aria-label="Turn"]').selectOption('2');
+  const tabs = wire.getByRole('tab');
+  assert((await tabs.count()) === 3, 'expected three tabs');
+  const anthropicTab = wire.getByRole('tab', { name: 'Anthropic Messages' });
+  assert((await anthropicTab.getAttribute('aria-selected')) === 'true', 'Anthropic is not the first tab');
+  const body = JSON.parse(await wire.locator('pre.wire-json').innerText());
+  const useIds = body.messages.flatMap((m) =>
+    Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_use').map((b) => b.id) : []);
+  const resultIds = body.messages.flatMap((m) =>
+    Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id) : []);
+  assert(useIds.length === 1 && resultIds.includes(useIds[0]), `tool_use ${useIds} answered by ${resultIds}`);
+  await wire.getByRole('tab', { name: 'OpenAI Chat Completions' }).click();
+  assert((await anthropicTab.getAttribute('aria-selected')) === 'false', 'Anthropic stays selected');
+  const chat = await wire.locator('pre.wire-json').innerText();
+  assert(chat.includes('"role": "tool"'), `chat body: ${chat.slice(0, 300)}`);
+  await wire.getByRole('tab', { name: 'OpenAI Responses' }).click();
+  assert((await wire.locator('pre.wire-json').innerText()).includes('function_call_output'), 'no function_call_output');
+  const verdicts = await wire.locator('.wire-verdict').allInnerTexts();
+  assert(verdicts.length === 3 && verdicts.every((v) => v.includes('accepted')), `verdicts: ${verdicts.join(' | ')}`);
+  await button(wire, 'Copy').click();
+  await wire.locator('.notice').filter({ hasText: /cop/i }).waitFor({ timeout: 5_000 });
+});
+
+test('the Wire panel shows the Anthropic 400 text for duplicate tool_use ids', async ({ page }) => {
+  await runBuiltin(page, 'protocol-duplicate-ids');
+  const wire = await openWire(page);
+  const anthropic = wire.locator('.wire-verdict[data-provider="Anthropic"]');
+  const text = await anthropic.innerText();
+  assert(text.includes('`tool_use` ids must be unique'), `Anthropic verdict: ${text}`);
+  assert(!text.includes('accepted'), `Anthropic verdict: ${text}`);
+  const colour = await anthropic.locator('.wire-error').first().evaluate((el) => getComputedStyle(el).color);
+  const plain = await wire.locator('h2').evaluate((el) => getComputedStyle(el).color);
+  assert(colour !== plain, 'the violation is not error-coloured');
+});
+
 test('works at 360 px in dark mode, every control labelled', async ({ page }) => {
   const status = await runBuiltin(page, 'bad-arguments');
   assert(status === 'done', `expected done, got ${status}`);
