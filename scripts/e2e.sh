@@ -7,4 +7,6 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$root/scripts/setup.sh"
 cd "$root"
 trunk build --release
+# The provider tests start `agent-loop serve` as a mock provider.
+cargo build -q -p agent-loop
 exec node tests/e2e/run.mjs "$root/dist"

@@ -18,6 +18,7 @@ use crate::browser::{files, page};
 use crate::controller::Controller;
 use crate::editor::Editor;
 use crate::ui::counters::CounterBar;
+use crate::ui::model_settings::{ModelChoice, ModelSettings};
 use crate::ui::problem_list::ProblemList;
 use crate::ui::scenario_form::ScenarioForm;
 use crate::ui::scenario_picker::ScenarioPicker;
@@ -31,6 +32,7 @@ use crate::{form, view_model};
 pub fn App() -> impl IntoView {
     let editor = Editor::new();
     let controller = Controller::new();
+    let model_choice = ModelChoice::new();
     let events = controller.events();
     let running = controller.running();
     let pending = controller.pending();
@@ -175,7 +177,10 @@ pub fn App() -> impl IntoView {
                         class="run"
                         aria-describedby="run-blocker"
                         prop:disabled=move || !run_enabled()
-                        on:click=move |_| controller.run(&editor.text().get_untracked())
+                        on:click=move |_| {
+                            controller.set_model(model_choice.current());
+                            controller.run(&editor.text().get_untracked())
+                        }
                     >
                         "Run"
                     </button>
@@ -185,7 +190,10 @@ pub fn App() -> impl IntoView {
                         title="Run until the next model call or tool call, then pause"
                         aria-describedby="run-blocker"
                         prop:disabled=move || !step_enabled()
-                        on:click=move |_| controller.step(&editor.text().get_untracked())
+                        on:click=move |_| {
+                            controller.set_model(model_choice.current());
+                            controller.step(&editor.text().get_untracked())
+                        }
                     >
                         "Step"
                     </button>
@@ -229,6 +237,7 @@ pub fn App() -> impl IntoView {
                     on:input=move |ev| editor.edit(event_target_value(&ev))
                 ></textarea>
                 <ShareBar editor=editor />
+                <ModelSettings choice=model_choice />
                 <ProblemList problems=shown_problems />
             </section>
             <section class="panel trace" aria-labelledby="trace-heading">

@@ -28,14 +28,16 @@ use harness::approval::{ApprovalRequest, Approver, Decision};
 use harness::cancel::CancelToken;
 use harness::driver::Stepper;
 use harness::event::RunEvent;
+use harness::provider::{ApiKey, HttpModel, ProviderSettings};
 use harness::run::PauseBefore;
 use harness::runtime::Runtime;
 use harness::scenario::Scenario;
-use harness::{run_scenario, RunOptions};
+use harness::{run_scenario, run_scenario_with_model, RunOptions};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::Value;
 
+use crate::browser::fetch::FetchTransport;
 use crate::browser::runtime::BrowserRuntime;
 use crate::turn_view::{self, Placement};
 use crate::view_model::{self, Counters};
@@ -97,6 +99,9 @@ pub struct Controller {
     schemas: StoredValue<Vec<(String, Value)>>,
     /// The system prompt and tool specs of the last run, for the Wire panel.
     wire_setup: RwSignal<WireSetup>,
+    /// The provider the next run talks to, with its key; `None` plays the
+    /// scenario's scripted model. Read when a run starts, never logged.
+    model: StoredValue<Option<(ProviderSettings, ApiKey)>>,
 }
 
 impl Default for Controller {
@@ -124,6 +129,7 @@ impl Controller {
             step_tx: StoredValue::new_local(None),
             schemas: StoredValue::new(Vec::new()),
             wire_setup: RwSignal::new(WireSetup::default()),
+            model: StoredValue::new(None),
         }
     }
 
@@ -165,6 +171,11 @@ impl Controller {
 
     pub fn wire_setup(&self) -> ReadSignal<WireSetup> {
         self.wire_setup.read_only()
+    }
+
+    /// Chooses the model the next run starts with (see the `model` field).
+    pub fn set_model(self, model: Option<(ProviderSettings, ApiKey)>) {
+        self.model.set_value(model);
     }
 
     /// Run: starts a run, or lets a paused one continue without pausing again.
@@ -236,6 +247,10 @@ impl Controller {
             }
         });
 
+        let http_model = self
+            .model
+            .get_value()
+            .map(|(settings, key)| HttpModel::new(settings, key, FetchTransport));
         spawn_local(async move {
             let approver = BrowserApprover {
                 controller: self,
@@ -258,7 +273,19 @@ impl Controller {
                     self.append(event);
                 }
             };
-            let result = run_scenario(&scenario, runtime.clone(), options, &mut on_event).await;
+            let result = match &http_model {
+                Some(model) => {
+                    run_scenario_with_model(
+                        &scenario,
+                        runtime.clone(),
+                        model,
+                        options,
+                        &mut on_event,
+                    )
+                    .await
+                }
+                None => run_scenario(&scenario, runtime.clone(), options, &mut on_event).await,
+            };
             if !current() {
                 return;
             }

@@ -94,3 +94,42 @@ pub async fn copy_text(text: &str) -> Result<(), ()> {
         .map_err(|_| ())?;
     JsFuture::from(promise).await.map(|_| ()).map_err(|_| ())
 }
+
+/// The `localStorage` key of the API key, present only while the user asks
+/// for it to be remembered.
+const API_KEY_KEY: &str = "agent-loop-playground.api-key";
+
+pub fn saved_api_key() -> Option<String> {
+    storage()?.get_item(API_KEY_KEY).ok().flatten()
+}
+
+/// Stores the API key, unencrypted; only on the user's explicit opt-in.
+pub fn save_api_key(key: &str) {
+    if let Some(storage) = storage() {
+        let _ = storage.set_item(API_KEY_KEY, key);
+    }
+}
+
+pub fn remove_api_key() {
+    if let Some(storage) = storage() {
+        let _ = storage.remove_item(API_KEY_KEY);
+    }
+}
+
+/// The `localStorage` key of the model settings (provider, base URL, model,
+/// streaming; never the key). Absent: the scripted model.
+const MODEL_KEY: &str = "agent-loop-playground.model";
+
+pub fn saved_model_settings() -> Option<String> {
+    storage()?.get_item(MODEL_KEY).ok().flatten()
+}
+
+/// Saves the model settings as JSON, or removes them (`None`).
+pub fn save_model_settings(json: Option<&str>) {
+    if let Some(storage) = storage() {
+        let _ = match json {
+            Some(json) => storage.set_item(MODEL_KEY, json),
+            None => storage.remove_item(MODEL_KEY),
+        };
+    }
+}

@@ -4,6 +4,7 @@
 
 pub mod approval_bar;
 pub mod counters;
+pub mod model_settings;
 pub mod problem_list;
 pub mod scenario_form;
 pub mod scenario_picker;

@@ -15,6 +15,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -748,6 +749,119 @@ test('works at 360 px in dark mode, every control labelled', async ({ page }) =>
 
 // ---------------------------------------------------------------------------
 // Runner
+
+// ---------------------------------------------------------------------------
+// Real providers, against `agent-loop serve` (scripted answers over HTTP)
+
+const CLI = join(root, 'target/debug/agent-loop');
+const SECRET = 'sk-test-secret-123';
+
+/** Starts `agent-loop serve --port 0 <scenario>`; resolves to { url, stop }. */
+function serveScenario(scenario) {
+  const child = spawn(CLI, ['serve', '--port', '0', scenario], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+  };
+  return new Promise((ok, fail) => {
+    let out = '';
+    const timer = setTimeout(() => {
+      stop();
+      fail(new Error(`agent-loop serve ${scenario} printed no address: ${out}`));
+    }, 10_000);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      fail(err);
+    });
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      if (match) {
+        clearTimeout(timer);
+        ok({ url: match[1], stop });
+      }
+    });
+  });
+}
+
+/** Chooses OpenAI Chat Completions at `url` with model `scripted` and the test key. */
+async function useOpenaiChat(page, url) {
+  await page.getByLabel('Model source').selectOption({ label: 'OpenAI Chat Completions' });
+  const base = page.getByLabel('Base URL');
+  assert((await base.inputValue()) === 'https://api.openai.com', `default base URL: ${await base.inputValue()}`);
+  await base.fill(url);
+  await page.locator('#model-name').fill('scripted');
+  const key = page.getByLabel('API key');
+  assert((await key.getAttribute('type')) === 'password', 'the key field is not a password field');
+  await key.fill(SECRET);
+}
+
+test('a provider run over OpenAI Chat ends `done` and the key appears in no export, link, storage or log', async ({ page }) => {
+  const logs = [];
+  page.on('console', (msg) => logs.push(msg.text()));
+  const server = await serveScenario('get-time');
+  try {
+    await page.selectOption('#scenario-picker', 'get-time');
+    await useOpenaiChat(page, server.url);
+    await button(page, 'Run').click();
+    const status = await page.locator('.stop-banner').getAttribute('data-status', { timeout: 10_000 });
+    assert(status === 'done', `the provider run ended ${status}`);
+    const [traceFile] = await Promise.all([page.waitForEvent('download'), button(page, 'Export trace (JSONL)').click()]);
+    const tracePath = join(artifacts, 'provider-trace.jsonl');
+    await traceFile.saveAs(tracePath);
+    const trace = await readFile(tracePath, 'utf8');
+    assert(trace.includes('run_finished'), 'the exported trace is not a whole run');
+    assert(!trace.includes(SECRET), 'the key is in the exported trace');
+    const [scenarioFile] = await Promise.all([page.waitForEvent('download'), button(page, 'Export scenario').click()]);
+    const scenarioPath = join(artifacts, 'provider-scenario.json');
+    await scenarioFile.saveAs(scenarioPath);
+    assert(!(await readFile(scenarioPath, 'utf8')).includes(SECRET), 'the key is in the exported scenario');
+    await button(page, 'Copy link').click();
+    const link = await page.locator('#share-link').inputValue();
+    const decoded = Buffer.from(link.split('#s=')[1] ?? '', 'base64url').toString('utf8');
+    assert(!link.includes(SECRET) && !decoded.includes(SECRET), 'the key is in the share link');
+    const stored = await page.evaluate(() => JSON.stringify(Object.entries(localStorage)));
+    assert(!stored.includes(SECRET), 'the key is in localStorage without Remember');
+    assert(!(await page.locator('body').innerText()).includes(SECRET), 'the key is shown on the page');
+    // Remember stores it (with the warning shown); unchecking removes it.
+    const remember = page.getByLabel('Remember the key on this device');
+    assert(await page.getByText("stored unencrypted in this browser's localStorage").isVisible(), 'no storage warning');
+    await remember.check();
+    const kept = await page.evaluate(() => JSON.stringify(Object.entries(localStorage)));
+    assert(kept.includes(SECRET), 'Remember did not store the key');
+    await remember.uncheck();
+    const removed = await page.evaluate(() => JSON.stringify(Object.entries(localStorage)));
+    assert(!removed.includes(SECRET), 'unchecking Remember left the key in localStorage');
+    // The settings (never the key) are autosaved and restored on reload.
+    await page.reload();
+    await page.locator('#scenario-picker').waitFor();
+    assert((await page.getByLabel('Base URL').inputValue()) === server.url, 'the base URL was not restored');
+    assert((await page.locator('#model-name').inputValue()) === 'scripted', 'the model was not restored');
+    assert((await page.getByLabel('API key').inputValue()) === '', 'the key survived a reload without Remember');
+    const afterReload = await page.evaluate(() => JSON.stringify(Object.entries(localStorage)));
+    assert(!afterReload.includes(SECRET), 'the key is in localStorage after reload');
+    assert(!logs.some((line) => line.includes(SECRET)), 'the key was logged to the console');
+  } finally {
+    server.stop();
+  }
+});
+
+test('a refused API key ends `model_error` and says so on the timeline', async ({ page, errors }) => {
+  const server = await serveScenario('model-error');
+  try {
+    await page.selectOption('#scenario-picker', 'get-time');
+    await useOpenaiChat(page, server.url);
+    await button(page, 'Run').click();
+    const status = await page.locator('.stop-banner').getAttribute('data-status', { timeout: 10_000 });
+    assert(status === 'model_error', `the 401 run ended ${status}`);
+    await page.getByText('the API key was refused').first().waitFor({ timeout: 5_000 });
+    // Chromium logs every 4xx response as a console error; that one is expected.
+    for (let i = errors.length - 1; i >= 0; i -= 1) {
+      if (/status of 401/.test(errors[i])) errors.splice(i, 1);
+    }
+  } finally {
+    server.stop();
+  }
+});
 
 function withTimeout(promise, ms, what) {
   let timer;
