@@ -11,8 +11,29 @@ use harness::event::{EventKind, RunEvent, Validation};
 use harness::message::ContentBlock;
 
 use crate::view_model::{
-    clip, compact, format_cost, format_ms, plural, pretty, snake_name, validation_line, Tone,
+    clip, compact, format_cost, format_ms, plural, pretty, snake_name, status_tone, Tone,
 };
+
+/// What validation said about a call's arguments, as one line.
+fn validation_line(validation: &Validation) -> String {
+    match validation {
+        Validation::Valid => "arguments valid".to_string(),
+        Validation::UnknownTool { available } => {
+            let available = if available.is_empty() {
+                "none".to_string()
+            } else {
+                available.join(", ")
+            };
+            format!("unknown tool (available: {available})")
+        }
+        Validation::UnparseableArguments { message } => {
+            format!("arguments are not JSON: {message}")
+        }
+        Validation::SchemaViolation { errors } => {
+            format!("arguments break the schema: {}", errors.join("; "))
+        }
+    }
+}
 
 /// Results longer than this many characters (or lines) start collapsed.
 pub const COLLAPSE_CHARS: usize = 400;
@@ -94,11 +115,49 @@ pub fn collapsed(text: &str) -> String {
     out
 }
 
-/// What a card shows for an event; `None` for the events the card header
-/// already covers.
+/// What a card shows for an event. Every event of the trace is shown; the
+/// `Option` leaves room for events a card's header covers on its own.
 pub fn card_item(event: &RunEvent) -> Option<Item> {
     let it = match &event.kind {
-        EventKind::RunStarted { .. } | EventKind::RunFinished(_) => return None,
+        EventKind::RunStarted {
+            scenario,
+            model,
+            approval,
+            tools,
+            limits,
+            task,
+        } => {
+            let tools = if tools.is_empty() {
+                "no tools".to_string()
+            } else {
+                format!("tools: {}", tools.join(", "))
+            };
+            let mut it = item(
+                event,
+                "run_started",
+                Tone::Normal,
+                format!("Run started: {scenario}"),
+            );
+            it.lines = vec![
+                format!("task: {task}"),
+                format!(
+                    "model {model} · {tools} · approval {} · at most {}",
+                    snake_name(approval),
+                    plural(u64::from(limits.max_turns), "turn")
+                ),
+            ];
+            it
+        }
+        EventKind::RunFinished(outcome) => {
+            let mut it = item(
+                event,
+                "run_finished",
+                status_tone(outcome.status),
+                format!("Run finished: {}", outcome.status.as_str()),
+            );
+            it.lines = vec![outcome.reason.clone()];
+            it
+        }
         EventKind::ModelRequest {
             attempt,
             messages,
@@ -453,20 +512,82 @@ mod tests {
         let it = card_item(&events[1]).unwrap();
         assert_eq!(it.body.as_deref(), Some("It is noon."));
         assert_eq!(it.title, "Assistant · stop_reason end_turn");
-        assert!(card_item(&ev(
-            3,
-            EventKind::RunFinished(harness::event::Outcome {
-                status: harness::event::Status::Done,
-                reason: String::new(),
-                turns: 1,
-                tool_calls: 0,
-                input_tokens: 0,
-                output_tokens: 0,
-                cost_usd: 0.0,
-                elapsed_ms: 0,
-                answer: None,
-            })
+    }
+
+    #[test]
+    fn the_run_level_events_name_the_setup_and_the_status() {
+        let started = card_item(&ev(
+            0,
+            EventKind::RunStarted {
+                scenario: "Get time".into(),
+                model: "scripted".into(),
+                approval: harness::approval::ApprovalPolicy::Ask,
+                tools: vec!["get_time".into()],
+                limits: harness::limits::Limits::default(),
+                task: "What time is it?".into(),
+            },
         ))
-        .is_none());
+        .unwrap();
+        assert_eq!(started.title, "Run started: Get time");
+        assert_eq!(
+            started.lines,
+            [
+                "task: What time is it?",
+                "model scripted · tools: get_time · approval ask · at most 10 turns"
+            ]
+        );
+        let finished = |status| {
+            card_item(&ev(
+                9,
+                EventKind::RunFinished(harness::event::Outcome {
+                    status,
+                    reason: "why".into(),
+                    turns: 1,
+                    tool_calls: 0,
+                    input_tokens: 0,
+                    output_tokens: 0,
+                    cost_usd: 0.0,
+                    elapsed_ms: 0,
+                    answer: None,
+                }),
+            ))
+            .unwrap()
+        };
+        let done = finished(harness::event::Status::Done);
+        assert_eq!(
+            (done.kind, done.title.as_str(), done.tone),
+            ("run_finished", "Run finished: done", Tone::Ok)
+        );
+        assert_eq!(finished(harness::event::Status::TurnLimit).tone, Tone::Warn);
+    }
+
+    #[test]
+    fn model_errors_say_whether_they_are_retried() {
+        let error = |retry_in_ms| {
+            card_item(&ev(
+                4,
+                EventKind::ModelError {
+                    turn: 1,
+                    attempt: 1,
+                    status: Some(429),
+                    message: "rate_limit_error".into(),
+                    retry_in_ms,
+                    latency_ms: 12,
+                },
+            ))
+            .unwrap()
+        };
+        let retried = error(Some(500));
+        assert_eq!(retried.title, "Model error (attempt 1)");
+        assert_eq!(retried.lines[0], "HTTP 429: rate_limit_error");
+        assert!(
+            retried.lines[1].starts_with("retrying in"),
+            "{:?}",
+            retried.lines
+        );
+        assert_eq!(retried.tone, Tone::Warn);
+        let last = error(None);
+        assert!(last.lines[1].starts_with("not retried"));
+        assert_eq!(last.tone, Tone::Error);
     }
 }

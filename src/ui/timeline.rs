@@ -14,7 +14,7 @@ use leptos::prelude::*;
 use crate::controller::{Card, PendingApproval};
 use crate::turn_view::{self, Item};
 use crate::ui::approval_bar::ApprovalBar;
-use crate::view_model::{self, Row};
+use crate::view_model;
 
 /// What an approval_requested item needs to show the bar under its call.
 #[derive(Clone, Copy)]
@@ -60,7 +60,10 @@ fn CardView(card: Card) -> impl IntoView {
                     <For
                         each=move || events.get()
                         key=|event| event.seq
-                        children=|event| view! { <RowView row=view_model::row(&event) /> }
+                        children=|event: RunEvent| {
+                            let time = format!("+{}", view_model::format_ms(event.t_ms));
+                            turn_view::card_item(&event).map(|item| view! { <ItemView item=item time=time /> })
+                        }
                     />
                 </ol>
             </li>
@@ -89,23 +92,6 @@ fn CardView(card: Card) -> impl IntoView {
             }
             .into_any()
         }
-    }
-}
-
-#[component]
-fn RowView(row: Row) -> impl IntoView {
-    view! {
-        <li class=format!("event {}", row.tone.class()) data-kind=row.kind data-seq=row.seq>
-            <span class="event-time">{row.time}</span>
-            <div class="event-body">
-                <p class="event-title">{row.title}</p>
-                {row
-                    .lines
-                    .into_iter()
-                    .map(|line| view! { <p class="event-line">{line}</p> })
-                    .collect_view()}
-            </div>
-        </li>
     }
 }
 
