@@ -72,7 +72,7 @@ fn message_json(message: &Message) -> Value {
     json!({"role": role, "content": content})
 }
 
-fn block_json(block: &ContentBlock) -> Value {
+pub(crate) fn block_json(block: &ContentBlock) -> Value {
     match block {
         ContentBlock::Text { text } => json!({"type": "text", "text": text}),
         ContentBlock::Thinking {

@@ -193,31 +193,14 @@ fn anthropic_id(meta: &Meta<'_>) -> String {
     format!("msg_scripted_{:06}", meta.id_seed)
 }
 
+/// A response's block as Anthropic sends it: the same shape a request carries
+/// it in (an unparseable `input` goes out as `{}`; see the module docs).
 fn anthropic_block(block: &ContentBlock) -> Option<Value> {
-    Some(match block {
-        ContentBlock::Text { text } => json!({"type": "text", "text": text}),
-        ContentBlock::Thinking {
-            thinking,
-            signature,
-        } => {
-            let mut b = json!({"type": "thinking", "thinking": thinking});
-            if let Some(signature) = signature {
-                b["signature"] = json!(signature);
-            }
-            b
-        }
-        ContentBlock::ToolUse(call) => {
-            // `input` can only be an object here (see the module docs).
-            let input = if call.input_raw.is_none() && call.input.is_object() {
-                call.input.clone()
-            } else {
-                json!({})
-            };
-            json!({"type": "tool_use", "id": call.id, "name": call.name, "input": input})
-        }
+    match block {
         // A model never answers with a tool result.
-        ContentBlock::ToolResult(_) => return None,
-    })
+        ContentBlock::ToolResult(_) => None,
+        other => Some(super::anthropic::block_json(other)),
+    }
 }
 
 fn anthropic_body(response: &ModelResponse, meta: &Meta<'_>) -> Value {
