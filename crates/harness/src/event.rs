@@ -94,6 +94,10 @@ pub enum EventKind {
         content: String,
         is_error: bool,
         latency_ms: u64,
+        /// The store of a built-in tool that writes state (refunds, policy
+        /// checks), right after this call. Not sent to the model.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        state: Option<Value>,
     },
     RunFinished(Outcome),
 }

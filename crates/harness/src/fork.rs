@@ -18,7 +18,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use crate::event::{outline, EventKind, RunEvent};
+use crate::event::{EventKind, RunEvent};
 use crate::replay::Record;
 use crate::run::Run;
 use crate::runtime::Runtime;
@@ -53,7 +53,7 @@ pub fn fork_points(events: &[RunEvent]) -> Vec<ForkPoint> {
         .collect()
 }
 
-/// Where two traces first part ways, by their time-free outlines.
+/// Where two traces first part ways, by their steps' keys (see `step_key`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Divergence {
     /// Index of the first event that differs (or that only one trace has).
@@ -63,7 +63,10 @@ pub struct Divergence {
 }
 
 pub fn first_divergence(left: &[RunEvent], right: &[RunEvent]) -> Option<Divergence> {
-    let (a, b) = (outline(left), outline(right));
+    let (a, b): (Vec<String>, Vec<String>) = (
+        left.iter().map(step_key).collect(),
+        right.iter().map(step_key).collect(),
+    );
     let index = a
         .iter()
         .zip(&b)
@@ -74,6 +77,46 @@ pub fn first_divergence(left: &[RunEvent], right: &[RunEvent]) -> Option<Diverge
         left: a.get(index).cloned(),
         right: b.get(index).cloned(),
     })
+}
+
+/// What a step did, without its timing: the event's outline line, plus the
+/// arguments of a tool call, the content of a tool result and the text and
+/// calls of a model response (and, for the start, the task and tools, not
+/// the scenario's name). Two runs whose tools were described
+/// differently often make the same call with different arguments, and that
+/// is the difference to find, so the outline alone is not enough. Token
+/// counts and costs are left out: a longer description changes them on every
+/// turn without changing what the agent does.
+pub fn step_key(event: &RunEvent) -> String {
+    let line = crate::event::outline(std::slice::from_ref(event))
+        .pop()
+        .unwrap_or_default();
+    match &event.kind {
+        // The scenario's name is not a step; its task and tools are.
+        EventKind::RunStarted { tools, task, .. } => {
+            format!("run_started tools=[{}] task={task:?}", tools.join(","))
+        }
+        EventKind::ToolCall { args, .. } => {
+            format!("{line} {args}")
+        }
+        EventKind::ToolResult { content, .. } => format!("{line} {content}"),
+        EventKind::ModelResponse { content, .. } => {
+            let mut parts = vec![line];
+            for block in content {
+                match block {
+                    crate::message::ContentBlock::Text { text } if !text.trim().is_empty() => {
+                        parts.push(format!("text {:?}", text.trim()))
+                    }
+                    crate::message::ContentBlock::ToolUse(call) => {
+                        parts.push(format!("{}({})", call.name, call.input))
+                    }
+                    _ => {}
+                }
+            }
+            parts.join(" ")
+        }
+        _ => line,
+    }
 }
 
 /// Continues `parent` from the event with `seq` under `scenario`.
@@ -111,7 +154,7 @@ pub async fn fork(
         })
         .count();
     let (config, model) = scenario
-        .build_continuing(runtime.clone(), model_calls_done)
+        .build_continuing_with_scripts(runtime.clone(), model_calls_done, options.scripts.clone())
         .map_err(|problems| {
             problems
                 .iter()

@@ -918,22 +918,21 @@ impl Run {
             invocation.name.clone(),
             elapsed(*since_ms, now_ms),
         );
-        match result {
+        // A refused write leaves the store as it was, and showing it unchanged
+        // is still the answer to "what did this call do".
+        let state = self
+            .config
+            .tools
+            .get(&name)
+            .and_then(|tool| tool.handler.state());
+        let (text, is_error) = match result {
             Ok(value) => {
                 self.tools_run_ok.insert(name.clone());
-                let (text, truncated) =
-                    cap_result(result_text(&value), self.config.limits.max_result_chars);
-                self.answer(&id, &name, text, truncated, latency, now_ms);
+                cap_result(result_text(&value), self.config.limits.max_result_chars)
             }
-            Err(message) => self.answer(
-                &id,
-                &name,
-                format!("tool error: {message}"),
-                true,
-                latency,
-                now_ms,
-            ),
-        }
+            Err(message) => (format!("tool error: {message}"), true),
+        };
+        self.answer_with_state(&id, &name, text, is_error, latency, now_ms, state);
         self.phase = Phase::Calls;
     }
 
@@ -1058,6 +1057,21 @@ impl Run {
         latency_ms: u64,
         now_ms: f64,
     ) {
+        self.answer_with_state(id, name, content, is_error, latency_ms, now_ms, None);
+    }
+
+    /// `answer`, with the tool's store as it is after the call (trace only).
+    #[allow(clippy::too_many_arguments)]
+    fn answer_with_state(
+        &mut self,
+        id: &str,
+        name: &str,
+        content: String,
+        is_error: bool,
+        latency_ms: u64,
+        now_ms: f64,
+        state: Option<Value>,
+    ) {
         self.emit(
             now_ms,
             EventKind::ToolResult {
@@ -1066,6 +1080,7 @@ impl Run {
                 content: content.clone(),
                 is_error,
                 latency_ms,
+                state,
             },
         );
         self.turn_results.push(ContentBlock::ToolResult(ToolResult {

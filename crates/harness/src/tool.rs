@@ -20,6 +20,13 @@ use crate::runtime::Runtime;
 pub trait ToolHandler {
     /// Runs the tool with validated arguments. `Err` is a message for the model.
     fn call(&self, args: Value) -> LocalBoxFuture<'static, Result<Value, String>>;
+
+    /// The store this tool writes to, as JSON, read right after a call: the
+    /// trace carries it on the call's `tool_result`, so the page can show what
+    /// each write changed. `None` for tools that keep no state.
+    fn state(&self) -> Option<Value> {
+        None
+    }
 }
 
 /// A tool whose result is fixed in the scenario file, optionally after a

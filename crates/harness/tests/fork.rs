@@ -200,3 +200,26 @@ async fn a_fork_from_a_step_that_is_not_one_says_which_are() {
         None
     );
 }
+
+/// Issue 5's A/B lesson: the same rules model, a tool description with and
+/// without an example id. The runs part at the call whose argument the
+/// example shaped, and the divergence names both arguments.
+#[tokio::test(start_paused = true)]
+async fn runs_that_differ_only_in_a_description_part_at_the_call_it_shaped() {
+    let with = common::load(harness::library::find("rules-with-example").unwrap().json);
+    let without = common::load(
+        harness::library::find("rules-without-example")
+            .unwrap()
+            .json,
+    );
+    let (_, left) = common::run_with(&with, None).await;
+    let (_, right) = common::run_with(&without, None).await;
+    let divergence = first_divergence(&left, &right).expect("the runs differ");
+    let (l, r) = (divergence.left.unwrap(), divergence.right.unwrap());
+    assert!(l.contains("A1001"), "left: {l}");
+    assert!(r.contains("ORD-1001"), "right: {r}");
+    // Everything before it is the same step for step.
+    for (a, b) in left.iter().zip(&right).take(divergence.index) {
+        assert_eq!(harness::fork::step_key(a), harness::fork::step_key(b));
+    }
+}

@@ -34,6 +34,25 @@ pub const BUILTIN_NAMES: &[&str] = &[
     "refund_order",
 ];
 
+/// The store a built-in tool reads or writes ("orders" for seed 000's tools,
+/// "shop" for seed 003's), so the page can group state snapshots by store.
+pub fn store_of(tool: &str) -> Option<&'static str> {
+    match tool {
+        "get_order_status" | "issue_refund" => Some("orders"),
+        "get_order" | "check_refund_policy" | "refund_order" => Some("shop"),
+        _ => None,
+    }
+}
+
+/// A store in its seed state, as every run starts with it.
+pub fn seed_state(store: &str) -> Option<Value> {
+    match store {
+        "orders" => Some(orders::OrderStore::seeded().snapshot()),
+        "shop" => Some(refunds::Shop::seeded().snapshot()),
+        _ => None,
+    }
+}
+
 /// The built-in tools of one run and the state they share.
 pub struct Toolbox {
     runtime: Rc<dyn Runtime>,
@@ -101,6 +120,46 @@ impl<F: Fn(Value) -> Result<Value, String>> ToolHandler for SyncTool<F> {
         let result = (self.0)(args);
         Box::pin(async move { result })
     }
+}
+
+/// A tool that writes to a store, which it reports after each call.
+struct WritingTool<F, S> {
+    call: F,
+    state: S,
+}
+
+impl<F, S> ToolHandler for WritingTool<F, S>
+where
+    F: Fn(Value) -> Result<Value, String>,
+    S: Fn() -> Value,
+{
+    fn call(&self, args: Value) -> LocalBoxFuture<'static, Result<Value, String>> {
+        let result = (self.call)(args);
+        Box::pin(async move { result })
+    }
+
+    fn state(&self) -> Option<Value> {
+        Some((self.state)())
+    }
+}
+
+/// `define`, for a tool that writes to a store: `state` reads the store.
+fn define_writing(
+    name: &str,
+    description: &str,
+    input_schema: Value,
+    needs_approval: bool,
+    handler: impl Fn(Value) -> Result<Value, String> + 'static,
+    state: impl Fn() -> Value + 'static,
+) -> ToolDef {
+    let mut tool = define(name, description, input_schema, needs_approval, |_| {
+        Ok(Value::Null)
+    });
+    tool.handler = Rc::new(WritingTool {
+        call: handler,
+        state,
+    });
+    tool
 }
 
 /// Defines a built-in tool. The schemas are literals in this module; the test

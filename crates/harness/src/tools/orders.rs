@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use serde_json::{json, Value};
 
-use super::{define, string_arg};
+use super::{define, define_writing, string_arg};
 use crate::tool::ToolDef;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +64,16 @@ impl OrderStore {
         }
     }
 
+    /// The store as the "Tool state" panel shows it.
+    pub fn snapshot(&self) -> Value {
+        let orders: Vec<Value> = self
+            .orders
+            .iter()
+            .map(|o| json!({"order_id": o.id, "status": o.status.as_str(), "amount_cents": o.amount_cents}))
+            .collect();
+        json!({"orders": orders, "refunds_issued": self.refunds_issued})
+    }
+
     fn find(&mut self, id: &str) -> Result<&mut Order, String> {
         let known: Vec<&str> = self.orders.iter().map(|o| o.id).collect();
         let known = known.join(", ");
@@ -101,7 +111,8 @@ pub fn get_order_status(store: Rc<RefCell<OrderStore>>) -> ToolDef {
 }
 
 pub fn issue_refund(store: Rc<RefCell<OrderStore>>) -> ToolDef {
-    define(
+    let reader = store.clone();
+    define_writing(
         "issue_refund",
         "Refund an order in full. Writes money back to the customer, so a human approves each call. Check the order's status with get_order_status first; never refund an order twice.",
         order_schema(),
@@ -121,6 +132,7 @@ pub fn issue_refund(store: Rc<RefCell<OrderStore>>) -> ToolDef {
             let refund_id = format!("re_{:04}", store.refunds_issued);
             Ok(json!({"ok": true, "order_id": id, "refund_id": refund_id, "refunded_cents": amount}))
         },
+        move || reader.borrow().snapshot(),
     )
 }
 
