@@ -17,7 +17,8 @@ use futures::stream::LocalBoxStream;
 use futures::StreamExt;
 use serde::{Deserialize, Serialize};
 
-use crate::model::{ModelClient, ModelError, ModelErrorKind, ModelRequest, ModelResponse};
+use crate::model::{ModelClient, ModelError, ModelErrorKind, ModelRequest, ModelResponse, Pricing};
+use crate::scenario::Scenario;
 use crate::wire::{Provider, WireRequest};
 
 /// An API key. Kept out of every rendering but the request headers.
@@ -80,6 +81,167 @@ impl ProviderSettings {
         // Accept a base URL given with or without its `/v1`.
         let base = base.strip_suffix("/v1").unwrap_or(base);
         format!("{base}{path}")
+    }
+}
+
+/// The hosts of the official APIs, which refuse every call without a key.
+pub const OFFICIAL_HOSTS: [&str; 2] = ["api.anthropic.com", "api.openai.com"];
+
+/// A base URL taken apart as far as the settings need: where requests go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BaseUrl {
+    /// `http` or `https`.
+    pub scheme: String,
+    /// Lower case, without brackets for IPv6.
+    pub host: String,
+    pub port: Option<u16>,
+}
+
+impl BaseUrl {
+    /// `scheme://host[:port]`, as a browser's origin reads.
+    pub fn origin(&self) -> String {
+        let host = if self.host.contains(':') {
+            format!("[{}]", self.host)
+        } else {
+            self.host.clone()
+        };
+        match self.port {
+            Some(port) => format!("{}://{host}:{port}", self.scheme),
+            None => format!("{}://{host}", self.scheme),
+        }
+    }
+}
+
+/// Reads a base URL, or says what is wrong with it.
+pub fn parse_base_url(text: &str) -> Result<BaseUrl, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("Base URL: enter the API's address, e.g. https://api.openai.com".into());
+    }
+    let Some((scheme, rest)) = text.split_once("://") else {
+        return Err(format!(
+            "Base URL: \"{text}\" is not a URL; it must start with http:// or https://"
+        ));
+    };
+    let scheme = scheme.to_ascii_lowercase();
+    if scheme != "http" && scheme != "https" {
+        return Err(format!(
+            "Base URL: {scheme}:// is not supported; use http:// or https://"
+        ));
+    }
+    if text.chars().any(char::is_whitespace) {
+        return Err("Base URL: a URL cannot contain spaces".into());
+    }
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    if authority.contains('@') {
+        return Err("Base URL: put the key in the API key field, not in the URL".into());
+    }
+    let (host, port) = match authority.strip_prefix('[') {
+        // An IPv6 literal: `[::1]:8080`.
+        Some(v6) => match v6.split_once(']') {
+            Some((host, tail)) => (host, tail.strip_prefix(':')),
+            None => return Err(format!("Base URL: \"{authority}\" is not a host")),
+        },
+        None => match authority.rsplit_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        },
+    };
+    if host.is_empty() {
+        return Err(format!("Base URL: \"{text}\" has no host name"));
+    }
+    let port = match port {
+        None | Some("") => None,
+        Some(port) => Some(
+            port.parse::<u16>()
+                .map_err(|_| format!("Base URL: \"{port}\" is not a port number"))?,
+        ),
+    };
+    Ok(BaseUrl {
+        scheme,
+        host: host.to_ascii_lowercase(),
+        port,
+    })
+}
+
+/// Which Model settings field a problem belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingField {
+    BaseUrl,
+    Model,
+    Key,
+    MaxOutputTokens,
+    InputPrice,
+    OutputPrice,
+}
+
+/// Why these settings cannot run, per field: a base URL that is not
+/// http(s), no model name, or no key for an official API (which would only
+/// answer 401).
+pub fn check_settings(settings: &ProviderSettings, key: &ApiKey) -> Vec<(SettingField, String)> {
+    let mut problems = Vec::new();
+    match parse_base_url(&settings.base_url) {
+        Ok(url) => {
+            if key.is_empty() && OFFICIAL_HOSTS.contains(&url.host.as_str()) {
+                problems.push((
+                    SettingField::Key,
+                    format!("API key: {} needs a key; paste yours", url.host),
+                ));
+            }
+        }
+        Err(message) => problems.push((SettingField::BaseUrl, message)),
+    }
+    if settings.model.trim().is_empty() {
+        problems.push((
+            SettingField::Model,
+            "Model: enter the model's name, e.g. claude-sonnet-4-20250514 or gpt-4o".into(),
+        ));
+    }
+    problems
+}
+
+/// The output cap the user typed. Empty means the scenario's own
+/// `limits.max_output_tokens`.
+pub fn parse_max_output_tokens(text: &str) -> Result<Option<u32>, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    match text.replace('_', "").parse::<u32>() {
+        Ok(0) => Err("Max output tokens: must be at least 1".into()),
+        Ok(n) => Ok(Some(n)),
+        Err(_) if text.starts_with('-') => {
+            Err(format!("Max output tokens: cannot be negative ({text})"))
+        }
+        Err(_) => Err(format!(
+            "Max output tokens: \"{text}\" is not a whole number of tokens, e.g. 1024"
+        )),
+    }
+}
+
+/// Everything a provider run takes from the Model settings: where to send
+/// requests, the key, the output cap the requests carry, and the price its
+/// cost is counted at.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProviderRun {
+    pub settings: ProviderSettings,
+    pub key: ApiKey,
+    /// `None`: the scenario's `limits.max_output_tokens`.
+    pub max_output_tokens: Option<u32>,
+    pub pricing: Pricing,
+}
+
+impl ProviderRun {
+    /// The scenario as this provider runs it: requests carry the settings'
+    /// output cap, and the cost counter, the cost budget and the strict cost
+    /// estimate use the settings' price, not the scenario's `pricing` (which
+    /// describes its scripted model).
+    pub fn apply(&self, mut scenario: Scenario) -> Scenario {
+        if let Some(max) = self.max_output_tokens {
+            scenario.limits.max_output_tokens = max;
+        }
+        scenario.pricing = self.pricing;
+        scenario
     }
 }
 
@@ -306,6 +468,113 @@ mod tests {
         );
         let model = HttpModel::new(settings, key, NoTransport);
         assert!(!model.label().contains("secret"));
+    }
+
+    fn settings(base_url: &str, model: &str) -> ProviderSettings {
+        ProviderSettings {
+            provider: Provider::Anthropic,
+            base_url: base_url.into(),
+            model: model.into(),
+            stream: true,
+        }
+    }
+
+    #[test]
+    fn base_urls_must_be_http_and_their_origin_is_what_a_browser_sees() {
+        let url = parse_base_url(" HTTP://LocalHost:8787/v1 ").unwrap();
+        assert_eq!(url.origin(), "http://localhost:8787");
+        assert_eq!(
+            parse_base_url("https://api.anthropic.com")
+                .unwrap()
+                .origin(),
+            "https://api.anthropic.com"
+        );
+        assert_eq!(
+            parse_base_url("http://[::1]:9/").unwrap().origin(),
+            "http://[::1]:9"
+        );
+        for (bad, says) in [
+            ("", "enter the API's address"),
+            ("api.openai.com", "must start with http:// or https://"),
+            ("ftp://example.com", "ftp:// is not supported"),
+            ("https://", "has no host name"),
+            ("http://localhost:80a", "\"80a\" is not a port number"),
+            ("http://local host", "cannot contain spaces"),
+            ("https://user:sk-1@api.openai.com", "not in the URL"),
+        ] {
+            let error = parse_base_url(bad).unwrap_err();
+            assert!(
+                error.starts_with("Base URL: ") && error.contains(says),
+                "{bad}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn settings_need_a_model_an_http_url_and_a_key_for_the_official_apis() {
+        let no_key = ApiKey::new("  ");
+        let fine = settings("http://127.0.0.1:8787", "scripted");
+        assert_eq!(check_settings(&fine, &no_key), vec![]);
+        let official = settings("https://api.anthropic.com", "claude-sonnet-4-0");
+        assert_eq!(
+            check_settings(&official, &no_key),
+            vec![(
+                SettingField::Key,
+                "API key: api.anthropic.com needs a key; paste yours".to_string()
+            )]
+        );
+        assert_eq!(check_settings(&official, &ApiKey::new("sk-1")), vec![]);
+        let fields: Vec<SettingField> = check_settings(&settings("localhost:1", " "), &no_key)
+            .into_iter()
+            .map(|(field, _)| field)
+            .collect();
+        assert_eq!(fields, vec![SettingField::BaseUrl, SettingField::Model]);
+    }
+
+    #[test]
+    fn max_output_tokens_is_a_positive_whole_number_or_the_scenarios() {
+        assert_eq!(parse_max_output_tokens(""), Ok(None));
+        assert_eq!(parse_max_output_tokens(" 4096 "), Ok(Some(4096)));
+        assert_eq!(
+            parse_max_output_tokens("0"),
+            Err("Max output tokens: must be at least 1".to_string())
+        );
+        assert_eq!(
+            parse_max_output_tokens("-5"),
+            Err("Max output tokens: cannot be negative (-5)".to_string())
+        );
+        assert!(parse_max_output_tokens("1.5")
+            .unwrap_err()
+            .contains("is not a whole number"));
+    }
+
+    #[test]
+    fn a_provider_run_is_costed_at_its_own_price_and_sends_its_own_cap() {
+        let json = crate::library::find("refund-with-approval").unwrap().json;
+        let scenario = Scenario::load(json).unwrap();
+        assert_ne!(scenario.limits.max_output_tokens, 300);
+        let run = ProviderRun {
+            settings: settings("http://127.0.0.1:1", "m"),
+            key: ApiKey::default(),
+            max_output_tokens: Some(300),
+            pricing: Pricing {
+                input_usd_per_mtok: 3.0,
+                output_usd_per_mtok: 15.0,
+            },
+        };
+        let applied = run.apply(scenario.clone());
+        assert_eq!(applied.limits.max_output_tokens, 300);
+        assert_eq!(applied.pricing, run.pricing);
+        // No cap typed: the scenario's own stays.
+        let uncapped = ProviderRun {
+            max_output_tokens: None,
+            ..run
+        }
+        .apply(scenario.clone());
+        assert_eq!(
+            uncapped.limits.max_output_tokens,
+            scenario.limits.max_output_tokens
+        );
     }
 
     struct NoTransport;
