@@ -233,6 +233,15 @@ fn run_command(args: &[String]) -> ExitCode {
     if let Some(policy) = args.approve {
         scenario.approval = policy;
     }
+    let js_tools = scenario.js_tool_names();
+    if !js_tools.is_empty() {
+        // Said up front, on stderr, so a JSON Lines trace on stdout stays clean.
+        eprintln!(
+            "note: {} {} a JavaScript body, which runs only in the browser playground's sandbox; here every call to it answers with an error result",
+            js_tools.join(", "),
+            if js_tools.len() == 1 { "has" } else { "have" }
+        );
+    }
     let runtime = match crate::tokio_runtime() {
         Ok(runtime) => runtime,
         Err(code) => return code,

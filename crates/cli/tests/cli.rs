@@ -185,6 +185,30 @@ fn the_deadline_interrupts_a_60_second_call_in_real_time() {
 }
 
 #[test]
+fn a_js_tool_runs_to_its_error_result_and_the_cli_says_why() {
+    let output = agent_loop(&["run", "js-tool", "--jsonl"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stderr(&output).starts_with("note: shipping_cost has a JavaScript body, which runs only in the browser playground's sandbox"),
+        "{}",
+        stderr(&output)
+    );
+    let result = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|e| e["type"] == "tool_result")
+        .expect("a tool_result event");
+    assert_eq!(result["is_error"], true);
+    assert!(
+        result["content"]
+            .as_str()
+            .unwrap()
+            .contains(harness::script::NO_HOST_MESSAGE),
+        "{result}"
+    );
+}
+
+#[test]
 fn schema_command_prints_the_published_format() {
     let output = agent_loop(&["schema"]);
     assert_eq!(output.status.code(), Some(0));

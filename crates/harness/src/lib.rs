@@ -24,12 +24,14 @@ pub mod library;
 pub mod limits;
 pub mod message;
 pub mod model;
+pub mod prices;
 pub mod provider;
 pub mod replay;
 pub mod rules;
 pub mod run;
 pub mod runtime;
 pub mod scenario;
+pub mod script;
 pub mod scripted;
 pub mod tool;
 pub mod tools;
@@ -45,13 +47,17 @@ use event::{Outcome, RunEvent};
 use run::Run;
 use runtime::Runtime;
 use scenario::{Problem, Scenario};
+use script::ScriptHost;
 
-/// How a caller wants a scenario run: who approves, how to stop it, step mode.
+/// How a caller wants a scenario run: who approves, how to stop it, step
+/// mode, and what runs JavaScript tools.
 #[derive(Default)]
 pub struct RunOptions<'a> {
     pub approver: Option<&'a dyn Approver>,
     pub cancel: CancelToken,
     pub stepper: Option<&'a dyn Stepper>,
+    /// `None`: JavaScript tools answer that they run only in the browser.
+    pub scripts: Option<Rc<dyn ScriptHost>>,
 }
 
 /// Builds a fresh run of `scenario` and drives it to the end with `model`
@@ -63,7 +69,7 @@ pub async fn run_scenario_with_model(
     options: RunOptions<'_>,
     on_event: &mut dyn FnMut(&RunEvent),
 ) -> Result<Outcome, Vec<Problem>> {
-    let (mut config, _) = scenario.build(runtime.clone())?;
+    let (mut config, _) = scenario.build_with_scripts(runtime.clone(), options.scripts)?;
     config.model_label = model.label();
     let mut run = Run::new(config);
     let env = Env {
@@ -83,7 +89,7 @@ pub async fn run_scenario(
     options: RunOptions<'_>,
     on_event: &mut dyn FnMut(&RunEvent),
 ) -> Result<Outcome, Vec<Problem>> {
-    let (config, model) = scenario.build(runtime.clone())?;
+    let (config, model) = scenario.build_with_scripts(runtime.clone(), options.scripts)?;
     let mut run = Run::new(config);
     let env = Env {
         runtime: runtime.as_ref(),

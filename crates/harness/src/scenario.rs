@@ -5,7 +5,8 @@
 //! the published format (`scenario.schema.json`, checked by our own
 //! validator); then what a schema cannot say (unknown built-in tools,
 //! duplicate names, tool schemas using unsupported keywords, bad regexes,
-//! `loop_from` out of range). Nothing in loading panics.
+//! `loop_from` out of range, an inline tool with no handler or two). Nothing
+//! in loading panics.
 
 use std::rc::Rc;
 use std::sync::OnceLock;
@@ -20,6 +21,7 @@ use crate::model::{ModelClient, Pricing, ToolSpec};
 use crate::rules::RulesModel;
 use crate::run::RunConfig;
 use crate::runtime::Runtime;
+use crate::script::{JsTool, ScriptHost};
 use crate::scripted::{ScriptedModel, ScriptedResponse};
 use crate::tool::{FixedResult, ToolDef, ToolRegistry};
 use crate::tools;
@@ -76,6 +78,10 @@ pub struct InlineTool {
     pub result: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub builtin: Option<String>,
+    /// A JavaScript function body that gets the validated `args` and returns
+    /// the result (see `script.rs`; it runs only in the browser's sandbox).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub js: Option<String>,
     /// Simulated latency of a fixed-result tool.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay_ms: Option<u64>,
@@ -202,6 +208,17 @@ impl Scenario {
         }
     }
 
+    /// The names of the tools whose handler is a JavaScript body.
+    pub fn js_tool_names(&self) -> Vec<&str> {
+        self.tools
+            .iter()
+            .filter_map(|entry| match entry {
+                ToolEntry::Inline(tool) if tool.js.is_some() => Some(tool.name.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
     pub fn to_json_pretty(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
@@ -220,19 +237,32 @@ impl Scenario {
                     name
                 }
                 ToolEntry::Inline(tool) => {
-                    match (&tool.result, &tool.builtin) {
-                        (None, None) => problems.push(problem(
+                    let handlers = tool.handler_fields();
+                    match handlers.as_slice() {
+                        [] => problems.push(problem(
                             &path,
-                            "an inline tool needs a handler: a fixed \"result\" or a \"builtin\" tool's name",
+                            "an inline tool needs a handler: a fixed \"result\", a \"builtin\" tool's name or a \"js\" function body",
                         )),
-                        (Some(_), Some(_)) => problems.push(problem(
+                        [_] => {}
+                        several => problems.push(problem(
                             &path,
-                            "an inline tool has either a fixed \"result\" or a \"builtin\" handler, not both",
+                            format!(
+                                "an inline tool has exactly one handler, but this one has {}; keep one of \"result\", \"builtin\" or \"js\"",
+                                several.iter().map(|f| format!("{f:?}")).collect::<Vec<_>>().join(" and ")
+                            ),
                         )),
-                        (None, Some(builtin)) if !tools::BUILTIN_NAMES.contains(&builtin.as_str()) => {
-                            problems.push(problem(format!("{path}.builtin"), unknown_builtin(builtin)))
+                    }
+                    if let Some(builtin) = &tool.builtin {
+                        if !tools::BUILTIN_NAMES.contains(&builtin.as_str()) {
+                            problems
+                                .push(problem(format!("{path}.builtin"), unknown_builtin(builtin)))
                         }
-                        _ => {}
+                    }
+                    if tool.js.as_deref().is_some_and(|js| js.trim().is_empty()) {
+                        problems.push(problem(
+                            format!("{path}.js"),
+                            "the JavaScript body is empty; it should return the tool's result, e.g. \"return {ok: true};\"",
+                        ));
                     }
                     if let Err(errors) = Schema::compile(&tool.input_schema) {
                         for e in errors {
@@ -298,11 +328,21 @@ impl Scenario {
     }
 
     /// Builds a fresh run (tools start from their seed state) and its model.
+    /// JavaScript tools get no host: they answer that they run only in the browser.
     pub fn build(
         &self,
         runtime: Rc<dyn Runtime>,
     ) -> Result<(RunConfig, Box<dyn ModelClient>), Vec<Problem>> {
-        self.build_continuing(runtime, 0)
+        self.build_with_scripts(runtime, None)
+    }
+
+    /// Like `build`, with `scripts` running the JavaScript tools.
+    pub fn build_with_scripts(
+        &self,
+        runtime: Rc<dyn Runtime>,
+        scripts: Option<Rc<dyn ScriptHost>>,
+    ) -> Result<(RunConfig, Box<dyn ModelClient>), Vec<Problem>> {
+        self.build_continuing_with_scripts(runtime, 0, scripts)
     }
 
     /// Like `build`, with a scripted model that has already answered
@@ -311,6 +351,16 @@ impl Scenario {
         &self,
         runtime: Rc<dyn Runtime>,
         model_calls_done: usize,
+    ) -> Result<(RunConfig, Box<dyn ModelClient>), Vec<Problem>> {
+        self.build_continuing_with_scripts(runtime, model_calls_done, None)
+    }
+
+    /// `build_continuing` with `scripts` running the JavaScript tools.
+    pub fn build_continuing_with_scripts(
+        &self,
+        runtime: Rc<dyn Runtime>,
+        model_calls_done: usize,
+        scripts: Option<Rc<dyn ScriptHost>>,
     ) -> Result<(RunConfig, Box<dyn ModelClient>), Vec<Problem>> {
         let problems = self.semantic_problems();
         if !problems.is_empty() {
@@ -326,8 +376,14 @@ impl Scenario {
                 ToolEntry::Builtin(name) => toolbox
                     .build(name)
                     .ok_or_else(|| vec![problem(&path, unknown_builtin(name))])?,
-                ToolEntry::Inline(tool) => inline_tool(tool, &toolbox, runtime.clone())
-                    .map_err(|message| vec![problem(&path, message)])?,
+                ToolEntry::Inline(tool) => {
+                    let js = JsSetup {
+                        host: scripts.clone(),
+                        tool_timeout_ms: self.limits.tool_timeout_ms,
+                    };
+                    inline_tool(tool, &toolbox, runtime.clone(), js)
+                        .map_err(|message| vec![problem(&path, message)])?
+                }
             };
             defs.push(def);
         }
@@ -362,10 +418,31 @@ impl Scenario {
     }
 }
 
+impl InlineTool {
+    /// The handler fields this tool sets, in file order.
+    fn handler_fields(&self) -> Vec<&'static str> {
+        [
+            ("result", self.result.is_some()),
+            ("builtin", self.builtin.is_some()),
+            ("js", self.js.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, set)| set.then_some(name))
+        .collect()
+    }
+}
+
+/// What a JavaScript tool needs from the run being built.
+struct JsSetup {
+    host: Option<Rc<dyn ScriptHost>>,
+    tool_timeout_ms: Option<u64>,
+}
+
 fn inline_tool(
     tool: &InlineTool,
     toolbox: &tools::Toolbox,
     runtime: Rc<dyn Runtime>,
+    js: JsSetup,
 ) -> Result<ToolDef, String> {
     let schema = Schema::compile(&tool.input_schema).map_err(|errors| {
         errors
@@ -374,19 +451,24 @@ fn inline_tool(
             .collect::<Vec<_>>()
             .join("; ")
     })?;
-    let handler = match (&tool.result, &tool.builtin) {
-        (Some(result), _) => Rc::new(FixedResult {
+    let handler = match (&tool.result, &tool.builtin, &tool.js) {
+        (Some(result), None, None) => Rc::new(FixedResult {
             value: result.clone(),
             delay_ms: tool.delay_ms,
             runtime,
         }) as Rc<dyn crate::tool::ToolHandler>,
-        (None, Some(builtin)) => {
+        (None, Some(builtin), None) => {
             toolbox
                 .build(builtin)
                 .ok_or_else(|| unknown_builtin(builtin))?
                 .handler
         }
-        (None, None) => return Err("an inline tool needs a handler".to_string()),
+        (None, None, Some(source)) => Rc::new(JsTool {
+            source: source.clone(),
+            tool_timeout_ms: js.tool_timeout_ms,
+            host: js.host,
+        }),
+        _ => return Err("an inline tool has exactly one handler".to_string()),
     };
     Ok(ToolDef {
         spec: ToolSpec {
@@ -418,7 +500,60 @@ fn dotted_suffix(pointer: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::dotted_path;
+    use super::{dotted_path, Scenario};
+
+    fn load_tool(tool: serde_json::Value) -> Result<Scenario, Vec<String>> {
+        let text = serde_json::json!({
+            "name": "t", "task": "t", "tools": [tool],
+            "model": {"type": "scripted", "responses": [{"text": "ok"}]}
+        })
+        .to_string();
+        Scenario::load(&text).map_err(|ps| ps.iter().map(ToString::to_string).collect())
+    }
+
+    #[test]
+    fn a_js_tool_loads_with_its_body() {
+        let scenario = load_tool(serde_json::json!({"name": "double", "js": "return args.n * 2;"}))
+            .expect("loads");
+        let super::ToolEntry::Inline(tool) = &scenario.tools[0] else {
+            panic!("not inline");
+        };
+        assert_eq!(tool.js.as_deref(), Some("return args.n * 2;"));
+    }
+
+    #[test]
+    fn a_tool_with_two_handlers_or_none_is_a_problem_at_its_path() {
+        assert_eq!(
+            load_tool(serde_json::json!({"name": "x", "js": "return 1;", "result": 1})),
+            Err(vec![
+                "tools[0]: an inline tool has exactly one handler, but this one has \"result\" and \"js\"; keep one of \"result\", \"builtin\" or \"js\"".to_string()
+            ])
+        );
+        let both =
+            load_tool(serde_json::json!({"name": "x", "js": "return 1;", "builtin": "get_time"}))
+                .unwrap_err();
+        assert_eq!(both.len(), 1);
+        assert!(both[0].contains("\"builtin\" and \"js\""), "{both:?}");
+        let none = load_tool(serde_json::json!({"name": "x"})).unwrap_err();
+        assert!(
+            none[0].starts_with("tools[0]: an inline tool needs a handler"),
+            "{none:?}"
+        );
+        assert!(none[0].contains("\"js\" function body"), "{none:?}");
+    }
+
+    #[test]
+    fn a_js_body_must_be_a_non_empty_string() {
+        assert_eq!(
+            load_tool(serde_json::json!({"name": "x", "js": "  \n"})),
+            Err(vec![
+                "tools[0].js: the JavaScript body is empty; it should return the tool's result, e.g. \"return {ok: true};\"".to_string()
+            ])
+        );
+        let not_text = load_tool(serde_json::json!({"name": "x", "js": 42})).unwrap_err();
+        assert_eq!(not_text.len(), 1);
+        assert!(not_text[0].starts_with("tools[0].js: "), "{not_text:?}");
+    }
 
     #[test]
     fn pointers_read_as_dotted_paths() {
