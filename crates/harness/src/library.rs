@@ -58,6 +58,11 @@ pub const BUILTIN: &[BuiltinScenario] = &[
         "whitespace-searches-canonical",
         "repeated_call"
     ),
+    // Seed 002's shared deadline ends `deadline` on a page (or in a process)
+    // open longer than the deadline, which is how anyone meets it; see
+    // `clock_age_needed_ms`.
+    scenario!("Pitfalls: naive vs fixed", "deadline-shared", "deadline"),
+    scenario!("Pitfalls: naive vs fixed", "deadline-per-run", "done"),
     scenario!(
         "Pitfalls: naive vs fixed",
         "deadline-between-steps",
@@ -94,6 +99,10 @@ pub const BUILTIN: &[BuiltinScenario] = &[
         "rules-without-example",
         "failed_verification"
     ),
+    // Natively (no JavaScript sandbox) these end `done` too: the tool answers
+    // that it runs only in the browser and the rules model stops there.
+    scenario!("User-written tools", "js-tool", "done"),
+    scenario!("User-written tools", "js-tool-infinite-loop", "done"),
 ];
 
 /// Each pitfall as a pair: the naive scenario (the seed's behaviour) and the
@@ -102,6 +111,7 @@ pub const PITFALL_PAIRS: &[(&str, &str)] = &[
     ("cost-limit-naive", "cost-limit-strict"),
     ("repeated-call-naive", "repeated-call"),
     ("whitespace-searches-naive", "whitespace-searches-canonical"),
+    ("deadline-shared", "deadline-per-run"),
     ("deadline-between-steps", "deadline-interrupts-tool"),
     ("empty-result-no-reason", "empty-result-with-reason"),
     ("refund-env-flag", "refund-with-approval"),
@@ -119,6 +129,24 @@ pub fn pair_of(id: &str) -> Option<&'static str> {
         _ if id == fixed => Some(naive),
         _ => None,
     })
+}
+
+/// How long the runtime's clock must have been running (the page open, the
+/// process alive) before `builtin` ends with its `expected_status`: a shared
+/// deadline counts from the clock's origin, so it only bites a run that
+/// starts after the deadline has passed. Zero for every other scenario.
+pub fn clock_age_needed_ms(builtin: &BuiltinScenario) -> u64 {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(builtin.json) else {
+        return 0;
+    };
+    let limits = &value["limits"];
+    match (
+        limits["deadline_scope"].as_str(),
+        limits["deadline_ms"].as_u64(),
+    ) {
+        (Some("shared"), Some(deadline_ms)) => deadline_ms + 500,
+        _ => 0,
+    }
 }
 
 pub fn find(id: &str) -> Option<&'static BuiltinScenario> {

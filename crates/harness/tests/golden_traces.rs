@@ -6,7 +6,6 @@
 
 mod common;
 
-use harness::approval::Decision;
 use harness::library::BUILTIN;
 
 const GOLDEN: &str = concat!(
@@ -18,8 +17,7 @@ const GOLDEN: &str = concat!(
 async fn builtin_traces_match_the_golden_outlines() {
     let mut runs = Vec::new();
     for builtin in BUILTIN {
-        let approver = common::QueueApprover::new(vec![Decision::Approve; 4]);
-        let (_, events) = common::run_with(&common::load(builtin.json), Some(&approver)).await;
+        let (_, events) = common::run_builtin(builtin).await;
         runs.push((builtin.id, events));
     }
     let actual = harness::event::outlines_text(&runs);

@@ -232,3 +232,23 @@ async fn an_untrimmed_result_costs_far_more_than_ids_and_prices() {
     assert!(fat_len > 3_500, "{fat_len}");
     assert!(fat_len > 15 * lean_len, "{fat_len} vs {lean_len}");
 }
+
+/// The built-in pair for seed 002's shared deadline, on a page open 2.5 s:
+/// the shared one is spent before its first turn, the per-run one finishes.
+#[tokio::test(start_paused = true)]
+async fn the_builtin_shared_deadline_is_spent_before_turn_one_on_an_open_page() {
+    let shared = find("deadline-shared").unwrap();
+    let per_run = find("deadline-per-run").unwrap();
+    let age = harness::library::clock_age_needed_ms(shared);
+    assert_eq!(age, 2500);
+    assert_eq!(harness::library::clock_age_needed_ms(per_run), 0);
+    let (naive, events) = common::run_aged(&load(shared.json), None, age).await;
+    assert_eq!(naive.status, Status::Deadline, "{}", naive.reason);
+    assert_eq!(naive.turns, 0, "the model was called: {}", naive.reason);
+    assert!(naive.reason.contains("shared"), "{}", naive.reason);
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e.kind, EventKind::ModelRequest { .. })));
+    let (fixed, _) = common::run_aged(&load(per_run.json), None, age).await;
+    assert_eq!(fixed.status, Status::Done, "{}", fixed.reason);
+}

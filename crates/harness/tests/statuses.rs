@@ -79,8 +79,7 @@ fn echo_tool() -> serde_json::Value {
 async fn every_builtin_scenario_ends_with_its_documented_status() {
     let mut seen = std::collections::HashSet::new();
     for builtin in BUILTIN {
-        let approver = QueueApprover::new(vec![Decision::Approve; 4]);
-        let (outcome, events) = run_with(&load(builtin.json), Some(&approver)).await;
+        let (outcome, events) = common::run_builtin(builtin).await;
         assert_eq!(
             outcome.status.as_str(),
             builtin.expected_status,

@@ -66,11 +66,30 @@ pub async fn run_with(
     scenario: &Scenario,
     approver: Option<&dyn Approver>,
 ) -> (Outcome, Vec<RunEvent>) {
+    run_aged(scenario, approver, 0).await
+}
+
+/// Runs a built-in as the page would: approving every request, on a clock
+/// that has run as long as the built-in needs (see `clock_age_needed_ms`).
+pub async fn run_builtin(builtin: &harness::library::BuiltinScenario) -> (Outcome, Vec<RunEvent>) {
+    let approver = QueueApprover::new(vec![harness::approval::Decision::Approve; 4]);
+    let age = harness::library::clock_age_needed_ms(builtin);
+    run_aged(&load(builtin.json), Some(&approver), age).await
+}
+
+/// `run_with`, on a runtime whose clock has been running for `age_ms`.
+pub async fn run_aged(
+    scenario: &Scenario,
+    approver: Option<&dyn Approver>,
+    age_ms: u64,
+) -> (Outcome, Vec<RunEvent>) {
+    let runtime = Rc::new(TokioRuntime::default());
+    tokio::time::sleep(std::time::Duration::from_millis(age_ms)).await;
     let events = Rc::new(RefCell::new(Vec::new()));
     let sink = events.clone();
     let outcome = harness::run_scenario(
         scenario,
-        Rc::new(TokioRuntime::default()),
+        runtime,
         RunOptions {
             approver,
             ..RunOptions::default()
