@@ -1,0 +1,356 @@
+//! `SandboxHost`: the harness's `ScriptHost` in the browser. User-written
+//! JavaScript tools run in `static/sandbox/` (served as `sandbox/`): a hidden
+//! `<iframe sandbox="allow-scripts">` with an opaque origin (no access to
+//! this page, its storage or cookies) and its own CSP with no `connect-src`
+//! (no network), which runs each call in a fresh Web Worker. No user code
+//! runs on this page's thread, so an endless loop leaves the page responsive.
+//!
+//! One iframe serves the whole page; it is created on the first call. Calls
+//! are matched to replies by id, and only messages whose `source` is that
+//! iframe's window are read (they arrive with origin "null"). A call is
+//! stopped two ways: the iframe terminates the worker at the timeout and
+//! answers "timed out", and dropping the call's future (the driver's own
+//! timeout, the run's deadline, Stop) tells the iframe to terminate it.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::{Rc, Weak};
+
+use futures::channel::oneshot;
+use futures::future::{self, Either, LocalBoxFuture};
+use gloo_timers::future::TimeoutFuture;
+use harness::script::{ScriptError, ScriptHost};
+use js_sys::{Object, Reflect};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Where Trunk copies `static/sandbox/` (index.html's `copy-dir` link).
+const SANDBOX_URL: &str = "sandbox/sandbox.html";
+
+/// How long past its own timeout the sandbox may take to answer before the
+/// call fails as "no answer".
+const NO_ANSWER_GRACE_MS: u64 = 2_000;
+
+/// How long after the iframe's `load` its "ready" may still arrive (both are
+/// queued tasks, in no promised order); later, the sandbox did not start.
+const READY_AFTER_LOAD_MS: u32 = 1_000;
+
+#[wasm_bindgen]
+extern "C" {
+    /// A window that may be cross-origin: only `postMessage` is used on it.
+    type MessageTarget;
+    #[wasm_bindgen(method, catch, js_name = postMessage)]
+    fn post_message(this: &MessageTarget, message: &JsValue, target: &str) -> Result<(), JsValue>;
+
+    type FrameElement;
+    #[wasm_bindgen(method, getter, js_name = contentWindow)]
+    fn content_window(this: &FrameElement) -> JsValue;
+
+    type WindowMessage;
+    #[wasm_bindgen(method, getter)]
+    fn data(this: &WindowMessage) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    fn source(this: &WindowMessage) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    fn origin(this: &WindowMessage) -> String;
+}
+
+thread_local! {
+    static HOST: Rc<SandboxHost> = Rc::new(SandboxHost::default());
+}
+
+/// The page's one sandbox host, for `RunOptions::scripts`.
+pub fn host() -> Rc<dyn ScriptHost> {
+    HOST.with(|host| host.clone() as Rc<dyn ScriptHost>)
+}
+
+#[derive(Default)]
+pub struct SandboxHost {
+    state: Rc<RefCell<State>>,
+}
+
+type Reply = Result<Value, ScriptError>;
+
+#[derive(Default)]
+struct State {
+    frame: Option<Frame>,
+    /// The sandbox said it is ready; until then messages wait in `queued`.
+    ready: bool,
+    queued: Vec<(u64, JsValue)>,
+    waiting: HashMap<u64, oneshot::Sender<Reply>>,
+    next_id: u64,
+    /// Why the sandbox cannot run anything (its page loaded without starting).
+    broken: Option<String>,
+}
+
+struct Frame {
+    element: web_sys::Element,
+    /// Kept alive as long as the host (the page): they read the sandbox's
+    /// replies and notice a sandbox page that loads but never starts.
+    _listener: Closure<dyn FnMut(JsValue)>,
+    _on_load: Closure<dyn FnMut(JsValue)>,
+}
+
+impl Frame {
+    fn window(&self) -> JsValue {
+        self.element
+            .unchecked_ref::<FrameElement>()
+            .content_window()
+    }
+}
+
+impl ScriptHost for SandboxHost {
+    fn run(&self, source: &str, args: Value, timeout_ms: u64) -> LocalBoxFuture<'static, Reply> {
+        let (sender, receiver) = oneshot::channel();
+        let id = {
+            let mut state = self.state.borrow_mut();
+            state.next_id += 1;
+            state.next_id
+        };
+        if let Err(why) = start_frame(&self.state) {
+            return Box::pin(future::ready(Err(ScriptError::Failed(why))));
+        }
+        if let Some(why) = self.state.borrow().broken.clone() {
+            return Box::pin(future::ready(Err(ScriptError::Failed(why))));
+        }
+        let message = match run_message(id, source, &args, timeout_ms) {
+            Ok(message) => message,
+            Err(why) => return Box::pin(future::ready(Err(ScriptError::Failed(why)))),
+        };
+        self.state.borrow_mut().waiting.insert(id, sender);
+        post(&self.state, id, message);
+        let guard = StopOnDrop {
+            state: Rc::downgrade(&self.state),
+            id,
+        };
+        let grace = timeout_ms
+            .saturating_add(NO_ANSWER_GRACE_MS)
+            .min(i32::MAX as u64) as u32;
+        Box::pin(async move {
+            let _guard = guard;
+            match future::select(receiver, TimeoutFuture::new(grace)).await {
+                Either::Left((Ok(reply), _)) => reply,
+                Either::Left((Err(oneshot::Canceled), _)) => Err(ScriptError::Failed(
+                    "the JavaScript sandbox dropped the call".to_string(),
+                )),
+                Either::Right(_) => Err(ScriptError::Failed(format!(
+                    "the JavaScript sandbox ({SANDBOX_URL}) did not answer within {grace} ms; it may have failed to load"
+                ))),
+            }
+        })
+    }
+}
+
+/// Tells the sandbox to terminate a call nobody waits for any more.
+struct StopOnDrop {
+    state: Weak<RefCell<State>>,
+    id: u64,
+}
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        let Some(state) = self.state.upgrade() else {
+            return;
+        };
+        let still_running = state.borrow_mut().waiting.remove(&self.id).is_some();
+        if !still_running {
+            return;
+        }
+        let mut s = state.borrow_mut();
+        let before = s.queued.len();
+        s.queued.retain(|(id, _)| *id != self.id);
+        let never_sent = s.queued.len() < before;
+        drop(s);
+        if !never_sent {
+            if let Ok(message) =
+                object(&[("type", "cancel".into()), ("id", (self.id as f64).into())])
+            {
+                post(&state, self.id, message);
+            }
+        }
+    }
+}
+
+fn object(fields: &[(&str, JsValue)]) -> Result<JsValue, String> {
+    let object = Object::new();
+    for (key, value) in fields {
+        Reflect::set(&object, &JsValue::from_str(key), value)
+            .map_err(|e| format!("could not build the sandbox message: {e:?}"))?;
+    }
+    Ok(object.into())
+}
+
+fn run_message(id: u64, source: &str, args: &Value, timeout_ms: u64) -> Result<JsValue, String> {
+    object(&[
+        ("type", "run".into()),
+        ("id", (id as f64).into()),
+        ("source", source.into()),
+        // As JSON text, so the worker sees exactly the validated arguments.
+        ("args", args.to_string().into()),
+        ("timeoutMs", (timeout_ms as f64).into()),
+    ])
+}
+
+/// Sends `message` to the sandbox, or queues it until the sandbox is ready.
+fn post(state: &Rc<RefCell<State>>, id: u64, message: JsValue) {
+    let mut s = state.borrow_mut();
+    let window = match (&s.frame, s.ready) {
+        (Some(frame), true) => frame.window(),
+        _ => {
+            s.queued.push((id, message));
+            return;
+        }
+    };
+    drop(s);
+    // "*": the sandbox's origin is opaque, so it cannot be named; the iframe
+    // is ours (its src is fixed) and the message is the user's own tool.
+    if let Err(e) = window
+        .unchecked_ref::<MessageTarget>()
+        .post_message(&message, "*")
+    {
+        answer(
+            state,
+            id,
+            Err(ScriptError::Failed(format!(
+                "could not reach the JavaScript sandbox: {e:?}"
+            ))),
+        );
+    }
+}
+
+fn answer(state: &Rc<RefCell<State>>, id: u64, reply: Reply) {
+    let sender = state.borrow_mut().waiting.remove(&id);
+    if let Some(sender) = sender {
+        // The caller may have stopped waiting; then nobody needs the reply.
+        let _ = sender.send(reply);
+    }
+}
+
+/// Creates the hidden iframe and its message listener, once.
+fn start_frame(state: &Rc<RefCell<State>>) -> Result<(), String> {
+    if state.borrow().frame.is_some() {
+        return Ok(());
+    }
+    let window = web_sys::window().ok_or("JavaScript tools need a browser window")?;
+    let document = window
+        .document()
+        .ok_or("JavaScript tools need a document")?;
+    let body = document.body().ok_or("JavaScript tools need a page body")?;
+    let weak = Rc::downgrade(state);
+    let listener = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
+        if let Some(state) = weak.upgrade() {
+            on_message(&state, event.unchecked_into());
+        }
+    });
+    // Listening before the iframe exists, so its "ready" cannot be missed.
+    window
+        .add_event_listener_with_callback("message", listener.as_ref().unchecked_ref())
+        .map_err(|e| format!("could not listen to the JavaScript sandbox: {e:?}"))?;
+    let element = document
+        .create_element("iframe")
+        .map_err(|e| format!("could not create the JavaScript sandbox: {e:?}"))?;
+    for (name, value) in [
+        // Scripts, and nothing else: no same-origin access, forms, popups or top navigation.
+        ("sandbox", "allow-scripts"),
+        ("src", SANDBOX_URL),
+        ("title", "JavaScript tool sandbox"),
+        ("hidden", ""),
+        ("aria-hidden", "true"),
+        ("class", "js-sandbox"),
+    ] {
+        element
+            .set_attribute(name, value)
+            .map_err(|e| format!("could not set up the JavaScript sandbox: {e:?}"))?;
+    }
+    let weak = Rc::downgrade(state);
+    let on_load = Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| {
+        let weak = weak.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            TimeoutFuture::new(READY_AFTER_LOAD_MS).await;
+            if let Some(state) = weak.upgrade() {
+                if !state.borrow().ready {
+                    fail_all(
+                        &state,
+                        format!("the JavaScript sandbox ({SANDBOX_URL}) loaded but did not start; is static/sandbox/ deployed beside the page?"),
+                    );
+                }
+            }
+        });
+    });
+    element
+        .add_event_listener_with_callback("load", on_load.as_ref().unchecked_ref())
+        .map_err(|e| format!("could not watch the JavaScript sandbox load: {e:?}"))?;
+    body.append_child(&element)
+        .map_err(|e| format!("could not add the JavaScript sandbox: {e:?}"))?;
+    state.borrow_mut().frame = Some(Frame {
+        element,
+        _listener: listener,
+        _on_load: on_load,
+    });
+    Ok(())
+}
+
+/// Marks the sandbox unusable and answers every call in flight with `why`.
+fn fail_all(state: &Rc<RefCell<State>>, why: String) {
+    let waiting = {
+        let mut s = state.borrow_mut();
+        s.broken = Some(why.clone());
+        s.queued.clear();
+        std::mem::take(&mut s.waiting)
+    };
+    for (_, sender) in waiting {
+        let _ = sender.send(Err(ScriptError::Failed(why.clone())));
+    }
+}
+
+fn on_message(state: &Rc<RefCell<State>>, event: WindowMessage) {
+    let from_sandbox = state
+        .borrow()
+        .frame
+        .as_ref()
+        .is_some_and(|frame| event.source() == frame.window());
+    // An opaque origin serialises as "null": anything else is not the sandbox.
+    if !from_sandbox || event.origin() != "null" {
+        return;
+    }
+    let data = event.data();
+    let field =
+        |name: &str| Reflect::get(&data, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
+    match field("type").as_string().as_deref() {
+        Some("ready") => {
+            let queued = {
+                let mut s = state.borrow_mut();
+                s.ready = true;
+                std::mem::take(&mut s.queued)
+            };
+            for (id, message) in queued {
+                post(state, id, message);
+            }
+        }
+        Some("result") => {
+            let Some(id) = field("id").as_f64() else {
+                return;
+            };
+            answer(state, id as u64, reply_of(&field));
+        }
+        _ => {}
+    }
+}
+
+/// The sandbox's `{ok, json | error | timedOut}` as the harness's result.
+fn reply_of(field: &dyn Fn(&str) -> JsValue) -> Reply {
+    if field("ok").as_bool() == Some(true) {
+        let json = field("json").as_string().unwrap_or_default();
+        return serde_json::from_str(&json)
+            .map_err(|e| ScriptError::Failed(format!("the result is not JSON: {e}")));
+    }
+    if field("timedOut").as_bool() == Some(true) {
+        return Err(ScriptError::TimedOut);
+    }
+    Err(ScriptError::Failed(
+        field("error")
+            .as_string()
+            .unwrap_or_else(|| "the sandbox gave no reason".to_string()),
+    ))
+}
