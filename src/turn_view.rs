@@ -82,6 +82,9 @@ pub struct Item {
     pub collapsible: bool,
     /// Drawn indented under the call it belongs to.
     pub nested: bool,
+    /// For a tool that writes to a store: the store after this call, pretty
+    /// JSON, shown folded under the result.
+    pub state: Option<String>,
 }
 
 fn item(event: &RunEvent, kind: &'static str, tone: Tone, title: String) -> Item {
@@ -94,6 +97,7 @@ fn item(event: &RunEvent, kind: &'static str, tone: Tone, title: String) -> Item
         body: None,
         collapsible: false,
         nested: false,
+        state: None,
     }
 }
 
@@ -317,6 +321,7 @@ pub fn card_item(event: &RunEvent) -> Option<Item> {
             content,
             is_error,
             latency_ms,
+            state,
             ..
         } => {
             let (title, tone) = if *is_error {
@@ -332,6 +337,7 @@ pub fn card_item(event: &RunEvent) -> Option<Item> {
             ));
             it.collapsible = is_long(content);
             it.body = Some(clip(content, MAX_BODY_CHARS));
+            it.state = state.as_ref().map(pretty);
             it.nested = true;
             it
         }
@@ -462,6 +468,7 @@ mod tests {
                     content,
                     is_error,
                     latency_ms: 3,
+                    state: None,
                 },
             ))
             .unwrap()

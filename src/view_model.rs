@@ -63,6 +63,9 @@ pub struct ScenarioOption {
     /// The scenario's own `name`, or its id when the JSON has none.
     pub label: String,
     pub expected_status: &'static str,
+    /// How long the page must have been open for that status (a shared
+    /// deadline counts from page load); 0 for almost every scenario.
+    pub clock_age_ms: u64,
 }
 
 /// Built-in scenarios grouped for `<optgroup>`s, groups and options in library order.
@@ -74,6 +77,7 @@ pub fn scenario_groups(builtins: &[BuiltinScenario]) -> Vec<ScenarioGroup> {
             label: json_string_field(builtin.json, "name")
                 .unwrap_or_else(|| builtin.id.to_string()),
             expected_status: builtin.expected_status,
+            clock_age_ms: harness::library::clock_age_needed_ms(builtin),
         };
         match groups.iter_mut().find(|g| g.name == builtin.group) {
             Some(group) => group.options.push(option),

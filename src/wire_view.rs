@@ -169,6 +169,7 @@ mod tests {
             content: "12:00".into(),
             is_error: false,
             latency_ms: 1,
+            state: None,
         }
     }
 

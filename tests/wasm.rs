@@ -36,10 +36,18 @@ async fn every_builtin_scenario_has_the_same_trace_as_natively() {
     let mut runs = Vec::new();
     for builtin in BUILTIN {
         let scenario = Scenario::load(builtin.json).expect("built-in scenarios load");
+        let runtime = BrowserRuntime::new();
+        // A shared deadline counts from page load: wait until the page is as
+        // old as the scenario needs, as the native test advances its clock.
+        let needed = harness::library::clock_age_needed_ms(builtin) as f64;
+        let age = harness::runtime::Runtime::now_ms(&runtime);
+        if age < needed {
+            gloo_timers::future::TimeoutFuture::new((needed - age).ceil() as u32).await;
+        }
         let mut events: Vec<RunEvent> = Vec::new();
         let outcome = harness::run_scenario(
             &scenario,
-            Rc::new(BrowserRuntime::new()),
+            Rc::new(runtime),
             RunOptions {
                 approver: Some(&ApproveEverything),
                 ..RunOptions::default()

@@ -12,11 +12,16 @@ pub fn ScenarioPicker(
 ) -> impl IntoView {
     // `prop:selected` on each option (rather than `prop:value` on the select)
     // stays right however the options and the value are ordered when mounting.
-    let option = move |value: &'static str, label: String, expected: Option<&'static str>| {
+    // `data-expected` (and `data-clock-age-ms`, how old the page must be for
+    // that status) let the end-to-end test run every built-in.
+    let option = move |value: &'static str,
+                       label: String,
+                       expected: Option<(&'static str, u64)>| {
         view! {
             <option
                 value=value
-                data-expected=expected
+                data-expected=expected.map(|(status, _)| status)
+                data-clock-age-ms=expected.and_then(|(_, age)| (age > 0).then(|| age.to_string()))
                 prop:selected=move || selected.with(|s| s == value)
             >
                 {label}
@@ -37,7 +42,7 @@ pub fn ScenarioPicker(
                             {group
                                 .options
                                 .into_iter()
-                                .map(|o| option(o.id, o.label, Some(o.expected_status)))
+                                .map(|o| option(o.id, o.label, Some((o.expected_status, o.clock_age_ms))))
                                 .collect_view()}
                         </optgroup>
                     }

@@ -105,6 +105,14 @@ fn ItemView(item: Item, time: String) -> impl IntoView {
     let body = item
         .body
         .map(|body| body_view(item.kind, body, item.collapsible));
+    let state = item.state.map(|state| {
+        view! {
+            <details class="tool-state">
+                <summary>"Store after this call"</summary>
+                <pre class="event-pre">{state}</pre>
+            </details>
+        }
+    });
     // The approval bar goes right under the request for the call it is about.
     let bar = (item.kind == "approval_requested").then(|| {
         let ctx = expect_context::<ApprovalContext>();
@@ -126,6 +134,7 @@ fn ItemView(item: Item, time: String) -> impl IntoView {
                     .into_iter()
                     .map(|line| view! { <p class="event-line">{line}</p> })
                     .collect_view()}
+                {state}
                 {bar}
             </div>
         </li>

@@ -1,0 +1,425 @@
+//! The "Compare" panel: two runs side by side with the first step where they
+//! part highlighted. Three ways in: a pitfall's naive and fixed scenarios,
+//! the scenario in the editor against a variant B (edit a tool's description
+//! or schema in B), and a fork of the run in the Trace from one of its steps
+//! under the scenario as now edited. The runs happen in the background
+//! (`browser::background`); approvals are answered by the panel's setting.
+
+use futures::future::LocalBoxFuture;
+use harness::cancel::CancelToken;
+use harness::event::RunEvent;
+use harness::fork::fork_points;
+use harness::library;
+use harness::replay::Record;
+use harness::scenario::Scenario;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::browser::background::{self, AutoDecision};
+use crate::browser::files;
+use crate::compare::{self, Side};
+use crate::editor::Editor;
+use crate::view_model;
+
+/// A comparison's work: given its cancel token, the two finished sides.
+type Work =
+    Box<dyn FnOnce(CancelToken) -> LocalBoxFuture<'static, Result<(Side, Side), Vec<String>>>>;
+
+/// What the panel shows under its controls.
+#[derive(Clone, Debug, PartialEq)]
+enum Shown {
+    Nothing,
+    Running(String),
+    Failed(Vec<String>),
+    /// Boxed: two records are large, and the other states are small.
+    Compared(Box<(Side, Side)>),
+}
+
+#[component]
+pub fn ComparePanel(
+    editor: Editor,
+    /// The run in the Trace, and the scenario it ran: what a fork starts from.
+    events: ReadSignal<Vec<RunEvent>>,
+    ran: ReadSignal<Option<Scenario>>,
+    running: ReadSignal<bool>,
+    /// A run paused in step mode can be forked from the steps it has taken.
+    paused: Signal<bool>,
+) -> impl IntoView {
+    let shown = RwSignal::new(Shown::Nothing);
+    let variant = RwSignal::new(String::new());
+    let decide = RwSignal::new(AutoDecision::Approve);
+    let fork_at = RwSignal::new(None::<u64>);
+    let cancel = StoredValue::new_local(None::<CancelToken>);
+    // Bumped per comparison, so a replaced one's late result is dropped.
+    let generation = StoredValue::new(0u64);
+    let busy = move || shown.with(|s| matches!(s, Shown::Running(_)));
+
+    let pair = Memo::new(move |_| {
+        editor.selected().with(|id| {
+            library::pair_of(id).map(|other| {
+                // The pair's naive scenario always goes on the left.
+                if library::PITFALL_PAIRS.iter().any(|(naive, _)| naive == id) {
+                    (id.clone(), other.to_string())
+                } else {
+                    (other.to_string(), id.clone())
+                }
+            })
+        })
+    });
+    let points = Memo::new(move |_| {
+        if running.get() && !paused.get() {
+            return Vec::new();
+        }
+        events.with(|e| fork_points(e))
+    });
+
+    // Starts a comparison: `work` produces the two sides or the problems.
+    let start = move |what: String, work: Work| {
+        if let Some(token) = cancel.get_value() {
+            token.cancel();
+        }
+        let token = CancelToken::new();
+        cancel.set_value(Some(token.clone()));
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        shown.set(Shown::Running(what));
+        spawn_local(async move {
+            let result = work(token).await;
+            if generation.get_value() != mine {
+                return;
+            }
+            cancel.set_value(None);
+            shown.set(match result {
+                Ok(sides) => Shown::Compared(Box::new(sides)),
+                Err(problems) => Shown::Failed(problems),
+            });
+        });
+    };
+
+    let run_pair = move |_| {
+        let Some((naive, fixed)) = pair.get_untracked() else {
+            return;
+        };
+        let choice = decide.get_untracked();
+        let sides = [naive, fixed].map(|id| {
+            let json = library::find(&id).map(|b| b.json).unwrap_or_default();
+            (id, json.to_string())
+        });
+        start(
+            format!("Running {} and {}…", sides[0].0, sides[1].0),
+            Box::new(move |token| {
+                Box::pin(run_both(
+                    (format!("naive: {}", sides[0].0), sides[0].1.clone()),
+                    (format!("fixed: {}", sides[1].0), sides[1].1.clone()),
+                    choice,
+                    token,
+                ))
+            }),
+        );
+    };
+    let run_ab = move |_| {
+        let a = editor.text().get_untracked();
+        let b = variant.get_untracked();
+        let choice = decide.get_untracked();
+        start(
+            "Running A and B…".to_string(),
+            Box::new(move |token| {
+                Box::pin(run_both(
+                    ("A".to_string(), a),
+                    ("B".to_string(), b),
+                    choice,
+                    token,
+                ))
+            }),
+        );
+    };
+    let run_fork = move |_| {
+        let Some(seq) = fork_at
+            .get_untracked()
+            .or_else(|| points.with_untracked(|p| p.first().map(|p| p.seq)))
+        else {
+            return;
+        };
+        let label = points
+            .with_untracked(|p| p.iter().find(|p| p.seq == seq).map(|p| p.label.clone()))
+            .unwrap_or_default();
+        let parent = Record {
+            scenario: ran.get_untracked(),
+            events: events.get_untracked(),
+            forked_at: None,
+        };
+        let text = editor.text().get_untracked();
+        let choice = decide.get_untracked();
+        start(
+            format!("Forking {label}…"),
+            Box::new(move |token| {
+                Box::pin(async move {
+                    let scenario = Scenario::load(&text).map_err(|p| {
+                        prefixed("the edited scenario", &view_model::problem_lines(&p))
+                    })?;
+                    let child = background::fork_to_end(&parent, seq, &scenario, choice, token)
+                        .await
+                        .map_err(|why| vec![format!("the fork could not start: {why}")])?;
+                    Ok((
+                        Side::new("parent (the run in the Trace)", parent),
+                        Side::new(format!("fork {label}"), child),
+                    ))
+                })
+            }),
+        );
+    };
+
+    let fork_options = move || {
+        points
+            .get()
+            .into_iter()
+            .map(|p| view! { <option value=p.seq.to_string()>{p.label}</option> })
+            .collect_view()
+    };
+
+    view! {
+        <section class="panel compare" aria-labelledby="compare-heading">
+            <h2 id="compare-heading">"Compare runs side by side"</h2>
+            <div class="compare-controls">
+                <label>
+                    "Approval requests in these runs"
+                    <select
+                        id="compare-approvals"
+                        on:change=move |ev| decide.set(if event_target_value(&ev) == "deny" { AutoDecision::Deny } else { AutoDecision::Approve })
+                    >
+                        <option value="approve">"Approve each"</option>
+                        <option value="deny">"Deny each"</option>
+                    </select>
+                </label>
+                <div class="compare-way">
+                    <h3>"Pitfall pair"</h3>
+                    {move || match pair.get() {
+                        Some((naive, fixed)) => view! {
+                            <p>{format!("This scenario is half of a pitfall pair: {naive} (naive) and {fixed} (fixed).")}</p>
+                            <button type="button" class="compare-pair" prop:disabled=busy on:click=run_pair>
+                                "Run the pair side by side"
+                            </button>
+                        }.into_any(),
+                        None => view! {
+                            <p class="hint">"Pick a scenario from the “Pitfalls: naive vs fixed” group to run its pair."</p>
+                        }.into_any(),
+                    }}
+                </div>
+                <div class="compare-way">
+                    <h3>"A/B: the scenario in the editor (A) against a variant (B)"</h3>
+                    <p class="hint">"Copy A into B, change a tool's description, schema or a limit in B, and run both."</p>
+                    <button type="button" on:click=move |_| variant.set(editor.text().get_untracked())>
+                        "Copy A into B"
+                    </button>
+                    <label for="variant-json">"Variant B (JSON)"</label>
+                    <textarea
+                        id="variant-json"
+                        spellcheck="false"
+                        autocomplete="off"
+                        rows="8"
+                        prop:value=variant
+                        on:input=move |ev| variant.set(event_target_value(&ev))
+                    ></textarea>
+                    <button
+                        type="button"
+                        class="compare-ab"
+                        prop:disabled=move || busy() || variant.with(|v| v.trim().is_empty())
+                        on:click=run_ab
+                    >
+                        "Run A and B"
+                    </button>
+                </div>
+                <div class="compare-way">
+                    <h3>"Fork the run in the Trace"</h3>
+                    <p class="hint">
+                        "Edit the scenario in the editor (a description, a limit, a scripted response), pick a step, and the fork continues from there without re-running what came before."
+                    </p>
+                    <label>
+                        "Fork from"
+                        <select
+                            id="fork-point"
+                            prop:disabled=move || points.with(Vec::is_empty)
+                            on:change=move |ev| fork_at.set(event_target_value(&ev).parse().ok())
+                        >
+                            {fork_options}
+                        </select>
+                    </label>
+                    <button
+                        type="button"
+                        class="compare-fork"
+                        prop:disabled=move || busy() || points.with(Vec::is_empty)
+                        on:click=run_fork
+                    >
+                        "Fork and compare"
+                    </button>
+                    <Show when=move || points.with(Vec::is_empty)>
+                        <p class="hint">"Run or open a run first; a run in progress can be forked once it pauses or ends."</p>
+                    </Show>
+                </div>
+            </div>
+            <ComparisonView shown=shown cancel=cancel />
+        </section>
+    }
+}
+
+/// The result area: progress with Stop, problems, or the two columns.
+#[component]
+fn ComparisonView(
+    shown: RwSignal<Shown>,
+    cancel: StoredValue<Option<CancelToken>, LocalStorage>,
+) -> impl IntoView {
+    // Bring the divergence into view once the columns are drawn.
+    Effect::new(move |_| {
+        if shown.with(|s| matches!(s, Shown::Compared(_))) {
+            request_animation_frame(|| {
+                if let Some(row) = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| d.get_element_by_id("compare-divergence"))
+                {
+                    let options = web_sys::ScrollIntoViewOptions::new();
+                    options.set_block(web_sys::ScrollLogicalPosition::Center);
+                    row.scroll_into_view_with_scroll_into_view_options(&options);
+                }
+            });
+        }
+    });
+    move || match shown.get() {
+        Shown::Nothing => ().into_any(),
+        Shown::Running(what) => view! {
+            <p class="compare-status" role="status">
+                {what}
+                " "
+                <button type="button" on:click=move |_| {
+                    if let Some(token) = cancel.get_value() {
+                        token.cancel();
+                    }
+                }>"Stop"</button>
+            </p>
+        }
+        .into_any(),
+        Shown::Failed(problems) => view! {
+            <div class="compare-problems" role="alert">
+                <p>"The comparison could not run:"</p>
+                <ul>{problems.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
+            </div>
+        }
+        .into_any(),
+        Shown::Compared(sides) => {
+            let (left, right) = *sides;
+            let summary = compare::summary(&left, &right);
+            let rows = compare::rows(left.events(), right.events());
+            view! {
+                <p class="compare-summary" role="status">{summary}</p>
+                <table class="compare-table">
+                    <thead>
+                        <tr>
+                            <th scope="col">"Step"</th>
+                            <SideHeader side=left />
+                            <SideHeader side=right />
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {rows
+                            .into_iter()
+                            .map(|row| {
+                                let id = (row.place == compare::Place::Divergence).then_some("compare-divergence");
+                                view! {
+                                    <tr class=format!("compare-row {}", row.place.class()) id=id>
+                                        <th scope="row">{row.index + 1}</th>
+                                        <CellView cell=row.left />
+                                        <CellView cell=row.right />
+                                    </tr>
+                                }
+                            })
+                            .collect_view()}
+                    </tbody>
+                </table>
+            }
+            .into_any()
+        }
+    }
+}
+
+#[component]
+fn SideHeader(side: Side) -> impl IntoView {
+    let status = compare::side_status(side.events()).unwrap_or_default();
+    let stats = compare::side_stats(side.events());
+    let file = compare::file_name(&side.label);
+    let failed = RwSignal::new(None::<String>);
+    let Side { label, record } = side;
+    view! {
+        <th scope="col" class="compare-side" data-status=status>
+            <span class="compare-label">{label}</span>
+            <span class="compare-stats">{stats}</span>
+            <button
+                type="button"
+                class="compare-export"
+                title="Save this run with its scenario as JSON Lines (agent-loop show, replay and fork read it)"
+                on:click=move |_| {
+                    failed.set(files::download(&file, "application/x-ndjson", &record.to_jsonl()).err())
+                }
+            >
+                "Export"
+            </button>
+            <span class="field-error" role="alert">{failed}</span>
+        </th>
+    }
+}
+
+#[component]
+fn CellView(cell: Option<compare::Cell>) -> impl IntoView {
+    match cell {
+        None => view! { <td class="compare-cell empty"></td> }.into_any(),
+        Some(cell) => view! {
+            <td class=format!("compare-cell {}", cell.tone.class()) data-kind=cell.kind>
+                <span class="cell-title">{cell.title}</span>
+                {cell.detail.map(|d| view! { <code class="cell-detail">{d}</code> })}
+            </td>
+        }
+        .into_any(),
+    }
+}
+
+/// Loads both scenarios (every problem, prefixed by its side) and runs them
+/// one after the other.
+async fn run_both(
+    (left_label, left_text): (String, String),
+    (right_label, right_text): (String, String),
+    decide: AutoDecision,
+    cancel: CancelToken,
+) -> Result<(Side, Side), Vec<String>> {
+    let left = Scenario::load(&left_text);
+    let right = Scenario::load(&right_text);
+    let (left, right) = match (left, right) {
+        (Ok(l), Ok(r)) => (l, r),
+        (l, r) => {
+            let mut problems = Vec::new();
+            if let Err(p) = l {
+                problems.extend(prefixed(&left_label, &view_model::problem_lines(&p)));
+            }
+            if let Err(p) = r {
+                problems.extend(prefixed(&right_label, &view_model::problem_lines(&p)));
+            }
+            return Err(problems);
+        }
+    };
+    let left_events = background::run_to_end(&left, decide, cancel.clone())
+        .await
+        .map_err(|p| prefixed(&left_label, &p))?;
+    let right_events = background::run_to_end(&right, decide, cancel)
+        .await
+        .map_err(|p| prefixed(&right_label, &p))?;
+    let record = |scenario, events| Record {
+        scenario: Some(scenario),
+        events,
+        forked_at: None,
+    };
+    Ok((
+        Side::new(left_label, record(left, left_events)),
+        Side::new(right_label, record(right, right_events)),
+    ))
+}
+
+fn prefixed(side: &str, problems: &[String]) -> Vec<String> {
+    problems.iter().map(|p| format!("{side}: {p}")).collect()
+}

@@ -1,0 +1,70 @@
+//! The "Run state" panel beside the trace: the ids tool results confirmed,
+//! and the built-in tools' stores after the last write (see `run_state`).
+
+use harness::event::RunEvent;
+use leptos::prelude::*;
+
+use crate::run_state;
+
+#[component]
+pub fn RunStatePanel(events: ReadSignal<Vec<RunEvent>>) -> impl IntoView {
+    let facts = Memo::new(move |_| events.with(|e| run_state::fact_rows(e)));
+    let stores = Memo::new(move |_| events.with(|e| run_state::stores(e)));
+    view! {
+        <section class="panel state-panel" aria-labelledby="run-state-heading">
+            <h2 id="run-state-heading">"Run state"</h2>
+            <h3>"Confirmed facts"</h3>
+            <p class="hint">
+                "Ids that a tool result returned. An id the model names that is not here was not confirmed by any tool."
+            </p>
+            <Show
+                when=move || facts.with(|f| !f.is_empty())
+                fallback=|| view! { <p class="empty facts-empty">"No ids confirmed yet."</p> }
+            >
+                <ul class="facts">
+                    {move || {
+                        facts
+                            .get()
+                            .into_iter()
+                            .map(|fact| {
+                                view! {
+                                    <li class="fact">
+                                        <code>{format!("{} = {}", fact.name, fact.value)}</code>
+                                        " "
+                                        <span class="fact-source">{fact.source}</span>
+                                    </li>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </ul>
+            </Show>
+            <h3>"Tool state"</h3>
+            <Show
+                when=move || stores.with(|s| !s.is_empty())
+                fallback=|| view! {
+                    <p class="empty">"This run's tools keep no state (only the built-in order and refund tools do)."</p>
+                }
+            >
+                {move || {
+                    stores
+                        .get()
+                        .into_iter()
+                        .map(|store| {
+                            view! {
+                                <figure class="store" data-store=store.store>
+                                    <figcaption>
+                                        <strong>{store.store}</strong>
+                                        " · "
+                                        {store.caption}
+                                    </figcaption>
+                                    <pre class="event-pre">{store.state}</pre>
+                                </figure>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </Show>
+        </section>
+    }
+}
