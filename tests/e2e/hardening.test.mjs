@@ -1,0 +1,126 @@
+// Hardening, in the built page: the Content-Security-Policy holds (the page
+// runs under it, an injected inline script is blocked, a base URL it does
+// not allow is reported before a run) and a Rust panic shows an error panel
+// that keeps the run's trace.
+
+import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { artifacts, assert, button, runBuiltin, serveScenario, test, SECRET } from './lib.mjs';
+
+/** Reloads the page with a recorder of CSP violations installed first. */
+async function recordViolations(page) {
+  await page.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__cspViolations.push({ directive: e.effectiveDirective, blocked: e.blockedURI, sample: e.sample });
+    });
+  });
+  await page.reload();
+  await page.locator('#scenario-picker').waitFor();
+}
+
+const violations = (page) => page.evaluate(() => window.__cspViolations);
+
+/** Drops the console errors matching `pattern` (expected ones). */
+function drop(errors, pattern) {
+  for (let i = errors.length - 1; i >= 0; i -= 1) {
+    if (pattern.test(errors[i])) errors.splice(i, 1);
+  }
+}
+
+test('the page runs scripted and provider runs under its Content-Security-Policy with no violation', async ({ page }) => {
+  await recordViolations(page);
+  const policy = await page.evaluate(
+    () => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
+  );
+  assert(/script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/=]{44}'/.test(policy), `script-src: ${policy}`);
+  assert(!policy.includes('TRUNK-INLINE-SCRIPTS'), 'the loader hash placeholder was not replaced');
+  assert(!policy.includes("'unsafe-inline'") && !policy.includes("'unsafe-eval'"), `policy: ${policy}`);
+  // The page is live (the loader ran) and runs a scenario with approvals.
+  const status = await runBuiltin(page, 'refund-with-approval', { approve: true });
+  assert(status === 'done', `the scripted run ended ${status}`);
+  // A provider run on a local server is within connect-src.
+  const server = await serveScenario('get-time');
+  try {
+    await page.selectOption('#scenario-picker', 'get-time');
+    await page.getByLabel('Model source').selectOption({ label: 'OpenAI Chat Completions' });
+    await page.getByLabel('Base URL').fill(server.url);
+    await page.locator('#model-name').fill('scripted');
+    await page.getByLabel('API key').fill(SECRET);
+    await button(page, 'Run').click();
+    const provider = await page.locator('.stop-banner').getAttribute('data-status', { timeout: 10_000 });
+    assert(provider === 'done', `the provider run ended ${provider}`);
+  } finally {
+    server.stop();
+  }
+  const seen = await violations(page);
+  assert(seen.length === 0, `CSP violations: ${JSON.stringify(seen)}`);
+});
+
+test('the Content-Security-Policy blocks an injected inline script and a request to another origin', async ({ page, errors }) => {
+  await recordViolations(page);
+  const ran = await page.evaluate(async () => {
+    const script = document.createElement('script');
+    script.textContent = 'window.__injected = true;';
+    document.body.append(script);
+    await new Promise((ok) => setTimeout(ok, 50));
+    return window.__injected === true;
+  });
+  assert(!ran, 'an injected inline script ran');
+  const fetched = await page.evaluate(() =>
+    fetch('https://llm.example.com/v1/chat/completions').then(() => 'fetched', () => 'blocked'),
+  );
+  assert(fetched === 'blocked', `a request to another origin was ${fetched}`);
+  const seen = await violations(page);
+  assert(seen.some((v) => v.directive === 'script-src-elem' && v.blocked === 'inline'), `violations: ${JSON.stringify(seen)}`);
+  assert(seen.some((v) => v.directive === 'connect-src' && v.blocked.startsWith('https://llm.example.com')), `violations: ${JSON.stringify(seen)}`);
+  // Chromium reports each refusal on the console too: those are the point here.
+  drop(errors, /Content Security Policy|Failed to fetch/);
+});
+
+test('a base URL the Content-Security-Policy does not allow is reported in Model settings before a run', async ({ page }) => {
+  await page.selectOption('#scenario-picker', 'get-time');
+  await page.getByLabel('Model source').selectOption({ label: 'OpenAI Chat Completions' });
+  await page.getByLabel('Base URL').fill('https://llm.example.com:8443/v1');
+  await page.locator('#model-name').fill('my-model');
+  await page.getByLabel('API key').fill(SECRET);
+  const says = 'add https://llm.example.com:8443 to connect-src in index.html';
+  await page.locator('.model-settings .field-error', { hasText: says }).waitFor({ timeout: 2_000 });
+  const blocker = await page.locator('#run-blocker').innerText();
+  assert(blocker.includes("this page's Content-Security-Policy does not allow connecting to https://llm.example.com:8443"), `blocker: ${blocker}`);
+  assert(await button(page, 'Run').isDisabled(), 'Run is enabled for a base URL the page cannot reach');
+  // Back to a local server: allowed again.
+  await page.getByLabel('Base URL').fill('http://127.0.0.1:9');
+  assert(await button(page, 'Run').isEnabled(), `Run stays disabled: ${await page.locator('#run-blocker').innerText()}`);
+});
+
+test('a panic shows an error panel that keeps the run\'s trace as a download', async ({ page, errors }) => {
+  const status = await runBuiltin(page, 'get-time');
+  assert(status === 'done', `the run ended ${status}`);
+  // TEST TRIGGER (src/browser/panic.rs): panics on the next task.
+  await page.evaluate(() => window.__agentLoopTestPanic());
+  const panel = page.getByRole('alert', { name: 'The playground crashed' });
+  await panel.waitFor({ timeout: 5_000 });
+  const text = await panel.innerText();
+  assert(text.includes('deliberate test panic from window.__agentLoopTestPanic()'), `panel: ${text}`);
+  assert(/src\/browser\/panic\.rs:\d+:\d+/.test(text), `the panel does not say where: ${text}`);
+  const count = Number(text.match(/The trace of the run so far \((\d+) events\) is kept/)?.[1]);
+  assert(count > 2, `panel: ${text}`);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    panel.getByRole('link', { name: 'Download the trace so far (JSONL)' }).click(),
+  ]);
+  assert(download.suggestedFilename() === 'trace-so-far.jsonl', download.suggestedFilename());
+  const path = join(artifacts, 'trace-so-far.jsonl');
+  await download.saveAs(path);
+  const lines = (await readFile(path, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+  assert(lines.length === count, `${lines.length} lines, the panel said ${count}`);
+  assert(lines[0].type === 'run_started' && lines.at(-1).type === 'run_finished', `kinds: ${lines[0].type} … ${lines.at(-1).type}`);
+  assert(lines.at(-1).status === 'done' || JSON.stringify(lines.at(-1)).includes('"done"'), 'the trace does not end done');
+  // Reload is a plain link: it works after the module trapped.
+  await panel.getByRole('link', { name: 'Reload the playground' }).click();
+  await page.locator('#scenario-picker').waitFor();
+  assert((await page.locator('.panic-panel').count()) === 0, 'the panel survived a reload');
+  // The panic itself is reported on the console and as a page error: expected.
+  drop(errors, /deliberate test panic|unreachable|RuntimeError/);
+});
