@@ -14,12 +14,15 @@ use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::browser::{files, page};
+use crate::browser::page;
 use crate::controller::Controller;
 use crate::editor::Editor;
+use crate::ui::compare_panel::ComparePanel;
 use crate::ui::counters::CounterBar;
+use crate::ui::history_panel::{History, HistoryPanel, RunFiles};
 use crate::ui::model_settings::{ModelChoice, ModelSettings};
 use crate::ui::problem_list::ProblemList;
+use crate::ui::run_state_panel::RunStatePanel;
 use crate::ui::scenario_form::ScenarioForm;
 use crate::ui::scenario_picker::ScenarioPicker;
 use crate::ui::share_bar::ShareBar;
@@ -33,6 +36,9 @@ pub fn App() -> impl IntoView {
     let editor = Editor::new();
     let controller = Controller::new();
     let model_choice = ModelChoice::new();
+    let history = History::new(controller, editor);
+    // A panic's error panel offers the trace of the run in view.
+    crate::browser::panic::keep_trace(controller.events());
     let events = controller.events();
     let running = controller.running();
     let pending = controller.pending();
@@ -63,9 +69,11 @@ pub fn App() -> impl IntoView {
         lines
     });
     let blocker = Memo::new(move |_| {
-        let field_errors: Vec<String> = editor
+        let mut field_errors: Vec<String> = editor
             .field_errors()
             .with(|errors| errors.iter().map(|(_, e)| e.clone()).collect());
+        // The Model settings' problems block Run the same way (shown under their fields too).
+        field_errors.extend(model_choice.problem_lines());
         live_problems.with(|p| form::run_blocker(p, &field_errors))
     });
     let idle = move || events.with(Vec::is_empty);
@@ -243,18 +251,7 @@ pub fn App() -> impl IntoView {
             <section class="panel trace" aria-labelledby="trace-heading">
                 <div class="trace-heading">
                     <h2 id="trace-heading">"Trace"</h2>
-                    <button
-                        type="button"
-                        prop:disabled=move || events.with(Vec::is_empty)
-                        on:click=move |_| {
-                            let jsonl = events.with_untracked(|e| harness::event::to_jsonl(e));
-                            if let Err(why) = files::download("trace.jsonl", "application/x-ndjson", &jsonl) {
-                                editor.set_notice(Some(why));
-                            }
-                        }
-                    >
-                        "Export trace (JSONL)"
-                    </button>
+                    <RunFiles history=history />
                 </div>
                 <Show when=idle>
                     <p class="empty">"No run yet. Pick a scenario and press Run, or Step through it."</p>
@@ -269,8 +266,17 @@ pub fn App() -> impl IntoView {
                     }
                 />
                 {move || banner.get().map(|banner| view! { <StopBanner banner=banner /> })}
+                <HistoryPanel history=history />
             </section>
+            <RunStatePanel events=events />
             <WirePanel events=events setup=controller.wire_setup() />
+            <ComparePanel
+                editor=editor
+                events=events
+                ran=controller.ran_scenario()
+                running=running
+                paused=Signal::derive(move || paused.with(Option::is_some))
+            />
         </main>
     }
 }

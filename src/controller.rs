@@ -28,7 +28,7 @@ use harness::approval::{ApprovalRequest, Approver, Decision};
 use harness::cancel::CancelToken;
 use harness::driver::Stepper;
 use harness::event::RunEvent;
-use harness::provider::{ApiKey, HttpModel, ProviderSettings};
+use harness::provider::{HttpModel, ProviderRun};
 use harness::run::PauseBefore;
 use harness::runtime::Runtime;
 use harness::scenario::Scenario;
@@ -101,7 +101,10 @@ pub struct Controller {
     wire_setup: RwSignal<WireSetup>,
     /// The provider the next run talks to, with its key; `None` plays the
     /// scenario's scripted model. Read when a run starts, never logged.
-    model: StoredValue<Option<(ProviderSettings, ApiKey)>>,
+    model: StoredValue<Option<ProviderRun>>,
+    /// The scenario the run in the log ran (as loaded when it started), so the
+    /// run can be exported as a record, kept in the history and forked.
+    ran: RwSignal<Option<Scenario>>,
 }
 
 impl Default for Controller {
@@ -130,6 +133,7 @@ impl Controller {
             schemas: StoredValue::new(Vec::new()),
             wire_setup: RwSignal::new(WireSetup::default()),
             model: StoredValue::new(None),
+            ran: RwSignal::new(None),
         }
     }
 
@@ -169,12 +173,17 @@ impl Controller {
         self.paused.read_only()
     }
 
+    /// The scenario of the run in the log; `None` before a run or after Reset.
+    pub fn ran_scenario(&self) -> ReadSignal<Option<Scenario>> {
+        self.ran.read_only()
+    }
+
     pub fn wire_setup(&self) -> ReadSignal<WireSetup> {
         self.wire_setup.read_only()
     }
 
     /// Chooses the model the next run starts with (see the `model` field).
-    pub fn set_model(self, model: Option<(ProviderSettings, ApiKey)>) {
+    pub fn set_model(self, model: Option<ProviderRun>) {
         self.model.set_value(model);
     }
 
@@ -215,12 +224,22 @@ impl Controller {
             Ok(scenario) => scenario,
             Err(problems) => {
                 self.problems.set(view_model::problem_lines(&problems));
+                self.ran.set(None);
                 self.running.set(false);
                 self.cancel.set_value(None);
                 return;
             }
         };
         self.problems.set(Vec::new());
+        let provider = self.model.get_value();
+        // A provider run sends the settings' output cap and is costed at
+        // their price (counters, cost budget, banner), not the scenario's;
+        // the kept scenario says so too, so a replay of it ends the same way.
+        let scenario = match &provider {
+            Some(provider) => provider.apply(scenario),
+            None => scenario,
+        };
+        self.ran.set(Some(scenario.clone()));
         self.running.set(true);
         let token = CancelToken::new();
         self.cancel.set_value(Some(token.clone()));
@@ -247,10 +266,7 @@ impl Controller {
             }
         });
 
-        let http_model = self
-            .model
-            .get_value()
-            .map(|(settings, key)| HttpModel::new(settings, key, FetchTransport));
+        let http_model = provider.map(|run| HttpModel::new(run.settings, run.key, FetchTransport));
         spawn_local(async move {
             let approver = BrowserApprover {
                 controller: self,
@@ -267,6 +283,7 @@ impl Controller {
                 approver: Some(&approver),
                 cancel: token,
                 stepper: Some(&stepper),
+                scripts: Some(crate::browser::sandbox::host()),
             };
             let mut on_event = |event: &RunEvent| {
                 if current() {
@@ -345,6 +362,7 @@ impl Controller {
         self.cards.set(Vec::new());
         self.counters.set(Counters::default());
         self.problems.set(Vec::new());
+        self.ran.set(None);
         self.elapsed_ms.set(0);
         self.running.set(false);
         self.cancel.set_value(None);
@@ -388,6 +406,36 @@ impl Controller {
                 .find(|(name, _)| name == tool)
                 .map(|(_, schema)| schema.clone())
         })
+    }
+
+    /// Shows a recorded run (opened from the history or imported) as if it
+    /// had just finished: cards, counters, banner and Wire panel, read-only.
+    /// Any run in flight is stopped and the log replaced; nothing is started,
+    /// and Run starts a fresh run as usual.
+    pub fn show_record(self, record: &harness::replay::Record) {
+        self.stop();
+        self.clear_waits();
+        // A new id: the stopped run's last event is dropped, and the keyed
+        // rows remount (the record's `seq` starts at 0 again).
+        self.run_id.update(|id| *id += 1);
+        self.events.set(Vec::new());
+        self.cards.set(Vec::new());
+        self.counters.set(Counters::default());
+        self.problems.set(Vec::new());
+        self.running.set(false);
+        self.cancel.set_value(None);
+        for event in &record.events {
+            self.append(event);
+        }
+        self.elapsed_ms
+            .set(record.outcome().map_or(0, |outcome| outcome.elapsed_ms));
+        let setup = record
+            .scenario
+            .as_ref()
+            .map(|scenario| wire_setup(scenario, Rc::new(BrowserRuntime::new())))
+            .unwrap_or_default();
+        self.wire_setup.set(setup);
+        self.ran.set(record.scenario.clone());
     }
 }
 

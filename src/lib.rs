@@ -14,6 +14,9 @@
 //!   fields and limits; share links (base64url) and the opening scenario.
 //! - [`wire_view`]: pure too: a turn's request body per provider and the
 //!   protocol checker's verdict, for the Wire panel.
+//! - [`history`], [`compare`], [`run_state`]: pure too: the kept runs and
+//!   their storage budget; two traces side by side and where they part; the
+//!   confirmed facts and the tools' stores.
 //! - [`browser`]: everything that touches web APIs (clock, timers, storage,
 //!   URL fragment, clipboard, files, theme).
 //! - [`ui`]: small components that only render what the pure modules give them.
@@ -24,9 +27,12 @@
 
 pub mod app;
 pub mod browser;
+pub mod compare;
 pub mod controller;
 pub mod editor;
 pub mod form;
+pub mod history;
+pub mod run_state;
 pub mod share;
 pub mod turn_view;
 pub mod ui;

@@ -3,9 +3,12 @@
 //! them decides anything about a run.
 
 pub mod approval_bar;
+pub mod compare_panel;
 pub mod counters;
+pub mod history_panel;
 pub mod model_settings;
 pub mod problem_list;
+pub mod run_state_panel;
 pub mod scenario_form;
 pub mod scenario_picker;
 pub mod share_bar;

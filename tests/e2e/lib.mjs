@@ -1,0 +1,206 @@
+// Shared pieces of the end-to-end tests: the static server, the page opener that
+// records console errors, the test registry and the helpers the test files use.
+// `run.mjs` imports every `*.test.mjs` file in this directory, then runs the
+// registered tests in order.
+
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
+
+export const here = dirname(fileURLToPath(import.meta.url));
+export const root = resolve(here, '../..');
+export const artifacts = join(here, 'artifacts');
+
+// Quiet on a closed network: no first-run, sync, update or QUIC traffic.
+// playwright-core itself gives every launch a fresh temporary user-data-dir.
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const CANCEL_WITHIN_MS = 500;
+export const TEST_TIMEOUT_MS = 30_000;
+
+// ---------------------------------------------------------------------------
+// Static server
+
+export const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+export function serve(dir) {
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    const rel = decodeURIComponent(url.pathname) === '/' ? '/index.html' : decodeURIComponent(url.pathname);
+    const file = normalize(join(dir, rel));
+    if (!file.startsWith(dir + sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+      });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+// ---------------------------------------------------------------------------
+// Helpers
+
+/** Set by run.mjs before the first test. */
+export const env = { baseUrl: '', browser: null };
+
+/** A fresh page (own context) that records console errors and page errors. */
+export async function openPage(options = {}) {
+  const context = await env.browser.newContext({ viewport: { width: 1100, height: 900 }, ...options });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+  page.on('requestfailed', (req) => errors.push(`request failed: ${req.url()} ${req.failure()?.errorText}`));
+  await page.goto(env.baseUrl);
+  await page.locator('#scenario-picker').waitFor();
+  return { page, errors, close: () => context.close() };
+}
+
+export function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+/** Picks a built-in, presses Run and waits for the stop banner; returns its
+ * status. With `approve`, every approval bar that appears is approved. */
+export async function runBuiltin(page, id, { approve = false } = {}) {
+  await page.selectOption('#scenario-picker', id);
+  const text = await page.locator('#scenario-json').inputValue();
+  assert(text.trim().startsWith('{'), `picking ${id} did not load its JSON`);
+  await button(page, 'Run').click();
+  const banner = page.locator('.stop-banner');
+  const bar = page.locator('.approval-bar');
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    await banner.or(bar).first().waitFor({ timeout: deadline - Date.now() });
+    if ((await banner.count()) > 0) return banner.getAttribute('data-status');
+    if (!approve) throw new Error(`${id} asked for approval`);
+    await bar.getByRole('button', { name: 'Approve', exact: true }).click();
+    await bar.waitFor({ state: 'detached' }).catch(() => {});
+  }
+  throw new Error(`${id}: no stop banner within 10 s`);
+}
+
+export function button(scope, name) {
+  return scope.getByRole('button', { name, exact: true });
+}
+
+/** Replaces the scenario with `scenario` (an object) through the JSON box. */
+export async function loadScenario(page, scenario) {
+  await page.locator('#scenario-json').fill(JSON.stringify(scenario, null, 2));
+}
+
+/** Runs the built-in refund scenario up to its approval bar and returns the bar. */
+export async function refundUntilApproval(page) {
+  await page.selectOption('#scenario-picker', 'refund-with-approval');
+  await button(page, 'Run').click();
+  const bar = page.locator('.approval-bar');
+  await bar.waitFor({ timeout: 5_000 });
+  const text = await bar.innerText();
+  assert(text.includes('issue_refund') && text.includes('ord_f6g7h8i9j0'), `approval bar: ${text}`);
+  // The bar sits right under the call it is about: the last row is its request.
+  const last = await page.locator('.timeline .event').last().getAttribute('data-kind');
+  assert(last === 'approval_requested', `the bar follows a ${last} row`);
+  return bar;
+}
+
+export async function bannerStatus(page) {
+  const banner = page.locator('.stop-banner');
+  await banner.waitFor({ timeout: 5_000 });
+  return banner.getAttribute('data-status');
+}
+
+export async function rowTexts(page, kind) {
+  return page.locator(`.timeline .event[data-kind="${kind}"]`).allInnerTexts();
+}
+
+export const tests = [];
+/** Registers a test; `options` are the browser context's (viewport, colour scheme). */
+export function test(name, body, options = {}) {
+  tests.push({ name, body, options });
+}
+
+// ---------------------------------------------------------------------------
+// Tests
+
+// ---------------------------------------------------------------------------
+// Real providers, against `agent-loop serve` (scripted answers over HTTP)
+
+export const CLI = join(root, 'target/debug/agent-loop');
+export const SECRET = 'sk-test-secret-123';
+
+/** Starts `agent-loop serve --port 0 <scenario>`; resolves to { url, stop }. */
+export function serveScenario(scenario) {
+  const child = spawn(CLI, ['serve', '--port', '0', scenario], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+  };
+  return new Promise((ok, fail) => {
+    let out = '';
+    const timer = setTimeout(() => {
+      stop();
+      fail(new Error(`agent-loop serve ${scenario} printed no address: ${out}`));
+    }, 10_000);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      fail(err);
+    });
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = out.match(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      if (match) {
+        clearTimeout(timer);
+        ok({ url: match[1], stop });
+      }
+    });
+  });
+}
+
+/** Chooses OpenAI Chat Completions at `url` with model `scripted` and the test key. */
+export async function useOpenaiChat(page, url) {
+  await page.getByLabel('Model source').selectOption({ label: 'OpenAI Chat Completions' });
+  const base = page.getByLabel('Base URL');
+  assert((await base.inputValue()) === 'https://api.openai.com', `default base URL: ${await base.inputValue()}`);
+  await base.fill(url);
+  await page.locator('#model-name').fill('scripted');
+  const key = page.getByLabel('API key');
+  assert((await key.getAttribute('type')) === 'password', 'the key field is not a password field');
+  await key.fill(SECRET);
+}
+
+export function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
