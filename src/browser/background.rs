@@ -84,6 +84,29 @@ fn yielder(clock: Rc<dyn Runtime>) -> Yielder {
     }
 }
 
+/// Replays `record` against `scenario` (see `harness::replay`), yielding to
+/// the page as the other background runs do and with the JavaScript sandbox.
+pub async fn replay(
+    record: &Record,
+    scenario: &Scenario,
+    assertions: &harness::replay::Assertions,
+) -> Result<harness::replay::ReplayReport, Vec<harness::scenario::Problem>> {
+    let runtime: Rc<dyn Runtime> = Rc::new(BrowserRuntime::new());
+    let stepper = yielder(runtime.clone());
+    harness::replay::replay_with(
+        record,
+        scenario,
+        assertions,
+        runtime,
+        RunOptions {
+            stepper: Some(&stepper),
+            scripts: Some(crate::browser::sandbox::host()),
+            ..RunOptions::default()
+        },
+    )
+    .await
+}
+
 /// Runs `scenario` with its own model to the end and returns its trace.
 /// Problems that stop it from building come back as one line each.
 pub async fn run_to_end(

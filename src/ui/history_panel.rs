@@ -12,19 +12,16 @@
 //! unavailable, over the budget) stays listed for this page, marked so, and
 //! the panel says why: nothing is dropped without a word.
 
-use std::rc::Rc;
-
 use gloo_timers::future::TimeoutFuture;
 use harness::event::{EventKind, RunEvent};
-use harness::replay::{replay, Assertions, Record};
+use harness::replay::{Assertions, Record};
 use harness::scenario::Scenario;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
-use crate::browser::files;
 use crate::browser::history_store::{self as store, StoreError};
-use crate::browser::runtime::BrowserRuntime;
+use crate::browser::{background, files};
 use crate::controller::Controller;
 use crate::editor::Editor;
 use crate::history::{self, Entry, Origin, Plan, ReplayView};
@@ -256,8 +253,8 @@ impl History {
         };
         self.replaying.set(true);
         spawn_local(async move {
-            let runtime = Rc::new(BrowserRuntime::new());
-            let verdict = match replay(&record, &scenario, &Assertions::default(), runtime).await {
+            let verdict = match background::replay(&record, &scenario, &Assertions::default()).await
+            {
                 Ok(report) => Ok(history::replay_view(&report)),
                 Err(problems) => Err(format!(
                     "The scenario in the editor cannot run: {}",

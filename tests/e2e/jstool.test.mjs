@@ -244,3 +244,20 @@ test('a sandbox page that is missing fails the JS call with a message saying so,
   errors.splice(0, errors.length, ...errors.filter((e) => !e.includes('404')));
   console.log(`    (failed after ${took} ms; ${notFound.length} 404 line(s) in the console)`);
 });
+
+test('a run with a JavaScript tool replays in the page against the sandbox, and a changed body fails the replay', async ({ page }) => {
+  assert((await runBuiltin(page, 'js-tool')) === 'done', 'js-tool did not finish');
+  await button(page, 'Replay against current tools').click();
+  const verdict = page.locator('.replay-verdict');
+  await verdict.waitFor({ timeout: 10_000 });
+  assert((await verdict.getAttribute('data-passed')) === 'true', `unchanged replay: ${await verdict.innerText()}`);
+  // The same tool, now throwing: the recorded turns meet an error result.
+  const scenario = JSON.parse(await page.locator('#scenario-json').inputValue());
+  const tool = scenario.tools.find((t) => typeof t === 'object' && t.js);
+  tool.js = "throw new Error('rates unavailable');";
+  await page.locator('#scenario-json').fill(JSON.stringify(scenario, null, 2));
+  await button(page, 'Replay against current tools').click();
+  await page.locator('.replay-verdict[data-passed="false"]').waitFor({ timeout: 10_000 });
+  const failed = await page.locator('.replay-row[data-passed="false"]').allInnerTexts();
+  assert(failed.some((row) => row.includes('rates unavailable')), `failed rows: ${JSON.stringify(failed)}`);
+});

@@ -130,3 +130,43 @@ fn an_unreachable_server_is_a_clear_model_error() {
         last["reason"]
     );
 }
+
+/// Issue 6: a run against a real API records the provider's answers, so it
+/// replays later with the server gone and no key set.
+#[test]
+fn a_recorded_provider_run_replays_offline_without_a_key() {
+    let record = std::env::temp_dir().join(format!(
+        "agent-loop-provider-record-{}.jsonl",
+        std::process::id()
+    ));
+    let record_path = record.to_str().unwrap();
+    {
+        let server = serve("record-refund", &builtin("refund-policy"));
+        let output = run_against(
+            server.port,
+            "refund-policy",
+            "openai-responses",
+            &["--record", record_path],
+        );
+        assert_eq!(last_event(&output)["status"], "done");
+    } // The server stops here.
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert!(!text.contains(KEY), "the key is in the record");
+    assert!(
+        text.contains("scripted-model"),
+        "the record names the provider's model"
+    );
+    let replay = Command::new(env!("CARGO_BIN_EXE_agent-loop"))
+        .args(["replay", record_path])
+        .env_remove("AGENT_LOOP_API_KEY")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&replay.stdout);
+    assert!(
+        replay.status.success(),
+        "replay failed: {stdout}{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    assert!(!stdout.contains("FAIL"), "{stdout}");
+    let _ = std::fs::remove_file(&record);
+}

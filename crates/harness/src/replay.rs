@@ -28,6 +28,7 @@ use crate::model::{ModelClient, ModelError, ModelErrorKind, ModelRequest, ModelR
 use crate::run::Run;
 use crate::runtime::Runtime;
 use crate::scenario::{Problem, Scenario};
+use crate::RunOptions;
 
 /// A run as exported: the scenario it ran (when known) and its trace.
 #[derive(Clone, Debug, PartialEq)]
@@ -308,7 +309,21 @@ pub async fn replay(
     assertions: &Assertions,
     runtime: Rc<dyn Runtime>,
 ) -> Result<ReplayReport, Vec<Problem>> {
-    let (config, _) = scenario.build(runtime.clone())?;
+    replay_with(record, scenario, assertions, runtime, RunOptions::default()).await
+}
+
+/// `replay`, with a cancel token, a stepper (the page yields through it
+/// during a long replay) and a script host (for JavaScript tools). The
+/// recorded human decisions answer approval requests, so `options.approver`
+/// is not used.
+pub async fn replay_with(
+    record: &Record,
+    scenario: &Scenario,
+    assertions: &Assertions,
+    runtime: Rc<dyn Runtime>,
+    options: RunOptions<'_>,
+) -> Result<ReplayReport, Vec<Problem>> {
+    let (config, _) = scenario.build_with_scripts(runtime.clone(), options.scripts)?;
     let model = RecordedModel::from_events(&record.events);
     let approver = RecordedApprover::from_events(&record.events);
     let mut run = Run::new(config);
@@ -316,8 +331,8 @@ pub async fn replay(
         runtime: runtime.as_ref(),
         model: &model,
         approver: Some(&approver),
-        cancel: Default::default(),
-        stepper: None,
+        cancel: options.cancel,
+        stepper: options.stepper,
     };
     let mut events = Vec::new();
     let outcome = crate::driver::drive(&mut run, &env, &mut |e| events.push(e.clone())).await;
