@@ -157,3 +157,24 @@ async fn stop_aborts_a_slow_request_at_once() {
         "stopped {waited} ms after start, not after the 60 s delay"
     );
 }
+
+#[wasm_bindgen_test]
+async fn the_deadline_aborts_a_slow_request_at_once() {
+    let port = port_or_skip!("AGENT_LOOP_MOCK_PORT_SLOW");
+    let scenario = builtin("deadline");
+    let deadline_ms = scenario.limits.deadline_ms.unwrap() as f64;
+    let runtime = BrowserRuntime::new();
+    let started = harness::runtime::Runtime::now_ms(&runtime);
+    let (outcome, _) = run(
+        &scenario,
+        &model(port, Provider::Anthropic, true),
+        RunOptions::default(),
+    )
+    .await;
+    let waited = harness::runtime::Runtime::now_ms(&runtime) - started;
+    assert_eq!(outcome.status, Status::Deadline, "{}", outcome.reason);
+    assert!(
+        waited < deadline_ms + 1000.0,
+        "ended {waited} ms after start: the {deadline_ms} ms deadline did not cut the request"
+    );
+}
