@@ -178,11 +178,14 @@ pub fn plan_store(entries: &[Entry], size: usize, budget: usize) -> Plan {
     if size > budget {
         return Plan::TooLarge { size, budget };
     }
-    let mut stored: Vec<&Entry> = entries.iter().filter(|e| e.stored).collect();
-    stored.sort_by(|a, b| a.saved_at_ms.total_cmp(&b.saved_at_ms));
+    // Oldest first, ties in list order, by way of `newest_first` (a stable
+    // sort of the reversed list, read backwards) so the web bundle carries one
+    // copy of the sort, not two (issue 7).
+    let mut stored: Vec<Entry> = entries.iter().filter(|e| e.stored).rev().cloned().collect();
+    newest_first(&mut stored);
     let mut used: usize = stored.iter().map(|e| e.size).sum();
     let mut evict = Vec::new();
-    for entry in stored {
+    for entry in stored.iter().rev() {
         if used + size <= budget {
             break;
         }
@@ -279,7 +282,7 @@ pub fn scenario_text(scenario: &Scenario) -> String {
         .iter()
         .find(|b| Scenario::load(b.json).as_ref() == Ok(scenario))
         .map(|b| b.json.to_string())
-        .unwrap_or_else(|| serde_json::to_string_pretty(scenario).unwrap_or_default())
+        .unwrap_or_else(|| scenario.to_json_pretty())
 }
 
 /// The message for a file "Import run…" could not read.

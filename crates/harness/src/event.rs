@@ -27,8 +27,10 @@ pub enum EventKind {
     RunStarted {
         scenario: String,
         model: String,
+        #[serde(deserialize_with = "via_value")]
         approval: ApprovalPolicy,
         tools: Vec<String>,
+        #[serde(deserialize_with = "via_value")]
         limits: Limits,
         task: String,
     },
@@ -100,6 +102,20 @@ pub enum EventKind {
         state: Option<Value>,
     },
     RunFinished(Outcome),
+}
+
+/// Reads a field through `serde_json::Value`. An internally tagged enum hands
+/// its fields serde's buffered content, so deriving would compile a second
+/// copy of a type's deserializer; types a scenario also holds (limits, the
+/// approval policy) are already read from `Value`, and this reuses that copy,
+/// several KiB less web bundle (issue 7). The same JSON is accepted.
+fn via_value<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    let value = Value::deserialize(deserializer)?;
+    T::deserialize(value).map_err(serde::de::Error::custom)
 }
 
 /// Whether a call's arguments were usable, as shown under the call.

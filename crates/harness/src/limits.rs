@@ -212,14 +212,16 @@ fn write_canonical(value: &Value, out: &mut String) {
             out.push(']');
         }
         Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
+            // `&str` keys, sorted like the refund tool's snapshot: one copy of
+            // the sort in the web bundle for both (issue 7).
+            let mut keys: Vec<&str> = map.keys().map(String::as_str).collect();
             keys.sort();
             out.push('{');
             for (i, key) in keys.into_iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                out.push_str(&Value::String(key.clone()).to_string());
+                out.push_str(&Value::String(key.to_string()).to_string());
                 out.push(':');
                 write_canonical(&map[key], out);
             }

@@ -219,8 +219,14 @@ impl Scenario {
             .collect()
     }
 
+    /// By way of a `Value`: records already turn a scenario into one (see
+    /// `Record::to_jsonl`), and pretty-printing a `Value` is compiled anyway,
+    /// so the web bundle needs no second serializer for scenarios (issue 7).
+    /// The text is the same as printing the scenario directly.
     pub fn to_json_pretty(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        serde_json::to_value(self)
+            .and_then(|value| serde_json::to_string_pretty(&value))
+            .unwrap_or_default()
     }
 
     /// What the schema cannot express.

@@ -71,11 +71,18 @@ impl Shop {
                     "delivered_days_ago": o.delivered_days_ago, "refunded": o.refunded})
             })
             .collect();
-        let mut checked: Vec<(&String, &bool)> = self.policy_checked.iter().collect();
-        checked.sort();
-        let checked: serde_json::Map<String, Value> = checked
+        // Sorted `&str` ids (each id once), like limits' canonical keys: one
+        // copy of the sort in the web bundle for both (issue 7).
+        let mut ids: Vec<&str> = self.policy_checked.keys().map(String::as_str).collect();
+        ids.sort();
+        let checked: serde_json::Map<String, Value> = ids
             .into_iter()
-            .map(|(id, in_window)| (id.clone(), json!({"in_window": in_window})))
+            .map(|id| {
+                (
+                    id.to_string(),
+                    json!({"in_window": self.policy_checked[id]}),
+                )
+            })
             .collect();
         json!({"orders": orders, "policy_checked": checked, "refunds_issued": self.refunds_issued})
     }
