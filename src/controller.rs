@@ -413,17 +413,9 @@ impl Controller {
     /// Any run in flight is stopped and the log replaced; nothing is started,
     /// and Run starts a fresh run as usual.
     pub fn show_record(self, record: &harness::replay::Record) {
-        self.stop();
-        self.clear_waits();
-        // A new id: the stopped run's last event is dropped, and the keyed
-        // rows remount (the record's `seq` starts at 0 again).
-        self.run_id.update(|id| *id += 1);
-        self.events.set(Vec::new());
-        self.cards.set(Vec::new());
-        self.counters.set(Counters::default());
-        self.problems.set(Vec::new());
-        self.running.set(false);
-        self.cancel.set_value(None);
+        // A new id (in reset): the stopped run's last event is dropped, and
+        // the keyed rows remount (the record's `seq` starts at 0 again).
+        self.reset();
         for event in &record.events {
             self.append(event);
         }

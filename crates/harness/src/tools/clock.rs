@@ -35,8 +35,9 @@ pub fn iso8601(unix_ms: f64) -> String {
     )
 }
 
+/// Days since 1970-01-01 to a proleptic Gregorian (year, month, day):
 /// Howard Hinnant's days-to-civil algorithm.
-pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
+pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);

@@ -20,7 +20,7 @@ use crate::model::ToolSpec;
 use crate::runtime::Runtime;
 use crate::tool::{ToolDef, ToolHandler};
 
-pub use clock::{iso8601, parse_utc};
+pub use clock::{civil_from_days, iso8601, parse_utc};
 
 /// The names a scenario may list as built-in tools.
 pub const BUILTIN_NAMES: &[&str] = &[
