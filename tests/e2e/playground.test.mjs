@@ -3,23 +3,7 @@
 
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import {
-  artifacts,
-  CANCEL_WITHIN_MS,
-  assert,
-  runBuiltin,
-  button,
-  loadScenario,
-  refundUntilApproval,
-  bannerStatus,
-  rowTexts,
-  test,
-  serveScenario,
-  useOpenaiChat,
-  SECRET,
-  CLI,
-  env,
-} from './lib.mjs';
+import { artifacts, CANCEL_WITHIN_MS, assert, runBuiltin, button, loadScenario, refundUntilApproval, bannerStatus, rowTexts, test, env } from './lib.mjs';
 
 test('get-time runs to `done`, showing each step and the stop banner', async ({ page }) => {
   const status = await runBuiltin(page, 'get-time');

@@ -3,23 +3,7 @@
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import {
-  artifacts,
-  CANCEL_WITHIN_MS,
-  assert,
-  runBuiltin,
-  button,
-  loadScenario,
-  refundUntilApproval,
-  bannerStatus,
-  rowTexts,
-  test,
-  serveScenario,
-  useOpenaiChat,
-  SECRET,
-  CLI,
-  env,
-} from './lib.mjs';
+import { artifacts, assert, button, bannerStatus, rowTexts, test, serveScenario, useOpenaiChat, SECRET } from './lib.mjs';
 
 test('a provider run over OpenAI Chat ends `done` and the key appears in no export, link, storage or log', async ({ page }) => {
   const logs = [];
