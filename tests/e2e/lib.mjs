@@ -144,7 +144,8 @@ export async function rowTexts(page, kind) {
 }
 
 export const tests = [];
-/** Registers a test; `options` are the browser context's (viewport, colour scheme). */
+/** Registers a test; `options` are the browser context's (viewport, colour
+ * scheme), plus `timeoutMs` for a test that needs longer than TEST_TIMEOUT_MS. */
 export function test(name, body, options = {}) {
   tests.push({ name, body, options });
 }

@@ -45,8 +45,9 @@ async function main() {
       const started = Date.now();
       let session;
       try {
-        session = await openPage(options);
-        await withTimeout(body(session), TEST_TIMEOUT_MS, name);
+        const { timeoutMs = TEST_TIMEOUT_MS, ...contextOptions } = options;
+        session = await openPage(contextOptions);
+        await withTimeout(body(session), timeoutMs, name);
         assert(session.errors.length === 0, session.errors.join('\n'));
         passed += 1;
         console.log(`ok   ${name} (${Date.now() - started} ms)`);
