@@ -11,4 +11,4 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # (wasm-bindgen 0.2.130, wasm-opt 132) on PATH, so Trunk downloads nothing.
 . "$root/scripts/setup.sh"
 cd "$root"
-exec trunk serve --release "$@"
+exec trunk serve --release --no-autoreload "$@"
