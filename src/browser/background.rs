@@ -75,12 +75,36 @@ impl Stepper for Yielder {
     }
 }
 
-fn yielder(clock: Rc<dyn Runtime>) -> Yielder {
-    Yielder {
-        last_yield_ms: Cell::new(clock.now_ms()),
-        clock,
-        pausing: Cell::new(false),
-        resuming: Cell::new(false),
+/// What every background run shares: the browser's clock, the yielding
+/// stepper, the fixed approval answer and the JavaScript sandbox.
+struct Background {
+    runtime: Rc<dyn Runtime>,
+    stepper: Yielder,
+    decide: AutoDecision,
+}
+
+impl Background {
+    fn new(decide: AutoDecision) -> Self {
+        let runtime: Rc<dyn Runtime> = Rc::new(BrowserRuntime::new());
+        Background {
+            stepper: Yielder {
+                last_yield_ms: Cell::new(runtime.now_ms()),
+                clock: runtime.clone(),
+                pausing: Cell::new(false),
+                resuming: Cell::new(false),
+            },
+            runtime,
+            decide,
+        }
+    }
+
+    fn options(&self, cancel: CancelToken) -> RunOptions<'_> {
+        RunOptions {
+            approver: Some(&self.decide),
+            cancel,
+            stepper: Some(&self.stepper),
+            scripts: Some(crate::browser::sandbox::host()),
+        }
     }
 }
 
@@ -91,18 +115,14 @@ pub async fn replay(
     scenario: &Scenario,
     assertions: &harness::replay::Assertions,
 ) -> Result<harness::replay::ReplayReport, Vec<harness::scenario::Problem>> {
-    let runtime: Rc<dyn Runtime> = Rc::new(BrowserRuntime::new());
-    let stepper = yielder(runtime.clone());
+    // The recorded decisions answer approvals; the setting here is unused.
+    let ground = Background::new(AutoDecision::Deny);
     harness::replay::replay_with(
         record,
         scenario,
         assertions,
-        runtime,
-        RunOptions {
-            stepper: Some(&stepper),
-            scripts: Some(crate::browser::sandbox::host()),
-            ..RunOptions::default()
-        },
+        ground.runtime.clone(),
+        ground.options(CancelToken::new()),
     )
     .await
 }
@@ -114,18 +134,12 @@ pub async fn run_to_end(
     decide: AutoDecision,
     cancel: CancelToken,
 ) -> Result<Vec<RunEvent>, Vec<String>> {
-    let runtime: Rc<dyn Runtime> = Rc::new(BrowserRuntime::new());
-    let stepper = yielder(runtime.clone());
+    let ground = Background::new(decide);
     let mut events = Vec::new();
     let result = harness::run_scenario(
         scenario,
-        runtime,
-        RunOptions {
-            approver: Some(&decide),
-            cancel,
-            stepper: Some(&stepper),
-            scripts: Some(crate::browser::sandbox::host()),
-        },
+        ground.runtime.clone(),
+        ground.options(cancel),
         &mut |event: &RunEvent| events.push(event.clone()),
     )
     .await;
@@ -144,19 +158,13 @@ pub async fn fork_to_end(
     decide: AutoDecision,
     cancel: CancelToken,
 ) -> Result<Record, String> {
-    let runtime: Rc<dyn Runtime> = Rc::new(BrowserRuntime::new());
-    let stepper = yielder(runtime.clone());
+    let ground = Background::new(decide);
     harness::fork::fork(
         parent,
         seq,
         scenario,
-        runtime,
-        RunOptions {
-            approver: Some(&decide),
-            cancel,
-            stepper: Some(&stepper),
-            scripts: Some(crate::browser::sandbox::host()),
-        },
+        ground.runtime.clone(),
+        ground.options(cancel),
         &mut |_| {},
     )
     .await

@@ -389,7 +389,7 @@ pub fn RunFiles(history: History) -> impl IntoView {
             >
                 "Export trace (JSONL)"
             </button>
-            <label class="run-import">
+            <label class="file-button run-import">
                 "Import run…"
                 <input type="file" accept=".jsonl,.ndjson,.json,application/x-ndjson" on:change=import />
             </label>
