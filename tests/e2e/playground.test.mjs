@@ -424,7 +424,7 @@ test('a scenario exports and imports as a JSON file; the trace exports as JSON L
   assert(exported === (await page.locator('#scenario-json').inputValue()), 'the exported file differs from the editor');
   assert(scenarioFile.suggestedFilename().endsWith('.json'), scenarioFile.suggestedFilename());
   await page.selectOption('#scenario-picker', 'turn-limit');
-  await page.locator('.file-button input[type="file"]').setInputFiles(path);
+  await page.getByRole('button', { name: 'Import scenario' }).setInputFiles(path);
   await page.waitForFunction(() => document.querySelector('#scenario-picker').value === 'get-time');
   assert((await page.locator('#scenario-json').inputValue()) === exported, 'import did not load the file');
   assert(await button(page, 'Export trace (JSONL)').isDisabled(), 'trace export enabled with no trace');
