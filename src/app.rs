@@ -268,7 +268,7 @@ pub fn App() -> impl IntoView {
                 {move || banner.get().map(|banner| view! { <StopBanner banner=banner /> })}
                 <HistoryPanel history=history />
             </section>
-            <RunStatePanel events=events />
+            <RunStatePanel book=controller.run_state() />
             <WirePanel events=events setup=controller.wire_setup() />
             <ComparePanel
                 editor=editor

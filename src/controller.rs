@@ -18,7 +18,6 @@
 //! - A run hands the main thread back to the browser every few milliseconds
 //!   (see `BrowserStepper`), so a long scripted run streams and Stop works.
 
-use std::cell::Cell;
 use std::rc::Rc;
 
 use futures::channel::oneshot;
@@ -38,7 +37,8 @@ use leptos::task::spawn_local;
 use serde_json::Value;
 
 use crate::browser::fetch::FetchTransport;
-use crate::browser::runtime::BrowserRuntime;
+use crate::browser::runtime::{BrowserRuntime, HostYield};
+use crate::run_state::RunStateBook;
 use crate::turn_view::{self, Placement};
 use crate::view_model::{self, Counters};
 use crate::wire_view::WireSetup;
@@ -77,6 +77,8 @@ pub struct Controller {
     counters: RwSignal<Counters>,
     /// The same events grouped into cards (see `turn_view::placement`).
     cards: RwSignal<Vec<Card>>,
+    /// The Run state panel's facts and stores, followed per event.
+    run_state: RwSignal<RunStateBook>,
     /// Bumped when a run starts or the trace is reset; the event list
     /// remounts on it, because a new run's `seq` starts again at 0 and keyed
     /// rows must not be reused.
@@ -119,6 +121,7 @@ impl Controller {
         Controller {
             events: RwSignal::new(Vec::new()),
             cards: RwSignal::new(Vec::new()),
+            run_state: RwSignal::new(RunStateBook::default()),
             counters: RwSignal::new(Counters::default()),
             run_id: RwSignal::new(0),
             problems: RwSignal::new(Vec::new()),
@@ -147,6 +150,10 @@ impl Controller {
 
     pub fn cards(&self) -> ReadSignal<Vec<Card>> {
         self.cards.read_only()
+    }
+
+    pub fn run_state(&self) -> ReadSignal<RunStateBook> {
+        self.run_state.read_only()
     }
 
     pub fn run_id(&self) -> ReadSignal<u64> {
@@ -218,6 +225,7 @@ impl Controller {
         self.run_id.set(run);
         self.events.set(Vec::new());
         self.cards.set(Vec::new());
+        self.run_state.set(RunStateBook::default());
         self.counters.set(Counters::default());
         self.elapsed_ms.set(0);
         let scenario = match Scenario::load(scenario_text) {
@@ -275,9 +283,7 @@ impl Controller {
             let stepper = BrowserStepper {
                 controller: self,
                 run,
-                clock: runtime.clone(),
-                state: Cell::new(Yield::Idle),
-                last_yield_ms: Cell::new(runtime.now_ms()),
+                host: HostYield::new(runtime.clone()),
             };
             let options = RunOptions {
                 approver: Some(&approver),
@@ -321,6 +327,7 @@ impl Controller {
     fn append(self, event: &RunEvent) {
         self.events.update(|events| events.push(event.clone()));
         self.counters.update(|c| c.apply(event));
+        self.run_state.maybe_update(|book| book.observe(event));
         let last = self
             .cards
             .with_untracked(|cards| cards.last().map(|c| (c.turn, c.events.clone())));
@@ -360,6 +367,7 @@ impl Controller {
         self.run_id.update(|id| *id += 1);
         self.events.set(Vec::new());
         self.cards.set(Vec::new());
+        self.run_state.set(RunStateBook::default());
         self.counters.set(Counters::default());
         self.problems.set(Vec::new());
         self.ran.set(None);
@@ -476,64 +484,25 @@ impl Approver for BrowserApprover {
     }
 }
 
-/// Longest stretch the driver may run before handing the page back to the
-/// browser. A scripted run's futures are all ready at once, so without these
-/// yields a long run would hold the main thread until it ended: no frames, no
-/// Stop.
-const YIELD_EVERY_MS: f64 = 4.0;
-
-/// Where the stepper is in a yield to the browser (see `YIELD_EVERY_MS`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Yield {
-    Idle,
-    /// Step mode was reported on so the run pauses at its next call.
-    Pausing,
-    /// The pause was a yield and is over: report step mode once more so the
-    /// run spends the step it was granted, instead of carrying it over to a
-    /// later Step press.
-    Resuming,
-}
-
 /// Step mode: reads the controller's flag before every step, and parks a
-/// sender that the Step or Run button resolves. It also borrows the step-mode
-/// pause to yield to the browser every `YIELD_EVERY_MS`; those pauses last
-/// one timer tick, emit no event and are not shown.
+/// sender that the Step or Run button resolves. Between steps it hands the
+/// page back (`HostYield`), so a long run renders as it goes and Stop works.
 struct BrowserStepper {
     controller: Controller,
     run: u64,
-    clock: Rc<dyn Runtime>,
-    state: Cell<Yield>,
-    last_yield_ms: Cell<f64>,
+    host: HostYield,
 }
 
 impl Stepper for BrowserStepper {
     fn step_mode(&self) -> bool {
-        if self.controller.step_mode.get_value() {
-            self.state.set(Yield::Idle);
-            return true;
-        }
-        match self.state.get() {
-            Yield::Resuming => {
-                self.state.set(Yield::Idle);
-                self.last_yield_ms.set(self.clock.now_ms());
-                true
-            }
-            Yield::Pausing => true,
-            Yield::Idle => {
-                let due = self.clock.now_ms() - self.last_yield_ms.get() >= YIELD_EVERY_MS;
-                if due {
-                    self.state.set(Yield::Pausing);
-                }
-                due
-            }
-        }
+        self.controller.step_mode.get_value()
+    }
+
+    fn yield_to_host(&self) -> Option<LocalBoxFuture<'static, ()>> {
+        Some(self.host.next())
     }
 
     fn wait(&self, before: &PauseBefore) -> LocalBoxFuture<'static, ()> {
-        if self.state.get() == Yield::Pausing {
-            self.state.set(Yield::Resuming);
-            return Box::pin(TimeoutFuture::new(0));
-        }
         let c = self.controller;
         let (tx, rx) = oneshot::channel();
         if c.run_id.get_untracked() == self.run {

@@ -4,10 +4,81 @@
 //! stores, as the last write left it or as every run starts.
 
 use harness::event::{EventKind, RunEvent};
-use harness::facts;
+use harness::facts::{self, Fact};
 use harness::tools;
+use serde_json::Value;
 
 use crate::view_model::pretty;
+
+/// What the panel knows about the run in view, kept up to date one event at
+/// a time (`observe`): a run of thousands of turns must not parse every
+/// earlier tool result again on each new event.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunStateBook {
+    facts: Vec<Fact>,
+    /// The stores the run's tools use, in the order the tools were listed,
+    /// each with its last reported write, if any.
+    stores: Vec<(&'static str, Option<Write>)>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Write {
+    seq: u64,
+    tool: String,
+    refused: bool,
+    state: Value,
+}
+
+impl RunStateBook {
+    pub fn from_events(events: &[RunEvent]) -> Self {
+        let mut book = Self::default();
+        for event in events {
+            book.observe(event);
+        }
+        book
+    }
+
+    /// Takes in one event; says whether the panel has anything new to show.
+    pub fn observe(&mut self, event: &RunEvent) -> bool {
+        match &event.kind {
+            EventKind::RunStarted { tools, .. } => {
+                self.stores.clear();
+                for store in tools.iter().filter_map(|t| tools::store_of(t)) {
+                    if !self.stores.iter().any(|(s, _)| *s == store) {
+                        self.stores.push((store, None));
+                    }
+                }
+                !self.stores.is_empty()
+            }
+            EventKind::ToolResult {
+                name,
+                state,
+                is_error,
+                ..
+            } => {
+                let new_fact = facts::observe(&mut self.facts, event);
+                let Some(state) = state else {
+                    return new_fact;
+                };
+                let written = tools::store_of(name)
+                    .and_then(|store| self.stores.iter_mut().find(|(s, _)| *s == store));
+                match written {
+                    Some((_, last)) => {
+                        *last = Some(Write {
+                            seq: event.seq,
+                            tool: name.clone(),
+                            refused: *is_error,
+                            state: state.clone(),
+                        });
+                        true
+                    }
+                    None => new_fact,
+                }
+            }
+            _ => false,
+        }
+    }
+}
 
 /// One confirmed id: `hotel_id = h_101`, from `search_hotels` at event 7.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -17,13 +88,13 @@ pub struct FactRow {
     pub source: String,
 }
 
-pub fn fact_rows(events: &[RunEvent]) -> Vec<FactRow> {
-    facts::confirmed(events)
-        .into_iter()
+pub fn fact_rows(book: &RunStateBook) -> Vec<FactRow> {
+    book.facts
+        .iter()
         .map(|fact| FactRow {
             source: format!("from {} (event {})", fact.tool, fact.seq),
-            name: fact.name,
-            value: fact.value,
+            name: fact.name.clone(),
+            value: fact.value.clone(),
         })
         .collect()
 }
@@ -40,49 +111,31 @@ pub struct StoreView {
 }
 
 /// The stores the run's tools use, in the order the tools were listed.
-pub fn stores(events: &[RunEvent]) -> Vec<StoreView> {
-    let Some(tool_names) = events.iter().find_map(|e| match &e.kind {
-        EventKind::RunStarted { tools, .. } => Some(tools),
-        _ => None,
-    }) else {
-        return Vec::new();
-    };
-    let mut views: Vec<StoreView> = Vec::new();
-    for store in tool_names.iter().filter_map(|t| tools::store_of(t)) {
-        if views.iter().any(|v| v.store == store) {
-            continue;
-        }
-        let last_write = events.iter().rev().find_map(|e| match &e.kind {
-            EventKind::ToolResult {
-                name,
-                state: Some(state),
-                is_error,
-                ..
-            } if tools::store_of(name) == Some(store) => Some((e.seq, name, *is_error, state)),
-            _ => None,
-        });
-        let view = match last_write {
-            Some((seq, name, is_error, state)) => StoreView {
-                store,
-                state: pretty(state),
-                caption: if is_error {
-                    format!("after {name} at event {seq}, which was refused: unchanged by it")
-                } else {
-                    format!("after {name} at event {seq}")
-                },
-            },
-            None => match tools::seed_state(store) {
-                Some(seed) => StoreView {
+pub fn stores(book: &RunStateBook) -> Vec<StoreView> {
+    book.stores
+        .iter()
+        .filter_map(|(store, last_write)| {
+            Some(match last_write {
+                Some(write) => StoreView {
                     store,
-                    state: pretty(&seed),
+                    state: pretty(&write.state),
+                    caption: if write.refused {
+                        format!(
+                            "after {} at event {}, which was refused: unchanged by it",
+                            write.tool, write.seq
+                        )
+                    } else {
+                        format!("after {} at event {}", write.tool, write.seq)
+                    },
+                },
+                None => StoreView {
+                    store,
+                    state: pretty(&tools::seed_state(store)?),
                     caption: "as every run starts: no write yet".to_string(),
                 },
-                None => continue,
-            },
-        };
-        views.push(view);
-    }
-    views
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -124,7 +177,7 @@ mod tests {
     #[test]
     fn a_store_starts_from_its_seed_and_follows_the_last_write() {
         let start = started(&["get_order_status", "issue_refund", "get_time"]);
-        let before = stores(std::slice::from_ref(&start));
+        let before = stores(&RunStateBook::from_events(std::slice::from_ref(&start)));
         assert_eq!(before.len(), 1, "get_time keeps no store");
         assert_eq!(before[0].store, "orders");
         assert!(before[0].caption.contains("no write yet"));
@@ -134,7 +187,7 @@ mod tests {
             before[0].state
         );
 
-        let after = stores(&[
+        let after = stores(&RunStateBook::from_events(&[
             start.clone(),
             result(
                 5,
@@ -150,7 +203,7 @@ mod tests {
                 true,
                 Some(json!({"refunds_issued": 1})),
             ),
-        ]);
+        ]));
         assert_eq!(
             after[0].caption,
             "after issue_refund at event 7, which was refused: unchanged by it"
@@ -160,13 +213,13 @@ mod tests {
 
     #[test]
     fn facts_name_their_tool_and_event() {
-        let rows = fact_rows(&[result(
+        let rows = fact_rows(&RunStateBook::from_events(&[result(
             3,
             "search_hotels",
             r#"{"hotels":[{"hotel_id":"h_101","name":"Inn"}]}"#,
             false,
             None,
-        )]);
+        )]));
         assert_eq!(
             rows,
             vec![FactRow {
@@ -175,5 +228,27 @@ mod tests {
                 source: "from search_hotels (event 3)".into()
             }]
         );
+    }
+
+    #[test]
+    fn the_book_reports_only_what_changes_the_panel() {
+        let mut book = RunStateBook::default();
+        assert!(book.observe(&started(&["get_order", "refund_order"])));
+        assert!(!book.observe(&result(1, "get_order", r#"{"ok":true}"#, false, None)));
+        assert!(book.observe(&result(2, "get_order", r#"{"order_id":"A1"}"#, false, None)));
+        assert!(
+            !book.observe(&result(3, "get_order", r#"{"order_id":"A1"}"#, false, None)),
+            "an id seen before is not a new fact"
+        );
+        assert!(!book.observe(&result(4, "get_order", r#"{"order_id":"B2"}"#, true, None)));
+        assert!(book.observe(&result(
+            5,
+            "refund_order",
+            "{}",
+            false,
+            Some(json!({"refunded": ["A1"]}))
+        )));
+        assert_eq!(fact_rows(&book).len(), 1);
+        assert_eq!(stores(&book)[0].caption, "after refund_order at event 5");
     }
 }

@@ -4,11 +4,9 @@
 //! thread back every few milliseconds so the page stays responsive and Stop
 //! works even when the scripted model and tools answer at once.
 
-use std::cell::Cell;
 use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
-use gloo_timers::future::TimeoutFuture;
 use harness::approval::{ApprovalRequest, Approver, Decision};
 use harness::cancel::CancelToken;
 use harness::driver::Stepper;
@@ -19,7 +17,7 @@ use harness::runtime::Runtime;
 use harness::scenario::Scenario;
 use harness::RunOptions;
 
-use crate::browser::runtime::BrowserRuntime;
+use crate::browser::runtime::{BrowserRuntime, HostYield};
 
 /// How a background run answers a call that asks for approval.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,38 +38,24 @@ impl Approver for AutoDecision {
     }
 }
 
-/// Longest stretch a background run holds the main thread.
-const YIELD_EVERY_MS: f64 = 4.0;
-
-/// Borrows step mode to yield: every `YIELD_EVERY_MS` it asks the run to
-/// pause before its next call, then ends the pause after one timer tick. A
-/// pause grants exactly one step, so after the tick step mode is reported on
-/// once more (that step is spent), then off again.
+/// Never pauses (nobody presses Step here); hands the page back between
+/// steps like the main run does.
 struct Yielder {
-    clock: Rc<dyn Runtime>,
-    last_yield_ms: Cell<f64>,
-    pausing: Cell<bool>,
-    resuming: Cell<bool>,
+    host: HostYield,
 }
 
 impl Stepper for Yielder {
     fn step_mode(&self) -> bool {
-        if self.resuming.replace(false) {
-            self.last_yield_ms.set(self.clock.now_ms());
-            return true;
-        }
-        if self.pausing.get() {
-            return true;
-        }
-        let due = self.clock.now_ms() - self.last_yield_ms.get() >= YIELD_EVERY_MS;
-        self.pausing.set(due);
-        due
+        false
     }
 
     fn wait(&self, _before: &PauseBefore) -> LocalBoxFuture<'static, ()> {
-        self.pausing.set(false);
-        self.resuming.set(true);
-        Box::pin(TimeoutFuture::new(0))
+        // Only reached in step mode, which is never on.
+        Box::pin(async {})
+    }
+
+    fn yield_to_host(&self) -> Option<LocalBoxFuture<'static, ()>> {
+        Some(self.host.next())
     }
 }
 
@@ -88,10 +72,7 @@ impl Background {
         let runtime: Rc<dyn Runtime> = Rc::new(BrowserRuntime::new());
         Background {
             stepper: Yielder {
-                last_yield_ms: Cell::new(runtime.now_ms()),
-                clock: runtime.clone(),
-                pausing: Cell::new(false),
-                resuming: Cell::new(false),
+                host: HostYield::new(runtime.clone()),
             },
             runtime,
             decide,

@@ -3,7 +3,13 @@
 //! `now_ms` is `performance.now()` (monotonic, so deadlines are immune to
 //! wall-clock changes); `unix_ms` is `Date.now()`; `sleep` is a `setTimeout`
 //! future that clears its timer when dropped, which is how the driver's races
-//! cancel the losing timer.
+//! cancel the losing timer. `HostYield` shares the page with a running run.
+
+use std::cell::Cell;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll};
 
 use futures::future::LocalBoxFuture;
 use gloo_timers::future::TimeoutFuture;
@@ -48,5 +54,64 @@ impl Runtime for BrowserRuntime {
         // Clamped, so the cast cannot truncate.
         let ms = ms.min(MAX_TIMEOUT_MS) as u32;
         Box::pin(TimeoutFuture::new(ms))
+    }
+}
+
+/// How long a run may hold the page, its steps and the rendering of their
+/// events together, before a timer tick lets the browser paint and deliver
+/// input such as a click on Stop.
+const SLICE_MS: f64 = 8.0;
+
+/// Hands the page back between a run's steps (`Stepper::yield_to_host`).
+///
+/// A scripted run's futures are all ready at once, and the page renders a
+/// step's events in effects that run only when the run's task gives way. So
+/// after every step the run goes to the back of the task queue, behind those
+/// effects: the time counted against `SLICE_MS` then includes rendering, and
+/// no slice grows with the number of events it rendered. Once a slice is
+/// spent, a `setTimeout(0)` ends the browser task, which a queued task never
+/// does.
+pub struct HostYield {
+    clock: Rc<dyn Runtime>,
+    slice_started_ms: Rc<Cell<f64>>,
+}
+
+impl HostYield {
+    pub fn new(clock: Rc<dyn Runtime>) -> Self {
+        HostYield {
+            slice_started_ms: Rc::new(Cell::new(clock.now_ms())),
+            clock,
+        }
+    }
+
+    pub fn next(&self) -> LocalBoxFuture<'static, ()> {
+        if self.clock.now_ms() - self.slice_started_ms.get() < SLICE_MS {
+            return Box::pin(BackOfQueue { queued: false });
+        }
+        let clock = self.clock.clone();
+        let slice_started_ms = self.slice_started_ms.clone();
+        Box::pin(async move {
+            TimeoutFuture::new(0).await;
+            slice_started_ms.set(clock.now_ms());
+        })
+    }
+}
+
+/// Pending once, waking itself at once: the task is queued again behind the
+/// tasks the step woke (the page's render effects), in the same browser task.
+struct BackOfQueue {
+    queued: bool,
+}
+
+impl Future for BackOfQueue {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.queued {
+            return Poll::Ready(());
+        }
+        self.queued = true;
+        cx.waker().wake_by_ref();
+        Poll::Pending
     }
 }

@@ -1,15 +1,14 @@
 //! The "Run state" panel beside the trace: the ids tool results confirmed,
 //! and the built-in tools' stores after the last write (see `run_state`).
 
-use harness::event::RunEvent;
 use leptos::prelude::*;
 
-use crate::run_state;
+use crate::run_state::{self, RunStateBook};
 
 #[component]
-pub fn RunStatePanel(events: ReadSignal<Vec<RunEvent>>) -> impl IntoView {
-    let facts = Memo::new(move |_| events.with(|e| run_state::fact_rows(e)));
-    let stores = Memo::new(move |_| events.with(|e| run_state::stores(e)));
+pub fn RunStatePanel(book: ReadSignal<RunStateBook>) -> impl IntoView {
+    let facts = Memo::new(move |_| book.with(run_state::fact_rows));
+    let stores = Memo::new(move |_| book.with(run_state::stores));
     view! {
         <section class="panel state-panel" aria-labelledby="run-state-heading">
             <h2 id="run-state-heading">"Run state"</h2>

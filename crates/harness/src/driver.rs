@@ -22,6 +22,14 @@ use crate::runtime::Runtime;
 pub trait Stepper {
     fn step_mode(&self) -> bool;
     fn wait(&self, before: &PauseBefore) -> LocalBoxFuture<'static, ()>;
+
+    /// Awaited after each step's events are handed out, before the next step.
+    /// A scripted run's futures are all ready at once, so a host that shares
+    /// its thread (a browser page: rendering, input, Stop) returns a future
+    /// here to let its own work in; `None` goes straight on. Emits no event.
+    fn yield_to_host(&self) -> Option<LocalBoxFuture<'static, ()>> {
+        None
+    }
 }
 
 /// The IO a run needs.
@@ -56,6 +64,11 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
         let step = run.next_step(now());
         for event in run.drain_events() {
             on_event(&event);
+        }
+        if !matches!(step, Step::Finished(_)) {
+            if let Some(host) = env.stepper.and_then(|s| s.yield_to_host()) {
+                host.await;
+            }
         }
         // A `between_steps` deadline is only checked by `next_step`, never raced.
         let deadline_in = run

@@ -20,34 +20,43 @@ pub struct Fact {
 /// Ids (fields named `id` or `*_id`) in successful tool results, first
 /// sighting only.
 pub fn confirmed(events: &[RunEvent]) -> Vec<Fact> {
-    let mut facts: Vec<Fact> = Vec::new();
+    let mut facts = Vec::new();
     for event in events {
-        let EventKind::ToolResult {
-            name,
-            content,
-            is_error: false,
-            ..
-        } = &event.kind
-        else {
-            continue;
-        };
-        let Ok(value) = serde_json::from_str::<Value>(content) else {
-            continue;
-        };
-        let mut found = Vec::new();
-        collect_ids(&value, &mut found);
-        for (field, id) in found {
-            if !facts.iter().any(|f| f.name == field && f.value == id) {
-                facts.push(Fact {
-                    name: field,
-                    value: id,
-                    tool: name.clone(),
-                    seq: event.seq,
-                });
-            }
-        }
+        observe(&mut facts, event);
     }
     facts
+}
+
+/// Adds the ids `event` confirms to `facts`, first sighting only, and says
+/// whether any was new. A live view follows a run one event at a time with
+/// it, instead of parsing every earlier result again on each event.
+pub fn observe(facts: &mut Vec<Fact>, event: &RunEvent) -> bool {
+    let EventKind::ToolResult {
+        name,
+        content,
+        is_error: false,
+        ..
+    } = &event.kind
+    else {
+        return false;
+    };
+    let Ok(value) = serde_json::from_str::<Value>(content) else {
+        return false;
+    };
+    let mut found = Vec::new();
+    collect_ids(&value, &mut found);
+    let before = facts.len();
+    for (field, id) in found {
+        if !facts.iter().any(|f| f.name == field && f.value == id) {
+            facts.push(Fact {
+                name: field,
+                value: id,
+                tool: name.clone(),
+                seq: event.seq,
+            });
+        }
+    }
+    facts.len() > before
 }
 
 fn collect_ids(value: &Value, found: &mut Vec<(String, String)>) {

@@ -1000,3 +1000,65 @@ async fn seed_tools_enforce_their_rules_inside_a_run() {
     );
     assert!(!results[2].1 && results[2].2.contains("\"ok\":true"));
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_host_gets_the_thread_after_every_step_with_its_events_already_out() {
+    use futures::future::LocalBoxFuture;
+    use harness::driver::Stepper;
+    use harness::event::RunEvent;
+    use harness::run::PauseBefore;
+    use harness::runtime::TokioRuntime;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    /// Never pauses; at each yield, notes how many events the host had by then.
+    struct Host {
+        seen: Rc<RefCell<Vec<RunEvent>>>,
+        at_yields: RefCell<Vec<usize>>,
+    }
+    impl Stepper for Host {
+        fn step_mode(&self) -> bool {
+            false
+        }
+        fn wait(&self, _: &PauseBefore) -> LocalBoxFuture<'static, ()> {
+            unreachable!("never in step mode")
+        }
+        fn yield_to_host(&self) -> Option<LocalBoxFuture<'static, ()>> {
+            self.at_yields.borrow_mut().push(self.seen.borrow().len());
+            Some(Box::pin(tokio::task::yield_now()))
+        }
+    }
+
+    let json = scenario(
+        json!([echo_tool()]),
+        json!({}),
+        json!([{"tool_calls": [{"name": "echo", "args": {"n": 1}}]}, {"text": "done"}]),
+    );
+    let seen = Rc::new(RefCell::new(Vec::new()));
+    let host = Host {
+        seen: seen.clone(),
+        at_yields: RefCell::new(Vec::new()),
+    };
+    let sink = seen.clone();
+    let outcome = harness::run_scenario(
+        &load(&json),
+        Rc::new(TokioRuntime::default()),
+        harness::RunOptions {
+            stepper: Some(&host),
+            ..Default::default()
+        },
+        &mut |event: &RunEvent| sink.borrow_mut().push(event.clone()),
+    )
+    .await
+    .expect("builds");
+
+    assert_eq!(outcome.status, Status::Done);
+    let at_yields = host.at_yields.take();
+    // Model call, tool call, model call: a yield after each, none after the end.
+    assert_eq!(at_yields.len(), 3, "{at_yields:?}");
+    assert!(at_yields.windows(2).all(|w| w[0] < w[1]), "{at_yields:?}");
+    assert!(*at_yields.last().unwrap() < seen.borrow().len());
+    // Yielding changes nothing the run records.
+    let (_, plain) = run_json(&json).await;
+    assert_eq!(*seen.borrow(), plain);
+}
