@@ -1,6 +1,6 @@
 //! The page's own state in the browser: the autosaved scenario in
 //! `localStorage`, the URL fragment that share links use, the clipboard, and
-//! the colour theme on `<html>`.
+//! the colour theme on `<html>`, and scrolling something into view.
 //!
 //! Every function degrades quietly when an API is missing or refused (private
 //! browsing without storage, a clipboard without permission): the caller
@@ -132,4 +132,20 @@ pub fn save_model_settings(json: Option<&str>) {
             None => storage.remove_item(MODEL_KEY),
         };
     }
+}
+
+/// After the next frame, when what was just drawn has a box, scrolls the page
+/// so the element `find` returns shows at `block` ("nearest" moves only as far
+/// as needed).
+pub fn bring_into_view(
+    find: impl FnOnce() -> Option<web_sys::Element> + 'static,
+    block: web_sys::ScrollLogicalPosition,
+) {
+    leptos::prelude::request_animation_frame(move || {
+        if let Some(element) = find() {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(block);
+            element.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+    });
 }

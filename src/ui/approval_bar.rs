@@ -6,6 +6,7 @@
 use harness::approval::Decision;
 use leptos::prelude::*;
 
+use crate::browser::page;
 use crate::controller::PendingApproval;
 use crate::view_model;
 
@@ -35,8 +36,20 @@ pub fn ApprovalBar(
         }
     };
     let args_text = view_model::pretty(&pending.args);
+    // The run waits on this bar: bring it into view if the trace is scrolled
+    // elsewhere (or the run has grown past the screen), moving no further
+    // than needed. Focus stays where it is; `a` and `d` answer from anywhere.
+    let bar = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if let Some(element) = bar.get() {
+            page::bring_into_view(
+                move || Some(element.into()),
+                web_sys::ScrollLogicalPosition::Nearest,
+            );
+        }
+    });
     view! {
-        <div class="approval-bar" role="group" aria-label=format!("Approval for {}", pending.tool)
+        <div node_ref=bar class="approval-bar" role="group" aria-label=format!("Approval for {}", pending.tool)
             data-call-id=pending.call_id.clone()>
             <p class="approval-title">
                 <strong>"Approval needed: "</strong><code>{pending.tool.clone()}</code>

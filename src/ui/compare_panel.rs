@@ -16,7 +16,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::browser::background::{self, AutoDecision};
-use crate::browser::files;
+use crate::browser::{files, page};
 use crate::compare::{self, Side};
 use crate::editor::Editor;
 use crate::view_model;
@@ -271,16 +271,14 @@ fn ComparisonView(
     // Bring the divergence into view once the columns are drawn.
     Effect::new(move |_| {
         if shown.with(|s| matches!(s, Shown::Compared(_))) {
-            request_animation_frame(|| {
-                if let Some(row) = web_sys::window()
-                    .and_then(|w| w.document())
-                    .and_then(|d| d.get_element_by_id("compare-divergence"))
-                {
-                    let options = web_sys::ScrollIntoViewOptions::new();
-                    options.set_block(web_sys::ScrollLogicalPosition::Center);
-                    row.scroll_into_view_with_scroll_into_view_options(&options);
-                }
-            });
+            page::bring_into_view(
+                || {
+                    web_sys::window()?
+                        .document()?
+                        .get_element_by_id("compare-divergence")
+                },
+                web_sys::ScrollLogicalPosition::Center,
+            );
         }
     });
     move || match shown.get() {

@@ -16,6 +16,10 @@ use crate::turn_view::{self, Item};
 use crate::ui::approval_bar::ApprovalBar;
 use crate::view_model;
 
+/// Past this many cards, cards off screen are neither laid out nor painted
+/// (the `long` class in app.css).
+const LONG_RUN_CARDS: usize = 50;
+
 /// What an approval_requested item needs to show the bar under its call.
 #[derive(Clone, Copy)]
 pub struct ApprovalContext {
@@ -35,7 +39,11 @@ pub fn Timeline(
 ) -> impl IntoView {
     provide_context(approval);
     view! {
-        <ol class="timeline" aria-label="Run timeline">
+        <ol
+            class="timeline"
+            class:long=move || cards.with(|cards| cards.len() > LONG_RUN_CARDS)
+            aria-label="Run timeline"
+        >
             {move || {
                 run_id.track();
                 view! {

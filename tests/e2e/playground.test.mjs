@@ -19,6 +19,9 @@ test('get-time runs to `done`, showing each step and the stop banner', async ({ 
   assert(kinds[0] === 'run_started' && kinds.at(-1) === 'run_finished', `rows out of order: ${kinds.join(', ')}`);
   const call = await page.locator('.timeline .event[data-kind="tool_call"]').first().innerText();
   assert(call.includes('get_time') && call.includes('arguments valid'), `tool call row: ${call}`);
+  // A short run draws every card, so a full-page screenshot shows them all.
+  const visibility = await page.locator('.turn-card').first().evaluate((c) => getComputedStyle(c).contentVisibility);
+  assert(visibility === 'visible', `a short run's cards are ${visibility}`);
   await page.screenshot({ path: join(artifacts, 'get-time-done.png'), fullPage: true });
 });
 
@@ -190,6 +193,23 @@ test('refund-with-approval pauses on issue_refund and ends `done` after Approve'
     window.scrollTo(0, card.getBoundingClientRect().top + window.scrollY - toolbar - 12);
   });
   await page.screenshot({ path: join(artifacts, 'refund-approved.png') });
+});
+
+test('an approval bar that appears below the screen is scrolled into view', async ({ page }) => {
+  // A short window: the bar for turn 2's issue_refund is drawn below the fold.
+  await page.setViewportSize({ width: 1100, height: 520 });
+  const bar = await refundUntilApproval(page);
+  await page.waitForFunction(() => {
+    const rect = document.querySelector('.approval-bar').getBoundingClientRect();
+    const header = document.querySelector('.page-header').getBoundingClientRect().bottom;
+    return rect.top >= header - 1 && rect.bottom <= window.innerHeight + 1;
+  }, null, { timeout: 2_000 }).catch(async () => {
+    const box = await bar.boundingBox();
+    throw new Error(`the bar is not in view: top ${box.y}, bottom ${box.y + box.height}, window 520`);
+  });
+  assert((await page.evaluate(() => window.scrollY)) > 0, 'the page did not scroll');
+  await button(bar, 'Approve').click();
+  assert((await bannerStatus(page)) === 'done', 'the run did not end done');
 });
 
 test('the `a` key approves and the `d` key denies, but not while typing', async ({ page }) => {
@@ -483,6 +503,9 @@ test('a 1,000-turn run streams without freezing the page and ends `turn_limit`',
   const took = Date.now() - started;
   assert(status === 'turn_limit', `expected turn_limit, got ${status}`);
   assert((await page.locator('.turn-card').count()) === 1000, 'not 1,000 turn cards');
+  // A long run's cards off screen are skipped by layout and paint.
+  const visibility = await page.locator('.turn-card').first().evaluate((c) => getComputedStyle(c).contentVisibility);
+  assert(visibility === 'auto', `a long run's cards are ${visibility}`);
   const longest = Math.max(...(await page.evaluate(() => window.__gaps)));
   console.log(`    (${took} ms for 1,000 turns; longest frame gap ${Math.round(longest)} ms)`);
   assert(longest < 100, `the page froze for ${Math.round(longest)} ms`);
