@@ -2,6 +2,11 @@
 // what the page loads at first paint. Sizes are deterministic for a given
 // build, so this is the one performance figure CI fails on.
 //
+// What the first paint loads: index.html, the CSS, the main JS and wasm, and
+// the split loader the main JS imports. The split modules (split_*.wasm and
+// their shared chunk_*.wasm, see scripts/wasm-split.mjs) are fetched when a
+// feature first needs them, so they are listed apart and not counted.
+//
 // Two numbers: the goal (250 KiB brotli, issue 7) and the ceiling. The bundle
 // is over the goal (README "Performance" says why), so CI enforces the
 // ceiling, a ratchet a little above today's size: growth fails CI, and the
@@ -15,7 +20,7 @@ import { join, extname } from 'node:path';
 import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
 
 const GOAL_BROTLI_BYTES = 250 * 1024; // everything loaded at first paint
-const CEILING_BROTLI_BYTES = 426 * 1024;
+const CEILING_BROTLI_BYTES = 388 * 1024;
 
 const args = process.argv.slice(2);
 const gate = args.includes('--ceiling');
@@ -27,9 +32,10 @@ try {
   console.error(`bundle-size: cannot read ${dist}: ${err.message} (run trunk build --release first)`);
   process.exit(2);
 }
-const firstPaint = new Set(['.wasm', '.js', '.css', '.html']);
+const bundled = new Set(['.wasm', '.js', '.css', '.html']);
+const onDemand = (f) => /^(split|chunk)_.*\.wasm$/.test(f);
 const rows = files
-  .filter((f) => firstPaint.has(extname(f)))
+  .filter((f) => bundled.has(extname(f)))
   .map((f) => {
     const bytes = readFileSync(join(dist, f));
     return {
@@ -42,19 +48,28 @@ const rows = files
     };
   })
   .sort((a, b) => b.brotli - a.brotli);
-if (rows.length === 0) {
+const first = rows.filter((r) => !onDemand(r.file));
+const later = rows.filter((r) => onDemand(r.file));
+if (first.length === 0) {
   console.error(`bundle-size: no .wasm/.js/.css/.html files in ${dist}`);
   process.exit(2);
 }
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 const pad = (s, n) => String(s).padStart(n);
-console.log(`${'file'.padEnd(44)} ${pad('raw', 11)} ${pad('gzip', 11)} ${pad('brotli', 11)}`);
-const total = { raw: 0, gzip: 0, brotli: 0 };
-for (const r of rows) {
-  console.log(`${r.file.padEnd(44)} ${pad(kib(r.raw), 11)} ${pad(kib(r.gzip), 11)} ${pad(kib(r.brotli), 11)}`);
-  for (const k of Object.keys(total)) total[k] += r[k];
+const width = Math.max(44, ...rows.map((r) => r.file.length));
+const line = (label, r) =>
+  console.log(`${label.padEnd(width)} ${pad(kib(r.raw), 11)} ${pad(kib(r.gzip), 11)} ${pad(kib(r.brotli), 11)}`);
+const sum = (list) => list.reduce((t, r) => ({ raw: t.raw + r.raw, gzip: t.gzip + r.gzip, brotli: t.brotli + r.brotli }),
+  { raw: 0, gzip: 0, brotli: 0 });
+console.log(`${'file'.padEnd(width)} ${pad('raw', 11)} ${pad('gzip', 11)} ${pad('brotli', 11)}`);
+for (const r of first) line(r.file, r);
+const total = sum(first);
+line('total at first paint', total);
+if (later.length > 0) {
+  console.log('loaded when a feature first needs it:');
+  for (const r of later) line(r.file, r);
+  line(`total of ${later.length} split modules`, sum(later));
 }
-console.log(`${'total at first paint'.padEnd(44)} ${pad(kib(total.raw), 11)} ${pad(kib(total.gzip), 11)} ${pad(kib(total.brotli), 11)}`);
 const meetsGoal = total.brotli <= GOAL_BROTLI_BYTES;
 const underCeiling = total.brotli <= CEILING_BROTLI_BYTES;
 console.log(

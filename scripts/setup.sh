@@ -7,6 +7,9 @@ set -euo pipefail
 
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130   # must equal the wasm-bindgen pin in Cargo.toml
+# The wasm splitter (scripts/wasm-split.mjs); its runtime half,
+# wasm_split_helpers, comes with Leptos and must stay on the same 0.2 line.
+WASM_SPLIT_VERSION=0.2.3
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PATH="$HOME/.cargo/bin:$root/node_modules/.bin:$PATH"
 
@@ -26,6 +29,11 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q "$WASM_BINDGEN_VERSION"; then
   # Not --locked: its lockfile names a crate version the registry no longer has.
   log "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 2 minutes)"
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+if ! cargo install --list | grep -q "^wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  log "installing wasm-split-cli $WASM_SPLIT_VERSION (about 1 minute)"
+  cargo install --locked wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary
 fi
 
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then

@@ -27,7 +27,7 @@ use harness::approval::{ApprovalRequest, Approver, Decision};
 use harness::cancel::CancelToken;
 use harness::driver::Stepper;
 use harness::event::RunEvent;
-use harness::provider::{HttpModel, ProviderRun};
+use harness::provider::ProviderRun;
 use harness::run::PauseBefore;
 use harness::runtime::Runtime;
 use harness::scenario::Scenario;
@@ -36,7 +36,6 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::Value;
 
-use crate::browser::fetch::FetchTransport;
 use crate::browser::runtime::{BrowserRuntime, HostYield};
 use crate::run_state::RunStateBook;
 use crate::turn_view::{self, Placement};
@@ -274,8 +273,11 @@ impl Controller {
             }
         });
 
-        let http_model = provider.map(|run| HttpModel::new(run.settings, run.key, FetchTransport));
         spawn_local(async move {
+            let http_model = match provider {
+                Some(run) => Some(crate::lazy::provider_model(run).await),
+                None => None,
+            };
             let approver = BrowserApprover {
                 controller: self,
                 run,
@@ -301,7 +303,7 @@ impl Controller {
                     run_scenario_with_model(
                         &scenario,
                         runtime.clone(),
-                        model,
+                        model.as_ref(),
                         options,
                         &mut on_event,
                     )

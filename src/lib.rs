@@ -32,6 +32,7 @@ pub mod controller;
 pub mod editor;
 pub mod form;
 pub mod history;
+pub mod lazy;
 pub mod run_state;
 pub mod share;
 pub mod turn_view;

@@ -19,6 +19,7 @@ use crate::browser::background::{self, AutoDecision};
 use crate::browser::{files, page};
 use crate::compare::{self, Side};
 use crate::editor::Editor;
+use crate::lazy;
 use crate::view_model;
 
 /// A comparison's work: given its cancel token, the two finished sides.
@@ -157,7 +158,7 @@ pub fn ComparePanel(
                     let scenario = Scenario::load(&text).map_err(|p| {
                         prefixed("the edited scenario", &view_model::problem_lines(&p))
                     })?;
-                    let child = background::fork_to_end(&parent, seq, &scenario, choice, token)
+                    let child = lazy::fork_to_end(parent.clone(), seq, scenario, choice, token)
                         .await
                         .map_err(|why| vec![format!("the fork could not start: {why}")])?;
                     Ok((

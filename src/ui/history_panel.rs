@@ -20,11 +20,12 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
+use crate::browser::files;
 use crate::browser::history_store::{self as store, StoreError};
-use crate::browser::{background, files};
 use crate::controller::Controller;
 use crate::editor::Editor;
 use crate::history::{self, Entry, Origin, Plan, ReplayView};
+use crate::lazy;
 use crate::view_model;
 
 /// The file name an exported run gets.
@@ -152,23 +153,23 @@ impl History {
         }
     }
 
-    fn open(self, id: &str) {
+    async fn open(self, id: String) {
         let text = match self
             .memory
-            .with_value(|m| m.iter().find(|(k, _)| k == id).map(|(_, t)| t.clone()))
+            .with_value(|m| m.iter().find(|(k, _)| *k == id).map(|(_, t)| t.clone()))
         {
             Some(text) => Ok(Some(text)),
-            None => store::load_record(id),
+            None => store::load_record(&id),
         };
         let record = match text {
-            Ok(Some(text)) => Record::from_jsonl(&text),
+            Ok(Some(text)) => lazy::parse_record(text).await,
             Ok(None) => Err("its record is no longer in this browser's storage".to_string()),
             Err(err) => Err(unavailable_text(&err)),
         };
         match record {
             Ok(record) => {
                 self.notice.set(None);
-                self.show(&record, id.to_string());
+                self.show(&record, id);
             }
             Err(why) => self
                 .notice
@@ -215,8 +216,8 @@ impl History {
         self.file_notice.set(Some(notice));
     }
 
-    fn import(self, name: String, text: &str) {
-        match Record::from_jsonl(text) {
+    async fn import(self, name: String, text: String) {
+        match lazy::parse_record(text).await {
             Ok(record) => {
                 let id = self.keep(&record, Origin::Imported);
                 self.show(&record, id);
@@ -253,8 +254,7 @@ impl History {
         };
         self.replaying.set(true);
         spawn_local(async move {
-            let verdict = match background::replay(&record, &scenario, &Assertions::default()).await
-            {
+            let verdict = match lazy::replay(record, scenario, Assertions::default()).await {
                 Ok(report) => Ok(history::replay_view(&report)),
                 Err(problems) => Err(format!(
                     "The scenario in the editor cannot run: {}",
@@ -369,7 +369,7 @@ pub fn RunFiles(history: History) -> impl IntoView {
             .unwrap_or_default();
         spawn_local(async move {
             match files::read_picked(&input).await {
-                Some(Ok(text)) => history.import(name, &text),
+                Some(Ok(text)) => history.import(name, text).await,
                 Some(Err(why)) => history
                     .file_notice
                     .set(Some(history::import_error(&name, &why))),
@@ -515,7 +515,7 @@ pub fn HistoryPanel(history: History) -> impl IntoView {
                                             type="button"
                                             class="history-open"
                                             aria-label=format!("Open {label}")
-                                            on:click=move |_| history.open(&open_id)
+                                            on:click=move |_| spawn_local(history.open(open_id.clone()))
                                         >
                                             "Open"
                                         </button>

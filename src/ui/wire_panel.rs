@@ -11,6 +11,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::browser::page;
+use crate::lazy;
 use crate::wire_view::{self, WireSetup};
 
 #[component]
@@ -37,14 +38,23 @@ pub fn WirePanel(
         let selected = selected.get();
         events.with(|e| wire_view::effective_turn(e, selected))
     });
-    let wires = Memo::new(move |_| {
-        let turn = turn.get()?;
-        setup.with(|setup| events.with(|e| wire_view::wire_for_turn(e, setup, turn)))
+    // Computed by a split module (crate::lazy), fetched when the panel first
+    // shows a turn; `None` until then and while there is no turn.
+    let wires = LocalResource::new(move || {
+        // Closed, `turn` is `None` and the log is not even read.
+        let input = turn.get().map(|turn| (events.get(), setup.get(), turn));
+        async move {
+            match input {
+                Some((events, setup, turn)) => lazy::wire_for_turn(events, setup, turn).await,
+                None => None,
+            }
+        }
     });
     let body = move || {
         let provider = tab.get();
         wires.with(|w| {
             w.as_ref()
+                .and_then(Option::as_ref)
                 .and_then(|w| w.iter().find(|p| p.provider == provider))
                 .map(|p| p.body.clone())
                 .unwrap_or_default()
@@ -115,7 +125,7 @@ pub fn WirePanel(
                         </div>
                         <h3 class="wire-verdict-title">"Checker verdict"</h3>
                         <ul class="wire-verdicts">
-                            {move || wires.get().unwrap_or_default().into_iter().map(|wire| {
+                            {move || wires.get().flatten().unwrap_or_default().into_iter().map(|wire| {
                                 let accepted = wire.accepted();
                                 view! {
                                     <li

@@ -1,7 +1,7 @@
 // Hardening, in the built page: the Content-Security-Policy holds (the page
 // runs under it, an injected inline script is blocked, a base URL it does
-// not allow is reported before a run) and a Rust panic shows an error panel
-// that keeps the run's trace.
+// not allow is reported before a run), a Rust panic shows an error panel
+// that keeps the run's trace, and the split modules load only when needed.
 
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
@@ -123,4 +123,49 @@ test('a panic shows an error panel that keeps the run\'s trace as a download', a
   assert((await page.locator('.panic-panel').count()) === 0, 'the panel survived a reload');
   // The panic itself is reported on the console and as a page error: expected.
   drop(errors, /deliberate test panic|unreachable|RuntimeError/);
+});
+
+test('code splitting: the first paint and a scripted run fetch no split module; each feature fetches its own', async ({ page }) => {
+  const fetched = [];
+  page.on('request', (request) => {
+    const file = new URL(request.url()).pathname.slice(1);
+    if (/^(split|chunk)_.*\.wasm$/.test(file)) fetched.push(file);
+  });
+  await page.reload();
+  await page.locator('#scenario-picker').waitFor();
+  const status = await runBuiltin(page, 'refund-with-approval', { approve: true });
+  assert(status === 'done', `the scripted run ended ${status}`);
+  assert(fetched.length === 0, `fetched before any split feature was used: ${fetched.join(', ')}`);
+  const split = (name) => fetched.some((f) => f.startsWith(`split_${name}_`));
+
+  // The Wire panel's request bodies and checker.
+  const wire = page.locator('section.wire');
+  await wire.getByRole('button', { name: 'Show request bodies' }).click();
+  await wire.locator('.wire-verdict').first().waitFor({ timeout: 5_000 });
+  assert(split('wire_for_turn'), `the Wire panel fetched ${fetched.join(', ')}`);
+  assert(!split('parse_record') && !split('provider_model'), `more than the Wire module: ${fetched.join(', ')}`);
+
+  // Opening a kept run reads its record back.
+  const parsing = page.waitForRequest((r) => r.url().includes('/split_parse_record_'), { timeout: 5_000 });
+  await page.locator('.history-entry').first().getByRole('button', { name: /^Open / }).click();
+  await parsing.catch(() => {
+    throw new Error(`opening a kept run fetched ${fetched.join(', ')}`);
+  });
+  await page.locator('.stop-banner').waitFor();
+
+  // A real provider's model.
+  const server = await serveScenario('get-time');
+  try {
+    await page.selectOption('#scenario-picker', 'get-time');
+    await page.getByLabel('Model source').selectOption({ label: 'OpenAI Chat Completions' });
+    await page.getByLabel('Base URL').fill(server.url);
+    await page.locator('#model-name').fill('scripted');
+    await page.getByLabel('API key').fill(SECRET);
+    await button(page, 'Run').click();
+    const provider = await page.locator('.stop-banner').getAttribute('data-status', { timeout: 10_000 });
+    assert(provider === 'done', `the provider run ended ${provider}`);
+  } finally {
+    server.stop();
+  }
+  assert(split('provider_model'), `a provider run fetched ${fetched.join(', ')}`);
 });

@@ -1,0 +1,123 @@
+// Trunk post_build hook: code splitting. A function marked `#[lazy]` (Leptos)
+// moves, with the code only it reaches, into its own wasm file that is fetched
+// the first time the function is called, so the first paint loads less.
+//
+// Trunk cannot split wasm (trunk-rs/trunk#1022), so after Trunk's build this
+// redoes its last steps the way cargo-leptos does:
+//   1. wasm-split-cli splits cargo's raw output (linked with --emit-relocs, see
+//      .cargo/config.toml) into the main module, one module per split point,
+//      shared chunks, and the loader __wasm_split.js;
+//   2. wasm-bindgen processes the main module with --keep-lld-exports (the
+//      split modules link against its exports) and replaces Trunk's JS and
+//      wasm under the same hashed names, so Trunk's loader stays as it is;
+//   3. in release builds wasm-opt -Oz shrinks every module (index.html sets
+//      data-wasm-opt="0": Trunk's own pass would be thrown away);
+//   4. the split files get a content hash in their names, so a new build is
+//      never served from a stale cache;
+//   5. the subresource-integrity hashes Trunk wrote into index.html are
+//      recomputed for the files that changed.
+// It exits non-zero, failing the build, on any step that fails.
+//
+// Env: TRUNK_STAGING_DIR and TRUNK_PROFILE (set by Trunk), CARGO_TARGET_DIR.
+
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CRATE = 'agent-loop-playground';
+const LOADER = '__wasm_split.js';
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const staging = process.env.TRUNK_STAGING_DIR;
+const profile = process.env.TRUNK_PROFILE === 'release' ? 'release' : 'debug';
+if (!staging) fail('no TRUNK_STAGING_DIR: run it as a Trunk hook');
+
+const targetDir = process.env.CARGO_TARGET_DIR ? resolve(root, process.env.CARGO_TARGET_DIR) : join(root, 'target');
+const raw = join(targetDir, 'wasm32-unknown-unknown', profile, `${CRATE}.wasm`);
+const js = readdirSync(staging).find((f) => new RegExp(`^${CRATE}-[0-9a-f]+\\.js$`).test(f));
+if (!js) fail(`no ${CRATE}-<hash>.js in ${staging}: did Trunk's output change?`);
+const name = js.slice(0, -'.js'.length);
+
+const work = mkdtempSync(join(tmpdir(), 'wasm-split-'));
+try {
+  run('wasm-split-cli', [raw, work, '--out-name', name, '--target', 'web']);
+  const bindgen = join(work, 'bindgen');
+  run('wasm-bindgen', [join(work, `${name}.wasm`), '--target', 'web', '--keep-lld-exports', '--no-demangle',
+    '--no-typescript', '--out-dir', bindgen, '--out-name', name]);
+
+  const modules = [join(bindgen, `${name}_bg.wasm`)];
+  const splits = readdirSync(work).filter((f) => f.endsWith('.wasm') && f !== `${name}.wasm`);
+  modules.push(...splits.map((f) => join(work, f)));
+  if (profile === 'release') {
+    for (const module of modules) run('wasm-opt', ['-Oz', module, '-o', module]);
+  }
+
+  // Content-hashed split files, named in the loader; then the loader itself,
+  // named in the main JS.
+  let loader = readFileSync(join(work, LOADER), 'utf8');
+  for (const file of splits) {
+    const hashed = hashedName(file, readFileSync(join(work, file)));
+    loader = replaceOnce(loader, `"./${file}"`, `"./${hashed}"`, LOADER);
+    copyFileSync(join(work, file), join(staging, hashed));
+  }
+  let mainJs = readFileSync(join(bindgen, `${name}.js`), 'utf8');
+  // Without a #[lazy] function the main module imports no loader.
+  if (splits.length > 0) {
+    const loaderName = hashedName(LOADER, Buffer.from(loader));
+    writeFileSync(join(staging, loaderName), loader);
+    // One import per split point, all of the same loader.
+    mainJs = replaceAll(mainJs, `from "./${LOADER}"`, `from "./${loaderName}"`, `${name}.js`);
+  }
+  writeFileSync(join(staging, `${name}.js`), mainJs);
+  copyFileSync(join(bindgen, `${name}_bg.wasm`), join(staging, `${name}_bg.wasm`));
+
+  fixIntegrity([`${name}.js`, `${name}_bg.wasm`]);
+  console.log(`wasm-split: ${splits.length} split module(s) beside ${name}_bg.wasm (${profile})`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+function run(command, args) {
+  try {
+    execFileSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+  } catch (err) {
+    fail(`${command} failed (${err.message}); scripts/setup.sh installs it`);
+  }
+}
+
+function hashedName(file, bytes) {
+  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+  const dot = file.lastIndexOf('.');
+  return `${file.slice(0, dot)}-${hash}${file.slice(dot)}`;
+}
+
+function replaceOnce(text, from, to, where) {
+  const count = text.split(from).length - 1;
+  if (count !== 1) fail(`expected ${from} once in ${where}, found it ${count} times`);
+  return text.replace(from, to);
+}
+
+function replaceAll(text, from, to, where) {
+  if (!text.includes(from)) fail(`expected ${from} in ${where}`);
+  return text.replaceAll(from, to);
+}
+
+/** Trunk hashed the files it wrote; these were replaced, so hash them again. */
+function fixIntegrity(files) {
+  const file = join(staging, 'index.html');
+  let html = readFileSync(file, 'utf8');
+  for (const changed of files) {
+    const digest = createHash('sha384').update(readFileSync(join(staging, changed))).digest('base64');
+    const link = new RegExp(`(href="[^"]*/${changed.replace(/\./g, '\\.')}"[^>]*integrity=")sha384-[^"]*(")`);
+    if (!link.test(html)) fail(`index.html has no integrity for ${changed}: did Trunk's output change?`);
+    html = html.replace(link, `$1sha384-${digest}$2`);
+  }
+  writeFileSync(file, html);
+}
+
+function fail(message) {
+  console.error(`wasm-split: ${message}`);
+  process.exit(1);
+}
