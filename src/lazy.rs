@@ -2,7 +2,8 @@
 //! moved by `scripts/wasm-split.mjs` into its own wasm file that the browser
 //! fetches the first time the function is called, so the first paint does not
 //! load it: reading records back (history, import, replay, fork), the Wire
-//! panel's request bodies and checker, and the real-provider model.
+//! panel's request bodies and checker, the comparison's table, and the
+//! real-provider model.
 //!
 //! Leptos's `#[lazy]` makes each one `async` for its callers. Underneath it is
 //! an `extern "C"` call between the two modules, so every argument and result
@@ -16,10 +17,12 @@ use harness::model::ModelClient;
 use harness::provider::{HttpModel, ProviderRun};
 use harness::replay::{Assertions, Record, ReplayReport};
 use harness::scenario::{Problem, Scenario};
-use leptos::prelude::lazy;
+use leptos::prelude::{lazy, AnyView};
 
 use crate::browser::background::{self, AutoDecision};
 use crate::browser::fetch::FetchTransport;
+use crate::compare::Side;
+use crate::ui::compare_panel;
 use crate::wire_view::{self, ProviderWire, WireSetup};
 
 /// A record (or a bare trace) from its JSON Lines text.
@@ -58,6 +61,12 @@ pub fn wire_for_turn(
     turn: u32,
 ) -> Option<Vec<ProviderWire>> {
     wire_view::wire_for_turn(&events, &setup, turn)
+}
+
+/// The comparison's table of two finished runs.
+#[lazy]
+pub fn comparison_table(left: Side, right: Side) -> AnyView {
+    compare_panel::comparison_table(left, right)
 }
 
 /// The model that talks to a real provider over `fetch`.

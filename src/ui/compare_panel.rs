@@ -269,19 +269,6 @@ fn ComparisonView(
     shown: RwSignal<Shown>,
     cancel: StoredValue<Option<CancelToken>, LocalStorage>,
 ) -> impl IntoView {
-    // Bring the divergence into view once the columns are drawn.
-    Effect::new(move |_| {
-        if shown.with(|s| matches!(s, Shown::Compared(_))) {
-            page::bring_into_view(
-                || {
-                    web_sys::window()?
-                        .document()?
-                        .get_element_by_id("compare-divergence")
-                },
-                web_sys::ScrollLogicalPosition::Center,
-            );
-        }
-    });
     move || match shown.get() {
         Shown::Nothing => ().into_any(),
         Shown::Running(what) => view! {
@@ -305,38 +292,54 @@ fn ComparisonView(
         .into_any(),
         Shown::Compared(sides) => {
             let (left, right) = *sides;
-            let summary = compare::summary(&left, &right);
-            let rows = compare::rows(left.events(), right.events());
-            view! {
-                <p class="compare-summary" role="status">{summary}</p>
-                <table class="compare-table">
-                    <thead>
-                        <tr>
-                            <th scope="col">"Step"</th>
-                            <SideHeader side=left />
-                            <SideHeader side=right />
-                        </tr>
-                    </thead>
-                    <tbody>
-                        {rows
-                            .into_iter()
-                            .map(|row| {
-                                let id = (row.place == compare::Place::Divergence).then_some("compare-divergence");
-                                view! {
-                                    <tr class=format!("compare-row {}", row.place.class()) id=id>
-                                        <th scope="row">{row.index + 1}</th>
-                                        <CellView cell=row.left />
-                                        <CellView cell=row.right />
-                                    </tr>
-                                }
-                            })
-                            .collect_view()}
-                    </tbody>
-                </table>
-            }
-            .into_any()
+            // The table's code is a split module (crate::lazy), fetched with
+            // the first comparison.
+            Suspend::new(lazy::comparison_table(left, right)).into_any()
         }
     }
+}
+
+/// The two runs as a table, one row per step, the first divergence marked
+/// and brought into view.
+pub fn comparison_table(left: Side, right: Side) -> AnyView {
+    page::bring_into_view(
+        || {
+            web_sys::window()?
+                .document()?
+                .get_element_by_id("compare-divergence")
+        },
+        web_sys::ScrollLogicalPosition::Center,
+    );
+    let summary = compare::summary(&left, &right);
+    let rows = compare::rows(left.events(), right.events());
+    view! {
+        <p class="compare-summary" role="status">{summary}</p>
+        <table class="compare-table">
+            <thead>
+                <tr>
+                    <th scope="col">"Step"</th>
+                    <SideHeader side=left />
+                    <SideHeader side=right />
+                </tr>
+            </thead>
+            <tbody>
+                {rows
+                    .into_iter()
+                    .map(|row| {
+                        let id = (row.place == compare::Place::Divergence).then_some("compare-divergence");
+                        view! {
+                            <tr class=format!("compare-row {}", row.place.class()) id=id>
+                                <th scope="row">{row.index + 1}</th>
+                                <CellView cell=row.left />
+                                <CellView cell=row.right />
+                            </tr>
+                        }
+                    })
+                    .collect_view()}
+            </tbody>
+        </table>
+    }
+    .into_any()
 }
 
 #[component]

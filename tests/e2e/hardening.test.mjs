@@ -145,6 +145,11 @@ test('code splitting: the first paint and a scripted run fetch no split module; 
   assert(split('wire_for_turn'), `the Wire panel fetched ${fetched.join(', ')}`);
   assert(!split('parse_record') && !split('provider_model'), `more than the Wire module: ${fetched.join(', ')}`);
 
+  // A comparison's table (refund-with-approval is half of a pitfall pair).
+  await page.getByRole('button', { name: 'Run the pair side by side' }).click();
+  await page.locator('.compare-table tr.compare-row').first().waitFor({ timeout: 10_000 });
+  assert(split('comparison_table'), `a comparison fetched ${fetched.join(', ')}`);
+
   // Opening a kept run reads its record back.
   const parsing = page.waitForRequest((r) => r.url().includes('/split_parse_record_'), { timeout: 5_000 });
   await page.locator('.history-entry').first().getByRole('button', { name: /^Open / }).click();
