@@ -19,6 +19,23 @@ async function recordViolations(page) {
   await page.locator('#scenario-picker').waitFor();
 }
 
+/** Runs get-time over OpenAI Chat Completions against `agent-loop serve`
+ * on 127.0.0.1 and returns the stop status. */
+async function runGetTimeOverLocalServer(page) {
+  const server = await serveScenario('get-time');
+  try {
+    await page.selectOption('#scenario-picker', 'get-time');
+    await page.getByLabel('Model source').selectOption({ label: 'OpenAI Chat Completions' });
+    await page.getByLabel('Base URL').fill(server.url);
+    await page.locator('#model-name').fill('scripted');
+    await page.getByLabel('API key').fill(SECRET);
+    await button(page, 'Run').click();
+    return await page.locator('.stop-banner').getAttribute('data-status', { timeout: 10_000 });
+  } finally {
+    server.stop();
+  }
+}
+
 const violations = (page) => page.evaluate(() => window.__cspViolations);
 
 /** Drops the console errors matching `pattern` (expected ones). */
@@ -40,19 +57,8 @@ test('the page runs scripted and provider runs under its Content-Security-Policy
   const status = await runBuiltin(page, 'refund-with-approval', { approve: true });
   assert(status === 'done', `the scripted run ended ${status}`);
   // A provider run on a local server is within connect-src.
-  const server = await serveScenario('get-time');
-  try {
-    await page.selectOption('#scenario-picker', 'get-time');
-    await page.getByLabel('Model source').selectOption({ label: 'OpenAI Chat Completions' });
-    await page.getByLabel('Base URL').fill(server.url);
-    await page.locator('#model-name').fill('scripted');
-    await page.getByLabel('API key').fill(SECRET);
-    await button(page, 'Run').click();
-    const provider = await page.locator('.stop-banner').getAttribute('data-status', { timeout: 10_000 });
-    assert(provider === 'done', `the provider run ended ${provider}`);
-  } finally {
-    server.stop();
-  }
+  const provider = await runGetTimeOverLocalServer(page);
+  assert(provider === 'done', `the provider run ended ${provider}`);
   const seen = await violations(page);
   assert(seen.length === 0, `CSP violations: ${JSON.stringify(seen)}`);
 });
@@ -159,18 +165,7 @@ test('code splitting: the first paint and a scripted run fetch no split module; 
   await page.locator('.stop-banner').waitFor();
 
   // A real provider's model.
-  const server = await serveScenario('get-time');
-  try {
-    await page.selectOption('#scenario-picker', 'get-time');
-    await page.getByLabel('Model source').selectOption({ label: 'OpenAI Chat Completions' });
-    await page.getByLabel('Base URL').fill(server.url);
-    await page.locator('#model-name').fill('scripted');
-    await page.getByLabel('API key').fill(SECRET);
-    await button(page, 'Run').click();
-    const provider = await page.locator('.stop-banner').getAttribute('data-status', { timeout: 10_000 });
-    assert(provider === 'done', `the provider run ended ${provider}`);
-  } finally {
-    server.stop();
-  }
+  const provider = await runGetTimeOverLocalServer(page);
+  assert(provider === 'done', `the provider run ended ${provider}`);
   assert(split('provider_model'), `a provider run fetched ${fetched.join(', ')}`);
 });
