@@ -22,7 +22,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,7 +51,10 @@ try {
   const splits = readdirSync(work).filter((f) => f.endsWith('.wasm') && f !== `${name}.wasm`);
   modules.push(...splits.map((f) => join(work, f)));
   if (profile === 'release') {
-    for (const module of modules) run('wasm-opt', ['-Oz', module, '-o', module]);
+    // binaryen 132 from npm, as Trunk.toml pins it: Debian's 108 breaks the module.
+    const local = join(root, 'node_modules', '.bin', 'wasm-opt');
+    const wasmOpt = existsSync(local) ? local : 'wasm-opt';
+    for (const module of modules) run(wasmOpt, ['-Oz', module, '-o', module]);
   }
 
   // Content-hashed split files, named in the loader; then the loader itself,
