@@ -64,16 +64,7 @@ fn CardView(card: Card) -> impl IntoView {
     match card.turn {
         None => view! {
             <li class="run-card">
-                <ol class="card-events">
-                    <For
-                        each=move || events.get()
-                        key=|event| event.seq
-                        children=|event: RunEvent| {
-                            let time = format!("+{}", view_model::format_ms(event.t_ms));
-                            turn_view::card_item(&event).map(|item| view! { <ItemView item=item time=time /> })
-                        }
-                    />
-                </ol>
+                <CardEvents events=events />
             </li>
         }
         .into_any(),
@@ -86,20 +77,28 @@ fn CardView(card: Card) -> impl IntoView {
                         <h3>{format!("Turn {turn}")}</h3>
                         <span class="turn-stats">{move || stats().unwrap_or_else(|| "waiting for the model…".to_string())}</span>
                     </header>
-                    <ol class="card-events">
-                        <For
-                            each=move || events.get()
-                            key=|event| event.seq
-                            children=|event: RunEvent| {
-                                let time = format!("+{}", view_model::format_ms(event.t_ms));
-                                turn_view::card_item(&event).map(|item| view! { <ItemView item=item time=time /> })
-                            }
-                        />
-                    </ol>
+                    <CardEvents events=events />
                 </li>
             }
             .into_any()
         }
+    }
+}
+
+/// A card's rows, keyed by `seq`: a new event adds one row.
+#[component]
+fn CardEvents(events: ArcRwSignal<Vec<RunEvent>>) -> impl IntoView {
+    view! {
+        <ol class="card-events">
+            <For
+                each=move || events.get()
+                key=|event| event.seq
+                children=|event: RunEvent| {
+                    let time = format!("+{}", view_model::format_ms(event.t_ms));
+                    turn_view::card_item(&event).map(|item| view! { <ItemView item=item time=time /> })
+                }
+            />
+        </ol>
     }
 }
 

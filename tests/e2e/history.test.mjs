@@ -16,6 +16,7 @@ import {
   useOpenaiChat,
   SECRET,
   CLI,
+  unlabelledControls,
 } from './lib.mjs';
 
 const entries = (page) => page.locator('.history-entry');
@@ -268,14 +269,7 @@ test('history: the panel works at 360 px in dark mode, every control labelled', 
   await page.locator('.replay-verdict').waitFor({ timeout: 10_000 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
-  const unlabelled = await page.locator('.history button, .run-files button, .run-files input').evaluateAll((controls) =>
-    controls
-      .filter((c) => {
-        const label = c.getAttribute('aria-label') || [...(c.labels ?? [])].map((l) => l.textContent).join('');
-        return !(label.trim() || c.textContent.trim());
-      })
-      .map((c) => c.outerHTML.slice(0, 80)),
-  );
+  const unlabelled = await unlabelledControls(page, '.history button, .run-files button, .run-files input');
   assert(unlabelled.length === 0, `unlabelled controls: ${unlabelled.join(' | ')}`);
   const names = await entries(page).first().getByRole('button').evaluateAll((b) => b.map((x) => x.getAttribute('aria-label')));
   assert(names[0] === 'Open Hotel search with a deadline (seed 002) (done)', `Open's name: ${names[0]}`);

@@ -110,6 +110,18 @@ export async function runBuiltin(page, id, { approve = false } = {}) {
   throw new Error(`${id}: no stop banner within 10 s`);
 }
 
+/** The outer HTML of the controls matching `selector` that have no accessible name. */
+export async function unlabelledControls(page, selector) {
+  return page.locator(selector).evaluateAll((controls) =>
+    controls
+      .filter((c) => {
+        const label = c.getAttribute('aria-label') || [...(c.labels ?? [])].map((l) => l.textContent).join('');
+        return !(label.trim() || c.textContent.trim());
+      })
+      .map((c) => c.outerHTML.slice(0, 80)),
+  );
+}
+
 export function button(scope, name) {
   return scope.getByRole('button', { name, exact: true });
 }

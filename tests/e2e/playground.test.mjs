@@ -3,7 +3,7 @@
 
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { artifacts, CANCEL_WITHIN_MS, assert, runBuiltin, button, loadScenario, refundUntilApproval, bannerStatus, rowTexts, test, env } from './lib.mjs';
+import { artifacts, CANCEL_WITHIN_MS, assert, runBuiltin, button, loadScenario, refundUntilApproval, bannerStatus, rowTexts, test, env, unlabelledControls } from './lib.mjs';
 
 test('get-time runs to `done`, showing each step and the stop banner', async ({ page }) => {
   const status = await runBuiltin(page, 'get-time');
@@ -605,14 +605,7 @@ test('works at 360 px in dark mode, every control labelled', async ({ page }) =>
   assert(status === 'done', `expected done, got ${status}`);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
-  const unlabelled = await page.locator('select, textarea, button, input').evaluateAll((controls) =>
-    controls
-      .filter((c) => {
-        const label = c.getAttribute('aria-label') || [...(c.labels ?? [])].map((l) => l.textContent).join('');
-        return !(label.trim() || c.textContent.trim());
-      })
-      .map((c) => c.outerHTML.slice(0, 80)),
-  );
+  const unlabelled = await unlabelledControls(page, 'select, textarea, button, input');
   assert(unlabelled.length === 0, `unlabelled controls: ${unlabelled.join(' | ')}`);
   const errorRows = await page.locator('.timeline .event.tone-error').count();
   assert(errorRows > 0, 'bad-arguments shows no error-marked row');
