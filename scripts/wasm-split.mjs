@@ -14,7 +14,9 @@
 //      data-wasm-opt="0": Trunk's own pass would be thrown away);
 //   4. the split files get a content hash in their names, so a new build is
 //      never served from a stale cache;
-//   5. the subresource-integrity hashes Trunk wrote into index.html are
+//   5. in release builds esbuild minifies the JS it writes (Trunk's own
+//      minifier only saw the files this replaces);
+//   6. the subresource-integrity hashes Trunk wrote into index.html are
 //      recomputed for the files that changed.
 // It exits non-zero, failing the build, on any step that fails.
 //
@@ -26,6 +28,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { transformSync } from 'esbuild';
 
 const CRATE = 'agent-loop-playground';
 const LOADER = '__wasm_split.js';
@@ -68,12 +71,13 @@ try {
   let mainJs = readFileSync(join(bindgen, `${name}.js`), 'utf8');
   // Without a #[lazy] function the main module imports no loader.
   if (splits.length > 0) {
+    loader = minified(loader, LOADER);
     const loaderName = hashedName(LOADER, Buffer.from(loader));
     writeFileSync(join(staging, loaderName), loader);
     // One import per split point, all of the same loader.
     mainJs = replaceAll(mainJs, `from "./${LOADER}"`, `from "./${loaderName}"`, `${name}.js`);
   }
-  writeFileSync(join(staging, `${name}.js`), mainJs);
+  writeFileSync(join(staging, `${name}.js`), minified(mainJs, `${name}.js`));
   copyFileSync(join(bindgen, `${name}_bg.wasm`), join(staging, `${name}_bg.wasm`));
 
   fixIntegrity([`${name}.js`, `${name}_bg.wasm`]);
@@ -87,6 +91,16 @@ function run(command, args) {
     execFileSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
   } catch (err) {
     fail(`${command} failed (${err.message}); scripts/setup.sh installs it`);
+  }
+}
+
+/** Release builds minify the JS they write, as Trunk's `minify` does its own. */
+function minified(code, where) {
+  if (profile !== 'release') return code;
+  try {
+    return transformSync(code, { loader: 'js', format: 'esm', minify: true }).code;
+  } catch (err) {
+    fail(`esbuild could not minify ${where} (${err.message}); scripts/setup.sh installs it`);
   }
 }
 
@@ -113,9 +127,10 @@ function fixIntegrity(files) {
   let html = readFileSync(file, 'utf8');
   for (const changed of files) {
     const digest = createHash('sha384').update(readFileSync(join(staging, changed))).digest('base64');
-    const link = new RegExp(`(href="[^"]*/${changed.replace(/\./g, '\\.')}"[^>]*integrity=")sha384-[^"]*(")`);
+    // Quoted as Trunk writes it, or bare as its release minifier does.
+    const link = new RegExp(`(href="?[^"\\s>]*/${changed.replace(/\./g, '\\.')}"?[^>]*integrity="?)sha384-[^"\\s>]*`);
     if (!link.test(html)) fail(`index.html has no integrity for ${changed}: did Trunk's output change?`);
-    html = html.replace(link, `$1sha384-${digest}$2`);
+    html = html.replace(link, `$1sha384-${digest}`);
   }
   writeFileSync(file, html);
 }
