@@ -15,7 +15,7 @@ cargo bench -q -p harness --bench loop_steps 2>/dev/null | grep -v '^$'
 echo "== wasm (release build, headless Chromium)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 CHROMEDRIVER="$(command -v chromedriver)" \
-  cargo test --release --target wasm32-unknown-unknown -p agent-loop-playground --test wasm_bench -- --nocapture 2>/dev/null \
+  cargo test --release --target wasm32-unknown-unknown -p agent-loop-playground --no-default-features --test wasm_bench -- --nocapture 2>/dev/null \
   | grep -E '^ +[0-9]+ |turns|harness loop'
 
 trunk build --release >/dev/null 2>&1

@@ -1,7 +1,11 @@
 // Browser benchmark: prints figures, asserts nothing.
 //
 // 1. Startup: time from navigation (the page's time origin) to the Run button
-//    being enabled, over several cold loads (fresh browser context each).
+//    being enabled, and to the end of a first run (get-time, Run pressed as
+//    soon as it is enabled), over several cold loads (fresh browser context
+//    each). The page paints without the run engine, a split module fetched
+//    right after; the second figure includes fetching it, and the split
+//    modules fetched by then are listed with their brotli size.
 // 2. Rendering a long run: the longest main-thread task (PerformanceObserver
 //    'longtask', tasks over 50 ms) and the longest gap between animation
 //    frames while a 1,000-turn scripted run streams into the timeline.
@@ -9,7 +13,8 @@
 // Usage: node scripts/browser-bench.mjs [dist-dir]   (default: <repo>/dist,
 // built with `trunk build --release`). Env: CHROMIUM (default /usr/bin/chromium).
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { brotliCompressSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, root, serve } from '../tests/e2e/lib.mjs';
@@ -34,15 +39,16 @@ const endless = {
 function watchRunButton() {
   let done = false;
   const check = () => {
-    if (done) return;
-    const run = document.querySelector('button.run');
-    if (run && !run.disabled) {
-      done = true;
-      window.__runEnabledMs = performance.now();
-      observer.disconnect();
-      return;
+    if (window.__runEnabledMs === undefined) {
+      const run = document.querySelector('button.run');
+      if (run && !run.disabled) window.__runEnabledMs = performance.now();
     }
-    requestAnimationFrame(check);
+    if (window.__bannerMs === undefined && document.querySelector('.stop-banner')) {
+      window.__bannerMs = performance.now();
+      done = true;
+      observer.disconnect();
+    }
+    if (!done) requestAnimationFrame(check);
   };
   const observer = new MutationObserver(check);
   observer.observe(document, { subtree: true, childList: true, attributes: true });
@@ -54,18 +60,33 @@ const ms = (x) => `${Math.round(x)} ms`;
 
 async function startup(browser, url) {
   const times = [];
+  const firstRuns = [];
+  let fetched = new Set();
   for (let i = 0; i < LOADS; i += 1) {
     const context = await browser.newContext();
     const page = await context.newPage();
+    fetched = new Set();
+    page.on('request', (request) => {
+      const file = new URL(request.url()).pathname.slice(1);
+      if (/^(split|chunk)_.*\.wasm$/.test(file)) fetched.add(file);
+    });
     await page.addInitScript(watchRunButton);
     await page.goto(url);
     await page.waitForFunction(() => window.__runEnabledMs !== undefined, null, { timeout: 30_000 });
     times.push(await page.evaluate(() => window.__runEnabledMs));
+    await page.locator('button.run').click();
+    await page.waitForFunction(() => window.__bannerMs !== undefined, null, { timeout: 30_000 });
+    firstRuns.push(await page.evaluate(() => window.__bannerMs));
     await context.close();
   }
-  console.log(
-    `navigation to Run enabled: median ${ms(median(times))}, min ${ms(Math.min(...times))}, max ${ms(Math.max(...times))} (${LOADS} cold loads)`,
+  const spread = (xs) => `median ${ms(median(xs))}, min ${ms(Math.min(...xs))}, max ${ms(Math.max(...xs))}`;
+  console.log(`navigation to Run enabled: ${spread(times)} (${LOADS} cold loads)`);
+  console.log(`navigation to the end of a first get-time run: ${spread(firstRuns)}`);
+  const bytes = [...fetched].reduce(
+    (sum, file) => sum + brotliCompressSync(readFileSync(join(dist, file))).length,
+    0,
   );
+  console.log(`  split modules fetched by then: ${fetched.size} files, ${(bytes / 1024).toFixed(1)} KiB brotli`);
 }
 
 async function longRun(browser, url) {

@@ -57,7 +57,7 @@ AGENT_LOOP_MOCK_PORT_SLOW="$(mock_port slow)"
 export AGENT_LOOP_MOCK_PORT AGENT_LOOP_MOCK_PORT_RETRY AGENT_LOOP_MOCK_PORT_AUTH AGENT_LOOP_MOCK_PORT_SLOW
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 CHROMEDRIVER="$(command -v chromedriver)" \
-  cargo test --target wasm32-unknown-unknown -p agent-loop-playground \
+  cargo test --target wasm32-unknown-unknown -p agent-loop-playground --no-default-features \
     --test wasm --test wasm_provider --test wasm_bench
 
 step "browser end-to-end tests"

@@ -12,6 +12,7 @@ use harness::approval::Decision;
 use harness::library::BUILTIN;
 use leptos::ev;
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 use crate::browser::page;
@@ -45,23 +46,45 @@ pub fn App() -> impl IntoView {
     let paused = controller.paused();
     let deny_reason = RwSignal::new(String::new());
 
+    // A built-in's lesson is its `description`; while the picker names a
+    // built-in the text is that built-in's file, so it is read from the text.
     let lesson = Memo::new(move |_| {
-        editor.selected().with(|id| {
-            view_model::find_builtin(BUILTIN, id)
-                .and_then(|b| view_model::scenario_description(b.json))
-                .unwrap_or_else(|| view_model::CUSTOM_LESSON.to_string())
-        })
+        if editor.loading().get() {
+            return view_model::LOADING_LESSON.to_string();
+        }
+        let builtin = editor
+            .selected()
+            .with(|id| view_model::find_builtin(BUILTIN, id).is_some());
+        builtin
+            .then(|| {
+                editor
+                    .text()
+                    .with(|text| view_model::scenario_description(text))
+            })
+            .flatten()
+            .unwrap_or_else(|| view_model::CUSTOM_LESSON.to_string())
     });
     let banner =
         Memo::new(move |_| events.with(|e| view_model::outcome_of(e).map(view_model::banner)));
-    // The scenario is checked as it is edited, so Run can say why it cannot run.
-    let live_problems = Memo::new(move |_| {
-        editor
-            .text()
-            .with(|text| match harness::scenario::Scenario::load(text) {
+    // The scenario is checked as it is edited, so Run can say why it cannot
+    // run. The check is the engine's (a split module): the first one fetches
+    // it, right after the first paint. An answer about text that has changed
+    // since is dropped; the newer text's check follows.
+    let live_problems = RwSignal::new(Vec::<String>::new());
+    // The built-ins' files (another split module) are fetched once the page
+    // has painted, so a pick in the picker rarely waits for them.
+    Effect::new(move |_| spawn_local(crate::lazy::preload_builtins()));
+    Effect::new(move |_| {
+        let text = editor.text().get();
+        spawn_local(async move {
+            let lines = match crate::lazy::engine().await.load(&text) {
                 Ok(_) => Vec::new(),
                 Err(problems) => view_model::problem_lines(&problems),
-            })
+            };
+            if editor.text().with_untracked(|now| *now == text) {
+                live_problems.set(lines);
+            }
+        });
     });
     let shown_problems = Signal::derive(move || {
         let mut lines = live_problems.get();
@@ -69,6 +92,9 @@ pub fn App() -> impl IntoView {
         lines
     });
     let blocker = Memo::new(move |_| {
+        if editor.loading().get() {
+            return Some(view_model::LOADING_BLOCKER.to_string());
+        }
         let mut field_errors: Vec<String> = editor
             .field_errors()
             .with(|errors| errors.iter().map(|(_, e)| e.clone()).collect());

@@ -241,7 +241,7 @@ mod tests {
     }
 
     fn run(id: &str) -> Vec<RunEvent> {
-        let json = library::find(id).unwrap().json;
+        let json = library::find(id).unwrap().json();
         let scenario = harness::scenario::Scenario::load(json).unwrap();
         let mut events = Vec::new();
         let outcome = harness::run_scenario(

@@ -31,12 +31,13 @@ use harness::provider::ProviderRun;
 use harness::run::PauseBefore;
 use harness::runtime::Runtime;
 use harness::scenario::Scenario;
-use harness::{run_scenario, run_scenario_with_model, RunOptions};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::Value;
 
 use crate::browser::runtime::{BrowserRuntime, HostYield};
+use crate::engine::Play;
+use crate::lazy;
 use crate::run_state::RunStateBook;
 use crate::turn_view::{self, Placement};
 use crate::view_model::{self, Counters};
@@ -217,6 +218,8 @@ impl Controller {
 
     /// Loads `scenario_text` and runs it. A scenario that does not load lists
     /// its problems and runs nothing. A run already in flight is cancelled first.
+    /// The run engine is a split module (see `lazy`): the run shows as
+    /// running at once, and loads when the engine has arrived.
     fn start(self, scenario_text: &str) {
         self.stop();
         self.clear_waits();
@@ -227,90 +230,76 @@ impl Controller {
         self.run_state.set(RunStateBook::default());
         self.counters.set(Counters::default());
         self.elapsed_ms.set(0);
-        let scenario = match Scenario::load(scenario_text) {
-            Ok(scenario) => scenario,
-            Err(problems) => {
-                self.problems.set(view_model::problem_lines(&problems));
-                self.ran.set(None);
-                self.running.set(false);
-                self.cancel.set_value(None);
-                return;
-            }
-        };
         self.problems.set(Vec::new());
-        let provider = self.model.get_value();
-        // A provider run sends the settings' output cap and is costed at
-        // their price (counters, cost budget, banner), not the scenario's;
-        // the kept scenario says so too, so a replay of it ends the same way.
-        let scenario = match &provider {
-            Some(provider) => provider.apply(scenario),
-            None => scenario,
-        };
-        self.ran.set(Some(scenario.clone()));
         self.running.set(true);
         let token = CancelToken::new();
         self.cancel.set_value(Some(token.clone()));
-        let runtime: Rc<dyn Runtime> = Rc::new(BrowserRuntime::new());
-        let setup = wire_setup(&scenario, runtime.clone());
-        self.schemas.set_value(
-            setup
-                .tools
-                .iter()
-                .map(|spec| (spec.name.clone(), spec.input_schema.clone()))
-                .collect(),
-        );
-        self.wire_setup.set(setup);
-
+        let provider = self.model.get_value();
+        let text = scenario_text.to_string();
         let current = move || self.run_id.get_untracked() == run;
-        let started = runtime.now_ms();
-        let clock = runtime.clone();
-        // The elapsed counter: a timer task, not an effect, that stops with its run.
         spawn_local(async move {
-            while current() && self.running.get_untracked() {
-                self.elapsed_ms
-                    .set((clock.now_ms() - started).max(0.0) as u64);
-                TimeoutFuture::new(CLOCK_TICK_MS).await;
+            let engine = lazy::engine().await;
+            let loaded = engine.load(&text);
+            if !current() {
+                return;
             }
-        });
+            let scenario = match loaded {
+                Ok(scenario) => scenario,
+                Err(problems) => {
+                    self.problems.set(view_model::problem_lines(&problems));
+                    self.ran.set(None);
+                    self.end_run();
+                    return;
+                }
+            };
+            // A provider run sends the settings' output cap and is costed at
+            // their price (counters, cost budget, banner), not the scenario's;
+            // the kept scenario says so too, so a replay of it ends the same way.
+            let scenario = match &provider {
+                Some(provider) => provider.apply(scenario),
+                None => scenario,
+            };
+            self.ran.set(Some(scenario.clone()));
+            let runtime: Rc<dyn Runtime> = Rc::new(BrowserRuntime::new());
+            let setup = engine.wire_setup(&scenario, runtime.clone());
+            if !current() {
+                return;
+            }
+            self.schemas.set_value(
+                setup
+                    .tools
+                    .iter()
+                    .map(|spec| (spec.name.clone(), spec.input_schema.clone()))
+                    .collect(),
+            );
+            self.wire_setup.set(setup);
+            self.tick_clock(run, runtime.clone());
 
-        spawn_local(async move {
-            let http_model = match provider {
-                Some(run) => Some(crate::lazy::provider_model(run).await),
+            let model = match provider {
+                Some(provider) => Some(lazy::provider_model(provider).await),
                 None => None,
             };
-            let approver = BrowserApprover {
-                controller: self,
-                run,
-            };
-            let stepper = BrowserStepper {
-                controller: self,
-                run,
-                host: HostYield::new(runtime.clone()),
-            };
-            let options = RunOptions {
-                approver: Some(&approver),
+            let play = Play {
+                scenario,
+                runtime: runtime.clone(),
+                model,
+                approver: Box::new(BrowserApprover {
+                    controller: self,
+                    run,
+                }),
+                stepper: Box::new(BrowserStepper {
+                    controller: self,
+                    run,
+                    host: HostYield::new(runtime),
+                }),
                 cancel: token,
-                stepper: Some(&stepper),
-                scripts: Some(crate::browser::sandbox::host()),
+                on_event: Box::new(move |event: &RunEvent| {
+                    if current() {
+                        self.append(event);
+                    }
+                }),
             };
-            let mut on_event = |event: &RunEvent| {
-                if current() {
-                    self.append(event);
-                }
-            };
-            let result = match &http_model {
-                Some(model) => {
-                    run_scenario_with_model(
-                        &scenario,
-                        runtime.clone(),
-                        model.as_ref(),
-                        options,
-                        &mut on_event,
-                    )
-                    .await
-                }
-                None => run_scenario(&scenario, runtime.clone(), options, &mut on_event).await,
-            };
+            let result = engine.play(play).await;
             if !current() {
                 return;
             }
@@ -319,10 +308,28 @@ impl Controller {
                 // Loading passed but building the run failed: same alert, same words.
                 Err(problems) => self.problems.set(view_model::problem_lines(&problems)),
             }
-            self.clear_waits();
-            self.running.set(false);
-            self.cancel.set_value(None);
+            self.end_run();
         });
+    }
+
+    /// The elapsed counter of run `run`: a timer task, not an effect, that
+    /// stops with its run.
+    fn tick_clock(self, run: u64, clock: Rc<dyn Runtime>) {
+        let started = clock.now_ms();
+        spawn_local(async move {
+            while self.run_id.get_untracked() == run && self.running.get_untracked() {
+                self.elapsed_ms
+                    .set((clock.now_ms() - started).max(0.0) as u64);
+                TimeoutFuture::new(CLOCK_TICK_MS).await;
+            }
+        });
+    }
+
+    /// The newest run has ended: no wait, no token, not running.
+    fn end_run(self) {
+        self.clear_waits();
+        self.running.set(false);
+        self.cancel.set_value(None);
     }
 
     /// Adds an event to the log and to its card.
@@ -431,28 +438,21 @@ impl Controller {
         }
         self.elapsed_ms
             .set(record.outcome().map_or(0, |outcome| outcome.elapsed_ms));
-        let setup = record
-            .scenario
-            .as_ref()
-            .map(|scenario| wire_setup(scenario, Rc::new(BrowserRuntime::new())))
-            .unwrap_or_default();
-        self.wire_setup.set(setup);
+        self.wire_setup.set(WireSetup::default());
         self.ran.set(record.scenario.clone());
+        // The Wire panel's setup comes from the engine (a split module).
+        if let Some(scenario) = record.scenario.clone() {
+            let run = self.run_id.get_untracked();
+            spawn_local(async move {
+                let setup = lazy::engine()
+                    .await
+                    .wire_setup(&scenario, Rc::new(BrowserRuntime::new()));
+                if self.run_id.get_untracked() == run {
+                    self.wire_setup.set(setup);
+                }
+            });
+        }
     }
-}
-
-/// The system prompt and each tool's spec: the input schemas check edited
-/// arguments in the page, and the Wire panel builds request bodies from both.
-/// Read from a throwaway build of the run, so built-in tools report the same
-/// schema the run validates with; a scenario that does not build has none.
-fn wire_setup(scenario: &Scenario, runtime: Rc<dyn Runtime>) -> WireSetup {
-    scenario
-        .build(runtime)
-        .map(|(config, _)| WireSetup {
-            system: config.system,
-            tools: config.tools.specs().to_vec(),
-        })
-        .unwrap_or_default()
 }
 
 /// Waits for the approval bar: each request shows the bar and parks a sender

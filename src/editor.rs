@@ -9,14 +9,21 @@
 //! one, else the first built-in. Every change is saved at once; the first
 //! change after opening a link removes the fragment, so a reload shows the
 //! latest edit rather than the link's original.
+//!
+//! The built-ins' files are a split module (`lazy::builtin_json`), fetched
+//! after the first paint: picking one shows it in the picker at once and
+//! brings its text when the module answers, with Run held meanwhile
+//! (`loading`). Which built-in a text is comes from the saved picker value,
+//! or, for a link, an import or an opened run, from the module.
 
-use harness::library::BUILTIN;
+use harness::library::{OPENING_ID, OPENING_JSON};
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 
 use crate::browser::page;
-use crate::form;
 use crate::share;
-use crate::view_model::{self, CUSTOM};
+use crate::view_model::CUSTOM;
+use crate::{form, lazy};
 
 #[derive(Clone, Copy)]
 pub struct Editor {
@@ -31,6 +38,11 @@ pub struct Editor {
     /// Form fields whose text cannot go into the JSON yet (a schema that is
     /// not JSON, a limit that is not a number), by field key.
     field_errors: RwSignal<Vec<(String, String)>>,
+    /// A picked built-in's text is on its way: Run waits for it.
+    loading: RwSignal<bool>,
+    /// Bumped by every pick and edit, so a pick's text that arrives after a
+    /// newer pick or edit is dropped.
+    picks: StoredValue<u64>,
 }
 
 impl Default for Editor {
@@ -39,18 +51,10 @@ impl Default for Editor {
     }
 }
 
-/// The picker value for `text`: the built-in it is, or "Custom".
-fn picker_value(text: &str) -> String {
-    BUILTIN
-        .iter()
-        .find(|b| b.json == text)
-        .map_or(CUSTOM, |b| b.id)
-        .to_string()
-}
-
 impl Editor {
     pub fn new() -> Self {
         let (initial, link_error) = share::initial_text(&page::fragment(), page::saved_scenario());
+        let saved = matches!(initial, Some((_, share::Source::Saved)));
         let text = match initial {
             Some((text, share::Source::Link)) => {
                 // The link's scenario is now the current one, also after a reload.
@@ -58,8 +62,15 @@ impl Editor {
                 text
             }
             Some((text, share::Source::Saved)) => text,
-            // The library's first scenario is its simplest.
-            None => BUILTIN.first().map_or("", |b| b.json).to_string(),
+            None => OPENING_JSON.to_string(),
+        };
+        // Which built-in the text is, where that is known without the files.
+        let known = if text == OPENING_JSON {
+            Some(OPENING_ID.to_string())
+        } else if saved {
+            page::saved_selection()
+        } else {
+            None
         };
         let notice = match link_error {
             Some(error) => Some(error),
@@ -68,13 +79,24 @@ impl Editor {
             }
             None => None,
         };
-        Editor {
-            selected: RwSignal::new(picker_value(&text)),
-            text: RwSignal::new(text),
+        let editor = Editor {
+            selected: RwSignal::new(known.clone().unwrap_or_else(|| CUSTOM.to_string())),
+            text: RwSignal::new(text.clone()),
             notice: RwSignal::new(notice),
             revision: RwSignal::new(0),
             field_errors: RwSignal::new(Vec::new()),
+            loading: RwSignal::new(false),
+            picks: StoredValue::new(0),
+        };
+        page::save_selection(&editor.selected.get_untracked());
+        if known.is_none() {
+            editor.identify(text);
         }
+        editor
+    }
+
+    pub fn loading(&self) -> ReadSignal<bool> {
+        self.loading.read_only()
     }
 
     pub fn selected(&self) -> ReadSignal<String> {
@@ -120,11 +142,10 @@ impl Editor {
     pub fn edit_field(self, key: &str, path: &[form::Key], value: Option<serde_json::Value>) {
         match form::set_path(&self.text.get_untracked(), path, value) {
             Ok(text) => {
+                self.next_pick();
                 self.set_field_error(key, None);
                 self.set_text(text);
-                if self.selected.get_untracked() != CUSTOM {
-                    self.selected.set(CUSTOM.to_string());
-                }
+                self.set_selected(CUSTOM);
             }
             Err(why) => self.set_field_error(key, Some(why)),
         }
@@ -137,27 +158,73 @@ impl Editor {
     /// The picker changed: a built-in brings its JSON; "Custom" keeps the text
     /// as a starting point.
     pub fn select(self, id: String) {
-        if let Some(builtin) = view_model::find_builtin(BUILTIN, &id) {
-            self.set_text(builtin.json.to_string());
-            self.replaced();
+        let pick = self.next_pick();
+        if id == CUSTOM {
+            self.set_selected(CUSTOM);
+            return;
         }
-        self.selected.set(id);
+        self.loading.set(true);
+        // The picker shows the choice at once; it is saved with its text.
+        self.selected.set(id.clone());
+        spawn_local(async move {
+            let json = lazy::builtin_json(id.clone()).await;
+            if self.picks.get_value() != pick {
+                return;
+            }
+            self.loading.set(false);
+            if let Some(json) = json {
+                self.set_text(json.to_string());
+                self.replaced();
+                self.set_selected(&id);
+            }
+        });
     }
 
     /// The user typed or pasted into the JSON box.
     pub fn edit(self, text: String) {
+        self.next_pick();
         self.set_text(text);
         self.replaced();
-        if self.selected.get_untracked() != CUSTOM {
-            self.selected.set(CUSTOM.to_string());
-        }
+        self.set_selected(CUSTOM);
     }
 
-    /// A whole scenario arrived (an imported file, a pasted link).
+    /// A whole scenario arrived (an imported file, a pasted link, an opened run).
     pub fn load(self, text: String) {
-        self.selected.set(picker_value(&text));
-        self.set_text(text);
+        self.next_pick();
+        self.set_selected(CUSTOM);
+        self.set_text(text.clone());
         self.replaced();
+        self.identify(text);
+    }
+
+    /// A new pick or edit: the text of any pick still loading is not wanted.
+    fn next_pick(self) -> u64 {
+        self.picks.update_value(|p| *p += 1);
+        if self.loading.get_untracked() {
+            self.loading.set(false);
+        }
+        self.picks.get_value()
+    }
+
+    /// Names in the picker the built-in `text` is, if it is one, once the
+    /// built-ins' module answers (and `text` is still the text).
+    fn identify(self, text: String) {
+        spawn_local(async move {
+            let id = lazy::builtin_id_of(text.clone()).await;
+            if let Some(id) = id {
+                if self.text.with_untracked(|now| *now == text) {
+                    self.set_selected(id);
+                }
+            }
+        });
+    }
+
+    /// The picker's value, saved with the text it names.
+    fn set_selected(self, id: &str) {
+        page::save_selection(id);
+        if self.selected.with_untracked(|now| now != id) {
+            self.selected.set(id.to_string());
+        }
     }
 
     /// The text came from outside the form: rebuild the form, forget its errors.

@@ -155,13 +155,20 @@ pub fn index_from_json(text: &str) -> Result<Vec<Entry>, String> {
             index.version
         ));
     }
-    let mut runs = index.runs;
-    newest_first(&mut runs);
-    Ok(runs)
+    Ok(newest_first(index.runs))
 }
 
-pub fn newest_first(entries: &mut [Entry]) {
-    entries.sort_by(|a, b| b.saved_at_ms.total_cmp(&a.saved_at_ms));
+/// The entries, newest first; entries saved at the same time keep their
+/// order. An insertion sort: a history is a few hundred entries at most, and
+/// a library sort would put another copy of its code in the web bundle
+/// (issue 7's size budget).
+pub fn newest_first(entries: Vec<Entry>) -> Vec<Entry> {
+    let mut sorted: Vec<Entry> = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let at = sorted.partition_point(|e| e.saved_at_ms >= entry.saved_at_ms);
+        sorted.insert(at, entry);
+    }
+    sorted
 }
 
 /// What to do to keep a new record of `size` bytes within `budget`.
@@ -178,11 +185,9 @@ pub fn plan_store(entries: &[Entry], size: usize, budget: usize) -> Plan {
     if size > budget {
         return Plan::TooLarge { size, budget };
     }
-    // Oldest first, ties in list order, by way of `newest_first` (a stable
-    // sort of the reversed list, read backwards) so the web bundle carries one
-    // copy of the sort, not two (issue 7).
-    let mut stored: Vec<Entry> = entries.iter().filter(|e| e.stored).rev().cloned().collect();
-    newest_first(&mut stored);
+    // Oldest first, ties in list order, by way of `newest_first` (stable) on
+    // the reversed list, read backwards.
+    let stored = newest_first(entries.iter().filter(|e| e.stored).rev().cloned().collect());
     let mut used: usize = stored.iter().map(|e| e.size).sum();
     let mut evict = Vec::new();
     for entry in stored.iter().rev() {
@@ -266,8 +271,8 @@ fn utc_text(unix_ms: f64) -> String {
 pub fn scenario_text(scenario: &Scenario) -> String {
     BUILTIN
         .iter()
-        .find(|b| Scenario::load(b.json).as_ref() == Ok(scenario))
-        .map(|b| b.json.to_string())
+        .find(|b| Scenario::load(b.json()).as_ref() == Ok(scenario))
+        .map(|b| b.json().to_string())
         .unwrap_or_else(|| scenario.to_json_pretty())
 }
 
@@ -331,7 +336,7 @@ mod tests {
     use harness::event::{Outcome, Status};
 
     fn record(status: Status, turns: u32, cost: f64) -> Record {
-        let scenario = Scenario::load(harness::library::find("get-time").unwrap().json).unwrap();
+        let scenario = Scenario::load(harness::library::find("get-time").unwrap().json()).unwrap();
         let outcome = Outcome {
             status,
             reason: "why".into(),
@@ -440,6 +445,19 @@ mod tests {
     }
 
     #[test]
+    fn newest_first_keeps_the_order_of_runs_saved_at_the_same_time() {
+        let entries = vec![
+            entry("old", 1.0, 1),
+            entry("tie-1", 2.0, 1),
+            entry("new", 3.0, 1),
+            entry("tie-2", 2.0, 1),
+            entry("oldest", 0.5, 1),
+        ];
+        let ids: Vec<String> = newest_first(entries).into_iter().map(|e| e.id).collect();
+        assert_eq!(ids, ["new", "tie-1", "tie-2", "old", "oldest"]);
+    }
+
+    #[test]
     fn the_budget_drops_the_oldest_runs_first_and_refuses_an_oversized_one() {
         let entries = vec![
             entry("new", 3.0, 40),
@@ -509,7 +527,7 @@ mod tests {
 
     #[test]
     fn a_builtin_scenario_comes_back_as_its_own_file() {
-        let builtin = harness::library::find("get-time").unwrap().json;
+        let builtin = harness::library::find("get-time").unwrap().json();
         let scenario = Scenario::load(builtin).unwrap();
         assert_eq!(scenario_text(&scenario), builtin);
         let mut edited = scenario.clone();

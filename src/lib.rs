@@ -5,6 +5,9 @@
 //! - [`app`]: the page layout and the wiring of editor state to the controller.
 //! - [`editor`]: the picked scenario and the JSON text the next run loads,
 //!   autosaved and restored; the structured form writes through to that text.
+//! - [`engine`]: the run engine as the page uses it (load, build, drive),
+//!   reached only through the split point `lazy::engine`.
+//! - [`lazy`]: the split points: what the first paint leaves out.
 //! - [`controller`]: owns a run (spawns it, appends its events to the log and
 //!   its cards, holds the cancel token, the pending approval and the step
 //!   pause). The only module that starts or stops runs.
@@ -30,6 +33,7 @@ pub mod browser;
 pub mod compare;
 pub mod controller;
 pub mod editor;
+pub mod engine;
 pub mod form;
 pub mod history;
 pub mod lazy;

@@ -17,6 +17,12 @@ pub const CUSTOM: &str = "custom";
 /// The lesson shown under the picker when the scenario is the user's own.
 pub const CUSTOM_LESSON: &str = "Your own scenario: paste or edit the JSON below, then press Run.";
 
+/// The lesson line while a picked built-in's file is on its way.
+pub const LOADING_LESSON: &str = "Loading the scenario…";
+
+/// Why Run waits while a picked built-in's file is on its way.
+pub const LOADING_BLOCKER: &str = "Run is disabled: the picked scenario is still loading.";
+
 /// What a row or banner means, as a CSS class: colour carries meaning only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tone {
@@ -74,8 +80,7 @@ pub fn scenario_groups(builtins: &[BuiltinScenario]) -> Vec<ScenarioGroup> {
     for builtin in builtins {
         let option = ScenarioOption {
             id: builtin.id,
-            label: json_string_field(builtin.json, "name")
-                .unwrap_or_else(|| builtin.id.to_string()),
+            label: builtin.name().to_string(),
             expected_status: builtin.expected_status,
             clock_age_ms: harness::library::clock_age_needed_ms(builtin),
         };
@@ -488,11 +493,11 @@ mod tests {
     }
 
     #[test]
-    fn labels_and_descriptions_fall_back_on_bad_json() {
+    fn labels_and_descriptions_fall_back_on_missing_facts_and_bad_json() {
+        // No file named `odd`: build.rs read no name for it.
         let odd = [BuiltinScenario {
             id: "odd",
             group: "G",
-            json: "not json",
             expected_status: "done",
         }];
         assert_eq!(scenario_groups(&odd)[0].options[0].label, "odd");

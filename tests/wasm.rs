@@ -35,7 +35,7 @@ const GOLDEN: &str = include_str!("../crates/harness/tests/golden/builtin_traces
 async fn every_builtin_scenario_has_the_same_trace_as_natively() {
     let mut runs = Vec::new();
     for builtin in BUILTIN {
-        let scenario = Scenario::load(builtin.json).expect("built-in scenarios load");
+        let scenario = Scenario::load(builtin.json()).expect("built-in scenarios load");
         let runtime = BrowserRuntime::new();
         // A shared deadline counts from page load: wait until the page is as
         // old as the scenario needs, as the native test advances its clock.
@@ -100,8 +100,12 @@ async fn the_deadline_interrupts_a_hung_model_call_on_browser_timers() {
 
 #[wasm_bindgen_test]
 async fn ask_without_an_approver_is_blocked() {
-    let mut scenario =
-        Scenario::load(harness::library::find("refund-with-approval").unwrap().json).unwrap();
+    let mut scenario = Scenario::load(
+        harness::library::find("refund-with-approval")
+            .unwrap()
+            .json(),
+    )
+    .unwrap();
     scenario.approval = ApprovalPolicy::Ask;
     let outcome = harness::run_scenario(
         &scenario,

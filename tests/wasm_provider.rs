@@ -34,7 +34,7 @@ fn model(port: &str, provider: Provider, stream: bool) -> HttpModel<FetchTranspo
 }
 
 fn builtin(id: &str) -> Scenario {
-    Scenario::load(harness::library::find(id).unwrap().json).unwrap()
+    Scenario::load(harness::library::find(id).unwrap().json()).unwrap()
 }
 
 async fn run(

@@ -11,6 +11,8 @@ use wasm_bindgen_futures::JsFuture;
 
 /// The `localStorage` key of the autosaved scenario text.
 const SCENARIO_KEY: &str = "agent-loop-playground.scenario";
+/// The `localStorage` key of the picker's value for the autosaved text.
+const SELECTION_KEY: &str = "agent-loop-playground.selection";
 /// The `localStorage` key of the chosen theme (`light`, `dark`; absent: system).
 const THEME_KEY: &str = "agent-loop-playground.theme";
 
@@ -26,6 +28,18 @@ pub fn saved_scenario() -> Option<String> {
 pub fn save_scenario(text: &str) {
     if let Some(storage) = storage() {
         let _ = storage.set_item(SCENARIO_KEY, text);
+    }
+}
+
+/// The picker's value saved with the scenario text: which built-in the text
+/// is, known at the next load without the built-ins' files.
+pub fn saved_selection() -> Option<String> {
+    storage()?.get_item(SELECTION_KEY).ok().flatten()
+}
+
+pub fn save_selection(id: &str) {
+    if let Some(storage) = storage() {
+        let _ = storage.set_item(SELECTION_KEY, id);
     }
 }
 

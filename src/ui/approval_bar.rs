@@ -5,6 +5,7 @@
 
 use harness::approval::Decision;
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 
 use crate::browser::page;
 use crate::controller::PendingApproval;
@@ -27,13 +28,19 @@ pub fn ApprovalBar(
         let text = text.trim();
         (!text.is_empty()).then(|| text.to_string())
     };
+    // The check is the engine's (a split module, loaded by the run waiting here).
     let submit_edit = move |_| {
-        let checked = schema
-            .with_value(|s| view_model::check_edited_args(&edit_text.get_untracked(), s.as_ref()));
-        match checked {
-            Ok(args) => on_decide.run(Decision::ApproveEdited(args)),
-            Err(errors) => edit_errors.set(errors),
-        }
+        let text = edit_text.get_untracked();
+        let schema = schema.get_value();
+        spawn_local(async move {
+            match crate::lazy::engine()
+                .await
+                .check_edited_args(&text, schema.as_ref())
+            {
+                Ok(args) => on_decide.run(Decision::ApproveEdited(args)),
+                Err(errors) => edit_errors.set(errors),
+            }
+        });
     };
     let args_text = view_model::pretty(&pending.args);
     // The run waits on this bar: bring it into view if the trace is scrolled

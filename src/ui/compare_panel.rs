@@ -102,19 +102,23 @@ pub fn ComparePanel(
             return;
         };
         let choice = decide.get_untracked();
-        let sides = [naive, fixed].map(|id| {
-            let json = library::find(&id).map(|b| b.json).unwrap_or_default();
-            (id, json.to_string())
-        });
         start(
-            format!("Running {} and {}…", sides[0].0, sides[1].0),
+            format!("Running {naive} and {fixed}…"),
             Box::new(move |token| {
-                Box::pin(run_both(
-                    (format!("naive: {}", sides[0].0), sides[0].1.clone()),
-                    (format!("fixed: {}", sides[1].0), sides[1].1.clone()),
-                    choice,
-                    token,
-                ))
+                Box::pin(async move {
+                    // The built-ins' files are a split module (`lazy::builtin_json`).
+                    let naive_json = lazy::builtin_json(naive.clone()).await.unwrap_or_default();
+                    let fixed_json = lazy::builtin_json(fixed.clone()).await.unwrap_or_default();
+                    lazy::engine()
+                        .await
+                        .run_both(
+                            (format!("naive: {naive}"), naive_json.to_string()),
+                            (format!("fixed: {fixed}"), fixed_json.to_string()),
+                            choice,
+                            token,
+                        )
+                        .await
+                })
             }),
         );
     };
@@ -125,12 +129,12 @@ pub fn ComparePanel(
         start(
             "Running A and B…".to_string(),
             Box::new(move |token| {
-                Box::pin(run_both(
-                    ("A".to_string(), a),
-                    ("B".to_string(), b),
-                    choice,
-                    token,
-                ))
+                Box::pin(async move {
+                    lazy::engine()
+                        .await
+                        .run_both(("A".to_string(), a), ("B".to_string(), b), choice, token)
+                        .await
+                })
             }),
         );
     };
@@ -155,10 +159,12 @@ pub fn ComparePanel(
             format!("Forking {label}…"),
             Box::new(move |token| {
                 Box::pin(async move {
-                    let scenario = Scenario::load(&text).map_err(|p| {
+                    let scenario = lazy::engine().await.load(&text).map_err(|p| {
                         prefixed("the edited scenario", &view_model::problem_lines(&p))
                     })?;
-                    let child = lazy::fork_to_end(parent.clone(), seq, scenario, choice, token)
+                    let child = lazy::engine()
+                        .await
+                        .fork_to_end(parent.clone(), seq, scenario, choice, token)
                         .await
                         .map_err(|why| vec![format!("the fork could not start: {why}")])?;
                     Ok((
@@ -383,8 +389,8 @@ fn CellView(cell: Option<compare::Cell>) -> impl IntoView {
 }
 
 /// Loads both scenarios (every problem, prefixed by its side) and runs them
-/// one after the other.
-async fn run_both(
+/// one after the other. Reached through `lazy::engine` (a split module).
+pub(crate) async fn run_both(
     (left_label, left_text): (String, String),
     (right_label, right_text): (String, String),
     decide: AutoDecision,

@@ -15,7 +15,6 @@
 use gloo_timers::future::TimeoutFuture;
 use harness::event::{EventKind, RunEvent};
 use harness::replay::{Assertions, Record};
-use harness::scenario::Scenario;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
@@ -94,7 +93,9 @@ impl History {
                 events: events.get_untracked(),
                 forked_at: None,
             };
-            history.keep(&record, Origin::Run);
+            spawn_local(async move {
+                lazy::keep_run(history, record, Origin::Run).await;
+            });
         });
         spawn_local(async move {
             loop {
@@ -115,7 +116,10 @@ impl History {
     }
 
     /// Adds `record` to the history, in storage when it can; returns its id.
-    fn keep(self, record: &Record, origin: Origin) -> String {
+    /// Reached through `lazy::keep_run` (a split module), like the other
+    /// actions below: the first paint lists kept runs, and the code that
+    /// keeps, opens, imports and replays them is fetched on first use.
+    pub(crate) fn keep(self, record: &Record, origin: Origin) -> String {
         let text = record.to_jsonl();
         let now = js_sys::Date::now();
         self.now_ms.set(now);
@@ -144,16 +148,24 @@ impl History {
         // Already kept: the watcher must not keep it again.
         self.handled.set_value(run);
         self.opened.set(Some((run, entry_id)));
-        if let Some(scenario) = &record.scenario {
-            self.editor.load(history::scenario_text(scenario));
-            self.editor.set_notice(Some(
-                "Loaded the scenario of the opened run: Run runs it again, Replay checks it."
-                    .to_string(),
-            ));
+        if let Some(scenario) = record.scenario.clone() {
+            // Which built-in it is takes the engine (a split module).
+            spawn_local(async move {
+                let text = lazy::engine().await.scenario_text(&scenario);
+                // Another run was opened or started meanwhile: its scenario stays.
+                if self.controller.run_id().get_untracked() != run {
+                    return;
+                }
+                self.editor.load(text);
+                self.editor.set_notice(Some(
+                    "Loaded the scenario of the opened run: Run runs it again, Replay checks it."
+                        .to_string(),
+                ));
+            });
         }
     }
 
-    async fn open(self, id: String) {
+    pub(crate) async fn open(self, id: String) {
         let text = match self
             .memory
             .with_value(|m| m.iter().find(|(k, _)| *k == id).map(|(_, t)| t.clone()))
@@ -208,15 +220,18 @@ impl History {
     }
 
     fn export(self) {
-        let text = self.current_record().to_jsonl();
-        let notice = match files::download(EXPORT_NAME, "application/x-ndjson", &text) {
-            Ok(()) => format!("Saved {EXPORT_NAME}: the scenario and the trace."),
-            Err(why) => why,
-        };
-        self.file_notice.set(Some(notice));
+        let record = self.current_record();
+        spawn_local(async move {
+            let text = lazy::record_jsonl(record).await;
+            let notice = match files::download(EXPORT_NAME, "application/x-ndjson", &text) {
+                Ok(()) => format!("Saved {EXPORT_NAME}: the scenario and the trace."),
+                Err(why) => why,
+            };
+            self.file_notice.set(Some(notice));
+        });
     }
 
-    async fn import(self, name: String, text: String) {
+    pub(crate) async fn import(self, name: String, text: String) {
         match lazy::parse_record(text).await {
             Ok(record) => {
                 let id = self.keep(&record, Origin::Imported);
@@ -238,23 +253,31 @@ impl History {
     }
 
     /// Replays the trace in view against the scenario in the editor.
-    fn replay(self) {
+    pub(crate) fn replay(self) {
         let run = self.controller.run_id().get_untracked();
         let record = self.current_record();
-        let scenario = match Scenario::load(&self.editor.text().get_untracked()) {
-            Ok(scenario) => scenario,
-            Err(problems) => {
-                let lines = view_model::problem_lines(&problems).join("; ");
-                self.replayed.set(Some((
-                    run,
-                    Err(format!("The scenario in the editor does not load: {lines}")),
-                )));
-                return;
-            }
-        };
+        let text = self.editor.text().get_untracked();
         self.replaying.set(true);
         spawn_local(async move {
-            let verdict = match lazy::replay(record, scenario, Assertions::default()).await {
+            let scenario = match lazy::engine().await.load(&text) {
+                Ok(scenario) => scenario,
+                Err(problems) => {
+                    let lines = view_model::problem_lines(&problems).join("; ");
+                    self.replaying.set(false);
+                    if self.controller.run_id().get_untracked() == run {
+                        self.replayed.set(Some((
+                            run,
+                            Err(format!("The scenario in the editor does not load: {lines}")),
+                        )));
+                    }
+                    return;
+                }
+            };
+            let verdict = match lazy::engine()
+                .await
+                .replay(record, scenario, Assertions::default())
+                .await
+            {
                 Ok(report) => Ok(history::replay_view(&report)),
                 Err(problems) => Err(format!(
                     "The scenario in the editor cannot run: {}",
@@ -369,7 +392,7 @@ pub fn RunFiles(history: History) -> impl IntoView {
             .unwrap_or_default();
         spawn_local(async move {
             match files::read_picked(&input).await {
-                Some(Ok(text)) => history.import(name, text).await,
+                Some(Ok(text)) => lazy::import_run(history, name, text).await,
                 Some(Err(why)) => history
                     .file_notice
                     .set(Some(history::import_error(&name, &why))),
@@ -443,7 +466,7 @@ pub fn HistoryPanel(history: History) -> impl IntoView {
                         class="replay-button"
                         title="Play this run's recorded model turns against the scenario in the editor and check the outcomes"
                         prop:disabled=move || history.replaying.get()
-                        on:click=move |_| history.replay()
+                        on:click=move |_| spawn_local(lazy::replay_trace(history))
                     >
                         "Replay against current tools"
                     </button>
@@ -515,7 +538,7 @@ pub fn HistoryPanel(history: History) -> impl IntoView {
                                             type="button"
                                             class="history-open"
                                             aria-label=format!("Open {label}")
-                                            on:click=move |_| spawn_local(history.open(open_id.clone()))
+                                            on:click=move |_| spawn_local(lazy::open_kept(history, open_id.clone()))
                                         >
                                             "Open"
                                         </button>

@@ -268,9 +268,14 @@ pub fn setting_problems(
     if let Err(e) = prices::parse_usd_per_mtok(output_price, "Output price") {
         problems.push((SettingField::OutputPrice, e));
     }
-    // One order for the blocker and the fields: the form's order.
-    problems.sort_by_key(|(field, _)| *field as u8);
-    problems
+    // One order for the blocker and the fields: the form's order, which is
+    // the fields' declaration order. Picked field by field rather than
+    // sorted, so the web bundle carries no second copy of a sort (issue 7).
+    let mut ordered = Vec::with_capacity(problems.len());
+    for field in SettingField::IN_FORM_ORDER {
+        ordered.extend(problems.iter().filter(|(f, _)| *f == field).cloned());
+    }
+    ordered
 }
 
 /// Why the page may not connect to `url`, if it may not: a meta

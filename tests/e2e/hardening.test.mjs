@@ -1,11 +1,12 @@
 // Hardening, in the built page: the Content-Security-Policy holds (the page
 // runs under it, an injected inline script is blocked, a base URL it does
 // not allow is reported before a run), a Rust panic shows an error panel
-// that keeps the run's trace, and the split modules load only when needed.
+// that keeps the run's trace, and the page paints with no split module, each
+// loading when it is needed.
 
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { artifacts, assert, button, runBuiltin, serveScenario, test, SECRET } from './lib.mjs';
+import { SECRET, artifacts, assert, button, pick, runBuiltin, serveScenario, test } from './lib.mjs';
 
 /** Reloads the page with a recorder of CSP violations installed first. */
 async function recordViolations(page) {
@@ -24,7 +25,7 @@ async function recordViolations(page) {
 async function runGetTimeOverLocalServer(page) {
   const server = await serveScenario('get-time');
   try {
-    await page.selectOption('#scenario-picker', 'get-time');
+    await pick(page, 'get-time');
     await page.getByLabel('Model source').selectOption({ label: 'OpenAI Chat Completions' });
     await page.getByLabel('Base URL').fill(server.url);
     await page.locator('#model-name').fill('scripted');
@@ -85,7 +86,7 @@ test('the Content-Security-Policy blocks an injected inline script and a request
 });
 
 test('a base URL the Content-Security-Policy does not allow is reported in Model settings before a run', async ({ page }) => {
-  await page.selectOption('#scenario-picker', 'get-time');
+  await pick(page, 'get-time');
   await page.getByLabel('Model source').selectOption({ label: 'OpenAI Chat Completions' });
   await page.getByLabel('Base URL').fill('https://llm.example.com:8443/v1');
   await page.locator('#model-name').fill('my-model');
@@ -131,18 +132,50 @@ test('a panic shows an error panel that keeps the run\'s trace as a download', a
   drop(errors, /deliberate test panic|unreachable|RuntimeError/);
 });
 
-test('code splitting: the first paint and a scripted run fetch no split module; each feature fetches its own', async ({ page }) => {
+test('code splitting: the page paints and shows its scenario with no split module; the engine follows; each feature fetches its own', async ({ page }) => {
   const fetched = [];
   page.on('request', (request) => {
     const file = new URL(request.url()).pathname.slice(1);
     if (/^(split|chunk)_.*\.wasm$/.test(file)) fetched.push(file);
   });
+  const split = (name) => fetched.some((f) => f.startsWith(`split_${name}_`));
+  /** Waits up to 5 s for the page to ask for split module `name`. */
+  const asksFor = async (name) => {
+    const until = Date.now() + 5_000;
+    while (!split(name) && Date.now() < until) await page.waitForTimeout(20);
+    return split(name);
+  };
+  // Hold every split module: what shows now is the first paint's alone.
+  const held = [];
+  let released = false;
+  const splitFiles = /\/(split|chunk)_[^/]*\.wasm$/;
+  await page.route(splitFiles, (route) => (released ? route.continue() : held.push(route)));
+  await page.evaluate(() => localStorage.clear());
   await page.reload();
   await page.locator('#scenario-picker').waitFor();
+  const opening = JSON.parse(await page.locator('#scenario-json').inputValue());
+  assert(opening.name === 'What time is it? (seed 001)', `the first paint shows ${opening.name}`);
+  assert((await page.locator('.lesson').textContent()) === opening.description, 'the first paint has no lesson');
+  assert(await button(page, 'Run').isVisible(), 'no Run button at first paint');
+  // Right after it, the editor's live check asks for the engine, and the
+  // built-ins' files are preloaded.
+  assert((await asksFor('engine')) && (await asksFor('builtin_json')), `after the first paint the page asked for ${fetched.join(', ')}`);
+  // Run pressed before the engine has arrived: the run shows as running and
+  // goes ahead when it lands.
+  await button(page, 'Run').click();
+  assert((await page.locator('.run-state').textContent()) === 'Running…', 'Run did not start before the engine arrived');
+  assert((await page.locator('.stop-banner').count()) === 0, 'a banner before the engine arrived');
+  released = true;
+  for (const route of held) await route.continue();
+  const first = await page.locator('.stop-banner').getAttribute('data-status', { timeout: 5_000 });
+  assert(first === 'done', `the run started before the engine arrived ended ${first}`);
+
   const status = await runBuiltin(page, 'refund-with-approval', { approve: true });
   assert(status === 'done', `the scripted run ended ${status}`);
-  assert(fetched.length === 0, `fetched before any split feature was used: ${fetched.join(', ')}`);
-  const split = (name) => fetched.some((f) => f.startsWith(`split_${name}_`));
+  assert(await asksFor('keep_run'), `keeping the finished run fetched ${fetched.join(', ')}`);
+  for (const feature of ['wire_for_turn', 'comparison_table', 'parse_record', 'provider_model', 'open_kept']) {
+    assert(!split(feature), `${feature} was fetched before it was used: ${fetched.join(', ')}`);
+  }
 
   // The Wire panel's request bodies and checker.
   const wire = page.locator('section.wire');

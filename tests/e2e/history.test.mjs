@@ -6,18 +6,7 @@ import { join } from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import {
-  artifacts,
-  assert,
-  runBuiltin,
-  button,
-  test,
-  serveScenario,
-  useOpenaiChat,
-  SECRET,
-  CLI,
-  unlabelledControls,
-} from './lib.mjs';
+import { CLI, SECRET, artifacts, assert, button, pick, runBuiltin, serveScenario, test, unlabelledControls, useOpenaiChat } from './lib.mjs';
 
 const entries = (page) => page.locator('.history-entry');
 
@@ -117,7 +106,7 @@ test('history: export → import gives identical events, and `agent-loop show` r
   assert(/done/.test(shown.stdout), `agent-loop show prints no outcome: ${shown.stdout.slice(-300)}`);
 
   await button(page, 'Reset').click();
-  await page.selectOption('#scenario-picker', 'get-time');
+  await pick(page, 'get-time');
   await importRun(page, first);
   await page.locator('.stop-banner[data-status="done"]').waitFor({ timeout: 5_000 });
   const notice = await page.locator('.run-file-notice').innerText();
@@ -243,7 +232,7 @@ test('history: a full storage is reported in the panel, and the run stays listed
 test('history: a provider run is kept without its API key', async ({ page }) => {
   const server = await serveScenario('get-time');
   try {
-    await page.selectOption('#scenario-picker', 'get-time');
+    await pick(page, 'get-time');
     await useOpenaiChat(page, server.url);
     await button(page, 'Run').click();
     const status = await page.locator('.stop-banner').getAttribute('data-status', { timeout: 10_000 });

@@ -4,7 +4,7 @@
 // nor this page.
 
 import { createServer } from 'node:http';
-import { assert, bannerStatus, button, loadScenario, rowTexts, runBuiltin, test } from './lib.mjs';
+import { assert, bannerStatus, button, loadScenario, pick, rowTexts, runBuiltin, test } from './lib.mjs';
 
 /** A scripted scenario whose model calls each tool once, then answers. */
 function scenarioCalling(tools, limits = { tool_timeout_ms: 3000 }) {
@@ -88,7 +88,7 @@ test('js-tool runs its JavaScript body in the sandbox and ends `done` with the c
 
 test('a JS tool\'s endless loop is a timeout error result at tool_timeout_ms while the page stays responsive', async ({ page }) => {
   // The built-in: stopped at its 1 s tool_timeout_ms, then the model answers.
-  await page.selectOption('#scenario-picker', 'js-tool-infinite-loop');
+  await pick(page, 'js-tool-infinite-loop');
   await button(page, 'Run').click();
   await page.locator('.timeline .event[data-kind="tool_call"]').waitFor({ timeout: 5_000 });
   const callSeen = Date.now();

@@ -3,7 +3,7 @@
 
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { artifacts, assert, button, runBuiltin, loadScenario, test } from './lib.mjs';
+import { artifacts, assert, button, loadScenario, pick, runBuiltin, test } from './lib.mjs';
 
 const compare = (page) => page.locator('section.compare');
 
@@ -20,7 +20,7 @@ async function sideStatuses(page) {
 
 test('the Run state panel lists confirmed ids and the store after each write', async ({ page }) => {
   const panel = page.locator('section.state-panel');
-  await page.selectOption('#scenario-picker', 'refund-policy');
+  await pick(page, 'refund-policy');
   // Before a run there is no trace, so no store and no facts.
   assert((await panel.locator('.facts-empty').count()) === 1, 'facts shown before any run');
   assert((await runBuiltin(page, 'refund-policy', { approve: true })) === 'done', 'refund-policy did not end done');
@@ -44,7 +44,7 @@ test('the Run state panel lists confirmed ids and the store after each write', a
 });
 
 test('a pitfall pair runs side by side and the first divergence is highlighted and in view', async ({ page }) => {
-  await page.selectOption('#scenario-picker', 'repeated-call-naive');
+  await pick(page, 'repeated-call-naive');
   await compare(page).getByRole('button', { name: 'Run the pair side by side' }).click();
   const summary = await comparisonSummary(page);
   assert(/^The runs part at step \d+\./.test(summary), `summary: ${summary}`);
@@ -66,7 +66,7 @@ test('a pitfall pair runs side by side and the first divergence is highlighted a
 });
 
 test('A/B: removing the example id from a description makes the rules model invent ORD-1001', async ({ page }) => {
-  await page.selectOption('#scenario-picker', 'rules-with-example');
+  await pick(page, 'rules-with-example');
   await compare(page).getByRole('button', { name: 'Copy A into B' }).click();
   const variant = page.locator('#variant-json');
   const a = await variant.inputValue();
@@ -83,7 +83,7 @@ test('A/B: removing the example id from a description makes the rules model inve
 });
 
 test('A/B with a broken variant lists its problems, prefixed B, and runs nothing', async ({ page }) => {
-  await page.selectOption('#scenario-picker', 'get-time');
+  await pick(page, 'get-time');
   await compare(page).getByRole('button', { name: 'Copy A into B' }).click();
   await page.locator('#variant-json').fill('{"task": 3}');
   await compare(page).getByRole('button', { name: 'Run A and B' }).click();

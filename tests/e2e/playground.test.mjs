@@ -3,7 +3,7 @@
 
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { artifacts, CANCEL_WITHIN_MS, assert, runBuiltin, button, loadScenario, refundUntilApproval, bannerStatus, rowTexts, test, env, unlabelledControls } from './lib.mjs';
+import { CANCEL_WITHIN_MS, artifacts, assert, bannerStatus, button, env, loadScenario, pick, refundUntilApproval, rowTexts, runBuiltin, test, unlabelledControls } from './lib.mjs';
 
 test('get-time runs to `done`, showing each step and the stop banner', async ({ page }) => {
   const status = await runBuiltin(page, 'get-time');
@@ -73,7 +73,7 @@ test('a scenario with several problems lists every one with its path', async ({ 
 });
 
 test('an invalid tool schema is flagged under its tool and disables Run with the reason', async ({ page }) => {
-  await page.selectOption('#scenario-picker', 'bad-arguments');
+  await pick(page, 'bad-arguments');
   const scenario = JSON.parse(await page.locator('#scenario-json').inputValue());
   const index = scenario.tools.findIndex((t) => typeof t === 'object');
   assert(index >= 0, 'bad-arguments has no inline tool');
@@ -99,7 +99,7 @@ test('an invalid tool schema is flagged under its tool and disables Run with the
 });
 
 test('structured fields edit the next run: task, a limit with its unit, the script', async ({ page }) => {
-  await page.selectOption('#scenario-picker', 'get-time');
+  await pick(page, 'get-time');
   await page.locator('#field-task').fill('What time is it in Lisbon?');
   await page.locator('summary', { hasText: 'Limits' }).click();
   const label = await page.locator('label[for="limit-max_turns"]').innerText();
@@ -126,7 +126,7 @@ test('structured fields edit the next run: task, a limit with its unit, the scri
 });
 
 test(`Stop during deadline's hung call ends \`cancelled\` within ${CANCEL_WITHIN_MS} ms`, async ({ page }) => {
-  await page.selectOption('#scenario-picker', 'deadline');
+  await pick(page, 'deadline');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   // The second model call is the one that hangs for 60 s.
   await page.locator('.timeline .event[data-kind="model_request"]').nth(1).waitFor({ timeout: 5_000 });
@@ -345,7 +345,7 @@ test('Always allow this tool approves this call and the later ones without askin
 });
 
 test('Step pauses before each model call and tool call; Run finishes', async ({ page }) => {
-  await page.selectOption('#scenario-picker', 'get-time');
+  await pick(page, 'get-time');
   const state = page.locator('.run-state');
   const step = button(page, 'Step');
   const count = (kind) => page.locator(`.timeline .event[data-kind="${kind}"]`).count();
@@ -422,8 +422,47 @@ test('Copy link puts the scenario in `#s=` and opening the link loads it', async
   }
 });
 
-test('the scenario is autosaved and restored on reload', async ({ page }) => {
+/** Reloads the page with the built-ins' module held back until `release()`. */
+async function holdBuiltins(page) {
+  const held = [];
+  let released = false;
+  await page.route(/\/split_builtin_json_[^/]*\.wasm$/, (route) => (released ? route.continue() : held.push(route)));
+  await page.reload();
+  await page.locator('#scenario-picker').waitFor();
+  return async () => {
+    released = true;
+    for (const route of held) await route.continue();
+  };
+}
+
+test('a picked built-in holds Run, saying why, until its file arrives; an edit meanwhile wins', async ({ page }) => {
+  const release = await holdBuiltins(page);
   await page.selectOption('#scenario-picker', 'turn-limit');
+  const run = button(page, 'Run');
+  await page.locator('#run-blocker', { hasText: 'the picked scenario is still loading' }).waitFor({ timeout: 5_000 });
+  assert(await run.isDisabled(), 'Run is enabled before the picked scenario arrived');
+  assert((await page.locator('.lesson').textContent()) === 'Loading the scenario…', 'no loading lesson');
+  await release();
+  const label = (await page.locator('#scenario-picker option[value="turn-limit"]').textContent()).trim();
+  await page.waitForFunction((name) => JSON.parse(document.querySelector('#scenario-json').value).name === name, label, { timeout: 5_000 });
+  await page.waitForFunction(() => !document.querySelector('button.run').disabled, null, { timeout: 5_000 });
+  assert((await page.locator('#run-blocker').textContent()) === '', 'the blocker stays after the file arrived');
+  await run.click();
+  assert((await bannerStatus(page)) === 'turn_limit', 'the picked scenario did not run');
+
+  // Typing while a pick is on its way: the typed text stays, the picker says Custom.
+  const releaseAgain = await holdBuiltins(page);
+  await page.selectOption('#scenario-picker', 'get-time');
+  const typed = '{"name": "mine"}';
+  await page.locator('#scenario-json').fill(typed);
+  await releaseAgain();
+  await page.waitForTimeout(300);
+  assert((await page.locator('#scenario-json').inputValue()) === typed, 'the late file replaced the typed text');
+  assert((await page.locator('#scenario-picker').inputValue()) === 'custom', 'the picker does not say Custom');
+});
+
+test('the scenario is autosaved and restored on reload', async ({ page }) => {
+  await pick(page, 'turn-limit');
   await page.reload();
   await page.locator('#scenario-picker').waitFor();
   assert((await page.locator('#scenario-picker').inputValue()) === 'turn-limit', 'the picked built-in was not restored');
@@ -436,14 +475,14 @@ test('the scenario is autosaved and restored on reload', async ({ page }) => {
 });
 
 test('a scenario exports and imports as a JSON file; the trace exports as JSON Lines', async ({ page }) => {
-  await page.selectOption('#scenario-picker', 'get-time');
+  await pick(page, 'get-time');
   const [scenarioFile] = await Promise.all([page.waitForEvent('download'), button(page, 'Export scenario').click()]);
   const path = join(artifacts, scenarioFile.suggestedFilename());
   await scenarioFile.saveAs(path);
   const exported = await readFile(path, 'utf8');
   assert(exported === (await page.locator('#scenario-json').inputValue()), 'the exported file differs from the editor');
   assert(scenarioFile.suggestedFilename().endsWith('.json'), scenarioFile.suggestedFilename());
-  await page.selectOption('#scenario-picker', 'turn-limit');
+  await pick(page, 'turn-limit');
   await page.getByRole('button', { name: 'Import scenario' }).setInputFiles(path);
   await page.waitForFunction(() => document.querySelector('#scenario-picker').value === 'get-time');
   assert((await page.locator('#scenario-json').inputValue()) === exported, 'import did not load the file');
@@ -549,7 +588,7 @@ test('every built-in scenario ends with its expected status', async ({ page }) =
     if (got !== expected) wrong.push(`${id}: expected ${expected}, got ${got}`);
   }
   assert(wrong.length === 0, wrong.join('; '));
-});
+}, { timeoutMs: 90_000 });
 
 /** Opens the Wire panel and returns it. */
 async function openWire(page) {

@@ -3,14 +3,14 @@
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { artifacts, assert, button, bannerStatus, rowTexts, test, serveScenario, useOpenaiChat, SECRET } from './lib.mjs';
+import { SECRET, artifacts, assert, bannerStatus, button, pick, rowTexts, serveScenario, test, useOpenaiChat } from './lib.mjs';
 
 test('a provider run over OpenAI Chat ends `done` and the key appears in no export, link, storage or log', async ({ page }) => {
   const logs = [];
   page.on('console', (msg) => logs.push(msg.text()));
   const server = await serveScenario('get-time');
   try {
-    await page.selectOption('#scenario-picker', 'get-time');
+    await pick(page, 'get-time');
     await useOpenaiChat(page, server.url);
     await button(page, 'Run').click();
     const status = await page.locator('.stop-banner').getAttribute('data-status', { timeout: 10_000 });
@@ -60,7 +60,7 @@ for (const label of ['OpenAI Chat Completions', 'Anthropic Messages', 'OpenAI Re
   test(`a refused API key over ${label} ends \`model_error\` and says so on the timeline`, async ({ page, errors }) => {
     const server = await serveScenario('model-error');
     try {
-      await page.selectOption('#scenario-picker', 'get-time');
+      await pick(page, 'get-time');
       await useProvider(page, label, server.url, 'scripted');
       await button(page, 'Run').click();
       const status = await page.locator('.stop-banner').getAttribute('data-status', { timeout: 10_000 });
@@ -111,7 +111,7 @@ async function refundOverProvider(page, label, path, model) {
     if (request.url().endsWith(path)) bodies.push(JSON.parse(request.postData() ?? '{}'));
   });
   try {
-    await page.selectOption('#scenario-picker', 'refund-with-approval');
+    await pick(page, 'refund-with-approval');
     await useProvider(page, label, server.url, model);
     return { server, bodies };
   } catch (err) {
@@ -206,7 +206,7 @@ for (const label of ['Anthropic Messages', 'OpenAI Chat Completions', 'OpenAI Re
   test(`a 429 then a 529 over ${label} are retried and the run ends \`done\``, async ({ page, errors }) => {
     const server = await serveScenario('rate-limit-retry');
     try {
-      await page.selectOption('#scenario-picker', 'rate-limit-retry');
+      await pick(page, 'rate-limit-retry');
       await useProvider(page, label, server.url, 'scripted');
       await button(page, 'Run').click();
       const status = await page.locator('.stop-banner').getAttribute('data-status', { timeout: 15_000 });
@@ -240,7 +240,7 @@ test('a streamed OpenAI Chat run with a tool call and an approval ends `done` an
 });
 
 test('Model settings refuse to run with a bad URL, no model, no key for an official API, or a bad price', async ({ page }) => {
-  await page.selectOption('#scenario-picker', 'get-time');
+  await pick(page, 'get-time');
   const run = button(page, 'Run');
   const blocker = page.locator('#run-blocker');
   await page.getByLabel('Model source').selectOption({ label: 'OpenAI Chat Completions' });
@@ -285,7 +285,7 @@ test('a server that does not allow this page (CORS) ends `model_error` with advi
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   try {
-    await page.selectOption('#scenario-picker', 'get-time');
+    await pick(page, 'get-time');
     await useProvider(page, 'OpenAI Chat Completions', `http://127.0.0.1:${server.address().port}`, 'local-model');
     await page.getByLabel('Streaming').uncheck();
     await button(page, 'Run').click();

@@ -195,7 +195,7 @@ pub(crate) fn load(source: &str) -> Result<Scenario, ExitCode> {
     let text = match std::fs::read_to_string(source) {
         Ok(text) => text,
         Err(err) => match library::find(source) {
-            Some(builtin) => builtin.json.to_string(),
+            Some(builtin) => builtin.json().to_string(),
             None => {
                 eprintln!(
                     "agent-loop: cannot read {source}: {err} (nor is it a built-in scenario; see `agent-loop list`)"
@@ -437,7 +437,7 @@ fn list_command() -> ExitCode {
             group = builtin.group;
             println!("{group}:");
         }
-        let name = Scenario::load(builtin.json)
+        let name = Scenario::load(builtin.json())
             .map(|s| s.name)
             .unwrap_or_else(|_| "(invalid)".to_string());
         println!(

@@ -371,7 +371,7 @@ fn fork_lists_steps_and_continues_a_recording_under_an_edit() {
         "refund-policy-2-turns.json",
         &harness::library::find("refund-policy")
             .unwrap()
-            .json
+            .json()
             .replace("\"max_turns\": 8", "\"max_turns\": 2"),
     );
     let child = dir.join("child.jsonl");

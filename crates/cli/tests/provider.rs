@@ -32,7 +32,7 @@ fn run_against(port: u16, scenario: &str, provider: &str, extra: &[&str]) -> Out
 }
 
 fn builtin(id: &str) -> Value {
-    serde_json::from_str(harness::library::find(id).unwrap().json).unwrap()
+    serde_json::from_str(harness::library::find(id).unwrap().json()).unwrap()
 }
 
 fn last_event(output: &Output) -> Value {

@@ -6,54 +6,95 @@ pub struct BuiltinScenario {
     pub id: &'static str,
     /// The picker's group.
     pub group: &'static str,
-    pub json: &'static str,
     /// The status the scenario ends with when every approval request is approved.
     pub expected_status: &'static str,
 }
 
-macro_rules! scenario {
-    ($group:literal, $id:literal, $status:literal) => {
-        BuiltinScenario {
-            id: $id,
-            group: $group,
-            json: include_str!(concat!("../scenarios/", $id, ".json")),
-            expected_status: $status,
+impl BuiltinScenario {
+    /// The scenario file's text.
+    pub fn json(&self) -> &'static str {
+        json_of(self.id).expect("every listed built-in has a file")
+    }
+
+    /// The file's `name`, or its id when it has none.
+    pub fn name(&self) -> &'static str {
+        file_facts(self.id).and_then(|f| f.name).unwrap_or(self.id)
+    }
+}
+
+/// What build.rs read out of one scenario file.
+struct FileFacts {
+    id: &'static str,
+    name: Option<&'static str>,
+    /// `limits.deadline_ms` when `limits.deadline_scope` is `shared`.
+    shared_deadline_ms: Option<u64>,
+}
+
+include!(concat!(env!("OUT_DIR"), "/builtin_facts.rs"));
+
+fn file_facts(id: &str) -> Option<&'static FileFacts> {
+    FACTS.iter().find(|f| f.id == id)
+}
+
+/// One list makes both the table of built-ins and `json_of`, so every
+/// listed built-in has its file.
+macro_rules! builtins {
+    ($( ($group:literal, $id:literal, $status:literal) ),* $(,)?) => {
+        pub const BUILTIN: &[BuiltinScenario] = &[
+            $( BuiltinScenario { id: $id, group: $group, expected_status: $status } ),*
+        ];
+
+        /// The text of built-in `id`'s file. The table above holds no file
+        /// text, so a program that lists the built-ins without calling this
+        /// does not carry the files: the web page reaches it through a split
+        /// point, fetched on first use, and paints without them.
+        pub fn json_of(id: &str) -> Option<&'static str> {
+            match id {
+                $( $id => Some(include_str!(concat!("../scenarios/", $id, ".json"))), )*
+                _ => None,
+            }
         }
     };
 }
 
-pub const BUILTIN: &[BuiltinScenario] = &[
-    scenario!("Seed agents", "get-time", "done"),
-    scenario!("Seed agents", "refund-with-approval", "done"),
-    scenario!("Seed agents", "hotel-search", "done"),
-    scenario!("Seed agents", "refund-policy", "done"),
-    scenario!("Errors as data", "unknown-tool", "done"),
-    scenario!("Errors as data", "bad-arguments", "done"),
-    scenario!("Errors as data", "oversized-result", "done"),
-    scenario!(
+/// The scenario a first visit opens with: the library's first, its simplest.
+/// The page shows it at first paint, so its text is also kept apart from
+/// `json_of`.
+pub const OPENING_ID: &str = "get-time";
+pub const OPENING_JSON: &str = include_str!("../scenarios/get-time.json");
+
+builtins! {
+    ("Seed agents", "get-time", "done"),
+    ("Seed agents", "refund-with-approval", "done"),
+    ("Seed agents", "hotel-search", "done"),
+    ("Seed agents", "refund-policy", "done"),
+    ("Errors as data", "unknown-tool", "done"),
+    ("Errors as data", "bad-arguments", "done"),
+    ("Errors as data", "oversized-result", "done"),
+    (
         "Stop conditions",
         "failed-verification",
         "failed_verification"
     ),
-    scenario!("Stop conditions", "turn-limit", "turn_limit"),
-    scenario!("Stop conditions", "cost-limit-strict", "cost_limit"),
-    scenario!("Stop conditions", "cost-limit-naive", "cost_limit"),
-    scenario!("Stop conditions", "token-limit", "token_limit"),
-    scenario!("Stop conditions", "tool-call-limit", "tool_call_limit"),
-    scenario!("Stop conditions", "deadline", "deadline"),
-    scenario!("Stop conditions", "repeated-call", "repeated_call"),
-    scenario!("Stop conditions", "blocked", "blocked"),
-    scenario!("Stop conditions", "max-tokens", "max_tokens"),
-    scenario!("Stop conditions", "refusal", "refusal"),
-    scenario!("Stop conditions", "model-error", "model_error"),
-    scenario!("Stop conditions", "rate-limit-retry", "done"),
-    scenario!("Pitfalls: naive vs fixed", "repeated-call-naive", "done"),
-    scenario!(
+    ("Stop conditions", "turn-limit", "turn_limit"),
+    ("Stop conditions", "cost-limit-strict", "cost_limit"),
+    ("Stop conditions", "cost-limit-naive", "cost_limit"),
+    ("Stop conditions", "token-limit", "token_limit"),
+    ("Stop conditions", "tool-call-limit", "tool_call_limit"),
+    ("Stop conditions", "deadline", "deadline"),
+    ("Stop conditions", "repeated-call", "repeated_call"),
+    ("Stop conditions", "blocked", "blocked"),
+    ("Stop conditions", "max-tokens", "max_tokens"),
+    ("Stop conditions", "refusal", "refusal"),
+    ("Stop conditions", "model-error", "model_error"),
+    ("Stop conditions", "rate-limit-retry", "done"),
+    ("Pitfalls: naive vs fixed", "repeated-call-naive", "done"),
+    (
         "Pitfalls: naive vs fixed",
         "whitespace-searches-naive",
         "done"
     ),
-    scenario!(
+    (
         "Pitfalls: naive vs fixed",
         "whitespace-searches-canonical",
         "repeated_call"
@@ -61,49 +102,49 @@ pub const BUILTIN: &[BuiltinScenario] = &[
     // Seed 002's shared deadline ends `deadline` on a page (or in a process)
     // open longer than the deadline, which is how anyone meets it; see
     // `clock_age_needed_ms`.
-    scenario!("Pitfalls: naive vs fixed", "deadline-shared", "deadline"),
-    scenario!("Pitfalls: naive vs fixed", "deadline-per-run", "done"),
-    scenario!(
+    ("Pitfalls: naive vs fixed", "deadline-shared", "deadline"),
+    ("Pitfalls: naive vs fixed", "deadline-per-run", "done"),
+    (
         "Pitfalls: naive vs fixed",
         "deadline-between-steps",
         "deadline"
     ),
-    scenario!(
+    (
         "Pitfalls: naive vs fixed",
         "deadline-interrupts-tool",
         "deadline"
     ),
-    scenario!("Pitfalls: naive vs fixed", "empty-result-no-reason", "done"),
-    scenario!(
+    ("Pitfalls: naive vs fixed", "empty-result-no-reason", "done"),
+    (
         "Pitfalls: naive vs fixed",
         "empty-result-with-reason",
         "done"
     ),
-    scenario!("Pitfalls: naive vs fixed", "verifier-weak", "done"),
-    scenario!(
+    ("Pitfalls: naive vs fixed", "verifier-weak", "done"),
+    (
         "Pitfalls: naive vs fixed",
         "precondition-in-description",
         "done"
     ),
-    scenario!("Pitfalls: naive vs fixed", "precondition-in-code", "done"),
-    scenario!("Pitfalls: naive vs fixed", "max-tokens-naive", "done"),
-    scenario!("Pitfalls: naive vs fixed", "history-text-only", "done"),
-    scenario!("Pitfalls: naive vs fixed", "result-untrimmed", "done"),
-    scenario!("Pitfalls: naive vs fixed", "refund-env-flag", "done"),
-    scenario!("Protocol", "protocol-duplicate-ids", "done"),
-    scenario!("Protocol", "protocol-text-before-results", "done"),
-    scenario!("Protocol", "protocol-invented-result-ids", "done"),
-    scenario!("Tool-schema effects", "rules-with-example", "done"),
-    scenario!(
+    ("Pitfalls: naive vs fixed", "precondition-in-code", "done"),
+    ("Pitfalls: naive vs fixed", "max-tokens-naive", "done"),
+    ("Pitfalls: naive vs fixed", "history-text-only", "done"),
+    ("Pitfalls: naive vs fixed", "result-untrimmed", "done"),
+    ("Pitfalls: naive vs fixed", "refund-env-flag", "done"),
+    ("Protocol", "protocol-duplicate-ids", "done"),
+    ("Protocol", "protocol-text-before-results", "done"),
+    ("Protocol", "protocol-invented-result-ids", "done"),
+    ("Tool-schema effects", "rules-with-example", "done"),
+    (
         "Tool-schema effects",
         "rules-without-example",
         "failed_verification"
     ),
     // Natively (no JavaScript sandbox) these end `done` too: the tool answers
     // that it runs only in the browser and the rules model stops there.
-    scenario!("User-written tools", "js-tool", "done"),
-    scenario!("User-written tools", "js-tool-infinite-loop", "done"),
-];
+    ("User-written tools", "js-tool", "done"),
+    ("User-written tools", "js-tool-infinite-loop", "done"),
+}
 
 /// Each pitfall as a pair: the naive scenario (the seed's behaviour) and the
 /// fixed one, to run side by side.
@@ -136,19 +177,53 @@ pub fn pair_of(id: &str) -> Option<&'static str> {
 /// deadline counts from the clock's origin, so it only bites a run that
 /// starts after the deadline has passed. Zero for every other scenario.
 pub fn clock_age_needed_ms(builtin: &BuiltinScenario) -> u64 {
-    let Ok(value) = serde_json::from_str::<serde_json::Value>(builtin.json) else {
-        return 0;
-    };
-    let limits = &value["limits"];
-    match (
-        limits["deadline_scope"].as_str(),
-        limits["deadline_ms"].as_u64(),
-    ) {
-        (Some("shared"), Some(deadline_ms)) => deadline_ms + 500,
-        _ => 0,
-    }
+    file_facts(builtin.id)
+        .and_then(|f| f.shared_deadline_ms)
+        .map_or(0, |deadline_ms| deadline_ms + 500)
 }
 
 pub fn find(id: &str) -> Option<&'static BuiltinScenario> {
     BUILTIN.iter().find(|s| s.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_is_listed_once_with_its_text_and_name() {
+        let mut ids: Vec<&str> = BUILTIN.iter().map(|b| b.id).collect();
+        ids.sort_unstable();
+        let files: Vec<&str> = FACTS.iter().map(|f| f.id).collect();
+        assert_eq!(ids, files, "scenarios/ and the BUILTIN list differ");
+        for builtin in BUILTIN {
+            let value: serde_json::Value = serde_json::from_str(builtin.json()).unwrap();
+            assert_eq!(
+                Some(builtin.name()),
+                value["name"].as_str(),
+                "{}",
+                builtin.id
+            );
+        }
+        assert_eq!(json_of("no-such-scenario"), None);
+    }
+
+    #[test]
+    fn the_opening_scenario_is_the_first_built_in() {
+        assert_eq!(BUILTIN[0].id, OPENING_ID);
+        assert_eq!(json_of(OPENING_ID), Some(OPENING_JSON));
+    }
+
+    #[test]
+    fn only_a_shared_deadline_needs_an_old_clock() {
+        let aged: Vec<(&str, u64)> = BUILTIN
+            .iter()
+            .map(|b| (b.id, clock_age_needed_ms(b)))
+            .filter(|(_, age)| *age > 0)
+            .collect();
+        let shared = find("deadline-shared").unwrap();
+        let value: serde_json::Value = serde_json::from_str(shared.json()).unwrap();
+        let deadline_ms = value["limits"]["deadline_ms"].as_u64().unwrap();
+        assert_eq!(aged, [("deadline-shared", deadline_ms + 500)]);
+    }
 }

@@ -175,6 +175,18 @@ pub enum SettingField {
     OutputPrice,
 }
 
+impl SettingField {
+    /// Every field, in the order the Model settings form shows them.
+    pub const IN_FORM_ORDER: [SettingField; 6] = [
+        SettingField::BaseUrl,
+        SettingField::Model,
+        SettingField::Key,
+        SettingField::MaxOutputTokens,
+        SettingField::InputPrice,
+        SettingField::OutputPrice,
+    ];
+}
+
 /// Why these settings cannot run, per field: a base URL that is not
 /// http(s), no model name, or no key for an official API (which would only
 /// answer 401).
@@ -550,7 +562,7 @@ mod tests {
 
     #[test]
     fn a_provider_run_is_costed_at_its_own_price_and_sends_its_own_cap() {
-        let json = crate::library::find("refund-with-approval").unwrap().json;
+        let json = crate::library::find("refund-with-approval").unwrap().json();
         let scenario = Scenario::load(json).unwrap();
         assert_ne!(scenario.limits.max_output_tokens, 300);
         let run = ProviderRun {

@@ -40,7 +40,7 @@ fn seq_of(record: &Record, label: &str) -> u64 {
 
 #[tokio::test(start_paused = true)]
 async fn a_fork_keeps_the_steps_before_it_and_continues_under_the_edit() {
-    let parent = record(harness::library::find("refund-policy").unwrap().json).await;
+    let parent = record(harness::library::find("refund-policy").unwrap().json()).await;
     let at = seq_of(&parent, "before turn 3");
     let scenario = edited(&parent, |s| s["limits"]["max_turns"] = json!(2));
     let mut live = Vec::new();
@@ -129,7 +129,7 @@ async fn a_fork_continues_the_script_and_the_tools_remember_earlier_writes() {
 
 #[tokio::test(start_paused = true)]
 async fn a_fork_can_start_between_two_calls_of_one_turn() {
-    let parent = record(harness::library::find("tool-call-limit").unwrap().json).await;
+    let parent = record(harness::library::find("tool-call-limit").unwrap().json()).await;
     let third = fork_points(&parent.events)
         .into_iter()
         .filter(|p| p.label.starts_with("before tool call check_stock"))
@@ -165,7 +165,7 @@ async fn a_fork_can_start_between_two_calls_of_one_turn() {
 
 #[tokio::test(start_paused = true)]
 async fn a_fork_from_a_step_that_is_not_one_says_which_are() {
-    let parent = record(harness::library::find("get-time").unwrap().json).await;
+    let parent = record(harness::library::find("get-time").unwrap().json()).await;
     let scenario = parent.scenario.clone().unwrap();
     let err = fork(
         &parent,
@@ -206,11 +206,11 @@ async fn a_fork_from_a_step_that_is_not_one_says_which_are() {
 /// example shaped, and the divergence names both arguments.
 #[tokio::test(start_paused = true)]
 async fn runs_that_differ_only_in_a_description_part_at_the_call_it_shaped() {
-    let with = common::load(harness::library::find("rules-with-example").unwrap().json);
+    let with = common::load(harness::library::find("rules-with-example").unwrap().json());
     let without = common::load(
         harness::library::find("rules-without-example")
             .unwrap()
-            .json,
+            .json(),
     );
     let (_, left) = common::run_with(&with, None).await;
     let (_, right) = common::run_with(&without, None).await;

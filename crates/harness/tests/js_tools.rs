@@ -98,7 +98,7 @@ async fn run_with_host(
 }
 
 fn builtin(id: &str) -> &'static str {
-    library::find(id).expect("built in").json
+    library::find(id).expect("built in").json()
 }
 
 #[tokio::test(start_paused = true)]

@@ -13,7 +13,11 @@ use harness::message::ContentBlock;
 use harness::runtime::TokioRuntime;
 
 async fn run(id: &str) -> (Outcome, Vec<RunEvent>) {
-    let scenario = load(find(id).unwrap_or_else(|| panic!("no scenario {id}")).json);
+    let scenario = load(
+        find(id)
+            .unwrap_or_else(|| panic!("no scenario {id}"))
+            .json(),
+    );
     let approver = QueueApprover::new(vec![Decision::Approve; 4]);
     run_with(&scenario, Some(&approver)).await
 }
@@ -242,13 +246,13 @@ async fn the_builtin_shared_deadline_is_spent_before_turn_one_on_an_open_page() 
     let age = harness::library::clock_age_needed_ms(shared);
     assert_eq!(age, 2500);
     assert_eq!(harness::library::clock_age_needed_ms(per_run), 0);
-    let (naive, events) = common::run_aged(&load(shared.json), None, age).await;
+    let (naive, events) = common::run_aged(&load(shared.json()), None, age).await;
     assert_eq!(naive.status, Status::Deadline, "{}", naive.reason);
     assert_eq!(naive.turns, 0, "the model was called: {}", naive.reason);
     assert!(naive.reason.contains("shared"), "{}", naive.reason);
     assert!(!events
         .iter()
         .any(|e| matches!(e.kind, EventKind::ModelRequest { .. })));
-    let (fixed, _) = common::run_aged(&load(per_run.json), None, age).await;
+    let (fixed, _) = common::run_aged(&load(per_run.json()), None, age).await;
     assert_eq!(fixed.status, Status::Done, "{}", fixed.reason);
 }

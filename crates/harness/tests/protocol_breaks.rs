@@ -8,7 +8,7 @@ use common::{load, run_with};
 use harness::wire::{check, history_from_trace, Provider, Rule};
 
 async fn rules_broken(id: &str, provider: Provider) -> Vec<Rule> {
-    let scenario = load(harness::library::find(id).unwrap().json);
+    let scenario = load(harness::library::find(id).unwrap().json());
     let (_, events) = run_with(&scenario, None).await;
     let history = history_from_trace(&events);
     check(provider, "", &history, &[])

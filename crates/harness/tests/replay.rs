@@ -12,7 +12,7 @@ use harness::runtime::TokioRuntime;
 use serde_json::{json, Value};
 
 async fn record_of(id: &str) -> Record {
-    let scenario = load(harness::library::find(id).unwrap().json);
+    let scenario = load(harness::library::find(id).unwrap().json());
     let approver = QueueApprover::new(vec![Decision::Approve]);
     let (_, events) = run_with(&scenario, Some(&approver)).await;
     Record {

@@ -23,11 +23,11 @@ fn with_tools(task: &str, tools: Value) -> String {
 
 #[tokio::test(start_paused = true)]
 async fn an_example_in_the_description_shapes_the_id() {
-    let (with, _) = run_json(harness::library::find("rules-with-example").unwrap().json).await;
+    let (with, _) = run_json(harness::library::find("rules-with-example").unwrap().json()).await;
     let (without, events) = run_json(
         harness::library::find("rules-without-example")
             .unwrap()
-            .json,
+            .json(),
     )
     .await;
     assert_eq!(with.status, Status::Done);

@@ -880,7 +880,7 @@ async fn cancel_stops_a_pending_call_at_once() {
 async fn trace_round_trips_through_json_lines() {
     for builtin in BUILTIN {
         let approver = QueueApprover::new(vec![Decision::Approve; 4]);
-        let (_, events) = run_with(&load(builtin.json), Some(&approver)).await;
+        let (_, events) = run_with(&load(builtin.json()), Some(&approver)).await;
         let text = harness::event::to_jsonl(&events);
         assert_eq!(text.lines().count(), events.len());
         let back = harness::event::from_jsonl(&text).expect("parses");
@@ -959,7 +959,7 @@ async fn a_handler_error_is_an_error_result_and_the_run_goes_on() {
 
 #[tokio::test(start_paused = true)]
 async fn a_scenario_clock_makes_tool_results_reproducible() {
-    let (_, events) = run_json(harness::library::find("get-time").unwrap().json).await;
+    let (_, events) = run_json(harness::library::find("get-time").unwrap().json()).await;
     assert_eq!(
         tool_results(&events),
         vec![(

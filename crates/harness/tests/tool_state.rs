@@ -26,7 +26,7 @@ fn states(events: &[RunEvent]) -> Vec<(String, bool, Option<Value>)> {
 #[tokio::test(start_paused = true)]
 async fn a_refund_shows_the_shop_after_the_policy_check_and_after_the_refund() {
     let scenario = library::find("refund-policy").unwrap();
-    let (_, events) = common::run_json(scenario.json).await;
+    let (_, events) = common::run_json(scenario.json()).await;
     let states = states(&events);
     let check = states
         .iter()
@@ -52,7 +52,7 @@ async fn a_refund_shows_the_shop_after_the_policy_check_and_after_the_refund() {
 #[tokio::test(start_paused = true)]
 async fn issue_refund_marks_the_order_refunded_in_the_reported_store() {
     let scenario = library::find("refund-env-flag").unwrap();
-    let (_, events) = common::run_json(scenario.json).await;
+    let (_, events) = common::run_json(scenario.json()).await;
     let refunded = common::tool_results(&events)
         .into_iter()
         .find(|(name, is_error, _)| name == "issue_refund" && !is_error)
@@ -76,7 +76,7 @@ async fn issue_refund_marks_the_order_refunded_in_the_reported_store() {
 #[tokio::test(start_paused = true)]
 async fn the_model_receives_the_result_not_the_state() {
     let scenario = library::find("refund-env-flag").unwrap();
-    let (_, events) = common::run_json(scenario.json).await;
+    let (_, events) = common::run_json(scenario.json()).await;
     for (name, _, content) in common::tool_results(&events) {
         assert!(
             !content.contains("refunds_issued"),

@@ -74,7 +74,7 @@ pub async fn run_with(
 pub async fn run_builtin(builtin: &harness::library::BuiltinScenario) -> (Outcome, Vec<RunEvent>) {
     let approver = QueueApprover::new(vec![harness::approval::Decision::Approve; 4]);
     let age = harness::library::clock_age_needed_ms(builtin);
-    run_aged(&load(builtin.json), Some(&approver), age).await
+    run_aged(&load(builtin.json()), Some(&approver), age).await
 }
 
 /// `run_with`, on a runtime whose clock has been running for `age_ms`.

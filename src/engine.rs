@@ -1,0 +1,180 @@
+//! The run engine as the page uses it: everything that loads, builds or
+//! drives a run. The page reaches it only through `lazy::engine`, one split
+//! point, so all of the engine (the scenario loader and its schema, the
+//! built-in tools, the rules model, the tool-argument validator, the loop and
+//! its driver) is one module that the first paint leaves out and the editor's
+//! live check fetches right after. One split point rather than one per
+//! operation keeps it to a few files: wasm-split makes a shared chunk for
+//! every set of split points that reach the same code.
+
+use std::rc::Rc;
+
+use futures::future::LocalBoxFuture;
+use harness::approval::Approver;
+use harness::cancel::CancelToken;
+use harness::driver::Stepper;
+use harness::event::{Outcome, RunEvent};
+use harness::model::ModelClient;
+use harness::replay::{Assertions, Record, ReplayReport};
+use harness::runtime::Runtime;
+use harness::scenario::{Problem, Scenario};
+use harness::RunOptions;
+use serde_json::Value;
+
+use crate::browser::background::{self, AutoDecision};
+use crate::compare::Side;
+use crate::ui::compare_panel;
+use crate::wire_view::WireSetup;
+use crate::{history, view_model};
+
+/// Everything the watched run needs from the page, owned, because it
+/// crosses into another module.
+pub struct Play {
+    pub scenario: Scenario,
+    pub runtime: Rc<dyn Runtime>,
+    /// A real provider's model; `None` plays the scenario's own.
+    pub model: Option<Box<dyn ModelClient>>,
+    pub approver: Box<dyn Approver>,
+    pub stepper: Box<dyn Stepper>,
+    pub cancel: CancelToken,
+    pub on_event: Box<dyn FnMut(&RunEvent)>,
+}
+
+pub trait Engine {
+    /// The scenario in `text`, or every problem that stops it from loading.
+    fn load(&self, text: &str) -> Result<Scenario, Vec<Problem>>;
+
+    /// The system prompt and each tool's spec of `scenario`, as its run sees
+    /// them: read from a throwaway build, so built-in tools report the schema
+    /// the run validates with. A scenario that does not build has none.
+    fn wire_setup(&self, scenario: &Scenario, runtime: Rc<dyn Runtime>) -> WireSetup;
+
+    /// `view_model::check_edited_args`: edited arguments against the tool's schema.
+    fn check_edited_args(&self, text: &str, schema: Option<&Value>) -> Result<Value, Vec<String>>;
+
+    /// `history::scenario_text`: the editor text for a record's scenario.
+    fn scenario_text(&self, scenario: &Scenario) -> String;
+
+    /// Builds the run of `play.scenario` and drives it to the end (see
+    /// `harness::run_scenario`), with the JavaScript sandbox for script tools.
+    fn play(&self, play: Play) -> LocalBoxFuture<'static, Result<Outcome, Vec<Problem>>>;
+
+    /// `compare_panel::run_both`: both sides of a comparison, each run to the end.
+    fn run_both(
+        &self,
+        left: (String, String),
+        right: (String, String),
+        decide: AutoDecision,
+        cancel: CancelToken,
+    ) -> LocalBoxFuture<'static, Result<(Side, Side), Vec<String>>>;
+
+    /// `background::replay`: the record's model turns against `scenario`.
+    fn replay(
+        &self,
+        record: Record,
+        scenario: Scenario,
+        assertions: Assertions,
+    ) -> LocalBoxFuture<'static, Result<ReplayReport, Vec<Problem>>>;
+
+    /// `background::fork_to_end`: `parent` continued from `seq` under `scenario`.
+    fn fork_to_end(
+        &self,
+        parent: Record,
+        seq: u64,
+        scenario: Scenario,
+        decide: AutoDecision,
+        cancel: CancelToken,
+    ) -> LocalBoxFuture<'static, Result<Record, String>>;
+}
+
+/// The engine `lazy::engine` hands out.
+pub struct PageEngine;
+
+impl Engine for PageEngine {
+    fn load(&self, text: &str) -> Result<Scenario, Vec<Problem>> {
+        Scenario::load(text)
+    }
+
+    fn wire_setup(&self, scenario: &Scenario, runtime: Rc<dyn Runtime>) -> WireSetup {
+        scenario
+            .build(runtime)
+            .map(|(config, _)| WireSetup {
+                system: config.system,
+                tools: config.tools.specs().to_vec(),
+            })
+            .unwrap_or_default()
+    }
+
+    fn check_edited_args(&self, text: &str, schema: Option<&Value>) -> Result<Value, Vec<String>> {
+        view_model::check_edited_args(text, schema)
+    }
+
+    fn scenario_text(&self, scenario: &Scenario) -> String {
+        history::scenario_text(scenario)
+    }
+
+    fn play(&self, play: Play) -> LocalBoxFuture<'static, Result<Outcome, Vec<Problem>>> {
+        Box::pin(async move {
+            let Play {
+                scenario,
+                runtime,
+                model,
+                approver,
+                stepper,
+                cancel,
+                mut on_event,
+            } = play;
+            let options = RunOptions {
+                approver: Some(approver.as_ref()),
+                cancel,
+                stepper: Some(stepper.as_ref()),
+                scripts: Some(crate::browser::sandbox::host()),
+            };
+            match &model {
+                Some(model) => {
+                    harness::run_scenario_with_model(
+                        &scenario,
+                        runtime,
+                        model.as_ref(),
+                        options,
+                        on_event.as_mut(),
+                    )
+                    .await
+                }
+                None => harness::run_scenario(&scenario, runtime, options, on_event.as_mut()).await,
+            }
+        })
+    }
+
+    fn run_both(
+        &self,
+        left: (String, String),
+        right: (String, String),
+        decide: AutoDecision,
+        cancel: CancelToken,
+    ) -> LocalBoxFuture<'static, Result<(Side, Side), Vec<String>>> {
+        Box::pin(compare_panel::run_both(left, right, decide, cancel))
+    }
+
+    fn replay(
+        &self,
+        record: Record,
+        scenario: Scenario,
+        assertions: Assertions,
+    ) -> LocalBoxFuture<'static, Result<ReplayReport, Vec<Problem>>> {
+        Box::pin(async move { background::replay(&record, &scenario, &assertions).await })
+    }
+
+    fn fork_to_end(
+        &self,
+        parent: Record,
+        seq: u64,
+        scenario: Scenario,
+        decide: AutoDecision,
+        cancel: CancelToken,
+    ) -> LocalBoxFuture<'static, Result<Record, String>> {
+        Box::pin(
+            async move { background::fork_to_end(&parent, seq, &scenario, decide, cancel).await },
+        )
+    }
+}
