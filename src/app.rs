@@ -72,8 +72,9 @@ pub fn App() -> impl IntoView {
     // since is dropped; the newer text's check follows.
     let live_problems = RwSignal::new(Vec::<String>::new());
     // The built-ins' files (another split module) are fetched once the page
-    // has painted, so a pick in the picker rarely waits for them.
-    Effect::new(move |_| spawn_local(crate::lazy::preload_builtins()));
+    // has painted (a spawned task runs after the mount), so a pick in the
+    // picker rarely waits for them.
+    spawn_local(crate::lazy::preload_builtins());
     Effect::new(move |_| {
         let text = editor.text().get();
         spawn_local(async move {

@@ -40,6 +40,10 @@ pub struct Play {
     pub on_event: Box<dyn FnMut(&RunEvent)>,
 }
 
+/// A trait with one implementation on purpose: the page calls the engine
+/// through this vtable, which only `lazy::engine` (in the split module) hands
+/// out. A direct call to `PageEngine`'s methods from first-paint code would
+/// pull the engine back into the first paint.
 pub trait Engine {
     /// The scenario in `text`, or every problem that stops it from loading.
     fn load(&self, text: &str) -> Result<Scenario, Vec<Problem>>;
