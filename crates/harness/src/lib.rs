@@ -33,6 +33,7 @@ pub mod runtime;
 pub mod scenario;
 pub mod script;
 pub mod scripted;
+pub mod suggest;
 pub mod tool;
 pub mod tools;
 pub mod verify;
