@@ -1,43 +1,77 @@
-//! `agent-loop show` and `agent-loop replay`: reading recorded runs, and
-//! checking that the current tool definitions still lead to the same outcomes.
+//! `agent-loop show` and `agent-loop fork`: reading recorded runs, and
+//! continuing one from a step under an edited scenario. Reading a record and
+//! choosing the scenario to play it with are shared with `replay.rs`.
 
+use std::path::Path;
 use std::process::ExitCode;
 use std::rc::Rc;
 
-use harness::replay::{replay, Assertions, Record};
+use harness::replay::Record;
 use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;
 
-use crate::{load, report_problems, trace, usage_error};
+use crate::args::{ForkArgs, ShowArgs};
+use crate::usage::usage_error;
+use crate::{load, trace};
 
-fn read_record(path: &str) -> Result<Record, ExitCode> {
-    let text = std::fs::read_to_string(path).map_err(|err| {
-        eprintln!("agent-loop: cannot read {path}: {err}");
-        ExitCode::from(2)
-    })?;
-    Record::from_jsonl(&text).map_err(|err| {
-        eprintln!("agent-loop: {path}: {err}");
+/// Why a record file could not be read, without its path, so a suite's
+/// line (which starts with the path) does not name it twice.
+pub enum RecordError {
+    /// The file itself: missing, a folder, not text.
+    Unreadable(String),
+    /// Its contents: not a record.
+    Invalid(String),
+}
+
+impl RecordError {
+    pub fn message(&self) -> &str {
+        match self {
+            RecordError::Unreadable(why) | RecordError::Invalid(why) => why,
+        }
+    }
+
+    /// "cannot read run.jsonl: no such file or folder", "run.jsonl: line 3: …".
+    pub fn with_path(&self, path: &Path) -> String {
+        match self {
+            RecordError::Unreadable(why) => format!("cannot read {}: {why}", path.display()),
+            RecordError::Invalid(why) => format!("{}: {why}", path.display()),
+        }
+    }
+}
+
+pub fn read_record_file(path: &Path) -> Result<Record, RecordError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|err| RecordError::Unreadable(crate::io_problem(&err)))?;
+    Record::from_jsonl(&text).map_err(RecordError::Invalid)
+}
+
+fn read_record(path: &Path) -> Result<Record, ExitCode> {
+    read_record_file(path).map_err(|error| {
+        eprintln!("agent-loop: {}", error.with_path(path));
         ExitCode::from(2)
     })
 }
 
+/// Said when a bare trace (no scenario line) is replayed or forked without `--scenario`.
+pub const NO_SCENARIO: &str =
+    "this recording holds no scenario (a bare trace): pass --scenario FILE with the definitions to use";
+
 /// The scenario to continue or replay a recording with: `--scenario`, or the
 /// one the recording holds.
-fn scenario_for(record: &Record, source: Option<&str>) -> Result<Scenario, ExitCode> {
+fn scenario_for(
+    record: &Record,
+    source: Option<&str>,
+    command: &str,
+) -> Result<Scenario, ExitCode> {
     match (source, &record.scenario) {
         (Some(source), _) => load(source),
         (None, Some(scenario)) => Ok(scenario.clone()),
-        (None, None) => Err(usage_error(
-            "this recording holds no scenario (a bare trace): pass --scenario FILE with the definitions to use",
-        )),
+        (None, None) => Err(usage_error(NO_SCENARIO, Some(command))),
     }
 }
 
-pub fn show_command(args: &[String]) -> ExitCode {
-    let [path] = args else {
-        return usage_error("show takes one recorded run (a .jsonl file)");
-    };
-    let record = match read_record(path) {
+pub fn show_command(args: &ShowArgs) -> ExitCode {
+    let record = match read_record(&args.record) {
         Ok(record) => record,
         Err(code) => return code,
     };
@@ -61,140 +95,24 @@ pub fn show_command(args: &[String]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-pub fn replay_command(args: &[String]) -> ExitCode {
-    let mut record_path = None;
-    let mut scenario_source = None;
-    let mut assert_path = None;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        match arg.as_str() {
-            "--scenario" => match rest.next() {
-                Some(source) => scenario_source = Some(source.clone()),
-                None => return usage_error("--scenario takes a scenario file or a built-in name"),
-            },
-            "--assert" => match rest.next() {
-                Some(path) => assert_path = Some(path.clone()),
-                None => return usage_error("--assert takes a JSON file of assertions"),
-            },
-            flag if flag.starts_with("--") => {
-                return usage_error(&format!("unknown option {flag}"))
-            }
-            path if record_path.is_none() => record_path = Some(path.to_string()),
-            extra => return usage_error(&format!("unexpected argument {extra:?}")),
-        }
-    }
-    let Some(record_path) = record_path else {
-        return usage_error("replay takes a recorded run (a .jsonl file from run --record)");
-    };
-    let record = match read_record(&record_path) {
+pub fn fork_command(args: &ForkArgs) -> ExitCode {
+    let parent = match read_record(&args.record) {
         Ok(record) => record,
         Err(code) => return code,
     };
-    let scenario = match scenario_for(&record, scenario_source.as_deref()) {
-        Ok(scenario) => scenario,
-        Err(code) => return code,
-    };
-    let assertions = match &assert_path {
-        None => Assertions::default(),
-        Some(path) => {
-            let parsed = std::fs::read_to_string(path)
-                .map_err(|e| e.to_string())
-                .and_then(|text| {
-                    serde_json::from_str::<Assertions>(&text).map_err(|e| e.to_string())
-                });
-            match parsed {
-                Ok(assertions) => assertions,
-                Err(err) => {
-                    eprintln!("agent-loop: {path}: not a valid assertions file: {err}");
-                    return ExitCode::from(2);
-                }
-            }
-        }
-    };
-    let runtime = match crate::tokio_runtime() {
-        Ok(runtime) => runtime,
-        Err(code) => return code,
-    };
-    let report = match runtime.block_on(replay(
-        &record,
-        &scenario,
-        &assertions,
-        Rc::new(TokioRuntime::default()),
-    )) {
-        Ok(report) => report,
-        Err(problems) => {
-            report_problems(
-                scenario_source.as_deref().unwrap_or(&record_path),
-                &problems,
-            );
-            return ExitCode::from(2);
-        }
-    };
-    for result in &report.results {
-        let mark = if result.passed { "✓" } else { "✗" };
-        println!("{mark} {}: {}", result.name, result.detail);
-    }
-    match report.first_failure() {
-        None => {
-            println!("replay passed ({} assertions)", report.results.len());
-            ExitCode::SUCCESS
-        }
-        Some(failure) => {
-            eprintln!(
-                "replay failed: first difference: {}: {}",
-                failure.name, failure.detail
-            );
-            ExitCode::from(3)
-        }
-    }
-}
-
-pub fn fork_command(args: &[String]) -> ExitCode {
-    let mut record_path = None;
-    let mut at = None;
-    let mut list = false;
-    let mut scenario_source = None;
-    let mut out = None;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        match arg.as_str() {
-            "--list" => list = true,
-            "--at" => match rest.next().map(|s| s.parse::<u64>()) {
-                Some(Ok(seq)) => at = Some(seq),
-                _ => return usage_error("--at takes an event number (see fork --list)"),
-            },
-            "--scenario" => match rest.next() {
-                Some(source) => scenario_source = Some(source.clone()),
-                None => return usage_error("--scenario takes the edited scenario file"),
-            },
-            "--record" => match rest.next() {
-                Some(path) => out = Some(path.clone()),
-                None => return usage_error("--record takes a file to write"),
-            },
-            flag if flag.starts_with("--") => {
-                return usage_error(&format!("unknown option {flag}"))
-            }
-            path if record_path.is_none() => record_path = Some(path.to_string()),
-            extra => return usage_error(&format!("unexpected argument {extra:?}")),
-        }
-    }
-    let Some(record_path) = record_path else {
-        return usage_error("fork takes a recorded run (a .jsonl file from run --record)");
-    };
-    let parent = match read_record(&record_path) {
-        Ok(record) => record,
-        Err(code) => return code,
-    };
-    if list {
+    if args.list {
         for point in harness::fork::fork_points(&parent.events) {
             println!("{:>5}  {}", point.seq, point.label);
         }
         return ExitCode::SUCCESS;
     }
-    let Some(at) = at else {
-        return usage_error("fork needs --at EVENT (or --list to see the steps to fork from)");
+    let Some(at) = args.at else {
+        return usage_error(
+            "fork needs --at EVENT, or --list to see the steps to fork from",
+            Some("fork"),
+        );
     };
-    let scenario = match scenario_for(&parent, scenario_source.as_deref()) {
+    let scenario = match scenario_for(&parent, args.scenario.as_deref(), "fork") {
         Ok(scenario) => scenario,
         Err(code) => return code,
     };
@@ -225,9 +143,13 @@ pub fn fork_command(args: &[String]) -> ExitCode {
             divergence.right.as_deref().unwrap_or("(ended)")
         );
     }
-    if let Some(path) = &out {
+    if let Some(path) = &args.out {
         if let Err(err) = std::fs::write(path, child.to_jsonl()) {
-            eprintln!("agent-loop: cannot write the fork to {path}: {err}");
+            eprintln!(
+                "agent-loop: cannot write the fork to {}: {}",
+                path.display(),
+                crate::io_problem(&err)
+            );
             return ExitCode::from(2);
         }
     }

@@ -84,34 +84,9 @@ const ALLOWED_HEADERS: &[&str] = &[
 
 type Body = UnsyncBoxBody<Bytes, Infallible>;
 
-pub fn command(args: &[String]) -> ExitCode {
-    let mut port: u16 = 8787;
-    let mut pace_ms: u64 = 0;
-    let mut source = None;
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        match arg.as_str() {
-            "--port" => match rest.next().map(|p| p.parse::<u16>()) {
-                Some(Ok(p)) => port = p,
-                _ => return crate::usage_error("--port takes a port number (0 picks a free one)"),
-            },
-            "--pace-ms" => match rest.next().map(|p| p.parse::<u64>()) {
-                Some(Ok(ms)) => pace_ms = ms,
-                _ => {
-                    return crate::usage_error("--pace-ms takes milliseconds between stream events")
-                }
-            },
-            flag if flag.starts_with("--") => {
-                return crate::usage_error(&format!("unknown option {flag}"))
-            }
-            file if source.is_none() => source = Some(file.to_string()),
-            extra => return crate::usage_error(&format!("unexpected argument {extra:?}")),
-        }
-    }
-    let Some(source) = source else {
-        return crate::usage_error("serve needs a scenario file or a built-in scenario's name");
-    };
-    let scenario = match crate::load(&source) {
+pub fn command(args: &crate::args::ServeArgs) -> ExitCode {
+    let (port, pace_ms) = (args.port, args.pace_ms);
+    let scenario = match crate::load(&args.scenario) {
         Ok(scenario) => scenario,
         Err(code) => return code,
     };

@@ -1,5 +1,6 @@
 //! The human-readable trace: one or two lines per event, for a terminal.
 
+use harness::approval::{Decider, DecisionKind};
 use harness::event::{EventKind, RunEvent, Validation};
 use harness::message::ContentBlock;
 use harness::run::usd;
@@ -142,23 +143,12 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             decision,
             by,
             reason,
+            args,
             ..
-        } => {
-            let word = |v: serde_json::Result<serde_json::Value>| {
-                v.ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default()
-            };
-            let reason = reason
-                .as_ref()
-                .map(|r| format!(": {r}"))
-                .unwrap_or_default();
-            vec![format!(
-                "{t}  ✔ {name}: {} by {}{reason}",
-                word(serde_json::to_value(decision)),
-                word(serde_json::to_value(by))
-            )]
-        }
+        } => vec![format!(
+            "{t}  {}",
+            decision_line(name, *decision, *by, reason.as_deref(), args.as_ref())
+        )],
         EventKind::ToolResult {
             name,
             content,
@@ -190,5 +180,91 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             }
             out
         }
+    }
+}
+
+/// "✔ issue_refund: approved by the user (approve)", "✘ issue_refund: denied
+/// by policy (deny_and_stop)". The mark says which way it went; the word in
+/// brackets is the decision as the JSON trace names it.
+fn decision_line(
+    name: &str,
+    decision: DecisionKind,
+    by: Decider,
+    reason: Option<&str>,
+    edited_args: Option<&serde_json::Value>,
+) -> String {
+    let (mark, verb, kind, then) = match decision {
+        DecisionKind::Approve => ("✔", "approved", "approve", ""),
+        DecisionKind::ApproveEdited => {
+            ("✔", "approved with edited arguments", "approve_edited", "")
+        }
+        DecisionKind::AlwaysAllow => ("✔", "approved for the rest of the run", "always_allow", ""),
+        DecisionKind::Deny => (
+            "✘",
+            "denied",
+            "deny",
+            "; the model is told and the loop goes on",
+        ),
+        DecisionKind::DenyAndStop => ("✘", "denied", "deny_and_stop", ""),
+    };
+    let who = match by {
+        Decider::User => "the user",
+        Decider::Policy => "policy",
+        Decider::AlwaysAllow => "an earlier \"always allow\"",
+    };
+    let args = edited_args
+        .map(|args| format!(" {}", clip(&args.to_string(), 120)))
+        .unwrap_or_default();
+    let reason = reason.map(|r| format!(": {r}")).unwrap_or_default();
+    format!("{mark} {name}: {verb}{args} by {who} ({kind}){reason}{then}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decided(decision: DecisionKind, by: Decider, reason: Option<&str>) -> String {
+        let event = RunEvent {
+            seq: 4,
+            t_ms: 12,
+            kind: EventKind::ApprovalDecided {
+                id: "call_1".into(),
+                name: "issue_refund".into(),
+                decision,
+                by,
+                reason: reason.map(str::to_string),
+                args: (decision == DecisionKind::ApproveEdited)
+                    .then(|| serde_json::json!({"order_id": "ord_2"})),
+            },
+        };
+        lines(&event).join("\n")
+    }
+
+    #[test]
+    fn every_decision_prints_with_an_honest_mark() {
+        assert_eq!(
+            decided(DecisionKind::Approve, Decider::Policy, None),
+            "    12 ms  ✔ issue_refund: approved by policy (approve)"
+        );
+        assert_eq!(
+            decided(DecisionKind::Approve, Decider::AlwaysAllow, None),
+            "    12 ms  ✔ issue_refund: approved by an earlier \"always allow\" (approve)"
+        );
+        assert_eq!(
+            decided(DecisionKind::ApproveEdited, Decider::User, None),
+            "    12 ms  ✔ issue_refund: approved with edited arguments {\"order_id\":\"ord_2\"} by the user (approve_edited)"
+        );
+        assert_eq!(
+            decided(DecisionKind::AlwaysAllow, Decider::User, None),
+            "    12 ms  ✔ issue_refund: approved for the rest of the run by the user (always_allow)"
+        );
+        assert_eq!(
+            decided(DecisionKind::Deny, Decider::User, Some("wrong order")),
+            "    12 ms  ✘ issue_refund: denied by the user (deny): wrong order; the model is told and the loop goes on"
+        );
+        assert_eq!(
+            decided(DecisionKind::DenyAndStop, Decider::Policy, None),
+            "    12 ms  ✘ issue_refund: denied by policy (deny_and_stop)"
+        );
     }
 }

@@ -7,16 +7,6 @@ use harness::model::ToolSpec;
 use harness::wire::{self, Provider, WireRequest};
 use serde_json::{json, Value};
 
-/// `anthropic`, `openai-chat`, `openai-responses` (underscores accepted too).
-pub fn parse_provider(name: &str) -> Option<Provider> {
-    match name.replace('_', "-").as_str() {
-        "anthropic" => Some(Provider::Anthropic),
-        "openai-chat" => Some(Provider::OpenaiChat),
-        "openai-responses" => Some(Provider::OpenaiResponses),
-        _ => None,
-    }
-}
-
 /// What a request needs beyond the history.
 pub struct RunShape<'a> {
     pub system: &'a str,

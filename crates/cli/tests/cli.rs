@@ -79,10 +79,17 @@ fn a_file_runs_and_a_non_done_status_exits_3() {
 fn approval_flag_decides_calls_that_need_approval() {
     let all = agent_loop(&["run", "refund-with-approval", "--approve", "all"]);
     assert_eq!(all.status.code(), Some(0), "{}", stdout(&all));
-    assert!(stdout(&all).contains("issue_refund: approve by policy"));
+    assert!(stdout(&all).contains("  ✔ issue_refund: approved by policy (approve)\n"));
 
+    // A denial is never shown with a check mark.
     let none = agent_loop(&["run", "refund-with-approval", "--approve", "none"]);
     assert_eq!(none.status.code(), Some(3));
+    assert!(
+        stdout(&none).contains("  ✘ issue_refund: denied by policy (deny_and_stop)\n"),
+        "{}",
+        stdout(&none)
+    );
+    assert!(!stdout(&none).contains("✔"), "{}", stdout(&none));
     assert!(stdout(&none)
         .contains("■ blocked — issue_refund needs approval and the approval policy is deny_all"));
 
@@ -165,6 +172,53 @@ fn list_shows_every_builtin_scenario() {
         assert!(text.contains(builtin.id), "{}", builtin.id);
     }
     assert!(text.contains("Stop conditions:"));
+}
+
+#[test]
+fn list_says_which_scenarios_need_approve_all_to_end_as_listed() {
+    let text = stdout(&agent_loop(&["list"]));
+    let line = |id: &str| {
+        text.lines()
+            .find(|line| line.split_whitespace().next() == Some(id))
+            .unwrap_or_else(|| panic!("no line for {id}:\n{text}"))
+            .to_string()
+    };
+    let refund = line("refund-with-approval");
+    assert!(
+        refund.contains(" done with --approve all  Refund with approval"),
+        "{refund}"
+    );
+    // What the line promises is what a run does: only with the flag.
+    assert_eq!(
+        agent_loop(&["run", "refund-with-approval", "--approve", "all"])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        agent_loop(&["run", "refund-with-approval"]).status.code(),
+        Some(3)
+    );
+    // A policy written in the file needs no flag; nor does a scenario that asks nothing.
+    assert!(
+        !line("blocked").contains("--approve"),
+        "{}",
+        line("blocked")
+    );
+    assert!(
+        !line("get-time").contains("--approve"),
+        "{}",
+        line("get-time")
+    );
+    // A deadline counted from the page's load cannot be met by a fresh process.
+    let shared = line("deadline-shared");
+    assert!(
+        shared.contains(" deadline in the page ")
+            && shared.ends_with(
+                "(once the page has been open 2.5 s; each `agent-loop run` starts a fresh clock)"
+            ),
+        "{shared}"
+    );
 }
 
 #[test]
@@ -342,7 +396,9 @@ fn a_recorded_run_shows_and_replays_and_a_changed_tool_fails_the_replay() {
     let output = agent_loop(&["replay", record, "--assert", bad.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
     assert!(
-        stderr(&output).contains("not a valid assertions file: unknown field `stauts`"),
+        stderr(&output).contains(
+            "not a valid assertions file: unknown key \"stauts\" (did you mean `status`?); the keys are status, tool_sequence,"
+        ),
         "{}",
         stderr(&output)
     );

@@ -1,0 +1,306 @@
+//! The command line's shape: every command, its arguments and flags, and the
+//! words `--help` prints for each. clap parses it; `usage.rs` turns clap's
+//! errors into one line.
+//!
+//! The help texts are the command line's reference, so each one says what
+//! the argument is, what happens without it, and the exit codes.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use harness::approval::ApprovalPolicy;
+use harness::wire::Provider;
+
+const EXIT_CODES: &str = "\
+Exit codes: 0 when a run ends `done` (or a file is valid, or a replay passes),
+3 when a run ends with any other status (or a check or a replay fails),
+2 for a bad file or bad usage (the message goes to stderr).";
+
+#[derive(Parser)]
+#[command(
+    name = "agent-loop",
+    version,
+    about = "Runs, checks and replays agent-loop scenarios natively, with the same harness the browser playground runs.",
+    long_about = None,
+    subcommand_required = true,
+    after_help = EXIT_CODES
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Run a scenario and print its trace
+    #[command(after_help = RUN_APPROVALS)]
+    Run(RunArgs),
+    /// List the built-in scenarios, with the status each ends with and what it needs to get there
+    List,
+    /// List every problem in a scenario file, with its path; exit 2 if there is any
+    Validate(ValidateArgs),
+    /// Print a recorded run's trace
+    Show(ShowArgs),
+    /// Replay recorded runs against the current tools and check that the outcomes still hold
+    #[command(after_long_help = REPLAY_DETAILS)]
+    Replay(ReplayArgs),
+    /// Continue a recorded run from one of its steps, under an edited scenario
+    Fork(ForkArgs),
+    /// Print the request body of each model call of a run, in one provider's format
+    Wire(WireArgs),
+    /// Check a run's history against each provider's tool-call rules
+    Check(CheckArgs),
+    /// Serve a scenario's model as an HTTP API on 127.0.0.1, in all three providers' formats
+    Serve(ServeArgs),
+    /// Print the scenario file format as a JSON Schema
+    Schema,
+}
+
+/// Every command's name, in the order `--help` lists them (for "did you mean").
+pub const COMMAND_NAMES: &[&str] = &[
+    "run", "list", "validate", "show", "replay", "fork", "wire", "check", "serve", "schema", "help",
+];
+
+const RUN_APPROVALS: &str = "\
+Approvals: without --approve, the scenario's own `approval` policy decides.
+Under \"ask\" (the default) nobody is asked at the command line, so the first
+call to a tool that needs approval ends the run `blocked` (and a hint on stderr
+names --approve). `agent-loop list` says which built-ins need --approve all to
+reach the status they are listed with.
+
+Exit codes: 0 when the run ends `done`, 3 for any other status, 2 for a bad
+file or bad usage.";
+
+const REPLAY_DETAILS: &str = "\
+One record: every check is printed with its detail; exit 0 when all pass, 3 with
+the first difference otherwise.
+
+Several records, or a folder (every *.jsonl in it, sorted by name): one line
+per record (pass or FAIL, its path, and the first difference), then a summary
+such as \"40 records: 39 passed, 1 failed\". A record that cannot be read or
+replayed is reported on its line and the others still run.
+
+Exit codes: 0 when every record passes, 3 when any fails, 2 when any record
+(or --scenario, or --assert) cannot be read.";
+
+/// `--approve`: how the command line decides calls that need approval.
+#[derive(Args)]
+pub struct ApprovalArg {
+    /// Decide every call that needs approval: `all` approves them, `none`
+    /// refuses them (the run ends `blocked`)
+    ///
+    /// Without it the scenario's own `approval` policy decides, and under
+    /// "ask" (the default) nobody is asked at the command line, so the first
+    /// such call ends the run `blocked`.
+    #[arg(long, value_enum, value_name = "all|none")]
+    pub approve: Option<Approve>,
+}
+
+impl ApprovalArg {
+    pub fn policy(&self) -> Option<ApprovalPolicy> {
+        self.approve.map(|approve| match approve {
+            Approve::All => ApprovalPolicy::ApproveAll,
+            Approve::Refuse => ApprovalPolicy::DenyAll,
+        })
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Approve {
+    /// approve every call that needs approval
+    All,
+    /// refuse every call that needs approval (the run ends blocked)
+    #[value(name = "none")]
+    Refuse,
+}
+
+/// The three wire formats, as the command line spells them.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ProviderName {
+    /// Anthropic Messages
+    Anthropic,
+    /// OpenAI Chat Completions
+    #[value(alias = "openai_chat")]
+    OpenaiChat,
+    /// OpenAI Responses
+    #[value(alias = "openai_responses")]
+    OpenaiResponses,
+}
+
+impl From<ProviderName> for Provider {
+    fn from(name: ProviderName) -> Provider {
+        match name {
+            ProviderName::Anthropic => Provider::Anthropic,
+            ProviderName::OpenaiChat => Provider::OpenaiChat,
+            ProviderName::OpenaiResponses => Provider::OpenaiResponses,
+        }
+    }
+}
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// A scenario file, or the name of a built-in scenario; `agent-loop list` names them
+    #[arg(value_name = "SCENARIO")]
+    pub scenario: String,
+    #[command(flatten)]
+    pub approval: ApprovalArg,
+    /// Print one JSON event a line, `run_finished` last, instead of the readable trace
+    #[arg(long)]
+    pub jsonl: bool,
+    /// Also write the scenario and the trace to this file, which `show`, `replay` and `fork` read
+    #[arg(long, value_name = "OUT.jsonl")]
+    pub record: Option<PathBuf>,
+    /// Drive the run with a model behind this provider's HTTP API instead of
+    /// the scenario's own model. The API key is read from AGENT_LOOP_API_KEY.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "PROVIDER",
+        help_heading = "A model behind an HTTP API"
+    )]
+    pub provider: Option<ProviderName>,
+    /// The API's address, e.g. http://127.0.0.1:8787 for `agent-loop serve`.
+    /// The command line speaks plain http only (a local server); without
+    /// this flag it uses the provider's hosted https address, which it cannot reach
+    #[arg(long, value_name = "URL", help_heading = "A model behind an HTTP API")]
+    pub base_url: Option<String>,
+    /// The model name sent in each request [default: default]
+    #[arg(long, value_name = "NAME", help_heading = "A model behind an HTTP API")]
+    pub model: Option<String>,
+    /// Ask for whole responses instead of streamed ones
+    #[arg(long, help_heading = "A model behind an HTTP API")]
+    pub no_stream: bool,
+}
+
+#[derive(Args)]
+pub struct ValidateArgs {
+    /// A scenario file, or the name of a built-in scenario
+    #[arg(value_name = "SCENARIO")]
+    pub scenario: String,
+}
+
+#[derive(Args)]
+pub struct ShowArgs {
+    /// A recorded run: a file from `run --record` or `fork --record`, or a JSON Lines trace from `run --jsonl`
+    #[arg(value_name = "RECORD.jsonl")]
+    pub record: PathBuf,
+}
+
+#[derive(Args)]
+pub struct ReplayArgs {
+    /// Recorded runs, as `run --record` writes them, or folders of them: a
+    /// folder means every *.jsonl file in it, sorted by name
+    #[arg(value_name = "RECORD.jsonl|FOLDER", required = true)]
+    pub records: Vec<PathBuf>,
+    /// Replay against this scenario (a file, or a built-in's name) instead of
+    /// the one each record holds; a bare trace needs it
+    #[arg(long, value_name = "SCENARIO")]
+    pub scenario: Option<String>,
+    /// A JSON file of expectations that replace the recorded ones, e.g.
+    /// {"status": "done", "tool_sequence": ["get_order"], "no_repeated_calls": true, "ids_exist": true}
+    #[arg(long = "assert", value_name = "ASSERT.json")]
+    pub assertions: Option<PathBuf>,
+    /// Print one JSON object a line per record (record, passed, status, checks), for CI;
+    /// the summary goes to stderr
+    #[arg(long)]
+    pub jsonl: bool,
+}
+
+#[derive(Args)]
+pub struct ForkArgs {
+    /// The recorded run to continue (a file from `run --record`)
+    #[arg(value_name = "RECORD.jsonl")]
+    pub record: PathBuf,
+    /// List the steps the run can be forked from (the events before a model or tool call)
+    #[arg(long, conflicts_with_all = ["at", "scenario", "out"])]
+    pub list: bool,
+    /// The step to continue from: an event number that `--list` shows
+    #[arg(long, value_name = "EVENT", value_parser = event_number)]
+    pub at: Option<u64>,
+    /// The edited scenario to continue under (a file, or a built-in's name);
+    /// without it, the scenario the record holds
+    #[arg(long, value_name = "SCENARIO")]
+    pub scenario: Option<String>,
+    /// Write the fork (the parent's events before the step, then the new ones) to this file
+    #[arg(long = "record", id = "out", value_name = "OUT.jsonl")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct WireArgs {
+    /// The format to print the request bodies in
+    #[arg(long, value_enum, value_name = "PROVIDER")]
+    pub provider: ProviderName,
+    /// A scenario file, or the name of a built-in scenario
+    #[arg(value_name = "SCENARIO")]
+    pub scenario: String,
+    #[command(flatten)]
+    pub approval: ApprovalArg,
+}
+
+#[derive(Args)]
+#[command(
+    after_help = "Exit codes: 0 when no provider would reject the run's history, 3 when one would, 2 for a bad file."
+)]
+pub struct CheckArgs {
+    /// A scenario file, or the name of a built-in scenario
+    #[arg(value_name = "SCENARIO")]
+    pub scenario: String,
+    #[command(flatten)]
+    pub approval: ApprovalArg,
+}
+
+#[derive(Args)]
+#[command(after_long_help = "\
+Routes: POST /v1/messages (Anthropic), /v1/chat/completions and /v1/responses
+(OpenAI), streamed when the body has \"stream\": true. Each request plays the
+script's next response; a request with no assistant message, or POST /reset,
+starts the script over.")]
+pub struct ServeArgs {
+    /// A scenario file, or the name of a built-in scenario, whose model answers
+    #[arg(value_name = "SCENARIO")]
+    pub scenario: String,
+    /// The port to listen on, on 127.0.0.1 only; 0 picks a free one
+    #[arg(long, value_name = "PORT", default_value_t = 8787, value_parser = port_number)]
+    pub port: u16,
+    /// Send a streamed answer's events this many milliseconds apart
+    #[arg(long, value_name = "MS", default_value_t = 0, value_parser = milliseconds)]
+    pub pace_ms: u64,
+}
+
+// clap's own parsers would say "invalid digit found in string"; these say
+// what the flag expects.
+
+fn port_number(text: &str) -> Result<u16, String> {
+    text.parse()
+        .map_err(|_| "expected a port number from 0 to 65535 (0 picks a free one)".to_string())
+}
+
+fn milliseconds(text: &str) -> Result<u64, String> {
+    text.parse()
+        .map_err(|_| "expected a whole number of milliseconds".to_string())
+}
+
+fn event_number(text: &str) -> Result<u64, String> {
+    text.parse()
+        .map_err(|_| "expected an event number (`fork RECORD --list` shows them)".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_command_is_named_for_suggestions() {
+        let command = Cli::command();
+        let mut defined: Vec<&str> = command.get_subcommands().map(|c| c.get_name()).collect();
+        defined.push("help");
+        assert_eq!(defined, COMMAND_NAMES);
+    }
+}

@@ -1,0 +1,309 @@
+//! `agent-loop replay`: recorded runs played against the current tools, one
+//! record in detail or many as a regression suite.
+//!
+//! One record (a file, without `--jsonl`) prints every check with its detail.
+//! Anything more (several files, a folder, or `--jsonl`) is a suite: one line
+//! per record and a summary, and a record that cannot be read is reported on
+//! its line while the others still run.
+//!
+//! Exit codes: 0 when every record passes, 3 when any fails, 2 when any input
+//! cannot be read. 2 wins over 3: a suite with a hole in it did not test
+//! what it claims, whatever the rest says.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::rc::Rc;
+
+use harness::replay::{replay, Assertions, Record, ReplayReport};
+use harness::runtime::TokioRuntime;
+use harness::scenario::Scenario;
+use serde_json::json;
+
+use crate::args::ReplayArgs;
+use crate::record::{read_record_file, NO_SCENARIO};
+use crate::{load, problems_heading, report_problems};
+
+pub fn replay_command(args: &ReplayArgs) -> ExitCode {
+    let assertions = match &args.assertions {
+        None => Assertions::default(),
+        Some(path) => match read_assertions(path) {
+            Ok(assertions) => assertions,
+            Err(message) => {
+                eprintln!("agent-loop: {message}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    // Loaded once: with several records, every one replays against it.
+    let scenario = match args.scenario.as_deref().map(load).transpose() {
+        Ok(scenario) => scenario,
+        Err(code) => return code,
+    };
+    let runtime = match crate::tokio_runtime() {
+        Ok(runtime) => runtime,
+        Err(code) => return code,
+    };
+    let replayer = Replayer {
+        runtime,
+        scenario,
+        scenario_source: args.scenario.clone(),
+        assertions,
+    };
+    match args.records.as_slice() {
+        [single] if !args.jsonl && !single.is_dir() => replayer.one_in_detail(single),
+        inputs => replayer.suite(&expand(inputs), args.jsonl),
+    }
+}
+
+/// The assertions file, checked key by key so a typo is named with a suggestion.
+fn read_assertions(path: &Path) -> Result<Assertions, String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {shown}: {}", crate::io_problem(&e)))?;
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{shown}: not a valid assertions file: not JSON: {e}"))?;
+    let known = [
+        "status",
+        "tool_sequence",
+        "same_errors",
+        "no_repeated_calls",
+        "ids_exist",
+    ];
+    let Some(object) = value.as_object() else {
+        return Err(format!(
+            "{shown}: not a valid assertions file: expected a JSON object with any of {}",
+            known.join(", ")
+        ));
+    };
+    for key in object.keys() {
+        if !known.contains(&key.as_str()) {
+            return Err(format!(
+                "{shown}: not a valid assertions file: unknown key \"{key}\"{}; the keys are {}",
+                harness::suggest::did_you_mean(key, known),
+                known.join(", ")
+            ));
+        }
+    }
+    let expected = |key: &str| match key {
+        "status" => "a status such as \"done\"",
+        "tool_sequence" => "a list of tool names",
+        _ => "true or false",
+    };
+    serde_json::from_value::<Assertions>(value.clone()).map_err(|_| {
+        // The keys are known, so a type is wrong: say which, in plain words.
+        let wrong = object
+            .iter()
+            .find(|(key, v)| {
+                serde_json::from_value::<Assertions>(json!({ key.as_str(): v })).is_err()
+            })
+            .map(|(key, _)| key.as_str())
+            .unwrap_or("a value");
+        format!(
+            "{shown}: not a valid assertions file: {wrong} must be {}",
+            expected(wrong)
+        )
+    })
+}
+
+/// The records the arguments name: a file as given, a folder as every
+/// `*.jsonl` in it, sorted by name. A folder that cannot be listed, or holds
+/// no record, is kept as an input that fails to read.
+fn expand(inputs: &[PathBuf]) -> Vec<Input> {
+    let mut out = Vec::new();
+    for input in inputs {
+        if !input.is_dir() {
+            out.push(Input::Record(input.clone()));
+            continue;
+        }
+        let listing = std::fs::read_dir(input).map(|entries| {
+            let mut files: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .map(|entry| entry.path())
+                .filter(|path| path.is_file() && path.extension().is_some_and(|e| e == "jsonl"))
+                .collect();
+            files.sort();
+            files
+        });
+        match listing {
+            Ok(files) if files.is_empty() => out.push(Input::Broken(
+                input.clone(),
+                "no *.jsonl records in this folder".to_string(),
+            )),
+            Ok(files) => out.extend(files.into_iter().map(Input::Record)),
+            Err(err) => out.push(Input::Broken(
+                input.clone(),
+                format!("cannot list this folder: {}", crate::io_problem(&err)),
+            )),
+        }
+    }
+    out
+}
+
+enum Input {
+    Record(PathBuf),
+    /// A folder that yielded no record, and why.
+    Broken(PathBuf, String),
+}
+
+/// What replaying one record came to.
+enum Verdict {
+    Replayed(ReplayReport),
+    /// The record (or the scenario it needs) could not be read or built.
+    Unreadable(String),
+}
+
+struct Replayer {
+    runtime: tokio::runtime::Runtime,
+    /// `--scenario`, loaded; otherwise each record's own.
+    scenario: Option<Scenario>,
+    scenario_source: Option<String>,
+    assertions: Assertions,
+}
+
+impl Replayer {
+    fn replay(&self, record: &Record) -> Result<ReplayReport, Vec<harness::scenario::Problem>> {
+        let scenario = self.scenario.as_ref().or(record.scenario.as_ref());
+        let scenario = scenario.expect("callers check that a scenario exists");
+        self.runtime.block_on(replay(
+            record,
+            scenario,
+            &self.assertions,
+            Rc::new(TokioRuntime::default()),
+        ))
+    }
+
+    fn one_in_detail(&self, path: &Path) -> ExitCode {
+        let record = match read_record_file(path) {
+            Ok(record) => record,
+            Err(error) => {
+                eprintln!("agent-loop: {}", error.with_path(path));
+                return ExitCode::from(2);
+            }
+        };
+        if self.scenario.is_none() && record.scenario.is_none() {
+            return crate::usage::usage_error(NO_SCENARIO, Some("replay"));
+        }
+        let report = match self.replay(&record) {
+            Ok(report) => report,
+            Err(problems) => {
+                let source = self.scenario_source.clone();
+                report_problems(
+                    &source.unwrap_or_else(|| path.display().to_string()),
+                    &problems,
+                );
+                return ExitCode::from(2);
+            }
+        };
+        for result in &report.results {
+            let mark = if result.passed { "✓" } else { "✗" };
+            println!("{mark} {}: {}", result.name, result.detail);
+        }
+        match report.first_failure() {
+            None => {
+                println!("replay passed ({} assertions)", report.results.len());
+                ExitCode::SUCCESS
+            }
+            Some(failure) => {
+                eprintln!(
+                    "replay failed: first difference: {}: {}",
+                    failure.name, failure.detail
+                );
+                ExitCode::from(3)
+            }
+        }
+    }
+
+    fn verdict(&self, path: &Path) -> Verdict {
+        let record = match read_record_file(path) {
+            Ok(record) => record,
+            Err(error) => return Verdict::Unreadable(error.message().to_string()),
+        };
+        if self.scenario.is_none() && record.scenario.is_none() {
+            return Verdict::Unreadable(NO_SCENARIO.to_string());
+        }
+        match self.replay(&record) {
+            Ok(report) => Verdict::Replayed(report),
+            Err(problems) => {
+                let source = self.scenario_source.clone();
+                let heading =
+                    problems_heading(&source.unwrap_or_else(|| "its scenario".into()), &problems);
+                let first = problems.first().map(|p| format!(", first: {p}"));
+                Verdict::Unreadable(format!("{heading}{}", first.unwrap_or_default()))
+            }
+        }
+    }
+
+    fn suite(&self, inputs: &[Input], jsonl: bool) -> ExitCode {
+        let (mut passed, mut failed, mut unreadable) = (0, 0, 0);
+        for input in inputs {
+            let (path, verdict) = match input {
+                Input::Record(path) => (path, self.verdict(path)),
+                Input::Broken(path, why) => (path, Verdict::Unreadable(why.clone())),
+            };
+            match &verdict {
+                Verdict::Replayed(report) if report.passed() => passed += 1,
+                Verdict::Replayed(_) => failed += 1,
+                Verdict::Unreadable(_) => unreadable += 1,
+            }
+            if jsonl {
+                println!("{}", json_line(path, &verdict));
+            } else {
+                println!("{}", text_line(path, &verdict));
+            }
+        }
+        let mut summary = format!(
+            "{} record{}: {passed} passed, {failed} failed",
+            inputs.len(),
+            if inputs.len() == 1 { "" } else { "s" }
+        );
+        if unreadable > 0 {
+            summary.push_str(&format!(", {unreadable} unreadable"));
+        }
+        // With --jsonl, stdout is for machines: one JSON object a line.
+        if jsonl {
+            eprintln!("{summary}");
+        } else {
+            println!("{summary}");
+        }
+        if unreadable > 0 {
+            ExitCode::from(2)
+        } else if failed > 0 {
+            ExitCode::from(3)
+        } else {
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// "pass  runs/a.jsonl", "FAIL  runs/b.jsonl: status: expected done, got …".
+fn text_line(path: &Path, verdict: &Verdict) -> String {
+    let shown = path.display();
+    match verdict {
+        Verdict::Replayed(report) => match report.first_failure() {
+            None => format!("pass  {shown}"),
+            Some(failure) => format!("FAIL  {shown}: {}: {}", failure.name, failure.detail),
+        },
+        Verdict::Unreadable(why) => format!("error {shown}: {why}"),
+    }
+}
+
+/// One record's result for CI: its path, whether it passed, the status the
+/// replay ended with, and every check.
+fn json_line(path: &Path, verdict: &Verdict) -> serde_json::Value {
+    let record = path.display().to_string();
+    match verdict {
+        Verdict::Replayed(report) => json!({
+            "record": record,
+            "passed": report.passed(),
+            "status": report.outcome.status.as_str(),
+            "checks": report.results,
+        }),
+        Verdict::Unreadable(why) => json!({
+            "record": record,
+            "passed": false,
+            "status": null,
+            "checks": [],
+            "error": why,
+        }),
+    }
+}

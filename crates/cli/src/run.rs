@@ -1,0 +1,190 @@
+//! `agent-loop run`, `wire` and `check`: a scenario run to the end, printed
+//! as a trace, or rebuilt as each provider's requests and checked.
+
+use std::process::ExitCode;
+use std::rc::Rc;
+
+use harness::approval::ApprovalPolicy;
+use harness::event::{RunEvent, Status};
+use harness::provider::{ApiKey, HttpModel, ProviderSettings};
+use harness::runtime::TokioRuntime;
+use harness::scenario::Scenario;
+use harness::RunOptions;
+
+use crate::args::{CheckArgs, RunArgs, WireArgs};
+use crate::usage::usage_error;
+use crate::{http, load, report_problems, trace, wire};
+
+pub fn run_command(args: &RunArgs) -> ExitCode {
+    if args.provider.is_none()
+        && (args.base_url.is_some() || args.model.is_some() || args.no_stream)
+    {
+        return usage_error(
+            "--base-url, --model and --no-stream go with --provider",
+            Some("run"),
+        );
+    }
+    let mut scenario = match load(&args.scenario) {
+        Ok(scenario) => scenario,
+        Err(code) => return code,
+    };
+    if let Some(policy) = args.approval.policy() {
+        scenario.approval = policy;
+    }
+    let js_tools = scenario.js_tool_names();
+    if !js_tools.is_empty() {
+        // Said up front, on stderr, so a JSON Lines trace on stdout stays clean.
+        eprintln!(
+            "note: {} {} a JavaScript body, which runs only in the browser playground's sandbox; here every call to it answers with an error result",
+            js_tools.join(", "),
+            if js_tools.len() == 1 { "has" } else { "have" }
+        );
+    }
+    let runtime = match crate::tokio_runtime() {
+        Ok(runtime) => runtime,
+        Err(code) => return code,
+    };
+    let jsonl = args.jsonl;
+    let mut recorded = Vec::new();
+    let mut on_event = |event: &RunEvent| {
+        if args.record.is_some() {
+            recorded.push(event.clone());
+        }
+        if jsonl {
+            println!("{}", serde_json::to_string(event).unwrap_or_default());
+        } else {
+            trace::print(event);
+        }
+    };
+    let clock: Rc<dyn harness::runtime::Runtime> = Rc::new(TokioRuntime::default());
+    let outcome = match args.provider {
+        None => runtime.block_on(harness::run_scenario(
+            &scenario,
+            clock,
+            RunOptions::default(),
+            &mut on_event,
+        )),
+        Some(provider) => {
+            let provider = provider.into();
+            let settings = ProviderSettings {
+                provider,
+                base_url: args
+                    .base_url
+                    .clone()
+                    .unwrap_or_else(|| ProviderSettings::default_base_url(provider).to_string()),
+                model: args.model.clone().unwrap_or_else(|| "default".to_string()),
+                stream: !args.no_stream,
+            };
+            let key = ApiKey::new(std::env::var("AGENT_LOOP_API_KEY").unwrap_or_default());
+            let model = HttpModel::new(settings, key, http::NativeHttp);
+            runtime.block_on(harness::run_scenario_with_model(
+                &scenario,
+                clock,
+                &model,
+                RunOptions::default(),
+                &mut on_event,
+            ))
+        }
+    };
+    if let Some(path) = &args.record {
+        let record = harness::replay::Record {
+            scenario: Some(scenario.clone()),
+            events: recorded,
+            forked_at: None,
+        };
+        if let Err(err) = std::fs::write(path, record.to_jsonl()) {
+            eprintln!(
+                "agent-loop: cannot write the record to {}: {}",
+                path.display(),
+                crate::io_problem(&err)
+            );
+            return ExitCode::from(2);
+        }
+    }
+    match outcome {
+        Ok(outcome) if outcome.status == Status::Done => ExitCode::SUCCESS,
+        Ok(outcome) => {
+            if outcome.status == Status::Blocked && scenario.approval == ApprovalPolicy::Ask {
+                eprintln!("hint: pass --approve all or --approve none to decide approvals from the command line");
+            }
+            ExitCode::from(3)
+        }
+        Err(problems) => {
+            report_problems(&args.scenario, &problems);
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs a scenario to the end, keeping its events; errors are already reported.
+fn run_collecting(
+    source: &str,
+    approve: Option<ApprovalPolicy>,
+) -> Result<(Scenario, Vec<RunEvent>), ExitCode> {
+    let mut scenario = load(source)?;
+    if let Some(policy) = approve {
+        scenario.approval = policy;
+    }
+    let runtime = crate::tokio_runtime()?;
+    let mut events = Vec::new();
+    let outcome = runtime.block_on(harness::run_scenario(
+        &scenario,
+        Rc::new(TokioRuntime::default()),
+        RunOptions::default(),
+        &mut |event: &RunEvent| events.push(event.clone()),
+    ));
+    match outcome {
+        Ok(_) => Ok((scenario, events)),
+        Err(problems) => {
+            report_problems(source, &problems);
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// The tools as the run advertised them, built-in definitions included.
+fn tool_specs(scenario: &Scenario) -> Vec<harness::model::ToolSpec> {
+    scenario
+        .build(Rc::new(TokioRuntime::default()))
+        .map(|(config, _)| config.tools.specs().to_vec())
+        .unwrap_or_default()
+}
+
+pub fn wire_command(args: &WireArgs) -> ExitCode {
+    let (scenario, events) = match run_collecting(&args.scenario, args.approval.policy()) {
+        Ok(run) => run,
+        Err(code) => return code,
+    };
+    let tools = tool_specs(&scenario);
+    let shape = wire::RunShape {
+        system: &scenario.system,
+        tools: &tools,
+        max_output_tokens: scenario.limits.max_output_tokens,
+    };
+    let bodies = wire::request_bodies(args.provider.into(), &shape, &events);
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&bodies).unwrap_or_default()
+    );
+    ExitCode::SUCCESS
+}
+
+pub fn check_command(args: &CheckArgs) -> ExitCode {
+    let (scenario, events) = match run_collecting(&args.scenario, args.approval.policy()) {
+        Ok(run) => run,
+        Err(code) => return code,
+    };
+    let tools = tool_specs(&scenario);
+    let shape = wire::RunShape {
+        system: &scenario.system,
+        tools: &tools,
+        max_output_tokens: scenario.limits.max_output_tokens,
+    };
+    let (report, violations) = wire::check_report(&shape, &events);
+    print!("{report}");
+    if violations == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(3)
+    }
+}
