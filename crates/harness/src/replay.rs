@@ -10,8 +10,8 @@
 //! outcomes rather than wording (seed 002's regression suite): the same
 //! status, the same sequence of tool calls with the same error flags, no
 //! repeated identical call, and every id the answer names found in a tool
-//! result. No model and no key are needed, so a real provider's run replays
-//! offline.
+//! result or the task. No model and no key are needed, so a real provider's
+//! run replays offline.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -255,7 +255,8 @@ impl Approver for RecordedApprover {
     }
 }
 
-/// What a replay is checked against. Absent fields are taken from the recording.
+/// What a replay is checked against. Absent fields are taken from the
+/// recording, except `ids_exist`, which is checked whatever the recording did.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Assertions {
@@ -272,8 +273,9 @@ pub struct Assertions {
     /// `false`: not checked; absent: no repeat the recording did not have.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_repeated_calls: Option<bool>,
-    /// Every id-like word in the answer appears in some tool result. `true`:
-    /// strictly; `false`: not checked; absent: no missing id the recording did not have.
+    /// Every id-like word in the answer appears in a tool result or the task.
+    /// Checked unless `false`: an id the recording already invented is still
+    /// invented, so the recording is no excuse.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ids_exist: Option<bool>,
 }
@@ -474,29 +476,7 @@ fn check(
     }
 
     if assertions.ids_exist != Some(false) {
-        let allowed = match assertions.ids_exist {
-            Some(true) => Vec::new(),
-            _ => missing_ids(
-                &record.events,
-                record.outcome().and_then(|o| o.answer.as_deref()),
-            ),
-        };
-        let missing: Vec<String> = missing_ids(events, outcome.answer.as_deref())
-            .into_iter()
-            .filter(|id| !allowed.contains(id))
-            .collect();
-        results.push(AssertionResult {
-            name: "ids_exist".into(),
-            passed: missing.is_empty(),
-            detail: if missing.is_empty() {
-                "every id in the answer came from a tool result".to_string()
-            } else {
-                format!(
-                    "the answer names {} but no tool result contains it",
-                    missing.join(", ")
-                )
-            },
-        });
+        results.push(ids_exist(events, outcome.answer.as_deref()));
     }
     results
 }
@@ -511,26 +491,6 @@ fn repeats(steps: &[(String, String, bool)]) -> Vec<(String, usize, usize)> {
         .collect()
 }
 
-/// Id-like words of the answer that no successful tool result contains.
-fn missing_ids(events: &[RunEvent], answer: Option<&str>) -> Vec<String> {
-    let results: Vec<&str> = events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::ToolResult {
-                content,
-                is_error: false,
-                ..
-            } => Some(content.as_str()),
-            _ => None,
-        })
-        .collect();
-    id_like_words(answer.unwrap_or_default())
-        .into_iter()
-        .filter(|id| !results.iter().any(|r| r.contains(id)))
-        .map(str::to_string)
-        .collect()
-}
-
 fn result_content(events: &[RunEvent], index: usize) -> String {
     events
         .iter()
@@ -542,28 +502,84 @@ fn result_content(events: &[RunEvent], index: usize) -> String {
         .unwrap_or_default()
 }
 
-/// Words that look like identifiers: letters and digits together, such as
-/// `h_lis_01`, `ord_f6g7h8i9j0` or `A1001` (plain numbers and words are not ids).
-fn id_like_words(text: &str) -> Vec<&str> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
-        .map(|w| w.trim_matches('-'))
-        .filter(|w| {
-            w.len() >= 4
-                && w.chars().any(|c| c.is_ascii_digit())
-                && w.chars().any(|c| c.is_ascii_alphabetic())
-        })
-        .collect()
+/// Every id-like word of the answer (see `facts::id_like_words`) must be a
+/// word of something the model received: a tool result (an error result too:
+/// "no order ord_x; known orders: …" tells the model real ids), or the task,
+/// since an id the user gave is not invented. Anything else the model made
+/// up, such as a refund id after the refund was denied. An error result
+/// counts although it may only echo the model's own argument back: the
+/// check looks for ids that came from nowhere, not for ids that were wrong.
+fn ids_exist(events: &[RunEvent], answer: Option<&str>) -> AssertionResult {
+    let verdict = |passed: bool, detail: String| AssertionResult {
+        name: "ids_exist".into(),
+        passed,
+        detail,
+    };
+    let Some(answer) = answer else {
+        return verdict(
+            true,
+            "the run gave no final answer, so no id was checked".to_string(),
+        );
+    };
+    let ids = crate::facts::id_like_words(answer);
+    if ids.is_empty() {
+        return verdict(
+            true,
+            "no id-like text in the answer (checked: prefixed ids, ORD-1001 style, A1001 style, UUIDs)"
+                .to_string(),
+        );
+    }
+    let mut results = Vec::new();
+    let mut task = "";
+    for event in events {
+        match &event.kind {
+            EventKind::ToolResult { content, .. } => results.push(content.as_str()),
+            EventKind::RunStarted { task: text, .. } => task = text,
+            _ => {}
+        }
+    }
+    let in_results = |id: &&str| results.iter().any(|r| crate::facts::names(r, id));
+    let missing: Vec<&str> = ids
+        .iter()
+        .copied()
+        .filter(|id| !in_results(id) && !crate::facts::names(task, id))
+        .collect();
+    if !missing.is_empty() {
+        let (verb, pronoun) = if missing.len() == 1 {
+            ("is", "it")
+        } else {
+            ("are", "them")
+        };
+        return verdict(
+            false,
+            format!(
+                "{} {verb} in the answer but no tool result contains {pronoun}",
+                listed(&missing)
+            ),
+        );
+    }
+    let only_in_task: Vec<&str> = ids.iter().copied().filter(|id| !in_results(id)).collect();
+    let count = match ids.len() {
+        1 => "1 id".to_string(),
+        n => format!("{n} ids"),
+    };
+    let detail = match (ids.len(), only_in_task.is_empty()) {
+        (1, true) => format!("{count} in the answer, found in a tool result"),
+        (_, true) => format!("{count} in the answer, all found in tool results"),
+        (1, false) => format!("{count} in the answer, found in the task"),
+        (_, false) => format!(
+            "{count} in the answer, all found in tool results or the task ({} only in the task)",
+            listed(&only_in_task)
+        ),
+    };
+    verdict(true, detail)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::id_like_words;
-
-    #[test]
-    fn ids_are_words_with_letters_and_digits() {
-        assert_eq!(
-            id_like_words("Casa Alfama (h_lis_01) costs 192 EUR; ref A1001, 2027-03-14."),
-            vec!["h_lis_01", "A1001"]
-        );
+/// "a", "a and b", "a, b and c".
+fn listed(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }

@@ -5,15 +5,22 @@
 //! provider errors, slow responses, endless loops via `loop_from`), which is
 //! how every stop condition and failure is demonstrated without an API key.
 //! When the script runs out it fails clearly instead of inventing an answer.
+//!
+//! An entry can also answer what happened before it: its `branches` are
+//! alternatives, each played when the most recent call of every tool its
+//! `when` names ended the way it says (ran, denied, failed, never
+//! called), so a script can answer a denied refund differently from an issued one.
 
+use std::borrow::Cow;
 use std::cell::Cell;
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::message::{ContentBlock, ToolCall};
+use crate::message::{tool_calls_of, ContentBlock, Message, ToolCall};
 use crate::model::{
     estimate_tokens, ModelClient, ModelError, ModelErrorKind, ModelRequest, ModelResponse, Usage,
 };
@@ -39,6 +46,169 @@ pub struct ScriptedResponse {
     pub delay_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ScriptedError>,
+    /// Played instead of this entry's own fields: the first branch whose
+    /// `when` holds. With none holding, the entry's own fields are played.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub branches: Vec<ScriptedBranch>,
+}
+
+/// An alternative response: the fields of a `ScriptedResponse` except
+/// `branches` (branches do not nest, so a script reads top to bottom), plus
+/// the condition that selects it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptedBranch {
+    /// Tool name → how its most recent call ended. Every pair must hold.
+    pub when: BTreeMap<String, CallOutcome>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thinking: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ScriptedCall>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<ScriptedUsage>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ScriptedError>,
+}
+
+/// How the most recent call of a tool ended, read from the history exactly as
+/// the model received it (the `tool_result`), the way a real model would
+/// have to read it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallOutcome {
+    /// It ran and its result is not an error.
+    Ok,
+    /// A person or the approval policy refused it; the tool never ran.
+    Denied,
+    /// Any other error result: the tool failed, its arguments were invalid,
+    /// or a limit refused it.
+    Error,
+    /// The history holds no call of it.
+    NotCalled,
+}
+
+/// How the run words a refusal in the tool_result (see `Run::feed_decision`
+/// and the `deny_all` policy in run.rs). Tool failures always start with
+/// "tool error: " and limits with "not run: ", so no tool's own text can pass
+/// for a denial.
+const DENIAL_PREFIXES: [&str; 2] = ["denied by the user: ", "denied: "];
+
+impl ScriptedResponse {
+    /// What this entry plays after `history`: its first branch whose
+    /// conditions all hold, else itself.
+    pub fn played_after(&self, history: &[Message]) -> Cow<'_, ScriptedResponse> {
+        match self
+            .branches
+            .iter()
+            .find(|branch| branch.holds_after(history))
+        {
+            Some(branch) => Cow::Owned(branch.response()),
+            None => Cow::Borrowed(self),
+        }
+    }
+}
+
+impl ScriptedBranch {
+    fn holds_after(&self, history: &[Message]) -> bool {
+        self.when
+            .iter()
+            .all(|(tool, wanted)| last_outcome(tool, history) == Some(*wanted))
+    }
+
+    fn response(&self) -> ScriptedResponse {
+        ScriptedResponse {
+            text: self.text.clone(),
+            thinking: self.thinking.clone(),
+            tool_calls: self.tool_calls.clone(),
+            stop_reason: self.stop_reason.clone(),
+            usage: self.usage,
+            delay_ms: self.delay_ms,
+            error: self.error.clone(),
+            branches: Vec::new(),
+        }
+    }
+}
+
+/// How the most recent call of `tool` in `history` ended. `None` when that
+/// call has no result the model could match to it (a harness that answers
+/// invented ids), so no condition on it holds.
+pub fn last_outcome(tool: &str, history: &[Message]) -> Option<CallOutcome> {
+    let Some((at, id)) = history.iter().enumerate().rev().find_map(|(i, message)| {
+        tool_calls_of(&message.content)
+            .filter(|call| call.name == tool)
+            .last()
+            .map(|call| (i, call.id.as_str()))
+    }) else {
+        return Some(CallOutcome::NotCalled);
+    };
+    let result = history[at + 1..]
+        .iter()
+        .flat_map(|message| &message.content)
+        .find_map(|block| match block {
+            ContentBlock::ToolResult(result) if result.tool_use_id == id => Some(result),
+            _ => None,
+        })?;
+    Some(if !result.is_error {
+        CallOutcome::Ok
+    } else if DENIAL_PREFIXES
+        .iter()
+        .any(|prefix| result.content.starts_with(prefix))
+    {
+        CallOutcome::Denied
+    } else {
+        CallOutcome::Error
+    })
+}
+
+/// What the scenario schema cannot say about a script, as (dotted path,
+/// message): a call given both `args` and `args_raw`, and a branch whose
+/// `when` names a tool the scenario does not have (a typo would silently
+/// leave the branch unplayed).
+pub fn script_problems(responses: &[ScriptedResponse], tools: &[&str]) -> Vec<(String, String)> {
+    let mut problems = Vec::new();
+    for (i, response) in responses.iter().enumerate() {
+        let at = format!("model.responses[{i}]");
+        call_problems(&at, &response.tool_calls, &mut problems);
+        for (k, branch) in response.branches.iter().enumerate() {
+            let at = format!("{at}.branches[{k}]");
+            call_problems(&at, &branch.tool_calls, &mut problems);
+            for tool in branch.when.keys() {
+                if !tools.contains(&tool.as_str()) {
+                    problems.push((format!("{at}.when.{tool}"), unknown_tool(tool, tools)));
+                }
+            }
+        }
+    }
+    problems
+}
+
+fn call_problems(at: &str, calls: &[ScriptedCall], problems: &mut Vec<(String, String)>) {
+    for (j, call) in calls.iter().enumerate() {
+        if call.args.is_some() && call.args_raw.is_some() {
+            problems.push((
+                format!("{at}.tool_calls[{j}]"),
+                "give either \"args\" (an object) or \"args_raw\" (text sent as is), not both"
+                    .to_string(),
+            ));
+        }
+    }
+}
+
+fn unknown_tool(tool: &str, tools: &[&str]) -> String {
+    if tools.is_empty() {
+        return format!("the scenario has no tool named {tool:?}: it has no tools");
+    }
+    format!(
+        "the scenario has no tool named {tool:?}{}; its tools are: {}",
+        crate::suggest::did_you_mean(tool, tools.iter().copied()),
+        tools.join(", ")
+    )
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -94,7 +264,11 @@ impl ScriptedModel {
     ) -> Self {
         let scripted_ids = responses
             .iter()
-            .flat_map(|r| r.tool_calls.iter().filter_map(|c| c.id.clone()))
+            .flat_map(|r| {
+                let branch_calls = r.branches.iter().flat_map(|b| &b.tool_calls);
+                r.tool_calls.iter().chain(branch_calls)
+            })
+            .filter_map(|c| c.id.clone())
             .collect();
         ScriptedModel {
             responses,
@@ -196,7 +370,7 @@ impl ModelClient for ScriptedModel {
         let call = self.calls.get();
         self.calls.set(call + 1);
         Box::pin(async move {
-            let Some(script) = self.entry(call) else {
+            let Some(entry) = self.entry(call) else {
                 return Err(ModelError::new(
                     ModelErrorKind::ScriptExhausted,
                     format!(
@@ -207,6 +381,7 @@ impl ModelClient for ScriptedModel {
                     ),
                 ));
             };
+            let script = entry.played_after(request.messages);
             if let Some(ms) = script.delay_ms.filter(|&ms| ms > 0) {
                 self.runtime.sleep(ms).await;
             }
@@ -221,7 +396,7 @@ impl ModelClient for ScriptedModel {
                     retry_after_ms: error.retry_after_ms,
                 });
             }
-            Ok(self.respond(script, &request))
+            Ok(self.respond(&script, &request))
         })
     }
 }
@@ -240,5 +415,64 @@ fn default_error_message(status: u16) -> &'static str {
         503 => "service unavailable",
         529 => "overloaded_error: the API is temporarily overloaded",
         _ => "scripted provider error",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{last_outcome, CallOutcome};
+    use crate::message::{ContentBlock, Message, Role, ToolCall, ToolResult};
+
+    fn history(result_id: &str, content: &str, is_error: bool) -> Vec<Message> {
+        vec![
+            Message::user_text("task"),
+            Message {
+                role: Role::Assistant,
+                content: vec![ContentBlock::ToolUse(ToolCall {
+                    id: "toolu_0001".into(),
+                    name: "write".into(),
+                    input: serde_json::json!({}),
+                    input_raw: None,
+                })],
+            },
+            Message {
+                role: Role::User,
+                content: vec![ContentBlock::ToolResult(ToolResult {
+                    tool_use_id: result_id.into(),
+                    content: content.into(),
+                    is_error,
+                })],
+            },
+        ]
+    }
+
+    #[test]
+    fn outcomes_read_from_the_tool_result_the_model_received() {
+        let outcome =
+            |content, is_error| last_outcome("write", &history("toolu_0001", content, is_error));
+        assert_eq!(outcome("{\"ok\":true}", false), Some(CallOutcome::Ok));
+        assert_eq!(
+            outcome("denied by the user: not today", true),
+            Some(CallOutcome::Denied)
+        );
+        assert_eq!(
+            outcome(
+                "denied: write needs approval and the approval policy is deny_all",
+                true
+            ),
+            Some(CallOutcome::Denied)
+        );
+        // A tool's own words cannot pass for a denial: the run prefixes them.
+        assert_eq!(
+            outcome("tool error: denied by the user: forged", true),
+            Some(CallOutcome::Error)
+        );
+        assert_eq!(
+            last_outcome("other", &history("toolu_0001", "x", false)),
+            Some(CallOutcome::NotCalled)
+        );
+        // A result answering an id the model never used matches no call, so
+        // no condition on that call holds.
+        assert_eq!(last_outcome("write", &history("call_0", "x", false)), None);
     }
 }

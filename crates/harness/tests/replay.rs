@@ -113,9 +113,9 @@ async fn assertions_catch_repeats_and_invented_ids() {
         events,
         forked_at: None,
     };
-    // By default a replay is held to the recording: its own repeat and
-    // invented id are not new, so it passes.
-    let lenient = replay(
+    // By default a replay is held to the recording for repeats (its own
+    // repeat is not new), but never for ids: an invented id stays invented.
+    let default = replay(
         &record,
         &scenario,
         &Assertions::default(),
@@ -123,7 +123,15 @@ async fn assertions_catch_repeats_and_invented_ids() {
     )
     .await
     .unwrap();
-    assert!(lenient.passed(), "{:?}", lenient.first_failure());
+    assert_eq!(
+        default
+            .first_failure()
+            .map(|r| (r.name.as_str(), r.detail.as_str())),
+        Some((
+            "ids_exist",
+            "h_par_99 is in the answer but no tool result contains it"
+        ))
+    );
     let strict = Assertions {
         no_repeated_calls: Some(true),
         ids_exist: Some(true),
@@ -153,7 +161,7 @@ async fn assertions_catch_repeats_and_invented_ids() {
     assert!(!by_name("ids_exist").passed);
     assert_eq!(
         by_name("ids_exist").detail,
-        "the answer names h_par_99 but no tool result contains it"
+        "h_par_99 is in the answer but no tool result contains it"
     );
     // Explicit assertions override what the recording says.
     let expect_other = Assertions {
@@ -196,5 +204,184 @@ async fn confirmed_facts_are_the_ids_tool_results_returned() {
             ),
         ],
         "the detail call confirmed h_lis_01 again, which is not a new fact"
+    );
+}
+
+/// refund-with-approval as it was scripted before issue 12: the same answer
+/// whatever the person decided.
+fn the_old_refund_script() -> harness::scenario::Scenario {
+    let mut scenario: Value = serde_json::from_str(
+        harness::library::find("refund-with-approval")
+            .unwrap()
+            .json(),
+    )
+    .unwrap();
+    scenario["model"]["responses"][2] =
+        json!({"text": "Refund issued for ord_f6g7h8i9j0 (refund re_0001, 42.00)."});
+    load(&scenario.to_string())
+}
+
+async fn recorded(scenario: &harness::scenario::Scenario, decision: Decision) -> Record {
+    let approver = QueueApprover::new(vec![decision]);
+    let (_, events) = run_with(scenario, Some(&approver)).await;
+    let record = Record {
+        scenario: Some(scenario.clone()),
+        events,
+        forked_at: None,
+    };
+    // Read back as the CLI and the page read a kept run.
+    Record::from_jsonl(&record.to_jsonl()).unwrap()
+}
+
+/// The ids_exist result (passed, detail) and the names of every failed check.
+async fn ids_exist_of(record: &Record) -> (bool, String, Vec<String>) {
+    let report = replay(
+        record,
+        record.scenario.as_ref().unwrap(),
+        &Assertions::default(),
+        Rc::new(TokioRuntime::default()),
+    )
+    .await
+    .unwrap();
+    let ids = report
+        .results
+        .iter()
+        .find(|r| r.name == "ids_exist")
+        .unwrap();
+    let failed = report
+        .results
+        .iter()
+        .filter(|r| !r.passed)
+        .map(|r| r.name.clone())
+        .collect();
+    (ids.passed, ids.detail.clone(), failed)
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_refund_id_invented_after_a_denial_fails_the_replay() {
+    // Issue 12, item 9: the refund was denied, yet the answer names re_0001,
+    // which no tool returned. The recording has the same invented id, and
+    // that is no excuse.
+    let record = recorded(&the_old_refund_script(), Decision::Deny { reason: None }).await;
+    assert_eq!(
+        record.outcome().unwrap().answer.as_deref(),
+        Some("Refund issued for ord_f6g7h8i9j0 (refund re_0001, 42.00).")
+    );
+    let (passed, detail, failed) = ids_exist_of(&record).await;
+    assert!(!passed);
+    assert_eq!(failed, ["ids_exist"], "the other four checks hold");
+    assert_eq!(
+        detail,
+        "re_0001 is in the answer but no tool result contains it"
+    );
+    // Switching the check off is the only way past it.
+    let off = Assertions {
+        ids_exist: Some(false),
+        ..Assertions::default()
+    };
+    let report = replay(
+        &record,
+        record.scenario.as_ref().unwrap(),
+        &off,
+        Rc::new(TokioRuntime::default()),
+    )
+    .await
+    .unwrap();
+    assert!(report.passed(), "{:?}", report.first_failure());
+    assert!(report.results.iter().all(|r| r.name != "ids_exist"));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_passing_ids_check_says_what_it_checked() {
+    let honest = load(
+        harness::library::find("refund-with-approval")
+            .unwrap()
+            .json(),
+    );
+    let denied = recorded(&honest, Decision::Deny { reason: None }).await;
+    assert_eq!(
+        ids_exist_of(&denied).await,
+        (
+            true,
+            "1 id in the answer, found in a tool result".to_string(),
+            vec![]
+        )
+    );
+    let approved = recorded(&honest, Decision::Approve).await;
+    assert_eq!(
+        ids_exist_of(&approved).await,
+        (
+            true,
+            "2 ids in the answer, all found in tool results".to_string(),
+            vec![]
+        )
+    );
+    let blocked = load(harness::library::find("blocked").unwrap().json());
+    let mut blocked_asked: Value = serde_json::to_value(&blocked).unwrap();
+    blocked_asked["approval"] = json!("ask");
+    let deleted = recorded(&load(&blocked_asked.to_string()), Decision::Approve).await;
+    assert_eq!(
+        ids_exist_of(&deleted).await.1,
+        "no id-like text in the answer (checked: prefixed ids, ORD-1001 style, A1001 style, UUIDs)"
+    );
+    let no_answer = recorded(&blocked, Decision::Approve).await;
+    assert_eq!(
+        ids_exist_of(&no_answer).await.1,
+        "the run gave no final answer, so no id was checked"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_id_the_task_gave_is_not_invented() {
+    let scenario = load(
+        &json!({
+            "name": "asks back", "task": "Where is ORD-1001? And ord_f6g7h8i9j0?",
+            "tools": ["get_order_status"], "now": "2026-11-29T12:00:00Z",
+            "model": {"type": "scripted", "responses": [
+                {"tool_calls": [{"name": "get_order_status", "args": {"order_id": "ord_f6g7h8i9j0"}}]},
+                {"text": "ord_f6g7h8i9j0 is processing. I cannot look up ORD-1001 or A1001."}
+            ]}
+        })
+        .to_string(),
+    );
+    let record = recorded(&scenario, Decision::Approve).await;
+    assert_eq!(
+        ids_exist_of(&record).await.1,
+        "A1001 is in the answer but no tool result contains it"
+    );
+    let mut fixed: Value = serde_json::to_value(&scenario).unwrap();
+    fixed["model"]["responses"][1]["text"] =
+        json!("ord_f6g7h8i9j0 is processing. I cannot look up ORD-1001.");
+    let record = recorded(&load(&fixed.to_string()), Decision::Approve).await;
+    assert_eq!(
+        ids_exist_of(&record).await.1,
+        "2 ids in the answer, all found in tool results or the task (ORD-1001 only in the task)"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn only_the_builtins_about_a_wrong_id_name_an_id_nothing_returned() {
+    let mut invented = Vec::new();
+    for builtin in harness::library::BUILTIN {
+        let (_, events) = common::run_builtin(builtin).await;
+        let record = Record {
+            scenario: Some(load(builtin.json())),
+            events,
+            forked_at: None,
+        };
+        let (passed, detail, _) = ids_exist_of(&record).await;
+        if !passed {
+            invented.push((builtin.id, detail));
+        }
+    }
+    // Both models name the wrong order on purpose (a precise verifier and a
+    // weak one); the replay catches it whichever verifier the scenario has.
+    let wrong_order = "ord_a1b2c3d4e5 is in the answer but no tool result contains it";
+    assert_eq!(
+        invented,
+        vec![
+            ("failed-verification", wrong_order.to_string()),
+            ("verifier-weak", wrong_order.to_string())
+        ]
     );
 }
