@@ -107,29 +107,19 @@ fn validate_lists_every_problem_with_its_path_and_exits_2() {
             "limits": {"max_turn": 3, "cost_mode": "cheap"},
             "model": {"type": "scripted", "loop_from": 4, "responses": [{"tool_calls": [{"name": "x", "args": "oops"}]}]}}"#,
     );
+    // One call reports every problem: syntax-valid JSON with schema, range
+    // and meaning problems all at once (issue 12: they used to take two runs).
     let output = agent_loop(&["validate", path.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
     let err = stderr(&output);
-    for expected in [
-        "limits: unexpected property \"max_turn\"",
-        "limits.cost_mode: expected one of [\"strict\",\"naive\"], found \"cheap\"",
-        "model.responses[0].tool_calls[0].args: expected an object, found a string",
-    ] {
-        assert!(err.contains(expected), "missing {expected:?} in:\n{err}");
-    }
-    // Once the shape is right, the checks a schema cannot express run.
-    let path = temp_file(
-        "semantic.json",
-        r#"{"name": "b", "task": "t", "tools": ["get_weather", {"name": "x", "input_schema": {"type": "object", "requried": ["a"]}, "result": 1}],
-            "model": {"type": "scripted", "loop_from": 4, "responses": [{"text": "hi"}]}}"#,
-    );
-    let output = agent_loop(&["validate", path.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(2));
-    let err = stderr(&output);
+    assert!(err.contains(": 6 problems\n"), "not one pass:\n{err}");
     for expected in [
         "tools[0]: unknown built-in tool \"get_weather\"; the built-in tools are: get_time, get_order_status, issue_refund,",
         "tools[1].input_schema.requried: unknown keyword \"requried\" (did you mean \"required\"?)",
+        "limits.max_turn: not a field of limits (did you mean `max_turns`?)",
+        "limits.cost_mode: expected one of [\"strict\",\"naive\"], found \"cheap\"",
         "model.loop_from: 4 is past the last response",
+        "model.responses[0].tool_calls[0].args: expected an object, found a string",
     ] {
         assert!(err.contains(expected), "missing {expected:?} in:\n{err}");
     }
@@ -139,7 +129,13 @@ fn validate_lists_every_problem_with_its_path_and_exits_2() {
         temp_file("bad.json", "{\"name\": ").to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("not valid JSON: EOF while parsing"));
+    // The place once, in plain words (issue 12: "line 1 column 9 (line 1, column 9)").
+    let err = stderr(&output);
+    assert!(
+        err.contains("not valid JSON at line 1, column 9: the text ends where a value should be"),
+        "{err}"
+    );
+    assert_eq!(err.matches("line 1").count(), 1, "{err}");
 
     let output = agent_loop(&["validate", "get-time"]);
     assert_eq!(output.status.code(), Some(0));

@@ -228,8 +228,19 @@ pub fn from_jsonl(text: &str) -> Result<Vec<RunEvent>, String> {
     text.lines()
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(i, line)| serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1)))
+        .map(|(i, line)| serde_json::from_str(line).map_err(|e| jsonl_line_error(i + 1, &e)))
         .collect()
+}
+
+/// Why line `number` of a JSON Lines file could not be read, said once and
+/// plainly: not JSON at all, or JSON that is not what the line should hold.
+pub fn jsonl_line_error(number: usize, error: &serde_json::Error) -> String {
+    use crate::scenario::syntax::what_is_wrong;
+    if error.is_syntax() || error.is_eof() {
+        format!("line {number}: not valid JSON: {}", what_is_wrong(error))
+    } else {
+        format!("line {number}: not a run event: {}", what_is_wrong(error))
+    }
 }
 
 /// A time-free outline of a trace, one line per event: what happened, not

@@ -77,7 +77,7 @@ impl Record {
             return Err("the file is empty: expected a scenario line and run events".to_string());
         };
         let first_value: Value = serde_json::from_str(first)
-            .map_err(|e| format!("line {}: not JSON: {e}", first_index + 1))?;
+            .map_err(|e| crate::event::jsonl_line_error(first_index + 1, &e))?;
         let forked_at = first_value.get("forked_at").and_then(Value::as_u64);
         let (scenario, rest_start) =
             if first_value.get("type").and_then(Value::as_str) == Some("scenario") {

@@ -1,12 +1,21 @@
 //! Scenario files: loading, every problem reported with its JSON path, and
 //! building a run from a loaded scenario.
 //!
-//! Loading happens in three passes, each reporting all it finds: JSON syntax;
+//! Loading reads the JSON text (a syntax error is the one problem reported
+//! alone, in plain words, `syntax`), then checks it in one pass (`check`):
 //! the published format (`scenario.schema.json`, checked by our own
-//! validator); then what a schema cannot say (unknown built-in tools,
-//! duplicate names, tool schemas using unsupported keywords, bad regexes,
-//! `loop_from` out of range, an inline tool with no handler or two). Nothing
-//! in loading panics.
+//! validator); numbers against the Rust types that hold them (`parts`, with
+//! the numbers serde_json cannot hold as written found in the text by
+//! `numbers`); and
+//! what a schema cannot say (unknown built-in tools, duplicate names, tool
+//! schemas using unsupported keywords, bad regexes, `loop_from` out of range,
+//! an inline tool with no handler or two). All of them report at once, each
+//! problem with its path. Nothing in loading panics.
+
+mod check;
+mod numbers;
+mod parts;
+pub mod syntax;
 
 use std::rc::Rc;
 use std::sync::OnceLock;
@@ -171,41 +180,20 @@ fn scenario_schema() -> Result<&'static Schema, Problem> {
 }
 
 impl Scenario {
-    /// Parses and checks a scenario file, reporting every problem found.
+    /// Parses and checks a scenario file, reporting every problem found: a
+    /// syntax error alone, else everything else at once.
     pub fn load(text: &str) -> Result<Scenario, Vec<Problem>> {
-        let value: Value = serde_json::from_str(text).map_err(|e| {
-            vec![problem(
-                "",
-                format!(
-                    "not valid JSON: {e} (line {}, column {})",
-                    e.line(),
-                    e.column()
-                ),
-            )]
-        })?;
-        Scenario::from_value(value)
+        let spellings = numbers::Spellings::scan(text);
+        let mut value: Value = serde_json::from_str(&spellings.parseable(text))
+            .map_err(|e| vec![problem("", syntax::describe(&e, text))])?;
+        spellings.put_stand_ins(&mut value);
+        check::check(value, &spellings)
     }
 
+    /// Checks an already parsed scenario (from a record, say) as `load`
+    /// does. Numbers are as parsed: their text is gone.
     pub fn from_value(value: Value) -> Result<Scenario, Vec<Problem>> {
-        let schema = scenario_schema().map_err(|p| vec![p])?;
-        if let Err(errors) = schema.validate(&value) {
-            return Err(errors
-                .iter()
-                .map(|e| problem(dotted_path(&e.instance_path), e.message.clone()))
-                .collect());
-        }
-        let scenario: Scenario = serde_json::from_value(value).map_err(|e| {
-            vec![problem(
-                "",
-                format!("does not fit the scenario format: {e}"),
-            )]
-        })?;
-        let problems = scenario.semantic_problems();
-        if problems.is_empty() {
-            Ok(scenario)
-        } else {
-            Err(problems)
-        }
+        check::check(value, &numbers::Spellings::default())
     }
 
     /// The names of the tools whose handler is a JavaScript body.
@@ -310,25 +298,27 @@ impl Scenario {
         };
         if let Some(from) = loop_from {
             if *from >= responses.len() {
+                let script = match responses.len() {
+                    0 => "the script has no responses".to_string(),
+                    1 => "the script has 1 response, index 0".to_string(),
+                    n => format!("the script has {n} responses, indices 0 to {}", n - 1),
+                };
                 problems.push(problem(
                     "model.loop_from",
-                    format!(
-                        "{from} is past the last response (the script has {} responses, indices 0 to {})",
-                        responses.len(),
-                        responses.len().saturating_sub(1)
-                    ),
+                    format!("{from} is past the last response ({script})"),
                 ));
             }
         }
-        for (i, response) in responses.iter().enumerate() {
-            for (j, call) in response.tool_calls.iter().enumerate() {
-                if call.args.is_some() && call.args_raw.is_some() {
-                    problems.push(problem(
-                        format!("model.responses[{i}].tool_calls[{j}]"),
-                        "give either \"args\" (an object) or \"args_raw\" (text sent as is), not both",
-                    ));
-                }
-            }
+        let tool_names: Vec<&str> = self
+            .tools
+            .iter()
+            .map(|entry| match entry {
+                ToolEntry::Builtin(name) => name.as_str(),
+                ToolEntry::Inline(tool) => tool.name.as_str(),
+            })
+            .collect();
+        for (path, message) in crate::scripted::script_problems(responses, &tool_names) {
+            problems.push(problem(path, message));
         }
         problems
     }
@@ -488,11 +478,15 @@ fn inline_tool(
     })
 }
 
+/// The nearest built-in when the name looks like a typo of one, else them all.
 fn unknown_builtin(name: &str) -> String {
-    format!(
-        "unknown built-in tool {name:?}; the built-in tools are: {}",
-        tools::BUILTIN_NAMES.join(", ")
-    )
+    match crate::suggest::nearest(name, tools::BUILTIN_NAMES.iter().copied()) {
+        Some(close) => format!("unknown built-in tool {name:?} (did you mean `{close}`?)"),
+        None => format!(
+            "unknown built-in tool {name:?}; the built-in tools are: {}",
+            tools::BUILTIN_NAMES.join(", ")
+        ),
+    }
 }
 
 fn dotted_suffix(pointer: &str) -> String {

@@ -2,29 +2,9 @@
 //! fields, built-in tools, scenarios and commands alike, so every message that
 //! names a typo offers the same kind of suggestion.
 
-/// The candidate closest to `word` by edit distance (case-insensitive), if it
-/// is close enough to be a plausible typo: at most a third of the longer
-/// word's letters differ (and at least one edit is always allowed). Ties go to
-/// the earlier candidate, so callers list their preferred spellings first.
-pub fn nearest<'a, I>(word: &str, candidates: I) -> Option<&'a str>
-where
-    I: IntoIterator<Item = &'a str>,
-{
-    let lower = word.to_lowercase();
-    let mut best: Option<(usize, &'a str)> = None;
-    for candidate in candidates {
-        if candidate == word {
-            continue;
-        }
-        let distance = strsim::damerau_levenshtein(&lower, &candidate.to_lowercase());
-        let longest = lower.chars().count().max(candidate.chars().count());
-        let allowed = (longest / 3).max(1);
-        if distance <= allowed && best.is_none_or(|(d, _)| distance < d) {
-            best = Some((distance, candidate));
-        }
-    }
-    best.map(|(_, candidate)| candidate)
-}
+/// The one rule for "a plausible typo" lives in the schema validator, whose
+/// messages reach models too (see there).
+pub use tool_schema::suggest::nearest;
 
 /// `nearest` phrased for a message: " (did you mean `max_turns`?)" or "".
 pub fn did_you_mean<'a, I>(word: &str, candidates: I) -> String

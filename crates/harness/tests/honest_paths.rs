@@ -328,7 +328,10 @@ fn malformed_branches_are_load_problems_with_their_paths() {
             json!({"when": {}, "text": "x"}),
             "model.responses[2].branches[0].when: ",
         ),
-        (json!({"text": "x"}), "model.responses[2].branches[0]: "),
+        (
+            json!({"text": "x"}),
+            "model.responses[2].branches[0].when: this required field is missing",
+        ),
         // Branches do not nest.
         (
             json!({"when": {"issue_refund": "ok"}, "branches": []}),

@@ -200,7 +200,7 @@ async fn schema_violations_name_the_pointer_and_the_expectation() {
             reason: &[],
             results: &[
                 (true, "/n: expected an integer, found a string"),
-                (true, "/n: must be at most 5, found 9"),
+                (true, "/n: 9 is too large: it must be at most 5"),
                 (true, "missing required property \"n\""),
                 (true, "unexpected property \"extra\""),
             ],

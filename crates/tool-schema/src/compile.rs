@@ -12,6 +12,7 @@ use crate::format::Format;
 use crate::node::{Keywords, Node, NodeId, Pattern, TypeSet};
 use crate::number::{as_count, compare};
 use crate::pointer;
+use crate::suggest;
 use crate::vocab;
 
 /// Deeper schemas are rejected rather than risking the (small, in wasm)
@@ -311,7 +312,16 @@ impl<'s> Compiler<'s> {
 
     fn types(&mut self, value: &Value, path: &str) -> Option<TypeSet> {
         let bad = |v: &Value| {
-            format!("{} is not a type name (use \"string\", \"integer\", \"number\", \"boolean\", \"object\", \"array\" or \"null\")", snippet_limit(v, 40))
+            let close = v
+                .as_str()
+                .and_then(|name| suggest::nearest(name, TypeSet::names()));
+            match close {
+                Some(name) => format!(
+                    "{} is not a type name (did you mean \"{name}\"?)",
+                    snippet_limit(v, 40)
+                ),
+                None => format!("{} is not a type name (use \"string\", \"integer\", \"number\", \"boolean\", \"object\", \"array\" or \"null\")", snippet_limit(v, 40)),
+            }
         };
         match value {
             Value::String(name) => match TypeSet::from_name(name) {

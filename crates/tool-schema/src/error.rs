@@ -52,6 +52,23 @@ pub struct ValidationError {
     pub keyword: &'static str,
     /// What was expected and what was found, for a model or a person.
     pub message: String,
+    /// For an `additionalProperties` failure, which property and what the
+    /// schema declares, so a caller can word its own message (and point at
+    /// the property rather than at its object, as `instance_path` does).
+    pub unexpected: Option<UnexpectedProperty>,
+    /// For a `required` or `dependentRequired` failure, the missing
+    /// property, so a caller can point at where it belongs.
+    pub missing: Option<String>,
+}
+
+/// A property that `"additionalProperties": false` rejects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnexpectedProperty {
+    /// The property as written.
+    pub name: String,
+    /// The names the object's `properties` declares (names that only
+    /// `patternProperties` allows are not listed).
+    pub declared: Vec<String>,
 }
 
 impl fmt::Display for ValidationError {

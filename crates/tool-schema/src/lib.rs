@@ -59,6 +59,7 @@ mod format;
 mod node;
 mod number;
 mod pointer;
+pub mod suggest;
 mod validate;
 mod vocab;
 
@@ -66,7 +67,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-pub use error::{CompileError, CompileErrorKind, ValidationError};
+pub use error::{CompileError, CompileErrorKind, UnexpectedProperty, ValidationError};
 
 use node::Node;
 use validate::Validator;
@@ -126,6 +127,8 @@ impl Schema {
                     instance_path: e.path,
                     keyword: e.keyword,
                     message: e.message,
+                    unexpected: e.unexpected,
+                    missing: e.missing,
                 })
                 .collect())
         }

@@ -43,11 +43,16 @@ impl TypeSet {
             .map(|(t, _, _)| *t)
     }
 
+    /// The type names `"type"` accepts, for suggestions.
+    pub(crate) fn names() -> impl Iterator<Item = &'static str> {
+        TypeSet::NAMES.iter().map(|(_, name, _)| *name)
+    }
+
     pub(crate) fn union(self, other: TypeSet) -> TypeSet {
         TypeSet(self.0 | other.0)
     }
 
-    fn has(self, t: TypeSet) -> bool {
+    pub(crate) fn has(self, t: TypeSet) -> bool {
         self.0 & t.0 != 0
     }
 

@@ -9,6 +9,8 @@ use serde_json::{Map, Number, Value};
 use crate::error::{describe, join_and, json_string, plural, snippet, snippet_limit};
 use crate::node::{Keywords, Node, NodeId, TypeSet};
 use crate::number::{compare, is_multiple_of, json_eq};
+use crate::suggest;
+use crate::UnexpectedProperty;
 
 /// Nested evaluations allowed before giving up. Schema cycles that do not
 /// consume the instance are rejected at compile time, so only a deeply
@@ -22,6 +24,8 @@ pub(crate) struct Error {
     pub keyword: &'static str,
     pub message: String,
     pub hint: Hint,
+    pub unexpected: Option<UnexpectedProperty>,
+    pub missing: Option<String>,
 }
 
 pub(crate) enum Hint {
@@ -88,6 +92,8 @@ fn err(path: &[Seg<'_>], keyword: &'static str, message: String) -> Error {
         keyword,
         message,
         hint: Hint::None,
+        unexpected: None,
+        missing: None,
     }
 }
 
@@ -155,11 +161,7 @@ impl Validator<'_> {
                 // The other keywords' complaints would only restate this one.
                 sink.fail(|| Error {
                     hint: Hint::Type(types),
-                    ..err(
-                        path,
-                        "type",
-                        format!("expected {}, found {}", types.phrase(), describe(inst)),
-                    )
+                    ..err(path, "type", type_message(types, inst))
                 });
                 return;
             }
@@ -206,30 +208,53 @@ impl Validator<'_> {
 
     fn number(&self, k: &Keywords, n: &Number, path: &[Seg<'_>], sink: &mut Sink) {
         use std::cmp::Ordering::{Equal, Greater, Less};
-        let checks: [(&Option<Number>, &'static str, &[std::cmp::Ordering], &str); 4] = [
-            (&k.minimum, "minimum", &[Greater, Equal], "at least"),
-            (&k.maximum, "maximum", &[Less, Equal], "at most"),
+        // Each check: the bound, its keyword, the orderings that pass, and
+        // how a failure reads ("-5 is too small: it must be at least 1").
+        type Check<'k> = (
+            &'k Option<Number>,
+            &'static str,
+            &'static [std::cmp::Ordering],
+            &'static str,
+            &'static str,
+        );
+        let checks: [Check<'_>; 4] = [
+            (
+                &k.minimum,
+                "minimum",
+                &[Greater, Equal],
+                "too small",
+                "at least",
+            ),
+            (
+                &k.maximum,
+                "maximum",
+                &[Less, Equal],
+                "too large",
+                "at most",
+            ),
             (
                 &k.exclusive_minimum,
                 "exclusiveMinimum",
                 &[Greater],
+                "too small",
                 "greater than",
             ),
             (
                 &k.exclusive_maximum,
                 "exclusiveMaximum",
                 &[Less],
+                "too large",
                 "less than",
             ),
         ];
-        for (limit, keyword, ok, relation) in checks {
+        for (limit, keyword, ok, verdict, relation) in checks {
             if let Some(limit) = limit {
                 if !compare(n, limit).is_some_and(|o| ok.contains(&o)) {
                     sink.fail(|| {
                         err(
                             path,
                             keyword,
-                            format!("must be {relation} {limit}, found {n}"),
+                            format!("{n} is {verdict}: it must be {relation} {limit}"),
                         )
                     });
                 }
@@ -241,7 +266,7 @@ impl Validator<'_> {
                     err(
                         path,
                         "multipleOf",
-                        format!("must be a multiple of {divisor}, found {n}"),
+                        format!("{n} is not a multiple of {divisor}"),
                     )
                 });
             }
@@ -312,8 +337,9 @@ impl Validator<'_> {
     ) {
         for name in &k.required {
             if !map.contains_key(name) {
-                sink.fail(|| {
-                    err(
+                sink.fail(|| Error {
+                    missing: Some(name.clone()),
+                    ..err(
                         path,
                         "required",
                         format!("missing required property {}", json_string(name)),
@@ -333,7 +359,10 @@ impl Validator<'_> {
                             json_string(name),
                             json_string(trigger)
                         );
-                        err(path, "dependentRequired", message)
+                        Error {
+                            missing: Some(name.clone()),
+                            ..err(path, "dependentRequired", message)
+                        }
                     });
                 }
             }
@@ -412,7 +441,7 @@ impl Validator<'_> {
                 if let Some(Node::Bool(false)) = self.nodes.get(schema) {
                     // Reported at the object, naming the alternatives: the
                     // usual cause is a misspelt or invented argument name.
-                    sink.fail(|| err(path, "additionalProperties", unexpected_property(k, name)));
+                    sink.fail(|| unexpected_property(k, name, path));
                 } else {
                     path.push(Seg::Key(name));
                     self.eval(schema, value, path, sink, depth + 1);
@@ -704,8 +733,10 @@ fn merge_branches(
         return vec![Error {
             path: here.to_owned(),
             keyword,
-            message: format!("expected {}, found {}", union.phrase(), describe(inst)),
+            message: type_message(union, inst),
             hint: Hint::Type(union),
+            unexpected: None,
+            missing: None,
         }];
     }
     let all_values = results.iter().all(
@@ -731,6 +762,8 @@ fn merge_branches(
             keyword,
             message: one_of_message(&values, inst),
             hint: Hint::Values(values),
+            unexpected: None,
+            missing: None,
         }];
     }
     // Closest: among branches whose type fits, the one with fewest errors.
@@ -752,27 +785,60 @@ fn one_of_message(allowed: &[Value], found: &Value) -> String {
     )
 }
 
-fn unexpected_property(k: &Keywords, name: &str) -> String {
-    let mut allowed: Vec<String> = k.properties.iter().map(|(n, _)| json_string(n)).collect();
-    let patterns: Vec<String> = k
-        .pattern_properties
-        .iter()
-        .map(|(p, _)| format!("names matching \"{}\"", p.source))
-        .collect();
-    allowed.extend(patterns);
-    let listing = if allowed.is_empty() {
-        "no properties are allowed".to_owned()
-    } else {
-        let mut shown: Vec<String> = allowed.iter().take(20).cloned().collect();
-        if allowed.len() > shown.len() {
-            shown.push(format!("… ({} more)", allowed.len() - 20));
+/// "expected an integer, found a string (\"3\")"; a fraction where a whole
+/// number belongs says so, since "found a number" would read as no mistake.
+fn type_message(types: TypeSet, inst: &Value) -> String {
+    match inst {
+        Value::Number(n) if types.has(TypeSet::INTEGER) => {
+            format!("{n} is not a whole number; expected {}", types.phrase())
         }
-        format!("allowed: {}", shown.join(", "))
+        _ => format!("expected {}, found {}", types.phrase(), describe(inst)),
+    }
+}
+
+/// Longest list of allowed names an "unexpected property" message shows:
+/// enough for any tool's arguments, short enough for a model's context.
+const LISTED_NAMES: usize = 20;
+
+/// An unexpected property, with the nearest declared name when one is a
+/// plausible typo, else the names that are allowed.
+fn unexpected_property(k: &Keywords, name: &str, path: &[Seg<'_>]) -> Error {
+    let declared: Vec<String> = k.properties.iter().map(|(n, _)| n.clone()).collect();
+    let quoted = json_string(name);
+    let close = suggest::nearest(name, declared.iter().map(String::as_str));
+    let message = if let Some(close) = close {
+        format!(
+            "unexpected property {quoted} (did you mean {}?)",
+            json_string(close)
+        )
+    } else {
+        let mut allowed: Vec<String> = declared.iter().map(|n| json_string(n)).collect();
+        allowed.extend(
+            k.pattern_properties
+                .iter()
+                .map(|(p, _)| format!("names matching \"{}\"", p.source)),
+        );
+        if allowed.is_empty() {
+            format!("unexpected property {quoted}; no properties are allowed here")
+        } else {
+            let more = allowed.len().saturating_sub(LISTED_NAMES);
+            allowed.truncate(LISTED_NAMES);
+            if more > 0 {
+                allowed.push(format!("{more} more"));
+            }
+            format!(
+                "unexpected property {quoted}; the allowed properties are {}",
+                join_and(&allowed)
+            )
+        }
     };
-    format!(
-        "unexpected property {} (additionalProperties is false; {listing})",
-        json_string(name)
-    )
+    Error {
+        unexpected: Some(UnexpectedProperty {
+            name: name.to_owned(),
+            declared,
+        }),
+        ..err(path, "additionalProperties", message)
+    }
 }
 
 /// First pair of equal items, by JSON equality. Quadratic, which is fine

@@ -95,47 +95,8 @@ pub(crate) fn known_unsupported(keyword: &str) -> Option<&'static str> {
 /// The closest supported keyword to a misspelt one, if it is close enough
 /// to be a plausible typo.
 pub(crate) fn suggest(keyword: &str) -> Option<&'static str> {
-    let lower = keyword.to_ascii_lowercase();
-    ASSERTED
-        .iter()
-        .chain(ANNOTATIONS)
-        .chain(["$id"].iter())
-        .map(|k| (*k, edit_distance(&lower, &k.to_ascii_lowercase())))
-        .filter(|(k, d)| *d <= 2 && *d < k.len() / 2)
-        .min_by_key(|(_, d)| *d)
-        .map(|(k, _)| k)
-}
-
-/// Optimal-string-alignment distance: Levenshtein plus adjacent
-/// transpositions, so "requried" is one edit from "required".
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    // Keywords are short; a long key is no typo of one and would cost a big table.
-    if a.len().abs_diff(b.len()) > 2 || a.len() > 64 {
-        return usize::MAX;
-    }
-    let width = b.len() + 1;
-    let mut d = vec![0usize; (a.len() + 1) * width];
-    for i in 0..=a.len() {
-        d[i * width] = i;
-    }
-    for (j, cell) in d.iter_mut().enumerate().take(width) {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut best = (d[(i - 1) * width + j] + 1)
-                .min(d[i * width + j - 1] + 1)
-                .min(d[(i - 1) * width + j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(d[(i - 2) * width + j - 2] + 1);
-            }
-            d[i * width + j] = best;
-        }
-    }
-    d[a.len() * width + b.len()]
+    let known = ASSERTED.iter().chain(ANNOTATIONS).chain(["$id"].iter());
+    crate::suggest::nearest(keyword, known.copied())
 }
 
 #[cfg(test)]

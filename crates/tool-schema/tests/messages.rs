@@ -55,7 +55,14 @@ fn booking_errors_name_expected_and_found() {
     );
     assert_eq!(
         errors(&s, json!({"order_id": "A1", "nights": 2, "foo": 1})),
-        ["unexpected property \"foo\" (additionalProperties is false; allowed: \"check_in\", \"nights\", \"order_id\", \"sort\", \"tags\")"]
+        ["unexpected property \"foo\"; the allowed properties are \"check_in\", \"nights\", \"order_id\", \"sort\" and \"tags\""]
+    );
+    assert_eq!(
+        errors(&s, json!({"order_id": "A1", "nigths": 2})),
+        [
+            "missing required property \"nights\"",
+            "unexpected property \"nigths\" (did you mean \"nights\"?)"
+        ]
     );
     assert_eq!(
         errors(&s, json!({"order_id": "A1", "nights": 2, "sort": "up"})),
@@ -63,11 +70,11 @@ fn booking_errors_name_expected_and_found() {
     );
     assert_eq!(
         errors(&s, json!({"order_id": "A1", "nights": 0})),
-        ["/nights: must be at least 1, found 0"]
+        ["/nights: 0 is too small: it must be at least 1"]
     );
     assert_eq!(
         errors(&s, json!({"order_id": "A1", "nights": 30})),
-        ["/nights: must be at most 14, found 30"]
+        ["/nights: 30 is too large: it must be at most 14"]
     );
     assert_eq!(
         errors(&s, json!({"order_id": "abc", "nights": 1})),
@@ -101,6 +108,14 @@ fn every_violation_is_reported_with_its_path_and_keyword() {
         ]
     );
     assert_eq!(errors[2].message, "expected a string, found a number (7)");
+    let unexpected = errors[3].unexpected.as_ref().expect("names the property");
+    assert_eq!(unexpected.name, "zzz");
+    let mut declared = unexpected.declared.clone();
+    declared.sort();
+    assert_eq!(declared, ["check_in", "nights", "order_id", "sort", "tags"]);
+    assert!(errors[..3].iter().all(|e| e.unexpected.is_none()));
+    assert_eq!(errors[0].missing.as_deref(), Some("order_id"));
+    assert!(errors[1..].iter().all(|e| e.missing.is_none()));
     assert!(!s.is_valid(&json!({"nights": 0})));
     assert!(s.is_valid(&json!({"order_id": "A7", "nights": 3, "check_in": "2024-02-29"})));
 }
@@ -108,11 +123,39 @@ fn every_violation_is_reported_with_its_path_and_keyword() {
 #[test]
 fn number_and_string_limits() {
     let s = schema(json!({"exclusiveMinimum": 0, "exclusiveMaximum": 10, "multipleOf": 0.5}));
-    assert_eq!(errors(&s, json!(0)), ["must be greater than 0, found 0"]);
-    assert_eq!(errors(&s, json!(10)), ["must be less than 10, found 10"]);
     assert_eq!(
-        errors(&s, json!(0.3)),
-        ["must be a multiple of 0.5, found 0.3"]
+        errors(&s, json!(0)),
+        ["0 is too small: it must be greater than 0"]
+    );
+    assert_eq!(
+        errors(&s, json!(10)),
+        ["10 is too large: it must be less than 10"]
+    );
+    assert_eq!(errors(&s, json!(0.3)), ["0.3 is not a multiple of 0.5"]);
+    // A negative whole number is still a whole number: the message says
+    // which bound it breaks, not what kind of number it should be.
+    let turns = schema(json!({"type": "integer", "minimum": 1, "maximum": 10}));
+    assert_eq!(
+        errors(&turns, json!(-5)),
+        ["-5 is too small: it must be at least 1"]
+    );
+    assert_eq!(
+        errors(&turns, json!(11)),
+        ["11 is too large: it must be at most 10"]
+    );
+    assert_eq!(
+        errors(&turns, json!(2.5)),
+        ["2.5 is not a whole number; expected an integer"]
+    );
+    assert!(turns.is_valid(&json!(2.0)), "2.0 is a whole number");
+    assert_eq!(
+        errors(&turns, json!("3")),
+        ["expected an integer, found a string (\"3\")"]
+    );
+    let maybe = schema(json!({"type": ["integer", "null"]}));
+    assert_eq!(
+        errors(&maybe, json!(0.5)),
+        ["0.5 is not a whole number; expected an integer or null"]
     );
     let money = schema(json!({"multipleOf": 0.0001}));
     assert!(money.is_valid(&json!(0.0075)));
@@ -259,7 +302,7 @@ fn if_then_else_and_refs() {
     );
     assert_eq!(
         errors(&s, json!({"amount": -1})),
-        ["/amount: must be greater than 0, found -1"]
+        ["/amount: -1 is too small: it must be greater than 0"]
     );
 }
 
@@ -432,6 +475,16 @@ fn bad_keyword_values_are_all_reported() {
     assert_eq!(
         errors[5].to_string(),
         "/required: \"required\" must be an array of property names, found a string (\"a\")"
+    );
+    assert_eq!(
+        errors[6].to_string(),
+        "/type: \"text\" is not a type name (use \"string\", \"integer\", \"number\", \"boolean\", \"object\", \"array\" or \"null\")"
+    );
+    // A misspelt type name gets the name it is nearest to.
+    let e = Schema::compile(&json!({"properties": {"a": {"type": "objekt"}}})).unwrap_err();
+    assert_eq!(
+        e[0].to_string(),
+        "/properties/a/type: \"objekt\" is not a type name (did you mean \"object\"?)"
     );
     // Lookaround is valid ECMA-262 that regex-lite lacks: unsupported, not invalid.
     let e = Schema::compile(&json!({"pattern": "^(?!admin)"})).unwrap_err();

@@ -1,0 +1,131 @@
+//! JSON syntax errors in plain words, with their place given once:
+//! "not valid JSON at line 7, column 3: expected `,` or `}` after a value".
+//!
+//! serde_json's own messages ("EOF while parsing an object at line 7 column
+//! 3") are written for programmers and count columns in bytes; people editing
+//! a scenario read characters.
+
+/// `error`, from parsing `text`, as one sentence.
+pub fn describe(error: &serde_json::Error, text: &str) -> String {
+    if text.trim().is_empty() {
+        return "not valid JSON: the text is empty".to_string();
+    }
+    let what = plain(&serde_message(error));
+    match place(text, error.line(), error.column()) {
+        Some(place) => format!("not valid JSON {place}: {what}"),
+        None => format!("not valid JSON: {what}"),
+    }
+}
+
+/// What is wrong, in plain words, without the place: for callers that give
+/// the place their own way (a line of a JSON Lines file).
+pub fn what_is_wrong(error: &serde_json::Error) -> String {
+    plain(&serde_message(error))
+}
+
+/// serde_json's message without the " at line L column C" it appends.
+fn serde_message(error: &serde_json::Error) -> String {
+    let full = error.to_string();
+    let suffix = format!(" at line {} column {}", error.line(), error.column());
+    match full.strip_suffix(&suffix) {
+        Some(message) => message.to_string(),
+        None => full,
+    }
+}
+
+/// serde_json's wording (its `ErrorCode` texts, which are stable) in plain
+/// words; anything unknown is passed on as it is rather than lost.
+fn plain(message: &str) -> String {
+    let said = match message {
+        "EOF while parsing a list" => "the text ends before the array is closed (a `]` is missing)",
+        "EOF while parsing an object" => "the text ends before the object is closed (a `}` is missing)",
+        "EOF while parsing a string" => "the text ends inside a string (a closing `\"` is missing)",
+        "EOF while parsing a value" => "the text ends where a value should be",
+        "expected `:`" => "expected `:` after the field's name",
+        "expected `,` or `]`" => "expected `,` or `]` after an item of the array",
+        "expected `,` or `}`" => "expected `,` or `}` after a value",
+        "expected ident" => "expected `true`, `false` or `null` (words are written in lower case, and text goes in double quotes)",
+        "expected value" => "expected a value: text in double quotes, a number, `true`, `false`, `null`, an object or an array",
+        "invalid escape" => "a backslash in a string must start an escape such as \\n, \\\", \\\\ or \\u00e9",
+        "invalid number" => "this is not a number as JSON writes them (like 10, -2.5 or 1e3; no leading zeros, no trailing `.`)",
+        "number out of range" => "a number is too large to be read",
+        "invalid unicode code point" => "a \\u escape names no character",
+        "control character (\\u0000-\\u001F) found while parsing a string" => "a string cannot hold a line break or tab as is; write \\n or \\t",
+        "key must be a string" => "a field's name must be text in double quotes",
+        "lone leading surrogate in hex escape" | "unexpected end of hex escape" => "a \\u escape must have four hex digits (and a surrogate pair both halves)",
+        "trailing comma" => "a comma before the closing bracket has nothing after it; remove it",
+        "trailing characters" => "there is more text after the end of the JSON value",
+        "recursion limit exceeded" => "it is nested too deeply (more than 128 levels)",
+        other => other,
+    };
+    said.to_string()
+}
+
+/// "at line 7, column 3", counting characters. serde_json gives the byte
+/// column of the character it stopped at, or 0 when it stopped at a line
+/// break (that break ends the line before).
+fn place(text: &str, line: usize, byte_column: usize) -> Option<String> {
+    if line == 0 {
+        return None;
+    }
+    if byte_column == 0 {
+        return (line > 1).then(|| format!("at the end of line {}", line - 1));
+    }
+    let text_of_line = text.split('\n').nth(line - 1)?;
+    let column = text_of_line
+        .char_indices()
+        .take_while(|(i, _)| *i < byte_column)
+        .count();
+    Some(format!("at line {line}, column {column}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe;
+
+    fn said(text: &str) -> String {
+        let error = serde_json::from_str::<serde_json::Value>(text).unwrap_err();
+        describe(&error, text)
+    }
+
+    #[test]
+    fn says_where_once_and_what_plainly() {
+        assert_eq!(
+            said("{\n  \"name\": \"x\"\n  \"task\": \"y\"\n}"),
+            "not valid JSON at line 3, column 3: expected `,` or `}` after a value"
+        );
+        assert_eq!(
+            said("{\"name\": "),
+            "not valid JSON at line 1, column 9: the text ends where a value should be"
+        );
+        assert_eq!(
+            said("{\"tools\": [1, 2"),
+            "not valid JSON at line 1, column 15: the text ends before the array is closed (a `]` is missing)"
+        );
+        assert_eq!(
+            said("{\"a\": 1"),
+            "not valid JSON at line 1, column 7: the text ends before the object is closed (a `}` is missing)"
+        );
+        assert_eq!(said("  \n "), "not valid JSON: the text is empty");
+        assert_eq!(
+            said("[1,]"),
+            "not valid JSON at line 1, column 4: a comma before the closing bracket has nothing after it; remove it"
+        );
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        assert_eq!(
+            said("{\"café\": 1 \"b\": 2}"),
+            "not valid JSON at line 1, column 12: expected `,` or `}` after a value"
+        );
+    }
+
+    #[test]
+    fn a_line_break_inside_a_string_is_placed_at_its_line() {
+        assert_eq!(
+            said("{\"task\": \"two\nlines\"}"),
+            "not valid JSON at the end of line 1: a string cannot hold a line break or tab as is; write \\n or \\t"
+        );
+    }
+}
