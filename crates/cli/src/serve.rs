@@ -115,9 +115,10 @@ async fn listen(server: Rc<Server>, port: u16) -> Result<(), String> {
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
     eprintln!(
-        "serving {:?} ({}): POST /v1/messages, /v1/chat/completions, /v1/responses; POST /reset",
+        "serving {:?} ({}): POST {}; POST /reset",
         server.scenario_name,
-        server.model.describe()
+        server.model.describe(),
+        model_paths().join(", ")
     );
     {
         use std::io::Write;
@@ -273,12 +274,7 @@ impl Server {
     }
 
     async fn route(&self, method: &Method, path: &str, request: Request<Incoming>) -> Answer {
-        let provider = match path {
-            "/v1/messages" => Some(Provider::Anthropic),
-            "/v1/chat/completions" => Some(Provider::OpenaiChat),
-            "/v1/responses" => Some(Provider::OpenaiResponses),
-            _ => None,
-        };
+        let provider = Provider::ALL.into_iter().find(|p| p.path() == path);
         match (method, path, provider) {
             (&Method::POST, _, Some(provider)) => self.model_request(provider, request).await,
             (&Method::POST, "/reset", _) => {
@@ -290,8 +286,11 @@ impl Server {
                 &json!({
                     "scenario": self.scenario_name,
                     "model": self.model.describe(),
-                    "routes": ["POST /v1/messages", "POST /v1/chat/completions",
-                               "POST /v1/responses", "POST /reset"],
+                    "routes": model_paths()
+                        .iter()
+                        .map(|path| format!("POST {path}"))
+                        .chain(["POST /reset".to_string()])
+                        .collect::<Vec<_>>(),
                 }),
                 "info",
             ),
@@ -304,8 +303,8 @@ impl Server {
             _ => Answer::json(
                 StatusCode::NOT_FOUND,
                 &json!({"error": {"type": "not_found_error", "message": format!(
-                    "no route {method} {path}; this server answers POST /v1/messages, \
-                     /v1/chat/completions, /v1/responses and /reset")}}),
+                    "no route {method} {path}; this server answers POST {} and /reset",
+                    model_paths().join(", "))}}),
                 "no such route",
             ),
         }
@@ -516,6 +515,11 @@ impl Conversation {
             answered: false,
         }
     }
+}
+
+/// The three formats' paths (`/v1/messages`, …), the routes a model answers on.
+fn model_paths() -> [&'static str; 3] {
+    Provider::ALL.map(Provider::path)
 }
 
 /// Which script entry the `n`-th request (0-based) plays, as `ScriptedModel`

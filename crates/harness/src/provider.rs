@@ -63,29 +63,21 @@ fn default_stream() -> bool {
 }
 
 impl ProviderSettings {
-    /// The provider's public endpoint.
+    /// The provider's public endpoint ([`Provider::default_base_url`]).
     pub fn default_base_url(provider: Provider) -> &'static str {
-        match provider {
-            Provider::Anthropic => "https://api.anthropic.com",
-            Provider::OpenaiChat | Provider::OpenaiResponses => "https://api.openai.com",
-        }
+        provider.default_base_url()
     }
 
     pub fn endpoint(&self) -> String {
-        let path = match self.provider {
-            Provider::Anthropic => "/v1/messages",
-            Provider::OpenaiChat => "/v1/chat/completions",
-            Provider::OpenaiResponses => "/v1/responses",
-        };
         let base = self.base_url.trim_end_matches('/');
         // Accept a base URL given with or without its `/v1`.
         let base = base.strip_suffix("/v1").unwrap_or(base);
-        format!("{base}{path}")
+        format!("{base}{}", self.provider.path())
     }
 }
 
 /// The hosts of the official APIs, which refuse every call without a key.
-pub const OFFICIAL_HOSTS: [&str; 2] = ["api.anthropic.com", "api.openai.com"];
+pub const OFFICIAL_HOSTS: [&str; 2] = [crate::wire::anthropic::HOST, crate::wire::openai::HOST];
 
 /// A base URL taken apart as far as the settings need: where requests go.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -304,27 +296,8 @@ impl<T: Transport> HttpModel<T> {
 
     fn headers(&self) -> Vec<(String, String)> {
         let mut headers = vec![("content-type".to_string(), "application/json".to_string())];
-        match self.settings.provider {
-            Provider::Anthropic => {
-                headers.push(("anthropic-version".into(), "2023-06-01".into()));
-                // Anthropic refuses calls from a browser page without it.
-                headers.push((
-                    "anthropic-dangerous-direct-browser-access".into(),
-                    "true".into(),
-                ));
-                if !self.api_key.is_empty() {
-                    headers.push(("x-api-key".into(), self.api_key.expose().to_string()));
-                }
-            }
-            Provider::OpenaiChat | Provider::OpenaiResponses => {
-                if !self.api_key.is_empty() {
-                    headers.push((
-                        "authorization".into(),
-                        format!("Bearer {}", self.api_key.expose()),
-                    ));
-                }
-            }
-        }
+        let key = (!self.api_key.is_empty()).then(|| self.api_key.expose());
+        headers.extend(self.settings.provider.headers(key));
         headers
     }
 

@@ -1,14 +1,46 @@
 //! Wire formats: the harness's provider-neutral history translated to and from
 //! the JSON that Anthropic Messages, OpenAI Chat Completions and OpenAI
-//! Responses speak, and an offline checker for each provider's protocol rules.
+//! Responses speak, an offline checker for each provider's protocol rules,
+//! and the server side (a response as each provider sends it).
 //!
-//! - [`anthropic`], [`openai_chat`], [`openai_responses`]: one module per
-//!   format, each with `request_body` (history → the exact request body),
-//!   `parse_request` (request body → history, so a wire view can be checked and
-//!   round-tripped), `parse_response` (a non-streaming response body →
-//!   [`ModelResponse`]) and a `StreamAssembler` (SSE bytes → [`ModelResponse`]).
-//! - [`sse`]: the byte-level SSE splitter the assemblers share.
-//! - [`check`]: the protocol checker.
+//! Grouped by provider, as genai groups its adapters: everything about one
+//! format lives in its directory, and the files at this level hold only what
+//! the three share.
+//!
+//! - `mod.rs` (this file): [`Provider`], which dispatches to the formats
+//!   (their name, URL path, base URL, headers, request bodies, response
+//!   parsers and stream assemblers); the shared types [`WireRequest`],
+//!   [`WireHistory`], [`Meta`] and `Origin`; `arguments_text`; and the small
+//!   JSON readers the parsers share.
+//! - `anthropic/`, `openai_chat/`, `openai_responses/`: one directory per
+//!   format, each with the same four files:
+//!   - `mod.rs`: the format's facts (name, path, base URL, headers) and its
+//!     request and response JSON: `request_body` (history → the exact
+//!     request body), `parse_request` (request body → history, so a wire view
+//!     can be checked and round-tripped) and `parse_response` (a non-streaming
+//!     response body → [`ModelResponse`]). Its docs say what the format cannot
+//!     carry.
+//!   - `stream.rs`: its `StreamAssembler` (SSE bytes → [`ModelResponse`]).
+//!   - `encode.rs`: the server side: a response as the provider sends it,
+//!     whole and as SSE events, its error body, and its stop-reason words.
+//!   - `check.rs`: the provider's protocol rules, which the checker runs on
+//!     the request body, and where each wire message came from in the history.
+//! - [`openai`]: what the two OpenAI formats share: the host and base URL,
+//!   the `authorization` header, and the error body.
+//! - [`check`](mod@check): the checker's driver (`check`, `check_body`): it builds the
+//!   body and runs the provider's rules on it.
+//! - [`verdict`]: what the checker reports ([`Rule`], [`Violation`]) and the
+//!   list the provider rules add their findings to.
+//! - [`encode`]: the encoders' driver (`response_body`, `stream_events`,
+//!   `error_body`, `stop_reason`), which `agent-loop serve` answers with.
+//! - [`sse`]: Server-Sent Events both ways: the byte-level splitter the
+//!   assemblers share, and the event text and fragments the encoders write.
+//! - [`history`]: [`history_from_trace`], the history a run sent, rebuilt
+//!   from its trace.
+//!
+//! Imports go one way: a format's files use this file and the shared leaves
+//! (`sse`, `verdict`); only the drivers (`check`, `encode`) and this file's
+//! dispatch reach into the formats; no format uses another.
 //!
 //! Invariants:
 //! - Everything here is pure: no IO, no clock, no `std::fs`, so it runs in wasm.
@@ -16,7 +48,7 @@
 //!   (kind `invalid_response`) for anything it cannot use, and never panics.
 //! - Assistant content is sent back as the model produced it, thinking blocks
 //!   included (seed 001), wherever the format can carry it. Where it cannot,
-//!   the module's docs say what is dropped.
+//!   the format's docs say what is dropped.
 //! - A stream that ends early is a [`ModelError`] (kind `network`: the
 //!   connection broke, so it may be retried) whose message says what had been
 //!   received, never a silently shortened response.
@@ -24,18 +56,22 @@
 pub mod anthropic;
 pub mod check;
 pub mod encode;
+pub mod history;
+pub mod openai;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod sse;
+pub mod verdict;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::event::{EventKind, RunEvent};
-use crate::message::{ContentBlock, Message, Role, ToolResult};
+use crate::message::{Message, ToolCall};
 use crate::model::{ModelError, ModelErrorKind, ModelRequest, ModelResponse, ToolSpec};
 
-pub use check::{check, check_body, Rule, Violation};
+pub use check::{check, check_body};
+pub use history::history_from_trace;
+pub use verdict::{Rule, Violation};
 
 /// The three wire formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -56,9 +92,37 @@ impl Provider {
     /// The format's name as people say it.
     pub fn label(self) -> &'static str {
         match self {
-            Provider::Anthropic => "Anthropic Messages",
-            Provider::OpenaiChat => "OpenAI Chat Completions",
-            Provider::OpenaiResponses => "OpenAI Responses",
+            Provider::Anthropic => anthropic::LABEL,
+            Provider::OpenaiChat => openai_chat::LABEL,
+            Provider::OpenaiResponses => openai_responses::LABEL,
+        }
+    }
+
+    /// The request's path below the base URL (`/v1/messages`): where a
+    /// client posts, and the route `agent-loop serve` answers on.
+    pub fn path(self) -> &'static str {
+        match self {
+            Provider::Anthropic => anthropic::PATH,
+            Provider::OpenaiChat => openai_chat::PATH,
+            Provider::OpenaiResponses => openai_responses::PATH,
+        }
+    }
+
+    /// The official API's base URL.
+    pub fn default_base_url(self) -> &'static str {
+        match self {
+            Provider::Anthropic => anthropic::BASE_URL,
+            Provider::OpenaiChat | Provider::OpenaiResponses => openai::BASE_URL,
+        }
+    }
+
+    /// The headers a request carries besides `content-type`: the API
+    /// version where the provider wants one, and the key (`None`: no key
+    /// header at all) in the header the provider reads it from.
+    pub fn headers(self, key: Option<&str>) -> Vec<(String, String)> {
+        match self {
+            Provider::Anthropic => anthropic::headers(key),
+            Provider::OpenaiChat | Provider::OpenaiResponses => openai::headers(key),
         }
     }
 
@@ -127,6 +191,39 @@ pub struct WireHistory {
     pub tools: Vec<ToolSpec>,
 }
 
+/// What an encoded response carries besides its content.
+#[derive(Clone, Copy, Debug)]
+pub struct Meta<'a> {
+    /// The model name echoed back (the request's `model`).
+    pub model: &'a str,
+    /// Makes the response's and its items' ids (`msg_…`, `chatcmpl-…`,
+    /// `resp_…`, `fc_…`) unique per response.
+    pub id_seed: u64,
+    /// Seconds since the Unix epoch, for `created` / `created_at`.
+    pub created: u64,
+}
+
+/// Where a wire message or item came from in the harness history: the message
+/// index and the block indices its parts came from, in wire order (Anthropic:
+/// every block; Chat assistant: the tool calls; otherwise the one block).
+/// A format's request builder makes them; the checker maps its findings back
+/// through them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Origin {
+    pub message: usize,
+    pub blocks: Vec<usize>,
+}
+
+/// The argument text as the model sent it: raw when it was not JSON. The
+/// OpenAI formats carry arguments as a string, and every streamed encoder
+/// sends this text, so malformed arguments arrive as they were.
+pub(crate) fn arguments_text(call: &ToolCall) -> String {
+    match &call.input_raw {
+        Some(raw) => raw.clone(),
+        None => call.input.to_string(),
+    }
+}
+
 /// Any of the three streaming assemblers.
 #[derive(Debug)]
 pub enum StreamAssembler {
@@ -157,75 +254,6 @@ impl StreamAssembler {
     }
 }
 
-/// Rebuilds the history a run had from its trace: the task, each
-/// `model_response`'s content, and its `tool_result` events (consecutive
-/// results form one user message, as the run builds it).
-pub fn history_from_trace(events: &[RunEvent]) -> Vec<Message> {
-    let mut messages: Vec<Message> = Vec::new();
-    // A run with `history_mode: text_only` sent its turns back without their
-    // thinking; the rebuilt history must show what was really sent.
-    let mut text_only = false;
-    let mut results_mode = crate::limits::ResultsMode::Correct;
-    for event in events {
-        match &event.kind {
-            EventKind::RunStarted { task, limits, .. } => {
-                text_only = limits.history_mode == crate::limits::HistoryMode::TextOnly;
-                results_mode = limits.results_mode;
-                messages.push(Message::user_text(task.clone()))
-            }
-            EventKind::ModelResponse { content, .. } => {
-                let mut content = content.clone();
-                if text_only {
-                    content.retain(|block| !matches!(block, ContentBlock::Thinking { .. }));
-                }
-                messages.push(Message {
-                    role: Role::Assistant,
-                    content,
-                })
-            }
-            EventKind::ToolResult {
-                id,
-                content,
-                is_error,
-                ..
-            } => {
-                let block = ContentBlock::ToolResult(ToolResult {
-                    tool_use_id: id.clone(),
-                    content: content.clone(),
-                    is_error: *is_error,
-                });
-                match messages.last_mut() {
-                    Some(last)
-                        if last.role == Role::User
-                            && matches!(last.content.last(), Some(ContentBlock::ToolResult(_))) =>
-                    {
-                        last.content.push(block)
-                    }
-                    _ => messages.push(Message {
-                        role: Role::User,
-                        content: vec![block],
-                    }),
-                }
-            }
-            _ => {}
-        }
-    }
-    // A run whose results_mode reproduces a harness bug sent its results
-    // that way; the rebuilt history shows it, so the checker can catch it.
-    for message in &mut messages {
-        let is_results = message.role == Role::User
-            && !message.content.is_empty()
-            && message
-                .content
-                .iter()
-                .all(|b| matches!(b, ContentBlock::ToolResult(_)));
-        if is_results {
-            crate::message::apply_results_mode(message, results_mode);
-        }
-    }
-    messages
-}
-
 pub(crate) fn invalid(message: impl Into<String>) -> ModelError {
     ModelError::new(ModelErrorKind::InvalidResponse, message)
 }
@@ -248,6 +276,15 @@ pub(crate) fn u64_at(value: &Value, pointer: &str) -> u64 {
     value.pointer(pointer).and_then(Value::as_u64).unwrap_or(0)
 }
 
+pub(crate) fn str_at<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
+    value.get(key).and_then(Value::as_str)
+}
+
+/// The elements of a JSON array, or none when it is missing or not an array.
+pub(crate) fn array(value: Option<&Value>) -> &[Value] {
+    value.and_then(Value::as_array).map_or(&[], Vec::as_slice)
+}
+
 /// The `tools` of a request body whose entries are flat objects (`name`,
 /// `description`, and the schema under `schema_key`), as Anthropic and
 /// Responses send them.
@@ -265,10 +302,6 @@ pub(crate) fn flat_tool_specs(body: &Value, schema_key: &str) -> Vec<ToolSpec> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-pub(crate) fn str_at<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
-    value.get(key).and_then(Value::as_str)
 }
 
 /// The provider's own error text from an `{"error": {...}}` body, if it is one.
@@ -290,4 +323,15 @@ pub(crate) fn json_data(data: &str) -> Result<Value, ModelError> {
             preview(data, 200)
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_official_base_url_is_its_host_over_https() {
+        assert_eq!(anthropic::BASE_URL, format!("https://{}", anthropic::HOST));
+        assert_eq!(openai::BASE_URL, format!("https://{}", openai::HOST));
+    }
 }

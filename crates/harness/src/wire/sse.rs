@@ -1,10 +1,13 @@
-//! A byte-level Server-Sent Events splitter.
+//! Server-Sent Events, both ends: a byte-level splitter for the clients, and
+//! the event text and fragments for the encoders.
 //!
-//! Job: turn the raw bytes of an HTTP response body, delivered in chunks of any
-//! size, into complete SSE events (`event:` name and joined `data:` lines), as
-//! the WHATWG "event stream interpretation" describes.
+//! Job: [`SseParser`] turns the raw bytes of an HTTP response body, delivered
+//! in chunks of any size, into complete SSE events (`event:` name and joined
+//! `data:` lines), as the WHATWG "event stream interpretation" describes.
+//! `event_text` writes one event; [`fragments`] cuts a text into the pieces a
+//! stream sends it in.
 //!
-//! Invariants:
+//! Invariants (the splitter):
 //! - Bytes are decoded only once a whole line has arrived. Line terminators
 //!   (`\n`, `\r`, `\r\n`) are ASCII, and ASCII bytes never occur inside a
 //!   multi-byte UTF-8 sequence, so splitting at them first and decoding after
@@ -131,4 +134,39 @@ impl SseParser {
             data: std::mem::take(&mut self.data),
         });
     }
+}
+
+/// How many fragments the encoders cut streamed text and arguments into:
+/// more than one, as real servers send them, so a client that parses a
+/// fragment on its own is caught.
+pub(crate) const PIECES: usize = 3;
+
+/// One event as a server writes it: its `event:` line when named, its one
+/// `data:` line, and the blank line that dispatches it.
+pub(crate) fn event_text(name: Option<&str>, data: &serde_json::Value) -> String {
+    match name {
+        Some(name) => format!("event: {name}\ndata: {data}\n\n"),
+        None => format!("data: {data}\n\n"),
+    }
+}
+
+/// Splits `text` into at most `pieces` fragments at character boundaries
+/// (never inside a UTF-8 character: each fragment must be valid JSON text).
+/// Empty text is one empty fragment.
+pub fn fragments(text: &str, pieces: usize) -> Vec<&str> {
+    let chars = text.chars().count();
+    if chars == 0 {
+        return vec![text];
+    }
+    let step = chars.div_ceil(pieces.max(1));
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (n, (at, _)) in text.char_indices().enumerate() {
+        if n > 0 && n % step == 0 {
+            out.push(&text[start..at]);
+            start = at;
+        }
+    }
+    out.push(&text[start..]);
+    out
 }

@@ -1,0 +1,234 @@
+//! Anthropic Messages (`POST /v1/messages`).
+//!
+//! Job: the format's facts (name, path, base URL, headers), history →
+//! request body, request body → history, response body → [`ModelResponse`].
+//! Beside it: `stream.rs` (SSE stream → [`ModelResponse`]), `encode.rs` (the
+//! server side) and `check.rs` (Anthropic's protocol rules).
+//!
+//! Mapping and its limits:
+//! - The messages array is the history one to one, so `messages.N.content.M`
+//!   in an Anthropic error is harness message N, block M. The system prompt is
+//!   the separate `system` field (omitted when empty).
+//! - Thinking blocks go back unchanged, signature included (seed 001).
+//!   `redacted_thinking` and server-tool blocks in a response have no harness
+//!   block and are dropped when parsed.
+//! - `is_error` is sent only when true (it defaults to false).
+//! - Tool `input` must be a JSON object. A call whose argument text did not
+//!   parse (`input_raw`), or parsed to something other than an object, cannot
+//!   be expressed: `{}` is sent, and the raw text
+//!   survives only in the harness history and in the error result the model
+//!   already got for it. A round trip therefore gives `input: {}` and no
+//!   `input_raw`. Streamed argument text that does not parse is kept raw.
+//! - Empty text blocks are sent as they are (the API rejects them; the checker
+//!   says so before anything is sent).
+
+pub(super) mod check;
+pub(super) mod encode;
+mod stream;
+
+use serde_json::{json, Map, Value};
+
+use crate::message::{ContentBlock, Message, Role, ToolCall, ToolResult};
+use crate::model::{ModelError, ModelResponse, Usage};
+use crate::wire::{error_body, flat_tool_specs, invalid, str_at, u64_at, WireHistory, WireRequest};
+
+pub use stream::StreamAssembler;
+
+/// The format's name as people say it.
+pub const LABEL: &str = "Anthropic Messages";
+/// Where requests go, below the base URL.
+pub const PATH: &str = "/v1/messages";
+/// The official API's host, which refuses every call without a key.
+pub const HOST: &str = "api.anthropic.com";
+/// The official API's base URL.
+pub const BASE_URL: &str = "https://api.anthropic.com";
+
+/// The headers a request carries besides `content-type`; the key, when there
+/// is one, goes in `x-api-key`.
+pub fn headers(key: Option<&str>) -> Vec<(String, String)> {
+    let mut headers = vec![
+        ("anthropic-version".to_string(), "2023-06-01".to_string()),
+        // Anthropic refuses calls from a browser page without it.
+        (
+            "anthropic-dangerous-direct-browser-access".to_string(),
+            "true".to_string(),
+        ),
+    ];
+    if let Some(key) = key {
+        headers.push(("x-api-key".into(), key.to_string()));
+    }
+    headers
+}
+
+pub fn request_body(request: &WireRequest<'_>) -> Value {
+    let mut body = Map::new();
+    body.insert("model".into(), json!(request.model));
+    body.insert("max_tokens".into(), json!(request.max_output_tokens));
+    if !request.system.is_empty() {
+        body.insert("system".into(), json!(request.system));
+    }
+    body.insert(
+        "messages".into(),
+        Value::Array(request.messages.iter().map(message_json).collect()),
+    );
+    if !request.tools.is_empty() {
+        body.insert(
+            "tools".into(),
+            Value::Array(
+                request
+                    .tools
+                    .iter()
+                    .map(|t| {
+                        json!({"name": t.name, "description": t.description, "input_schema": t.input_schema})
+                    })
+                    .collect(),
+            ),
+        );
+    }
+    if request.stream {
+        body.insert("stream".into(), json!(true));
+    }
+    Value::Object(body)
+}
+
+fn message_json(message: &Message) -> Value {
+    let role = match message.role {
+        Role::User => "user",
+        Role::Assistant => "assistant",
+    };
+    let content: Vec<Value> = message.content.iter().map(block_json).collect();
+    json!({"role": role, "content": content})
+}
+
+/// A block as Anthropic carries it, in a request and in a response alike.
+fn block_json(block: &ContentBlock) -> Value {
+    match block {
+        ContentBlock::Text { text } => json!({"type": "text", "text": text}),
+        ContentBlock::Thinking {
+            thinking,
+            signature,
+        } => {
+            let mut b = json!({"type": "thinking", "thinking": thinking});
+            if let Some(signature) = signature {
+                b["signature"] = json!(signature);
+            }
+            b
+        }
+        ContentBlock::ToolUse(call) => {
+            let input = if call.input_raw.is_none() && call.input.is_object() {
+                call.input.clone()
+            } else {
+                json!({})
+            };
+            json!({"type": "tool_use", "id": call.id, "name": call.name, "input": input})
+        }
+        ContentBlock::ToolResult(result) => {
+            let mut b = json!({"type": "tool_result", "tool_use_id": result.tool_use_id, "content": result.content});
+            if result.is_error {
+                b["is_error"] = json!(true);
+            }
+            b
+        }
+    }
+}
+
+pub fn parse_request(body: &Value) -> Result<WireHistory, String> {
+    let system = match body.get("system") {
+        None | Some(Value::Null) => String::new(),
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| str_at(p, "text"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Some(_) => return Err("system: expected a string or an array of text blocks".into()),
+    };
+    let items = body
+        .get("messages")
+        .and_then(Value::as_array)
+        .ok_or("messages: expected an array")?;
+    let mut messages = Vec::new();
+    for (n, item) in items.iter().enumerate() {
+        let role = match str_at(item, "role") {
+            Some("user") => Role::User,
+            Some("assistant") => Role::Assistant,
+            other => return Err(format!("messages.{n}.role: unexpected {other:?}")),
+        };
+        let content = match item.get("content") {
+            Some(Value::String(text)) => vec![ContentBlock::Text { text: text.clone() }],
+            Some(Value::Array(blocks)) => blocks.iter().filter_map(parse_block).collect(),
+            _ => {
+                return Err(format!(
+                    "messages.{n}.content: expected a string or an array"
+                ))
+            }
+        };
+        messages.push(Message { role, content });
+    }
+    let tools = flat_tool_specs(body, "input_schema");
+    Ok(WireHistory {
+        system,
+        messages,
+        tools,
+    })
+}
+
+/// One content block; `None` for block types the harness has no place for.
+fn parse_block(block: &Value) -> Option<ContentBlock> {
+    match str_at(block, "type")? {
+        "text" => Some(ContentBlock::Text {
+            text: str_at(block, "text")?.to_string(),
+        }),
+        "thinking" => Some(ContentBlock::Thinking {
+            thinking: str_at(block, "thinking")?.to_string(),
+            signature: str_at(block, "signature").map(str::to_string),
+        }),
+        "tool_use" => Some(ContentBlock::ToolUse(ToolCall {
+            id: str_at(block, "id")?.to_string(),
+            name: str_at(block, "name")?.to_string(),
+            input: block.get("input").cloned().unwrap_or_else(|| json!({})),
+            input_raw: None,
+        })),
+        "tool_result" => Some(ContentBlock::ToolResult(ToolResult {
+            tool_use_id: str_at(block, "tool_use_id")?.to_string(),
+            content: match block.get("content") {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Array(parts)) => parts
+                    .iter()
+                    .filter_map(|p| str_at(p, "text"))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                _ => String::new(),
+            },
+            is_error: block
+                .get("is_error")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+        })),
+        _ => None,
+    }
+}
+
+pub fn parse_response(body: &Value) -> Result<ModelResponse, ModelError> {
+    if let Some(error) = error_body(body) {
+        return Err(error);
+    }
+    let content = body
+        .get("content")
+        .and_then(Value::as_array)
+        .ok_or_else(|| invalid("the response has no `content` array"))?
+        .iter()
+        .filter_map(parse_block)
+        .collect();
+    let stop_reason = str_at(body, "stop_reason")
+        .ok_or_else(|| invalid("the response has no `stop_reason`"))?
+        .to_string();
+    Ok(ModelResponse {
+        content,
+        stop_reason,
+        usage: Usage {
+            input_tokens: u64_at(body, "/usage/input_tokens"),
+            output_tokens: u64_at(body, "/usage/output_tokens"),
+        },
+    })
+}

@@ -1,0 +1,158 @@
+//! What the protocol checker reports: the [`Rule`]s it knows, one
+//! [`Violation`] per rule that fired, and `Findings`, the list a
+//! provider's rules (`<format>/check.rs`) add to.
+//!
+//! Job: give every finding the same shape whichever provider's rule found it:
+//! the provider's error text, a plain-language explanation, the wire path,
+//! and the harness message and block it comes from (mapped back through the
+//! `Origin`s the request builder made), so a view can point at it.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Origin, Provider};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// Anthropic: every `tool_use` is answered in the very next user message.
+    AnthropicUnansweredToolUse,
+    /// Anthropic: every `tool_result` answers a `tool_use` of the previous message.
+    AnthropicUnexpectedToolResult,
+    /// Anthropic: `tool_result` blocks come first in their message.
+    AnthropicToolResultNotFirst,
+    /// Anthropic: `tool_use` ids are unique.
+    AnthropicDuplicateToolUseId,
+    /// Anthropic: tool names are unique.
+    AnthropicDuplicateToolName,
+    /// Anthropic: no empty text blocks.
+    AnthropicEmptyText,
+    /// Chat: a `tool` message answers the `tool_calls` right before it.
+    ChatToolWithoutToolCalls,
+    /// Chat: every `tool_call_id` gets a `tool` message.
+    ChatUnansweredToolCalls,
+    /// Chat: no two `tool` messages answer the same `tool_call_id`.
+    ChatDuplicateToolCallId,
+    /// Responses: every `function_call` gets a `function_call_output`.
+    ResponsesUnansweredCall,
+    /// Responses: every `function_call_output` answers an earlier `function_call`.
+    ResponsesOrphanOutput,
+    /// Responses: a `function_call_output` has an `output`.
+    ResponsesMissingOutput,
+}
+
+impl Rule {
+    pub const ALL: [Rule; 12] = [
+        Rule::AnthropicUnansweredToolUse,
+        Rule::AnthropicUnexpectedToolResult,
+        Rule::AnthropicToolResultNotFirst,
+        Rule::AnthropicDuplicateToolUseId,
+        Rule::AnthropicDuplicateToolName,
+        Rule::AnthropicEmptyText,
+        Rule::ChatToolWithoutToolCalls,
+        Rule::ChatUnansweredToolCalls,
+        Rule::ChatDuplicateToolCallId,
+        Rule::ResponsesUnansweredCall,
+        Rule::ResponsesOrphanOutput,
+        Rule::ResponsesMissingOutput,
+    ];
+
+    pub fn provider(self) -> Provider {
+        match self {
+            Rule::AnthropicUnansweredToolUse
+            | Rule::AnthropicUnexpectedToolResult
+            | Rule::AnthropicToolResultNotFirst
+            | Rule::AnthropicDuplicateToolUseId
+            | Rule::AnthropicDuplicateToolName
+            | Rule::AnthropicEmptyText => Provider::Anthropic,
+            Rule::ChatToolWithoutToolCalls
+            | Rule::ChatUnansweredToolCalls
+            | Rule::ChatDuplicateToolCallId => Provider::OpenaiChat,
+            Rule::ResponsesUnansweredCall
+            | Rule::ResponsesOrphanOutput
+            | Rule::ResponsesMissingOutput => Provider::OpenaiResponses,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Violation {
+    pub provider: Provider,
+    pub rule: Rule,
+    /// The provider's error text, with the real indices and ids.
+    pub message: String,
+    /// What is wrong, in plain words, and how the harness avoids it.
+    pub explanation: String,
+    /// Where on the wire, as a JSON path (`messages.3.content.1`, `input[4]`).
+    pub path: String,
+    /// The harness message it comes from (`None` for the tools list, or when
+    /// a hand-written body was checked).
+    pub message_index: Option<usize>,
+    pub block_index: Option<usize>,
+}
+
+/// The violations found in one request body, in wire order.
+pub(crate) struct Findings<'a> {
+    provider: Provider,
+    /// Per wire message or item, where it came from; empty for a body
+    /// checked as it stands.
+    origins: &'a [Option<Origin>],
+    list: Vec<Violation>,
+}
+
+impl<'a> Findings<'a> {
+    pub(crate) fn new(provider: Provider, origins: &'a [Option<Origin>]) -> Self {
+        Findings {
+            provider,
+            origins,
+            list: Vec::new(),
+        }
+    }
+
+    pub(crate) fn into_list(self) -> Vec<Violation> {
+        self.list
+    }
+
+    /// Records a violation at wire message/item `wire`, part `part` of it.
+    pub(crate) fn add(
+        &mut self,
+        rule: Rule,
+        wire: Option<(usize, Option<usize>)>,
+        path: String,
+        message: String,
+        explanation: String,
+    ) {
+        let origin = wire.and_then(|(n, part)| {
+            let origin = self.origins.get(n)?.as_ref()?;
+            let block = match part {
+                Some(p) => origin.blocks.get(p).copied(),
+                None => origin.blocks.first().copied(),
+            };
+            Some((origin.message, block))
+        });
+        self.list.push(Violation {
+            provider: self.provider,
+            rule,
+            message,
+            explanation,
+            path,
+            message_index: origin.map(|(m, _)| m),
+            block_index: origin.and_then(|(_, b)| b),
+        });
+    }
+
+    /// " (harness message N, block M)" for wire message/item `wire`, part
+    /// `part`, for an explanation to name; empty when no origin is known.
+    pub(crate) fn harness_place(&self, wire: usize, part: Option<usize>) -> String {
+        let Some(Some(origin)) = self.origins.get(wire) else {
+            return String::new();
+        };
+        let block = match part {
+            Some(p) => origin.blocks.get(p),
+            None => origin.blocks.first(),
+        };
+        match block {
+            Some(b) => format!(" (harness message {}, block {b})", origin.message),
+            None => format!(" (harness message {})", origin.message),
+        }
+    }
+}
