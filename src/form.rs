@@ -6,6 +6,7 @@
 //! changes one value and writes it back, so the raw JSON box and the fields
 //! never disagree. Pure and tested natively.
 
+use harness::scenario::syntax::describe;
 use serde_json::{Map, Value};
 
 /// How a limit is entered.
@@ -43,7 +44,9 @@ const fn limit(
     }
 }
 
-/// Every limit a scenario can set (DESIGN.md, "Scenario file"), in file order.
+/// Every limit a scenario can set, in the order of `harness::limits::Limits::KEYS`
+/// (a test checks the keys, the choices against the schema, and each
+/// `absent` text against `Limits::default()`).
 pub const LIMITS: &[LimitField] = &[
     limit(
         "max_turns",
@@ -92,8 +95,8 @@ pub const LIMITS: &[LimitField] = &[
         "repeat_mode",
         "Repeat check",
         "",
-        LimitKind::Choice(&["strict", "naive"]),
-        "strict",
+        LimitKind::Choice(&["canonical", "naive"]),
+        "canonical",
     ),
     limit(
         "max_tool_calls",
@@ -128,7 +131,45 @@ pub const LIMITS: &[LimitField] = &[
         "Max retries",
         "per model call",
         LimitKind::Integer,
-        "none",
+        "2",
+    ),
+    // The modes below reproduce the seeds' bugs on purpose (the pitfall
+    // scenarios set them); the form shows them so a loaded pitfall's
+    // setting is visible and can be switched back.
+    limit(
+        "deadline_scope",
+        "Deadline counted from",
+        "",
+        LimitKind::Choice(&["run", "shared"]),
+        "run",
+    ),
+    limit(
+        "deadline_mode",
+        "Deadline check",
+        "",
+        LimitKind::Choice(&["interrupt", "between_steps"]),
+        "interrupt",
+    ),
+    limit(
+        "stop_mode",
+        "Stop reason check",
+        "",
+        LimitKind::Choice(&["strict", "naive"]),
+        "strict",
+    ),
+    limit(
+        "history_mode",
+        "History sent back",
+        "",
+        LimitKind::Choice(&["whole", "text_only"]),
+        "whole",
+    ),
+    limit(
+        "results_mode",
+        "Tool results sent",
+        "",
+        LimitKind::Choice(&["correct", "text_first", "invented_ids"]),
+        "correct",
     ),
 ];
 
@@ -143,8 +184,8 @@ pub enum Key {
 /// pretty-printed. Objects on the way are created; `Err` when the text is not
 /// JSON or the path runs through something that is not an object or array.
 pub fn set_path(text: &str, path: &[Key], value: Option<Value>) -> Result<String, String> {
-    let mut root: Value =
-        serde_json::from_str(text).map_err(|e| format!("the scenario is not valid JSON: {e}"))?;
+    let mut root: Value = serde_json::from_str(text)
+        .map_err(|e| format!("the scenario is {}", describe(&e, text)))?;
     let Some((last, parents)) = path.split_last() else {
         return Err("empty path".to_string());
     };
@@ -244,8 +285,59 @@ pub fn run_blocker(problems: &[String], field_errors: &[String]) -> Option<Strin
     Some(if count == 1 {
         format!("Run is disabled: {first}")
     } else {
-        format!("Run is disabled: {first} (and {} more problems)", count - 1)
+        let more = count - 1;
+        let noun = if more == 1 { "problem" } else { "problems" };
+        format!("Run is disabled: {first} (and {more} more {noun})")
     })
+}
+
+/// Where a text stops being JSON, for the text box's gutter and its
+/// "Go to line" button. Line and column count from 1, in characters, as the
+/// problem list says them (`harness::scenario::syntax`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl SyntaxError {
+    /// The caret position for a text box, which counts UTF-16 code units.
+    pub fn utf16_offset(&self, text: &str) -> u32 {
+        let mut offset = 0usize;
+        for (i, line) in text.split('\n').enumerate() {
+            if i + 1 == self.line {
+                let before = line.chars().take(self.column.saturating_sub(1));
+                offset += before.map(char::len_utf16).sum::<usize>();
+                return offset as u32;
+            }
+            offset += line.encode_utf16().count() + 1;
+        }
+        offset.saturating_sub(1) as u32
+    }
+}
+
+/// The first syntax error in `text`, or `None` when it is valid JSON.
+pub fn syntax_error(text: &str) -> Option<SyntaxError> {
+    let error = serde_json::from_str::<Value>(text).err()?;
+    // serde_json's column 0 means it stopped at a line break: the end of the
+    // line before, as the problem list says it.
+    let (line, byte_column) = match (error.line().max(1), error.column()) {
+        (line, 0) if line > 1 => {
+            let before = text.split('\n').nth(line - 2).unwrap_or_default();
+            (line - 1, before.len() + 1)
+        }
+        (line, column) => (line, column),
+    };
+    // serde_json counts bytes; people (and the problem list) count characters.
+    let bytes_before = byte_column.saturating_sub(1);
+    let column = text.split('\n').nth(line - 1).map_or(1, |l| {
+        let mut end = bytes_before.min(l.len());
+        while !l.is_char_boundary(end) {
+            end -= 1;
+        }
+        l[..end].chars().count() + 1
+    });
+    Some(SyntaxError { line, column })
 }
 
 /// A tool entry as the form shows it.
@@ -296,13 +388,7 @@ pub fn responses_text(scenario: &Value) -> String {
 
 /// Parses an edited JSON field; the error names the field and the position.
 pub fn parse_json_field(label: &str, text: &str) -> Result<Value, String> {
-    serde_json::from_str(text).map_err(|e| {
-        format!(
-            "{label}: not valid JSON: {e} (line {}, column {})",
-            e.line(),
-            e.column()
-        )
-    })
+    serde_json::from_str(text).map_err(|e| format!("{label}: {}", describe(&e, text)))
 }
 
 #[cfg(test)]
@@ -367,31 +453,69 @@ mod tests {
         assert_eq!(limit_text(&scenario, "deadline_ms"), "");
     }
 
+    /// The form offers exactly the limits the harness reads (issue 13):
+    /// same keys in the same order, the schema's words for each choice, and
+    /// an empty field's text saying what really applies.
     #[test]
-    fn every_limit_in_the_design_is_in_the_form_with_a_unit_or_choices() {
+    fn the_form_has_every_limit_the_harness_reads_with_true_defaults() {
+        use harness::limits::Limits;
         let keys: Vec<&str> = LIMITS.iter().map(|l| l.key).collect();
-        for key in [
-            "max_turns",
-            "max_cost_usd",
-            "cost_mode",
-            "deadline_ms",
-            "model_timeout_ms",
-            "tool_timeout_ms",
-            "repeat_threshold",
-            "max_tool_calls",
-            "max_total_tokens",
-            "max_output_tokens",
-            "max_result_chars",
-            "max_retries",
-        ] {
-            assert!(keys.contains(&key), "{key} missing");
-        }
+        assert_eq!(keys, Limits::KEYS, "form::LIMITS and Limits::KEYS differ");
+
+        let schema: Value = serde_json::from_str(harness::scenario::SCENARIO_SCHEMA).unwrap();
+        let properties = &schema["$defs"]["limits"]["properties"];
+        let defaults = serde_json::to_value(Limits::default()).unwrap();
+        let read = |key: &str, value: Value| {
+            serde_json::from_value::<Limits>(json!({ key: value }))
+                .unwrap_or_else(|e| panic!("{key}: {e}"))
+        };
         for field in LIMITS {
-            assert!(
-                !field.unit.is_empty() || matches!(field.kind, LimitKind::Choice(_)),
-                "{} has no unit",
-                field.key
-            );
+            let key = field.key;
+            let schema_words = properties[key]["enum"].as_array();
+            match field.kind {
+                LimitKind::Choice(words) => {
+                    let words: Vec<Value> = words.iter().map(|w| json!(w)).collect();
+                    assert_eq!(
+                        Some(&words),
+                        schema_words,
+                        "{key}: choices differ from the schema"
+                    );
+                    assert_eq!(
+                        read(key, json!(field.absent)),
+                        Limits::default(),
+                        "{key}: the empty choice says \"default ({})\", which is not the default",
+                        field.absent
+                    );
+                }
+                LimitKind::Integer | LimitKind::Number => {
+                    assert!(schema_words.is_none(), "{key}: the schema has choices");
+                    assert!(!field.unit.is_empty(), "{key} has no unit");
+                    let kind = if field.kind == LimitKind::Integer {
+                        "integer"
+                    } else {
+                        "number"
+                    };
+                    assert_eq!(
+                        properties[key]["type"], kind,
+                        "{key}: another type in the schema"
+                    );
+                    // A limit that always applies shows its default; one that
+                    // can be off shows a word saying so, never a number.
+                    match defaults.get(key) {
+                        Some(default) => assert_eq!(
+                            field.absent,
+                            default.to_string(),
+                            "{key}: an empty field says {}, but {default} applies",
+                            field.absent
+                        ),
+                        None => assert!(
+                            field.absent.parse::<f64>().is_err(),
+                            "{key}: absent means off, not {}",
+                            field.absent
+                        ),
+                    }
+                }
+            }
         }
     }
 
@@ -449,5 +573,37 @@ mod tests {
         assert!(parse_json_field("Responses", "[")
             .unwrap_err()
             .starts_with("Responses: not valid JSON"));
+    }
+
+    #[test]
+    fn one_more_problem_is_singular() {
+        let two = ["a: x".to_string(), "b: y".to_string()];
+        assert_eq!(
+            run_blocker(&two, &[]).as_deref(),
+            Some("Run is disabled: a: x (and 1 more problem)")
+        );
+        assert_eq!(
+            run_blocker(&two[..1], &two[1..]).as_deref(),
+            Some("Run is disabled: b: y (and 1 more problem)")
+        );
+    }
+
+    #[test]
+    fn a_syntax_error_is_found_by_line_and_column() {
+        let text = "{\n  \"name\": \"é\",\n  \"task\" \"x\"\n}";
+        let error = syntax_error(text).unwrap();
+        assert_eq!((error.line, error.column), (3, 10));
+        // Line 3 starts after "{\n" (2 units) and `  "name": "é",\n` (15 units).
+        assert_eq!(error.utf16_offset(text), 2 + 15 + 9);
+        // Columns count characters, not bytes: "é" is two bytes, one column.
+        let wide = "{\"é\": 1 2}";
+        assert_eq!(syntax_error(wide).unwrap().column, 9);
+        assert!(parse_json_field("Responses", wide)
+            .unwrap_err()
+            .starts_with("Responses: not valid JSON at line 1, column 9: "));
+        assert_eq!(syntax_error("{\"task\": \"x\"}"), None);
+        let cut = syntax_error("{\"task\":").unwrap();
+        assert_eq!(cut.line, 1);
+        assert!(cut.utf16_offset("{\"task\":") <= 8);
     }
 }

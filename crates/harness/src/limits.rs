@@ -1,7 +1,8 @@
 //! Limits of one run, and the repeated-call detector.
 //!
-//! Every limit is optional except `max_turns` (default 10) and
-//! `max_output_tokens` (default 1024, which the strict cost estimate needs).
+//! Every limit is optional except `max_turns` (default 10),
+//! `max_output_tokens` (default 1024, which the strict cost estimate needs)
+//! and `max_retries` (default 2); each mode has a default too.
 
 use std::collections::HashMap;
 
@@ -53,6 +54,33 @@ pub struct Limits {
     /// for the protocol checker to catch.
     #[serde(default, skip_serializing_if = "is_default")]
     pub results_mode: ResultsMode,
+}
+
+impl Limits {
+    /// Every key a scenario's `limits` object can hold, in the order of the
+    /// fields above. It is the list the others are checked against
+    /// (`tests/limit_keys.rs`): serde's field names, the published schema's
+    /// `limits` properties, and the page's form (`src/form.rs`, `LIMITS`).
+    pub const KEYS: &'static [&'static str] = &[
+        "max_turns",
+        "max_cost_usd",
+        "cost_mode",
+        "deadline_ms",
+        "model_timeout_ms",
+        "tool_timeout_ms",
+        "repeat_threshold",
+        "repeat_mode",
+        "max_tool_calls",
+        "max_total_tokens",
+        "max_output_tokens",
+        "max_result_chars",
+        "max_retries",
+        "deadline_scope",
+        "deadline_mode",
+        "stop_mode",
+        "history_mode",
+        "results_mode",
+    ];
 }
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
