@@ -18,9 +18,11 @@ use wasm_bindgen::JsCast;
 use crate::browser::page;
 use crate::controller::Controller;
 use crate::editor::Editor;
-use crate::ui::compare_panel::ComparePanel;
+use crate::provenance::{self, Lesson, Source};
+use crate::share;
 use crate::ui::counters::CounterBar;
-use crate::ui::history_panel::{History, HistoryPanel, RunFiles};
+use crate::ui::history_panel::{History, RunFiles};
+use crate::ui::json_editor::JsonEditor;
 use crate::ui::model_settings::{ModelChoice, ModelSettings};
 use crate::ui::problem_list::ProblemList;
 use crate::ui::run_state_panel::RunStatePanel;
@@ -46,23 +48,26 @@ pub fn App() -> impl IntoView {
     let paused = controller.paused();
     let deny_reason = RwSignal::new(String::new());
 
-    // A built-in's lesson is its `description`; while the picker names a
-    // built-in the text is that built-in's file, so it is read from the text.
-    let lesson = Memo::new(move |_| {
+    // The lesson is the scenario's own `description`, whichever way it
+    // arrived (a built-in, a link, a file, an edit). While the text is not
+    // JSON the last lesson stays, rather than flickering to the generic one.
+    let lesson = Memo::new(move |previous: Option<&String>| {
         if editor.loading().get() {
             return view_model::LOADING_LESSON.to_string();
         }
-        let builtin = editor
-            .selected()
-            .with(|id| view_model::find_builtin(BUILTIN, id).is_some());
-        builtin
-            .then(|| {
-                editor
-                    .text()
-                    .with(|text| view_model::scenario_description(text))
-            })
-            .flatten()
-            .unwrap_or_else(|| view_model::CUSTOM_LESSON.to_string())
+        match editor.text().with(|text| provenance::lesson_of(text)) {
+            Lesson::Described(description) => description,
+            Lesson::Undescribed => view_model::CUSTOM_LESSON.to_string(),
+            Lesson::NotJson => previous
+                .filter(|p| p.as_str() != view_model::LOADING_LESSON)
+                .cloned()
+                .unwrap_or_else(|| view_model::CUSTOM_LESSON.to_string()),
+        }
+    });
+    let custom_label = Signal::derive(move || {
+        editor.provenance().with(|p| {
+            p.label(|id| view_model::find_builtin(BUILTIN, id).map(|b| b.name().to_string()))
+        })
     });
     let banner =
         Memo::new(move |_| events.with(|e| view_model::outcome_of(e).map(view_model::banner)));
@@ -105,6 +110,15 @@ pub fn App() -> impl IntoView {
     });
     let idle = move || events.with(Vec::is_empty);
 
+    // The trace, counters and exports belong to the run that made them: a
+    // switch to another scenario clears them (the run stays in the history).
+    // A run still going is left alone, and the trace's heading names its
+    // scenario.
+    let clear_trace_for_another_scenario = move || {
+        if !running.get_untracked() {
+            controller.reset();
+        }
+    };
     let decide = move |decision: Decision| {
         deny_reason.set(String::new());
         controller.decide(decision);
@@ -137,15 +151,14 @@ pub fn App() -> impl IntoView {
     on_cleanup(move || keys.remove());
     // A share link pasted into this tab changes only the fragment: load it.
     let links = window_event_listener(ev::hashchange, move |_| {
-        if let Some(result) = crate::share::scenario_from_fragment(&page::fragment()) {
+        if let Some(result) = share::scenario_from_fragment(&page::fragment()) {
             match result {
                 Ok(text) => {
-                    editor.load(text);
-                    editor.set_notice(Some("Loaded the scenario from the link.".to_string()));
+                    clear_trace_for_another_scenario();
+                    editor.load(text, Source::Link);
+                    editor.set_arrival(Some(share::LINK_LOADED.to_string()));
                 }
-                Err(why) => {
-                    editor.set_notice(Some(format!("The share link could not be read: {why}.")))
-                }
+                Err(why) => editor.set_arrival(Some(share::broken_link_notice(&why))),
             }
         }
     });
@@ -203,7 +216,13 @@ pub fn App() -> impl IntoView {
                     <ScenarioPicker
                         groups=view_model::scenario_groups(BUILTIN)
                         selected=editor.selected()
-                        on_select=move |id| editor.select(id)
+                        custom_label=custom_label
+                        on_select=move |id: String| {
+                            if id != view_model::CUSTOM {
+                                clear_trace_for_another_scenario();
+                            }
+                            editor.select(id)
+                        }
                     />
                 </div>
                 <div class="actions" role="toolbar" aria-label="Run controls">
@@ -260,24 +279,22 @@ pub fn App() -> impl IntoView {
             <section class="panel scenario" aria-label="Scenario">
                 <h2>"Scenario"</h2>
                 <p class="lesson">{lesson}</p>
+                <p class="arrival" role="status">{move || editor.arrival().get()}</p>
                 <ScenarioForm editor=editor problems=live_problems />
                 <label for="scenario-json">"Scenario JSON"</label>
-                <textarea
-                    id="scenario-json"
-                    aria-label="Scenario JSON"
-                    spellcheck="false"
-                    autocomplete="off"
-                    rows="16"
-                    prop:value=editor.text()
-                    on:input=move |ev| editor.edit(event_target_value(&ev))
-                ></textarea>
-                <ShareBar editor=editor />
+                <JsonEditor text=editor.text() on_input=move |text| editor.edit(text) />
+                <ShareBar editor=editor on_arrival=move |()| clear_trace_for_another_scenario() />
                 <ModelSettings choice=model_choice />
                 <ProblemList problems=shown_problems />
             </section>
             <section class="panel trace" aria-labelledby="trace-heading">
                 <div class="trace-heading">
-                    <h2 id="trace-heading">"Trace"</h2>
+                    <h2 id="trace-heading">
+                        "Trace"
+                        {move || controller.ran_scenario().with(|s| s.as_ref().map(|s| view! {
+                            <span class="trace-of">{format!(" of “{}”", s.name)}</span>
+                        }))}
+                    </h2>
                     <RunFiles history=history />
                 </div>
                 <Show when=idle>
@@ -293,17 +310,17 @@ pub fn App() -> impl IntoView {
                     }
                 />
                 {move || banner.get().map(|banner| view! { <StopBanner banner=banner /> })}
-                <HistoryPanel history=history />
+                {Suspend::new(crate::lazy::history_panel(history))}
             </section>
             <RunStatePanel book=controller.run_state() />
             <WirePanel events=events setup=controller.wire_setup() />
-            <ComparePanel
-                editor=editor
-                events=events
-                ran=controller.ran_scenario()
-                running=running
-                paused=Signal::derive(move || paused.with(Option::is_some))
-            />
+            {Suspend::new(crate::lazy::compare_panel(
+                editor,
+                events,
+                controller.ran_scenario(),
+                running,
+                Signal::derive(move || paused.with(Option::is_some)),
+            ))}
         </main>
     }
 }

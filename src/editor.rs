@@ -10,6 +10,10 @@
 //! change after opening a link removes the fragment, so a reload shows the
 //! latest edit rather than the link's original.
 //!
+//! The editor also knows where its text came from (`provenance`): a built-in,
+//! a share link, a file, a kept run, and whether it was edited since, so the
+//! picker can say "Edited from Turn limit" instead of a bare "Custom".
+//!
 //! The built-ins' files are a split module (`lazy::builtin_json`), fetched
 //! after the first paint: picking one shows it in the picker at once and
 //! brings its text when the module answers, with Run held meanwhile
@@ -21,6 +25,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::browser::page;
+use crate::provenance::{Provenance, Source};
 use crate::share;
 use crate::view_model::CUSTOM;
 use crate::{form, lazy};
@@ -29,8 +34,13 @@ use crate::{form, lazy};
 pub struct Editor {
     selected: RwSignal<String>,
     text: RwSignal<String>,
-    /// A message about loading: a share link that could not be read, an import.
+    /// A message about the share bar's actions (copied, exported).
     notice: RwSignal<Option<String>>,
+    /// What arrived in the editor and from where: a share link (loaded or
+    /// broken), an imported file. Shown under the lesson, where the person looks.
+    arrival: RwSignal<Option<String>>,
+    /// Where the text came from, and whether it was edited since.
+    provenance: RwSignal<Provenance>,
     /// Bumped when the whole text is replaced from outside the form (picker,
     /// raw JSON box, import, link), so the form rebuilds its fields from it;
     /// the form's own edits do not bump it, so a field keeps its focus.
@@ -54,35 +64,43 @@ impl Default for Editor {
 impl Editor {
     pub fn new() -> Self {
         let (initial, link_error) = share::initial_text(&page::fragment(), page::saved_scenario());
-        let saved = matches!(initial, Some((_, share::Source::Saved)));
-        let text = match initial {
+        let (text, provenance) = match initial {
             Some((text, share::Source::Link)) => {
                 // The link's scenario is now the current one, also after a reload.
                 page::save_scenario(&text);
-                text
+                (text, Provenance::fresh(Source::Link))
             }
-            Some((text, share::Source::Saved)) => text,
-            None => OPENING_JSON.to_string(),
+            Some((text, share::Source::Saved)) => {
+                let provenance = page::saved_provenance()
+                    .map(|saved| Provenance::from_saved(&saved))
+                    .unwrap_or(Provenance::fresh(Source::Own));
+                (text, provenance)
+            }
+            None => (
+                OPENING_JSON.to_string(),
+                Provenance::fresh(Source::Builtin(OPENING_ID.to_string())),
+            ),
         };
         // Which built-in the text is, where that is known without the files.
         let known = if text == OPENING_JSON {
             Some(OPENING_ID.to_string())
-        } else if saved {
-            page::saved_selection()
+        } else if provenance.source != Source::Link {
+            page::saved_selection().filter(|id| id != CUSTOM)
         } else {
             None
         };
-        let notice = match link_error {
+        let arrival = match link_error {
             Some(error) => Some(error),
-            None if page::fragment().starts_with(share::FRAGMENT_PREFIX) => {
-                Some("Loaded the scenario from the link.".to_string())
-            }
+            None if provenance.source == Source::Link => Some(share::LINK_LOADED.to_string()),
             None => None,
         };
+        page::save_provenance(&provenance.to_saved());
         let editor = Editor {
             selected: RwSignal::new(known.clone().unwrap_or_else(|| CUSTOM.to_string())),
             text: RwSignal::new(text.clone()),
-            notice: RwSignal::new(notice),
+            notice: RwSignal::new(None),
+            arrival: RwSignal::new(arrival),
+            provenance: RwSignal::new(provenance),
             revision: RwSignal::new(0),
             field_errors: RwSignal::new(Vec::new()),
             loading: RwSignal::new(false),
@@ -109,6 +127,19 @@ impl Editor {
 
     pub fn notice(&self) -> ReadSignal<Option<String>> {
         self.notice.read_only()
+    }
+
+    pub fn arrival(&self) -> ReadSignal<Option<String>> {
+        self.arrival.read_only()
+    }
+
+    pub fn provenance(&self) -> ReadSignal<Provenance> {
+        self.provenance.read_only()
+    }
+
+    /// Says what arrived in the editor (or why nothing did).
+    pub fn set_arrival(self, arrival: Option<String>) {
+        self.arrival.set(arrival);
     }
 
     pub fn revision(&self) -> ReadSignal<u64> {
@@ -146,6 +177,7 @@ impl Editor {
                 self.set_field_error(key, None);
                 self.set_text(text);
                 self.set_selected(CUSTOM);
+                self.mark_edited();
             }
             Err(why) => self.set_field_error(key, Some(why)),
         }
@@ -164,6 +196,8 @@ impl Editor {
             return;
         }
         self.loading.set(true);
+        // What arrived before (a link, a file) is no longer what the editor holds.
+        self.arrival.set(None);
         // The picker shows the choice at once; it is saved with its text.
         self.selected.set(id.clone());
         spawn_local(async move {
@@ -175,6 +209,7 @@ impl Editor {
             if let Some(json) = json {
                 self.set_text(json.to_string());
                 self.replaced();
+                self.set_provenance(Provenance::fresh(Source::Builtin(id.clone())));
                 self.set_selected(&id);
             }
         });
@@ -186,15 +221,30 @@ impl Editor {
         self.set_text(text);
         self.replaced();
         self.set_selected(CUSTOM);
+        self.mark_edited();
     }
 
     /// A whole scenario arrived (an imported file, a pasted link, an opened run).
-    pub fn load(self, text: String) {
+    pub fn load(self, text: String, source: Source) {
         self.next_pick();
         self.set_selected(CUSTOM);
+        self.set_provenance(Provenance::fresh(source));
         self.set_text(text.clone());
         self.replaced();
         self.identify(text);
+    }
+
+    fn mark_edited(self) {
+        if !self.provenance.with_untracked(|p| p.edited) {
+            let mut provenance = self.provenance.get_untracked();
+            provenance.edited = true;
+            self.set_provenance(provenance);
+        }
+    }
+
+    fn set_provenance(self, provenance: Provenance) {
+        page::save_provenance(&provenance.to_saved());
+        self.provenance.set(provenance);
     }
 
     /// A new pick or edit: the text of any pick still loading is not wanted.
@@ -213,6 +263,7 @@ impl Editor {
             let id = lazy::builtin_id_of(text.clone()).await;
             if let Some(id) = id {
                 if self.text.with_untracked(|now| *now == text) {
+                    self.set_provenance(Provenance::fresh(Source::Builtin(id.to_string())));
                     self.set_selected(id);
                 }
             }

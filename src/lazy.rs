@@ -15,7 +15,9 @@
 //! - the history's actions (keeping, opening, importing and replaying runs),
 //!   reading records back and writing them out, and forking;
 //! - the Wire panel's request bodies and checker, the comparison's table, and
-//!   the real-provider model.
+//!   the real-provider model;
+//! - the Compare panel and the run history's list, which sit below the trace
+//!   and arrive right after the first paint.
 //!
 //! The rule that keeps them out: in the web build, `Scenario::load`,
 //! `Scenario::build`, `harness::run_scenario*`, `library::json_of` (and
@@ -40,16 +42,18 @@ use harness::library;
 use harness::model::ModelClient;
 use harness::provider::{HttpModel, ProviderRun};
 use harness::replay::Record;
+use harness::scenario::Scenario;
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
-use leptos::prelude::AnyView;
+use leptos::prelude::*;
 
 use crate::browser::fetch::FetchTransport;
 use crate::compare::Side;
+use crate::editor::Editor;
 use crate::engine::{Engine, PageEngine};
 use crate::history::Origin;
-use crate::ui::compare_panel;
-use crate::ui::history_panel::History;
+use crate::ui::compare_panel::{self, ComparePanel};
+use crate::ui::history_panel::{History, HistoryPanel};
 use crate::wire_view::{self, ProviderWire, WireSetup};
 
 /// The run engine (see `engine`): loading, building and driving runs.
@@ -129,6 +133,25 @@ pub async fn wire_for_turn(
 #[cfg_attr(feature = "split", lazy)]
 pub async fn comparison_table(left: Side, right: Side) -> AnyView {
     compare_panel::comparison_table(left, right)
+}
+
+/// The Compare panel, its view and its actions. It sits below the trace, so
+/// the page paints without it and it arrives right after.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn compare_panel(
+    editor: Editor,
+    events: ReadSignal<Vec<RunEvent>>,
+    ran: ReadSignal<Option<Scenario>>,
+    running: ReadSignal<bool>,
+    paused: Signal<bool>,
+) -> AnyView {
+    view! { <ComparePanel editor events ran running paused /> }.into_any()
+}
+
+/// The run history's list, below the trace: painted right after the page.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn history_panel(history: History) -> AnyView {
+    view! { <HistoryPanel history /> }.into_any()
 }
 
 /// The model that talks to a real provider over `fetch`.

@@ -5,6 +5,8 @@
 //! bundle pays nothing for it; it is tested natively against RFC 4648's
 //! vectors.
 
+use crate::provenance;
+
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /// The fragment prefix of a share link.
@@ -42,7 +44,12 @@ pub fn decode(text: &str) -> Result<Vec<u8>, String> {
             b'0'..=b'9' => c - b'0' + 52,
             b'-' | b'+' => 62,
             b'_' | b'/' => 63,
-            _ => return Err(format!("character {} is not base64url", i + 1)),
+            _ => {
+                return Err(format!(
+                    "the link is broken: its character {} is not one a share link uses",
+                    i + 1
+                ))
+            }
         };
         acc = (acc << 6) | u32::from(v);
         bits += 6;
@@ -53,7 +60,7 @@ pub fn decode(text: &str) -> Result<Vec<u8>, String> {
         }
     }
     if text.len() % 4 == 1 {
-        return Err("the link is cut short".to_string());
+        return Err("the link is cut off: the scenario in it stops part-way".to_string());
     }
     Ok(out)
 }
@@ -64,13 +71,30 @@ pub fn fragment_for(text: &str) -> String {
 }
 
 /// The scenario text a `#s=` fragment carries; `None` when the fragment is
-/// not a share link, `Err` when it is one but does not decode.
+/// not a share link, `Err` (why, in words) when it is one but does not hold
+/// a whole scenario: it does not decode, or what it decodes to is not
+/// complete JSON (a link cut short still decodes, to the first part).
 pub fn scenario_from_fragment(fragment: &str) -> Option<Result<String, String>> {
     let encoded = fragment.strip_prefix(FRAGMENT_PREFIX)?;
     Some(decode(encoded).and_then(|bytes| {
-        String::from_utf8(bytes).map_err(|_| "the link is not UTF-8 text".to_string())
+        let text = String::from_utf8(bytes)
+            .map_err(|_| "the link is broken or cut off: it does not decode to text".to_string())?;
+        match provenance::broken_link(&text) {
+            Some(why) => Err(why),
+            None => Ok(text),
+        }
     }))
 }
+
+/// The one message a share link that cannot be loaded gets.
+pub fn broken_link_notice(why: &str) -> String {
+    format!(
+        "Nothing was loaded from this share link: {why}. Ask for the link again; the editor keeps your last scenario."
+    )
+}
+
+/// The message a share link that loaded gets.
+pub const LINK_LOADED: &str = "Loaded the scenario from the share link.";
 
 /// Where the page's first scenario came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,7 +113,7 @@ pub fn initial_text(
         Some(Ok(text)) => (Some((text, Source::Link)), None),
         Some(Err(why)) => (
             saved.map(|s| (s, Source::Saved)),
-            Some(format!("The share link could not be read: {why}.")),
+            Some(broken_link_notice(&why)),
         ),
         None => (saved.map(|s| (s, Source::Saved)), None),
     }
@@ -162,18 +186,32 @@ mod tests {
     fn a_link_beats_the_saved_scenario_and_a_broken_link_is_reported() {
         let saved = Some("saved".to_string());
         assert_eq!(
-            initial_text(&fragment_for("linked"), saved.clone()),
-            (Some(("linked".to_string(), Source::Link)), None)
+            initial_text(&fragment_for(r#"{"task": "linked"}"#), saved.clone()),
+            (
+                Some((r#"{"task": "linked"}"#.to_string(), Source::Link)),
+                None
+            )
         );
         assert_eq!(
             initial_text("", saved.clone()),
             (Some(("saved".to_string(), Source::Saved)), None)
         );
-        let (text, error) = initial_text("#s=%%%", saved);
+        let (text, error) = initial_text("#s=%%%", saved.clone());
         assert_eq!(text, Some(("saved".to_string(), Source::Saved)));
-        assert!(error
-            .unwrap()
-            .starts_with("The share link could not be read"));
+        assert_eq!(
+            error.as_deref(),
+            Some("Nothing was loaded from this share link: the link is broken: its character 1 is not one a share link uses. Ask for the link again; the editor keeps your last scenario.")
+        );
+        // A link cut short decodes to the first part of the scenario: it is
+        // reported as cut off, and the saved scenario stays.
+        let whole = fragment_for(r#"{"name": "Turn limit", "task": "Count."}"#);
+        for cut in [whole.len() - 1, whole.len() - 2, whole.len() / 2] {
+            let (text, error) = initial_text(&whole[..cut], saved.clone());
+            assert_eq!(text, Some(("saved".to_string(), Source::Saved)));
+            let error = error.unwrap();
+            assert!(error.contains("the link is cut off"), "{cut}: {error}");
+            assert!(!error.contains("Loaded"), "{error}");
+        }
         assert_eq!(initial_text("", None), (None, None));
     }
 

@@ -11,7 +11,8 @@ use harness::event::{EventKind, RunEvent, Validation};
 use harness::message::ContentBlock;
 
 use crate::view_model::{
-    clip, compact, format_cost, format_ms, plural, pretty, snake_name, status_tone, Tone,
+    clip, compact, format_cost, format_ms, plural, pretty, result_fate, snake_name, status_tone,
+    CallFate, Tone, Unrunnable,
 };
 
 /// What validation said about a call's arguments, as one line.
@@ -85,6 +86,11 @@ pub struct Item {
     /// For a tool that writes to a store: the store after this call, pretty
     /// JSON, shown folded under the result.
     pub state: Option<String>,
+    /// For a tool_result: whether the tool ran (counted as the header counts it).
+    pub fate: Option<CallFate>,
+    /// For an approval request: the call it asks about, so the approval bar
+    /// shows under this request only while that call waits.
+    pub call_id: Option<String>,
 }
 
 fn item(event: &RunEvent, kind: &'static str, tone: Tone, title: String) -> Item {
@@ -98,6 +104,8 @@ fn item(event: &RunEvent, kind: &'static str, tone: Tone, title: String) -> Item
         collapsible: false,
         nested: false,
         state: None,
+        fate: None,
+        call_id: None,
     }
 }
 
@@ -119,9 +127,17 @@ pub fn collapsed(text: &str) -> String {
     out
 }
 
-/// What a card shows for an event. Every event of the trace is shown; the
-/// `Option` leaves room for events a card's header covers on its own.
+/// What a card shows for an event, told without the events around it (see
+/// `card_item_in`).
 pub fn card_item(event: &RunEvent) -> Option<Item> {
+    card_item_in(event, &[])
+}
+
+/// What a card shows for an event. `earlier` are the card's events before
+/// it: a call's arguments, decision and result all fall in one card, and a
+/// decision or a result is told against the call. Every event of the trace is
+/// shown; the `Option` leaves room for events a card's header covers on its own.
+pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
     let it = match &event.kind {
         EventKind::RunStarted {
             scenario,
@@ -276,23 +292,24 @@ pub fn card_item(event: &RunEvent) -> Option<Item> {
             });
             it
         }
-        EventKind::ApprovalRequested { name, .. } => {
+        EventKind::ApprovalRequested { id, name, .. } => {
             let mut it = item(
                 event,
                 "approval_requested",
                 Tone::Warn,
                 format!("Approval requested for {name}"),
             );
+            it.call_id = Some(id.clone());
             it.nested = true;
             it
         }
         EventKind::ApprovalDecided {
+            id,
             name,
             decision,
             by,
             reason,
             args,
-            ..
         } => {
             let decision = snake_name(decision);
             let tone = if decision.starts_with("deny") {
@@ -309,26 +326,41 @@ pub fn card_item(event: &RunEvent) -> Option<Item> {
             if let Some(reason) = reason {
                 it.lines.push(format!("reason: {reason}"));
             }
-            if let Some(args) = args {
-                it.lines
-                    .push(format!("edited args: {}", clip(&compact(args), 600)));
+            if let Some(edited) = args {
+                // The edit changes what runs, not what the model asked for:
+                // say both, so neither is mistaken for the other.
+                it.lines.push(format!(
+                    "The tool runs with your edit: {}",
+                    clip(&compact(edited), 600)
+                ));
+                if let Some(asked) = call_args(earlier, id) {
+                    it.lines.push(format!(
+                        "The model's history keeps its own request: {}",
+                        clip(&compact(asked), 600)
+                    ));
+                }
             }
             it.nested = true;
             it
         }
         EventKind::ToolResult {
+            id,
             name,
             content,
             is_error,
             latency_ms,
             state,
-            ..
         } => {
-            let (title, tone) = if *is_error {
-                (format!("Error result from {name}"), Tone::Error)
-            } else {
-                (format!("Result from {name}"), Tone::Normal)
+            let mut unrunnable = Unrunnable::default();
+            earlier.iter().for_each(|e| unrunnable.note(e));
+            let fate = result_fate(unrunnable.take(id), content, *is_error);
+            let title = match (fate, is_error) {
+                (CallFate::Ran, false) => format!("Result from {name}"),
+                (CallFate::Ran, true) => format!("Error result from {name}"),
+                (CallFate::NotRun, _) => format!("Not run: {name}"),
+                (CallFate::CutShort, _) => format!("Cut short: {name}"),
             };
+            let tone = if *is_error { Tone::Error } else { Tone::Normal };
             let mut it = item(event, "tool_result", tone, title);
             it.lines.push(format!(
                 "{} characters · latency {}",
@@ -337,12 +369,37 @@ pub fn card_item(event: &RunEvent) -> Option<Item> {
             ));
             it.collapsible = is_long(content);
             it.body = Some(clip(content, MAX_BODY_CHARS));
+            if fate == CallFate::Ran && edited_args(earlier, id).is_some() {
+                it.lines
+                    .push("ran with your edited arguments, not the model's".to_string());
+            }
             it.state = state.as_ref().map(pretty);
+            it.fate = Some(fate);
             it.nested = true;
             it
         }
     };
     Some(it)
+}
+
+/// The arguments the model sent for call `id`.
+fn call_args<'a>(events: &'a [RunEvent], id: &str) -> Option<&'a serde_json::Value> {
+    events.iter().find_map(|event| match &event.kind {
+        EventKind::ToolCall { id: call, args, .. } if call == id => Some(args),
+        _ => None,
+    })
+}
+
+/// The arguments a person's edit gave call `id`, if they edited it.
+fn edited_args<'a>(events: &'a [RunEvent], id: &str) -> Option<&'a serde_json::Value> {
+    events.iter().find_map(|event| match &event.kind {
+        EventKind::ApprovalDecided {
+            id: call,
+            args: Some(args),
+            ..
+        } if call == id => Some(args),
+        _ => None,
+    })
 }
 
 /// A turn's numbers for its card header: tokens, cost and latency of its
@@ -596,5 +653,130 @@ mod tests {
         let last = error(None);
         assert!(last.lines[1].starts_with("not retried"));
         assert_eq!(last.tone, Tone::Error);
+    }
+
+    fn call_of(id: &str, order: &str) -> EventKind {
+        EventKind::ToolCall {
+            turn: 2,
+            id: id.into(),
+            name: "issue_refund".into(),
+            args: json!({"order_id": order}),
+            args_raw: None,
+            validation: Validation::Valid,
+            needs_approval: true,
+        }
+    }
+
+    fn result_of(id: &str, content: &str, is_error: bool) -> EventKind {
+        EventKind::ToolResult {
+            id: id.into(),
+            name: "issue_refund".into(),
+            content: content.into(),
+            is_error,
+            latency_ms: 0,
+            state: None,
+        }
+    }
+
+    #[test]
+    fn an_edited_approval_says_what_ran_and_what_the_model_asked_for() {
+        let card = [
+            ev(1, call_of("c1", "ord_f6g7h8i9j0")),
+            ev(
+                2,
+                EventKind::ApprovalRequested {
+                    id: "c1".into(),
+                    name: "issue_refund".into(),
+                    args: json!({"order_id": "ord_f6g7h8i9j0"}),
+                },
+            ),
+            ev(
+                3,
+                EventKind::ApprovalDecided {
+                    id: "c1".into(),
+                    name: "issue_refund".into(),
+                    decision: DecisionKind::ApproveEdited,
+                    by: Decider::User,
+                    reason: None,
+                    args: Some(json!({"order_id": "ord_k1l2m3n4o5"})),
+                },
+            ),
+            ev(
+                4,
+                result_of("c1", r#"{"ok":true,"order_id":"ord_k1l2m3n4o5"}"#, false),
+            ),
+        ];
+        let decision = card_item_in(&card[2], &card[..2]).unwrap();
+        assert_eq!(
+            decision.title,
+            "Approval for issue_refund: approve_edited (by user)"
+        );
+        assert_eq!(
+            decision.lines,
+            [
+                r#"The tool runs with your edit: {"order_id":"ord_k1l2m3n4o5"}"#,
+                r#"The model's history keeps its own request: {"order_id":"ord_f6g7h8i9j0"}"#,
+            ]
+        );
+        let result = card_item_in(&card[3], &card[..3]).unwrap();
+        assert_eq!(result.fate, Some(CallFate::Ran));
+        assert_eq!(result.title, "Result from issue_refund");
+        assert_eq!(
+            result.lines[1],
+            "ran with your edited arguments, not the model's"
+        );
+        // A plain approval adds neither line.
+        let plain = card_item_in(&card[3], &card[..2]).unwrap();
+        assert_eq!(plain.lines.len(), 1);
+    }
+
+    #[test]
+    fn results_say_whether_the_tool_ran() {
+        let denied = [
+            ev(1, call_of("c1", "ord_f6g7h8i9j0")),
+            ev(
+                2,
+                EventKind::ApprovalDecided {
+                    id: "c1".into(),
+                    name: "issue_refund".into(),
+                    decision: DecisionKind::DenyAndStop,
+                    by: Decider::Policy,
+                    reason: None,
+                    args: None,
+                },
+            ),
+            ev(3, result_of("c1", "denied: the policy is deny_all", true)),
+        ];
+        let it = card_item_in(&denied[2], &denied[..2]).unwrap();
+        assert_eq!(
+            (it.title.as_str(), it.fate, it.tone),
+            ("Not run: issue_refund", Some(CallFate::NotRun), Tone::Error)
+        );
+        let limit = result_of(
+            "c7",
+            "not run: the model asked for tool call #7 (issue_refund) but max_tool_calls is 6",
+            true,
+        );
+        let it = card_item(&ev(8, limit)).unwrap();
+        assert_eq!(
+            (it.title.as_str(), it.fate),
+            ("Not run: issue_refund", Some(CallFate::NotRun))
+        );
+        let cut = result_of(
+            "c8",
+            "not run to completion: the run stopped (cancelled: stopped by the user)",
+            true,
+        );
+        let it = card_item(&ev(9, cut)).unwrap();
+        assert_eq!(
+            (it.title.as_str(), it.fate),
+            ("Cut short: issue_refund", Some(CallFate::CutShort))
+        );
+        let own_error = result_of("c9", "tool error: no order with id", true);
+        let it = card_item(&ev(10, own_error)).unwrap();
+        assert_eq!(
+            (it.title.as_str(), it.fate),
+            ("Error result from issue_refund", Some(CallFate::Ran))
+        );
     }
 }

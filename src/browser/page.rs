@@ -13,6 +13,8 @@ use wasm_bindgen_futures::JsFuture;
 const SCENARIO_KEY: &str = "agent-loop-playground.scenario";
 /// The `localStorage` key of the picker's value for the autosaved text.
 const SELECTION_KEY: &str = "agent-loop-playground.selection";
+/// The `localStorage` key of where the autosaved text came from (`Provenance::to_saved`).
+const PROVENANCE_KEY: &str = "agent-loop-playground.provenance";
 /// The `localStorage` key of the chosen theme (`light`, `dark`; absent: system).
 const THEME_KEY: &str = "agent-loop-playground.theme";
 
@@ -40,6 +42,17 @@ pub fn saved_selection() -> Option<String> {
 pub fn save_selection(id: &str) {
     if let Some(storage) = storage() {
         let _ = storage.set_item(SELECTION_KEY, id);
+    }
+}
+
+/// Where the autosaved text came from, saved with it (see `provenance`).
+pub fn saved_provenance() -> Option<String> {
+    storage()?.get_item(PROVENANCE_KEY).ok().flatten()
+}
+
+pub fn save_provenance(saved: &str) {
+    if let Some(storage) = storage() {
+        let _ = storage.set_item(PROVENANCE_KEY, saved);
     }
 }
 

@@ -1,15 +1,43 @@
 //! The bar under a call that waits for a person: Approve, Edit arguments,
 //! Deny (with an optional reason the model sees), Deny and stop, and Always
-//! allow this tool. Edited arguments are checked against the tool's schema
-//! here first, so a bad edit is explained before it reaches the run.
+//! allow this tool.
+//!
+//! While an edit of the arguments is open there is one way to approve, and
+//! it approves what is in the edit box: the green button (and the `a` key,
+//! through `Controller::set_approve_instead`) checks the edit against the
+//! tool's schema and sends it, or says why not and sends nothing. Always
+//! allow, which would run the model's own arguments, is off until the edit
+//! is discarded.
+//!
+//! The bar is a split module of its own (`approval_bar`, a `#[lazy]`
+//! function like those in `lazy`): it shows only while a run waits for a
+//! person, so the first paint does without it.
 
 use harness::approval::Decision;
+#[cfg(feature = "split")]
+use leptos::prelude::lazy;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use wasm_bindgen::JsCast;
 
 use crate::browser::page;
-use crate::controller::PendingApproval;
+use crate::controller::{Controller, PendingApproval};
 use crate::view_model;
+
+/// The edit box's id: its label and the focus on opening find it by it.
+const EDIT_BOX_ID: &str = "approval-edit-args";
+
+/// The bar for `pending`, fetched the first time a run waits for a person;
+/// the timeline shows it through `Suspend`. A split point, so its arguments
+/// are owned (see `lazy`).
+#[cfg_attr(feature = "split", lazy)]
+pub async fn approval_bar(
+    pending: PendingApproval,
+    reason: RwSignal<String>,
+    on_decide: Callback<Decision>,
+) -> AnyView {
+    view! { <ApprovalBar pending=pending reason=reason on_decide=on_decide /> }.into_any()
+}
 
 #[component]
 pub fn ApprovalBar(
@@ -18,18 +46,21 @@ pub fn ApprovalBar(
     reason: RwSignal<String>,
     #[prop(into)] on_decide: Callback<Decision>,
 ) -> impl IntoView {
+    let controller = expect_context::<Controller>();
     let editing = RwSignal::new(false);
-    let edit_text = RwSignal::new(view_model::pretty(&pending.args));
+    let args_text = view_model::pretty(&pending.args);
+    let edit_text = RwSignal::new(args_text.clone());
     let edit_errors = RwSignal::new(Vec::<String>::new());
-    // Stored, so the edit handler is `Copy` and the `<Show>` can rebuild it.
+    // Stored, so the handlers are `Copy`.
     let schema = StoredValue::new(pending.schema.clone());
+    let original = StoredValue::new(args_text.clone());
     let reason_value = move || {
         let text = reason.get_untracked();
         let text = text.trim();
         (!text.is_empty()).then(|| text.to_string())
     };
     // The check is the engine's (a split module, loaded by the run waiting here).
-    let submit_edit = move |_| {
+    let approve_edit = move || {
         let text = edit_text.get_untracked();
         let schema = schema.get_value();
         spawn_local(async move {
@@ -42,7 +73,29 @@ pub fn ApprovalBar(
             }
         });
     };
-    let args_text = view_model::pretty(&pending.args);
+    let approve = move || {
+        if editing.get_untracked() {
+            approve_edit();
+        } else {
+            on_decide.run(Decision::Approve);
+        }
+    };
+    let discard_edit = move || {
+        editing.set(false);
+        edit_text.set(original.get_value());
+        edit_errors.set(Vec::new());
+    };
+    // The `a` key reaches the controller, not this bar: while the edit is
+    // open, the controller hands Approve to this bar. The controller drops
+    // this when the call is decided; a bar already gone answers `false`.
+    controller.set_approve_instead(Some(Callback::new(move |()| {
+        let edit_open = editing.try_get_untracked().unwrap_or(false);
+        if edit_open {
+            approve_edit();
+        }
+        edit_open
+    })));
+
     // The run waits on this bar: bring it into view if the trace is scrolled
     // elsewhere (or the run has grown past the screen), moving no further
     // than needed. Focus stays where it is; `a` and `d` answer from anywhere.
@@ -55,8 +108,25 @@ pub fn ApprovalBar(
             );
         }
     });
+    // An edit box that opens is focused and shown with the buttons under it.
+    let controls = NodeRef::<leptos::html::Div>::new();
+    let open_edit = move || {
+        editing.set(true);
+        page::bring_into_view(
+            move || {
+                if let Some(edit_box) = document()
+                    .get_element_by_id(EDIT_BOX_ID)
+                    .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+                {
+                    let _ = edit_box.focus();
+                }
+                controls.get_untracked().map(Into::into)
+            },
+            web_sys::ScrollLogicalPosition::Nearest,
+        );
+    };
     view! {
-        <div node_ref=bar class="approval-bar" role="group" aria-label=format!("Approval for {}", pending.tool)
+        <div node_ref=bar class="approval-bar" class:editing=move || editing.get() role="group" aria-label=format!("Approval for {}", pending.tool)
             data-call-id=pending.call_id.clone()>
             <p class="approval-title">
                 <strong>"Approval needed: "</strong><code>{pending.tool.clone()}</code>
@@ -66,51 +136,59 @@ pub fn ApprovalBar(
             {pending.edit_error.clone().map(|error| view! {
                 <p class="approval-error" role="alert">"The run refused the edited arguments: " {error}</p>
             })}
-            <div class="approval-actions">
-                <button type="button" class="approve" aria-keyshortcuts="a"
-                    on:click=move |_| on_decide.run(Decision::Approve)>
-                    "Approve" <kbd aria-hidden="true">"a"</kbd>
-                </button>
-                <button type="button" aria-expanded=move || editing.get().to_string()
-                    on:click=move |_| editing.update(|e| *e = !*e)>
-                    "Edit arguments"
-                </button>
-                <button type="button" class="deny" aria-keyshortcuts="d"
-                    on:click=move |_| on_decide.run(Decision::Deny { reason: reason_value() })>
-                    "Deny" <kbd aria-hidden="true">"d"</kbd>
-                </button>
-                <button type="button" class="deny"
-                    on:click=move |_| on_decide.run(Decision::DenyAndStop { reason: reason_value() })>
-                    "Deny and stop"
-                </button>
-                <button type="button"
-                    on:click=move |_| on_decide.run(Decision::AlwaysAllow)>
-                    "Always allow this tool"
-                </button>
+            <div node_ref=controls class="approval-controls">
+                <Show when=move || editing.get()>
+                    <div class="approval-edit">
+                        <label for=EDIT_BOX_ID>"Arguments (JSON, checked against the tool's schema)"</label>
+                        <textarea id=EDIT_BOX_ID rows="6" spellcheck="false"
+                            aria-describedby="approval-edit-note"
+                            prop:value=edit_text
+                            on:input=move |ev| {
+                                edit_text.set(event_target_value(&ev));
+                                edit_errors.set(Vec::new());
+                            }
+                        ></textarea>
+                        <ul class="edit-errors" role="alert">
+                            {move || edit_errors.get().into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}
+                        </ul>
+                        <p id="approval-edit-note" class="approval-edit-note">
+                            "Approve runs the tool with the arguments in this box; the model's history keeps its own request. "
+                            "Always allow stays off until you discard the edit."
+                        </p>
+                    </div>
+                </Show>
+                <div class="approval-actions">
+                    <button type="button" class="approve" aria-keyshortcuts="a"
+                        on:click=move |_| approve()>
+                        <span class="if-editing">"Approve with these arguments"</span>
+                        <span class="unless-editing">"Approve"</span>
+                        <kbd aria-hidden="true">"a"</kbd>
+                    </button>
+                    <button type="button" aria-expanded=move || editing.get().to_string()
+                        on:click=move |_| if editing.get_untracked() { discard_edit() } else { open_edit() }>
+                        <span class="if-editing">"Discard edit"</span>
+                        <span class="unless-editing">"Edit arguments"</span>
+                    </button>
+                    <button type="button" class="deny" aria-keyshortcuts="d"
+                        on:click=move |_| on_decide.run(Decision::Deny { reason: reason_value() })>
+                        "Deny" <kbd aria-hidden="true">"d"</kbd>
+                    </button>
+                    <button type="button" class="deny"
+                        on:click=move |_| on_decide.run(Decision::DenyAndStop { reason: reason_value() })>
+                        "Deny and stop"
+                    </button>
+                    <button type="button"
+                        prop:disabled=move || editing.get()
+                        on:click=move |_| on_decide.run(Decision::AlwaysAllow)>
+                        "Always allow this tool"
+                    </button>
+                </div>
             </div>
             <label class="approval-reason">
                 "Reason for a denial (the model sees it; optional)"
                 <input type="text" prop:value=reason
                     on:input=move |ev| reason.set(event_target_value(&ev)) />
             </label>
-            <Show when=move || editing.get()>
-                <div class="approval-edit">
-                    <label for="approval-edit-args">"Arguments (JSON, checked against the tool's schema)"</label>
-                    <textarea id="approval-edit-args" rows="6" spellcheck="false"
-                        prop:value=edit_text
-                        on:input=move |ev| {
-                            edit_text.set(event_target_value(&ev));
-                            edit_errors.set(Vec::new());
-                        }
-                    ></textarea>
-                    <ul class="edit-errors" role="alert">
-                        {move || edit_errors.get().into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}
-                    </ul>
-                    <button type="button" class="approve" on:click=submit_edit>
-                        "Approve with these arguments"
-                    </button>
-                </div>
-            </Show>
         </div>
     }
 }

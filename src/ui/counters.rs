@@ -1,9 +1,11 @@
 //! The live numbers of the run: turn n / max, cost against the budget as a
-//! gauge, elapsed time against the deadline, tool calls and tokens.
+//! gauge, elapsed time against the deadline, tool calls (requested, and what
+//! became of them, counted as the stop banner and the cards count them) and
+//! tokens.
 
 use leptos::prelude::*;
 
-use crate::view_model::{self, Counters};
+use crate::view_model::{self, Counters, TOOL_CALLS_MEANING};
 
 #[component]
 pub fn CounterBar(
@@ -34,9 +36,9 @@ pub fn CounterBar(
                 <dt>"Elapsed"</dt>
                 <dd>{move || view_model::elapsed_text(elapsed_ms.get(), counters.with(|c| c.deadline_ms))}</dd>
             </div>
-            <div class="counter" data-counter="tool-calls">
+            <div class="counter" data-counter="tool-calls" title=TOOL_CALLS_MEANING>
                 <dt>"Tool calls"</dt>
-                <dd>{move || counters.with(|c| c.tool_calls)}</dd>
+                <dd>{move || counters.with(Counters::tool_calls_text)}</dd>
             </div>
             <div class="counter" data-counter="tokens">
                 <dt>"Tokens"</dt>

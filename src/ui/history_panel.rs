@@ -25,6 +25,7 @@ use crate::controller::Controller;
 use crate::editor::Editor;
 use crate::history::{self, Entry, Origin, Plan, ReplayView};
 use crate::lazy;
+use crate::ui::timeline;
 use crate::view_model;
 
 /// The file name an exported run gets.
@@ -141,13 +142,16 @@ impl History {
         id
     }
 
-    /// Shows a record in the trace and its scenario in the editor.
+    /// Shows a record in the trace and its scenario in the editor, and
+    /// brings the trace into view: Open is pressed down in this panel, below
+    /// the trace it fills.
     fn show(self, record: &Record, entry_id: String) {
         self.controller.show_record(record);
         let run = self.controller.run_id().get_untracked();
         // Already kept: the watcher must not keep it again.
         self.handled.set_value(run);
         self.opened.set(Some((run, entry_id)));
+        timeline::reveal();
         if let Some(scenario) = record.scenario.clone() {
             // Which built-in it is takes the engine (a split module).
             spawn_local(async move {
@@ -156,11 +160,14 @@ impl History {
                 if self.controller.run_id().get_untracked() != run {
                     return;
                 }
-                self.editor.load(text);
-                self.editor.set_notice(Some(
+                self.editor.load(text, crate::provenance::Source::KeptRun);
+                self.editor.set_arrival(Some(
                     "Loaded the scenario of the opened run: Run runs it again, Replay checks it."
                         .to_string(),
                 ));
+                // Where the editor sits above the trace (narrow windows), its
+                // new scenario may have moved the trace: place it again.
+                timeline::reveal();
             });
         }
     }

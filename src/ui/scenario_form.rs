@@ -5,6 +5,10 @@
 //!
 //! The fields are built from the text once per `Editor::revision` and are
 //! not re-rendered while the person types, so focus and caret stay put.
+//!
+//! While the JSON text does not parse, the form stays: it shows the last text
+//! that did, marked out of date and disabled (an edit could not be written
+//! into a text that is not JSON), so a typo does not make it vanish.
 
 use leptos::prelude::*;
 use serde_json::Value;
@@ -19,15 +23,44 @@ pub fn ScenarioForm(
     #[prop(into)]
     problems: Signal<Vec<String>>,
 ) -> impl IntoView {
+    let last_good = StoredValue::new(None::<Value>);
     move || {
         editor.revision().track();
         let text = editor.text().get_untracked();
         match serde_json::from_str::<Value>(&text) {
-            Ok(value) if value.is_object() => form_view(editor, &value, problems).into_any(),
-            _ => view! {
-                <p class="form-off">"The fields come back once the JSON below parses."</p>
+            Ok(value) if value.is_object() => {
+                let view = form_view(editor, &value, problems).into_any();
+                last_good.set_value(Some(value));
+                view
             }
-            .into_any(),
+            parsed => {
+                let why = if parsed.is_ok() {
+                    "the JSON below is not an object".to_string()
+                } else {
+                    match crate::form::syntax_error(&text) {
+                        Some(at) => format!(
+                            "the JSON below is not valid at line {}, column {}",
+                            at.line, at.column
+                        ),
+                        None => "the JSON below is not valid".to_string(),
+                    }
+                };
+                match last_good.get_value() {
+                    Some(value) => view! {
+                        <p class="form-stale-note" role="status">
+                            {format!("⏸ Out of date: {why}. The fields show the last version that parsed, and can be edited again once it parses.")}
+                        </p>
+                        <fieldset class="form-stale" disabled>
+                            {form_view(editor, &value, problems)}
+                        </fieldset>
+                    }
+                    .into_any(),
+                    None => view! {
+                        <p class="form-off">{format!("The fields appear once the JSON below parses: {why}.")}</p>
+                    }
+                    .into_any(),
+                }
+            }
         }
     }
 }

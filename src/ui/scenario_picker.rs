@@ -1,4 +1,6 @@
-//! The scenario `<select>`: built-ins grouped by `<optgroup>`, then "Custom".
+//! The scenario `<select>`: built-ins grouped by `<optgroup>`, then the
+//! person's own scenario, labelled with where it came from ("Edited from
+//! Turn limit", "From a shared link", "Custom (paste JSON)").
 
 use leptos::prelude::*;
 
@@ -8,6 +10,9 @@ use crate::view_model::{ScenarioGroup, CUSTOM};
 pub fn ScenarioPicker(
     groups: Vec<ScenarioGroup>,
     #[prop(into)] selected: Signal<String>,
+    /// The last option's label: where a scenario that is no built-in came from.
+    #[prop(into)]
+    custom_label: Signal<String>,
     #[prop(into)] on_select: Callback<String>,
 ) -> impl IntoView {
     // `prop:selected` on each option (rather than `prop:value` on the select)
@@ -15,7 +20,7 @@ pub fn ScenarioPicker(
     // `data-expected` (and `data-clock-age-ms`, how old the page must be for
     // that status) let the end-to-end test run every built-in.
     let option = move |value: &'static str,
-                       label: String,
+                       label: Signal<String>,
                        expected: Option<(&'static str, u64)>| {
         view! {
             <option
@@ -42,13 +47,13 @@ pub fn ScenarioPicker(
                             {group
                                 .options
                                 .into_iter()
-                                .map(|o| option(o.id, o.label, Some((o.expected_status, o.clock_age_ms))))
+                                .map(|o| option(o.id, Signal::stored(o.label), Some((o.expected_status, o.clock_age_ms))))
                                 .collect_view()}
                         </optgroup>
                     }
                 })
                 .collect_view()}
-            {option(CUSTOM, "Custom (paste JSON)".to_string(), None)}
+            {option(CUSTOM, custom_label, None)}
         </select>
     }
 }

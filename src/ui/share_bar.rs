@@ -7,10 +7,16 @@ use wasm_bindgen::JsCast;
 
 use crate::browser::{files, page};
 use crate::editor::Editor;
+use crate::provenance::Source;
 use crate::share;
 
 #[component]
-pub fn ShareBar(editor: Editor) -> impl IntoView {
+pub fn ShareBar(
+    editor: Editor,
+    /// Called before an imported scenario replaces the editor's.
+    #[prop(into)]
+    on_arrival: Callback<()>,
+) -> impl IntoView {
     let link = RwSignal::new(None::<String>);
     let copy_link = move |_| {
         let fragment = share::fragment_for(&editor.text().get_untracked());
@@ -48,10 +54,11 @@ pub fn ShareBar(editor: Editor) -> impl IntoView {
         spawn_local(async move {
             match files::read_picked(&input).await {
                 Some(Ok(text)) => {
-                    editor.load(text);
-                    editor.set_notice(Some("Imported the scenario file.".to_string()));
+                    on_arrival.run(());
+                    editor.load(text, Source::File);
+                    editor.set_arrival(Some("Imported the scenario file.".to_string()));
                 }
-                Some(Err(why)) => editor.set_notice(Some(why)),
+                Some(Err(why)) => editor.set_arrival(Some(why)),
                 None => {}
             }
             // Picking the same file again must fire `change` again.

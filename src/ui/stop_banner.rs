@@ -2,15 +2,22 @@
 
 use leptos::prelude::*;
 
+use crate::controller::Controller;
 use crate::view_model::Banner;
 
 #[component]
 pub fn StopBanner(banner: Banner) -> impl IntoView {
+    // The tool calls are the header's counts (the controller's counters, kept
+    // per event), so the banner, the header and the cards agree. The banner
+    // shows once the run has finished, so they are final by then.
+    let facts = expect_context::<Controller>()
+        .counters()
+        .with_untracked(|c| banner.facts(&c.tool_calls));
     view! {
         <div role="status" class=format!("stop-banner {}", banner.class) data-status=banner.status>
             <p class="stop-status">"Stopped: " <code>{banner.status}</code></p>
             <p class="stop-reason">{banner.reason}</p>
-            <p class="stop-facts">{banner.facts}</p>
+            <p class="stop-facts">{facts}</p>
             {banner.answer.map(|answer| view! { <p class="stop-answer">"Answer: " {answer}</p> })}
         </div>
     }

@@ -10,11 +10,15 @@
 use harness::approval::Decision;
 use harness::event::RunEvent;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::controller::{Card, PendingApproval};
 use crate::turn_view::{self, Item};
-use crate::ui::approval_bar::ApprovalBar;
+use crate::ui::approval_bar::approval_bar;
 use crate::view_model;
+
+/// The timeline's element id: `reveal` finds it by it.
+const TIMELINE_ID: &str = "run-timeline";
 
 /// Past this many cards, cards off screen are neither laid out nor painted
 /// (the `long` class in app.css).
@@ -40,6 +44,9 @@ pub fn Timeline(
     provide_context(approval);
     view! {
         <ol
+            id=TIMELINE_ID
+            // Focusable by script only, so opening a kept run can move focus here.
+            tabindex="-1"
             class="timeline"
             class:long=move || cards.with(|cards| cards.len() > LONG_RUN_CARDS)
             aria-label="Run timeline"
@@ -85,17 +92,24 @@ fn CardView(card: Card) -> impl IntoView {
     }
 }
 
-/// A card's rows, keyed by `seq`: a new event adds one row.
+/// A card's rows, keyed by `seq`: a new event adds one row. A row is told
+/// against the card's rows before it (a result against its call), which are
+/// all there when it is drawn, since events only ever append.
 #[component]
 fn CardEvents(events: ArcRwSignal<Vec<RunEvent>>) -> impl IntoView {
+    let card = events.clone();
     view! {
         <ol class="card-events">
             <For
                 each=move || events.get()
                 key=|event| event.seq
-                children=|event: RunEvent| {
+                children=move |event: RunEvent| {
                     let time = format!("+{}", view_model::format_ms(event.t_ms));
-                    turn_view::card_item(&event).map(|item| view! { <ItemView item=item time=time /> })
+                    let item = card.with_untracked(|all| {
+                        let earlier = all.iter().position(|e| e.seq == event.seq).unwrap_or(all.len());
+                        turn_view::card_item_in(&event, &all[..earlier])
+                    });
+                    item.map(|item| view! { <ItemView item=item time=time /> })
                 }
             />
         </ol>
@@ -121,16 +135,18 @@ fn ItemView(item: Item, time: String) -> impl IntoView {
         }
     });
     // The approval bar goes right under the request for the call it is about.
-    let bar = (item.kind == "approval_requested").then(|| {
+    // Each request has its own row: only the waiting call's row holds it.
+    let bar = item.call_id.map(|call_id| {
         let ctx = expect_context::<ApprovalContext>();
         move || {
-            ctx.pending.get().map(|pending| {
-                view! { <ApprovalBar pending=pending reason=ctx.reason on_decide=ctx.decide /> }
-            })
+            ctx.pending
+                .get()
+                .filter(|p| p.call_id == call_id)
+                .map(|pending| Suspend::new(approval_bar(pending, ctx.reason, ctx.decide)))
         }
     });
     view! {
-        <li class=class data-kind=item.kind data-seq=item.seq>
+        <li class=class data-kind=item.kind data-seq=item.seq data-fate=item.fate.map(|f| f.name())>
             <span class="event-time">{time}</span>
             <div class="event-body">
                 <p class="event-title">{item.title}</p>
@@ -178,4 +194,59 @@ fn body_view(kind: &'static str, body: String, collapsible: bool) -> AnyView {
         </button>
     }
     .into_any()
+}
+
+/// Brings the run's first card into view just under the toolbar and moves
+/// focus to the timeline, once the cards just set are drawn: after opening a
+/// kept run from the history further down, the person (and a screen reader)
+/// lands on the run they opened.
+pub fn reveal() {
+    request_animation_frame(|| {
+        let Some(document) = window().document() else {
+            return;
+        };
+        let Some(timeline) = document
+            .get_element_by_id(TIMELINE_ID)
+            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+        else {
+            return;
+        };
+        // Focus first: it scrolls only if the list is off screen, and the
+        // scroll below then places it exactly.
+        let _ = timeline.focus();
+        // The toolbar is sticky (except on phones), so "start" alone would
+        // tuck the first card under it.
+        let toolbar = sticky_toolbar_height(&document);
+        let _ = timeline
+            .style()
+            .set_property("scroll-margin-top", &format!("{toolbar}px"));
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Start);
+        timeline.scroll_into_view_with_scroll_into_view_options(&options);
+    });
+}
+
+/// The height the sticky page header covers at the top of the window; 0
+/// where it scrolls away with the page.
+fn sticky_toolbar_height(document: &web_sys::Document) -> i32 {
+    let Some(header) = document
+        .query_selector(".page-header")
+        .ok()
+        .flatten()
+        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return 0;
+    };
+    let sticky = window()
+        .get_computed_style(&header)
+        .ok()
+        .flatten()
+        .and_then(|style| style.get_property_value("position").ok())
+        .is_some_and(|position| position == "sticky");
+    if sticky {
+        // A little air between the toolbar and the card.
+        header.offset_height() + 8
+    } else {
+        0
+    }
 }

@@ -246,7 +246,7 @@ test('Model settings refuse to run with a bad URL, no model, no key for an offic
   await page.getByLabel('Model source').selectOption({ label: 'OpenAI Chat Completions' });
   // No model name and no key for the official API: the first is named, the other counted.
   assert(await run.isDisabled(), 'Run is enabled with no model and no key for api.openai.com');
-  await blocker.getByText("Model: enter the model's name, e.g. claude-sonnet-4-20250514 or gpt-4o (and 1 more problems)").waitFor({ timeout: 2_000 });
+  await blocker.getByText("Model: enter the model's name, e.g. claude-sonnet-4-20250514 or gpt-4o (and 1 more problem)").waitFor({ timeout: 2_000 });
   await page.locator('#model-name').fill('gpt-4o');
   await blocker.getByText('API key: api.openai.com needs a key; paste yours').waitFor({ timeout: 2_000 });
   assert(await run.isDisabled(), 'Run is enabled without a key for api.openai.com');

@@ -7,7 +7,8 @@
 // error or page error. Closes with the line `N passed, N failed` and exits
 // non-zero when a test failed.
 //
-// Usage: node tests/e2e/run.mjs [dist-dir] [name-filter]   (default: <repo>/dist)
+// Usage: node tests/e2e/run.mjs [dist-dir] [filter]   (default: <repo>/dist)
+//        filter: part of a test's name, or a test file's name (e.g. editor_truth)
 // Env:   CHROMIUM=/path/to/chromium (default /usr/bin/chromium)
 
 import { mkdirSync, existsSync, readdirSync } from 'node:fs';
@@ -28,8 +29,11 @@ async function main() {
     process.exit(1);
   }
   mkdirSync(artifacts, { recursive: true });
+  const fileOf = new Map();
   for (const file of readdirSync(here).filter((f) => f.endsWith('.test.mjs')).sort()) {
+    const before = tests.length;
     await import(pathToFileURL(join(here, file)).href);
+    for (const t of tests.slice(before)) fileOf.set(t, file);
   }
   const server = await serve(dist);
   env.baseUrl = `http://127.0.0.1:${server.address().port}/`;
@@ -40,8 +44,9 @@ async function main() {
   let passed = 0;
   let failed = 0;
   try {
-    for (const [index, { name, body, options }] of tests.entries()) {
-      if (filter && !name.includes(filter)) continue;
+    for (const [index, registered] of tests.entries()) {
+      const { name, body, options } = registered;
+      if (filter && !name.includes(filter) && !fileOf.get(registered).includes(filter)) continue;
       const started = Date.now();
       let session;
       try {
