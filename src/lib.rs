@@ -37,6 +37,7 @@ pub mod engine;
 pub mod form;
 pub mod history;
 pub mod lazy;
+pub mod loop_diagram;
 pub mod provenance;
 pub mod run_state;
 pub mod share;

@@ -7,6 +7,7 @@ pub mod compare_panel;
 pub mod counters;
 pub mod history_panel;
 pub mod json_editor;
+pub mod loop_diagram;
 pub mod model_settings;
 pub mod problem_list;
 pub mod run_state_panel;

@@ -195,6 +195,81 @@ impl std::fmt::Display for Status {
     }
 }
 
+/// Who ended a run, in four groups that the stop banner, the header and the
+/// loop diagram all show the same way. Each has an icon as well as a colour,
+/// so the group reads without colour too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StopTone {
+    /// A limit the harness enforced: turns, tokens, cost, tool calls, the
+    /// deadline, a repeated call.
+    Guard,
+    /// The model ended the run itself: a final answer, running out of
+    /// output tokens, a refusal.
+    ModelStop,
+    /// Something failed: the model request, or the verifier's check.
+    Failure,
+    /// A person ended it: a denial that stopped the run, or Stop.
+    Person,
+}
+
+impl StopTone {
+    pub const ALL: [StopTone; 4] = [
+        StopTone::Guard,
+        StopTone::ModelStop,
+        StopTone::Failure,
+        StopTone::Person,
+    ];
+
+    /// The word used in CSS classes and `data-` attributes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StopTone::Guard => "guard",
+            StopTone::ModelStop => "model",
+            StopTone::Failure => "failure",
+            StopTone::Person => "person",
+        }
+    }
+
+    /// A short name for the group, for legends and accessible names.
+    pub fn label(self) -> &'static str {
+        match self {
+            StopTone::Guard => "a limit the harness enforced",
+            StopTone::ModelStop => "the model's own stop",
+            StopTone::Failure => "a failure",
+            StopTone::Person => "a person",
+        }
+    }
+
+    /// One character per group, each a different shape: a barred circle,
+    /// a stop square, a cross, a raised hand. All four are in common text
+    /// fonts (DejaVu Sans has them), not only in emoji fonts.
+    pub fn icon(self) -> &'static str {
+        match self {
+            StopTone::Guard => "⊘",
+            StopTone::ModelStop => "■",
+            StopTone::Failure => "✗",
+            StopTone::Person => "☝",
+        }
+    }
+}
+
+impl Status {
+    /// Which of the four groups this status belongs to.
+    pub fn tone(self) -> StopTone {
+        match self {
+            Status::TurnLimit
+            | Status::TokenLimit
+            | Status::CostLimit
+            | Status::ToolCallLimit
+            | Status::Deadline
+            | Status::RepeatedCall => StopTone::Guard,
+            Status::Done | Status::MaxTokens | Status::Refusal => StopTone::ModelStop,
+            Status::ModelError | Status::FailedVerification => StopTone::Failure,
+            Status::Blocked | Status::Cancelled => StopTone::Person,
+        }
+    }
+}
+
 /// How a run ended; the payload of `run_finished`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
@@ -325,4 +400,47 @@ pub fn outlines_text(runs: &[(&str, Vec<RunEvent>)]) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_status_has_the_tone_of_who_ended_the_run() {
+        let tones: Vec<(&str, &str)> = Status::ALL
+            .iter()
+            .map(|s| (s.as_str(), s.tone().as_str()))
+            .collect();
+        assert_eq!(
+            tones,
+            [
+                ("done", "model"),
+                ("failed_verification", "failure"),
+                ("turn_limit", "guard"),
+                ("cost_limit", "guard"),
+                ("token_limit", "guard"),
+                ("tool_call_limit", "guard"),
+                ("deadline", "guard"),
+                ("repeated_call", "guard"),
+                ("blocked", "person"),
+                ("max_tokens", "model"),
+                ("refusal", "model"),
+                ("model_error", "failure"),
+                ("cancelled", "person"),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_four_tones_differ_in_word_label_and_icon() {
+        for (i, a) in StopTone::ALL.iter().enumerate() {
+            for b in &StopTone::ALL[i + 1..] {
+                assert_ne!(a.as_str(), b.as_str());
+                assert_ne!(a.label(), b.label());
+                assert_ne!(a.icon(), b.icon());
+            }
+            assert!(Status::ALL.iter().any(|s| s.tone() == *a), "{a:?} unused");
+        }
+    }
 }

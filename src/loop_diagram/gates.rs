@@ -1,0 +1,122 @@
+//! The numbers each gate shows against its limit: turns, tokens, cost, tool
+//! calls and time, as the trace reports them.
+
+use harness::limits::{DeadlineScope, Limits};
+
+use super::graph::NodeId;
+use crate::view_model::{format_cost, format_ms};
+
+/// What the run has used so far, by its events; once it has finished, the
+/// totals of its `run_finished` outcome.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Gauges {
+    /// Model calls begun (the turn of the latest `model_request`).
+    pub turns: u32,
+    /// Input plus output tokens the responses reported.
+    pub tokens: u64,
+    pub cost_usd: f64,
+    /// Calls the model asked for that the harness took up (what
+    /// `max_tool_calls` counts); calls a stop came before are not counted.
+    pub tool_calls: u32,
+    /// Milliseconds since this run started, by its latest event.
+    pub elapsed_ms: u64,
+}
+
+/// One gate's reading, e.g. `3 / 10`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GateReading {
+    pub node: NodeId,
+    pub name: &'static str,
+    /// The value against the limit (`3 / 10`), or the value and "(no limit)".
+    pub text: String,
+    /// The two halves of `text`, for a drawing with little room: the value
+    /// (`3`), and the limit (`of 10`) or that there is none (`no limit`).
+    pub value: String,
+    pub limit: String,
+    /// How full the gate is, 0 to 1; `None` without a limit.
+    pub fraction: Option<f64>,
+    /// This gate stopped the run.
+    pub tripped: bool,
+}
+
+impl Gauges {
+    /// The five gates with numbers, in the order a turn meets them.
+    pub fn readings(&self, limits: &Limits, tripped: Option<NodeId>) -> Vec<GateReading> {
+        let shared = limits.deadline_scope == DeadlineScope::Shared;
+        let ratio = |value: f64, max: f64| (max > 0.0).then(|| value / max);
+        let reading =
+            |node, name, value: String, max: Option<String>, none: &str, fraction: Option<f64>| {
+                let (text, limit) = match max {
+                    Some(max) => (format!("{value} / {max}"), format!("of {max}")),
+                    None => (format!("{value} ({none})"), none.to_string()),
+                };
+                GateReading {
+                    node,
+                    name,
+                    text,
+                    value,
+                    limit,
+                    fraction: fraction.map(|f| f.clamp(0.0, 1.0)),
+                    tripped: tripped == Some(node),
+                }
+            };
+        let mut deadline = reading(
+            NodeId::GateDeadline,
+            "deadline",
+            format_ms(self.elapsed_ms),
+            limits.deadline_ms.map(format_ms),
+            "no deadline",
+            // A shared deadline started before this run: this run's time is
+            // not how much of it is gone.
+            limits
+                .deadline_ms
+                .filter(|_| !shared)
+                .and_then(|max| ratio(self.elapsed_ms as f64, max as f64)),
+        );
+        if let (Some(max), true) = (limits.deadline_ms, shared) {
+            deadline.text = format!("{} of this run / {} shared", deadline.value, format_ms(max));
+            deadline.limit = format!("{} shared", format_ms(max));
+        }
+        vec![
+            deadline,
+            reading(
+                NodeId::GateTurns,
+                "turns",
+                self.turns.to_string(),
+                Some(limits.max_turns.to_string()),
+                "no limit",
+                ratio(f64::from(self.turns), f64::from(limits.max_turns)),
+            ),
+            reading(
+                NodeId::GateTokens,
+                "tokens",
+                self.tokens.to_string(),
+                limits.max_total_tokens.map(|max| max.to_string()),
+                "no limit",
+                limits
+                    .max_total_tokens
+                    .and_then(|max| ratio(self.tokens as f64, max as f64)),
+            ),
+            reading(
+                NodeId::GateCost,
+                "cost",
+                format_cost(self.cost_usd),
+                limits.max_cost_usd.map(format_cost),
+                "no budget",
+                limits
+                    .max_cost_usd
+                    .and_then(|max| ratio(self.cost_usd, max)),
+            ),
+            reading(
+                NodeId::GateToolCalls,
+                "tool calls",
+                self.tool_calls.to_string(),
+                limits.max_tool_calls.map(|max| max.to_string()),
+                "no limit",
+                limits
+                    .max_tool_calls
+                    .and_then(|max| ratio(f64::from(self.tool_calls), f64::from(max))),
+            ),
+        ]
+    }
+}

@@ -1,0 +1,505 @@
+//! The loop's shape under one run's limits: its nodes with what each does,
+//! and its edges.
+//!
+//! The shape follows `harness::run`: the checks made before each model call
+//! (deadline, turns, tokens, cost) in the order `Run` makes them, the
+//! branches of the response's stop reason, and the checks each tool call
+//! passes in order (tool-call limit, repeat, validation, approval). Three
+//! pitfall modes change it, so naive and fixed runs look different:
+//! - `cost_mode: naive` moves the cost gate onto the way back from the
+//!   results: it only looks at money already spent, after the call was paid;
+//!   `strict` checks the worst case of the next call before it, and stops a
+//!   response that cost more than its estimate.
+//! - `deadline_mode: between_steps` keeps the deadline edges out of the
+//!   calls (drawn, marked as not taken): a call that hangs runs to its end.
+//! - `repeat_mode: naive` says on the gate that it only compares a call with
+//!   the ones just before it.
+
+use harness::event::Status;
+use harness::limits::{CostMode, Limits, RepeatMode, StopMode};
+
+use super::graph::{edge, Edge, EdgeStyle, Graph, Node, NodeId, Variant, MID_CALL};
+
+/// The loop under `limits`.
+pub fn graph(limits: &Limits) -> Graph {
+    let variant = Variant::of(limits);
+    Graph::new(variant, nodes(limits, variant), edges(variant))
+}
+
+/// The loop before any run: the default shape, with notes that name each
+/// limit without numbers, and no gate marked off.
+pub fn unknown() -> Graph {
+    let mut graph = graph(&Limits::default());
+    for node in &mut graph.nodes {
+        if let Some(note) = unknown_note(node.id) {
+            node.note = note.to_string();
+            node.off = false;
+        }
+    }
+    graph
+}
+
+fn nodes(limits: &Limits, variant: Variant) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut add = |id: NodeId, label: &str, note: String, off: bool| {
+        out.push(Node {
+            id,
+            kind: id.kind(),
+            label: label.to_string(),
+            note,
+            off,
+            events: Vec::new(),
+        })
+    };
+    add(
+        NodeId::Start,
+        "Start",
+        "The run starts with the task.".into(),
+        false,
+    );
+    add(
+        NodeId::GateDeadline,
+        "Deadline",
+        deadline_note(limits, variant),
+        limits.deadline_ms.is_none(),
+    );
+    add(
+        NodeId::GateTurns,
+        "Turns",
+        format!(
+            "Before each model call: a run makes at most max_turns ({}) model calls.",
+            limits.max_turns
+        ),
+        false,
+    );
+    add(
+        NodeId::GateTokens,
+        "Tokens",
+        match limits.max_total_tokens {
+            Some(max) => format!(
+                "Before each model call: the tokens used so far must stay under max_total_tokens ({max})."
+            ),
+            None => "Off: no max_total_tokens is set.".into(),
+        },
+        limits.max_total_tokens.is_none(),
+    );
+    add(
+        NodeId::GateCost,
+        "Cost",
+        cost_note(limits),
+        limits.max_cost_usd.is_none(),
+    );
+    add(
+        NodeId::ModelCall,
+        "Model call",
+        match limits.model_timeout_ms {
+            Some(ms) => format!(
+                "The request goes to the model; it may take at most {ms} ms (model_timeout_ms)."
+            ),
+            None => "The request goes to the model.".into(),
+        },
+        false,
+    );
+    add(
+        NodeId::Backoff,
+        "Wait, retry",
+        format!(
+            "A request that failed in a way a retry can fix waits (500 ms, doubling, or the provider's retry-after) and is sent again, at most {} times (max_retries).",
+            limits.max_retries
+        ),
+        false,
+    );
+    add(
+        NodeId::Response,
+        "stop_reason?",
+        "The response's stop reason decides what happens next.".into(),
+        false,
+    );
+    add(
+        NodeId::Verifier,
+        "Verifier",
+        "A final answer needs text, and must pass the scenario's checks if it has any.".into(),
+        false,
+    );
+    add(
+        NodeId::GateToolCalls,
+        "Tool calls",
+        match limits.max_tool_calls {
+            Some(max) => format!("Each call the model asks for counts; call number {} would be one too many (max_tool_calls {max}).", u64::from(max) + 1),
+            None => "Off: no max_tool_calls is set.".into(),
+        },
+        limits.max_tool_calls.is_none(),
+    );
+    add(
+        NodeId::GateRepeat,
+        "Repeated?",
+        repeat_note(limits),
+        limits.repeat_threshold.is_none(),
+    );
+    add(
+        NodeId::Validate,
+        "Validate",
+        "An unknown tool, arguments that are not JSON, or arguments that break the tool's schema become an error result the model reads.".into(),
+        false,
+    );
+    add(
+        NodeId::Approval,
+        "Approval",
+        "A tool that needs approval waits for the approval policy or a person: approve, edit, deny with a reason, or deny and stop.".into(),
+        false,
+    );
+    add(
+        NodeId::RunTool,
+        "Run tool",
+        match limits.tool_timeout_ms {
+            Some(ms) => format!("The tool runs; after {ms} ms (tool_timeout_ms) it is stopped and the model reads an error."),
+            None => "The tool runs; an error it throws becomes an error result.".into(),
+        },
+        false,
+    );
+    add(
+        NodeId::Results,
+        "Results",
+        "Every call gets exactly one result; they go back to the model together.".into(),
+        false,
+    );
+    add(
+        NodeId::StopButton,
+        "Stop button",
+        "A person can stop the run at any point.".into(),
+        false,
+    );
+    for status in Status::ALL {
+        add(
+            NodeId::Exit(status),
+            status.as_str(),
+            exit_note(status),
+            false,
+        );
+    }
+    out
+}
+
+/// What a limit-dependent node does, before the limits are known.
+fn unknown_note(id: NodeId) -> Option<&'static str> {
+    Some(match id {
+        NodeId::GateDeadline => "The run's deadline (deadline_ms), if the scenario sets one.",
+        NodeId::GateTurns => "Before each model call: a run makes at most max_turns model calls.",
+        NodeId::GateTokens => "Before each model call: the tokens used against max_total_tokens, if set.",
+        NodeId::GateCost => "Before each model call: the cost against the budget (max_cost_usd), if set.",
+        NodeId::ModelCall => "The request goes to the model.",
+        NodeId::Backoff => "A request that failed in a way a retry can fix waits and is sent again, up to max_retries times.",
+        NodeId::GateToolCalls => "Each call the model asks for counts against max_tool_calls, if set.",
+        NodeId::GateRepeat => "A call repeated repeat_threshold times stops the run, if set.",
+        NodeId::RunTool => "The tool runs; an error it throws becomes an error result.",
+        _ => return None,
+    })
+}
+
+fn deadline_note(limits: &Limits, variant: Variant) -> String {
+    let Some(ms) = limits.deadline_ms else {
+        return "Off: no deadline_ms is set.".into();
+    };
+    let mut note = if variant.deadline_cuts_calls() {
+        format!("The run has {ms} ms (deadline_ms). Checked before every step, and a call still running when time is up is cut off.")
+    } else {
+        format!("The run has {ms} ms (deadline_ms), checked only between steps (deadline_mode between_steps): a call that hangs runs to its end before the run stops.")
+    };
+    if variant.deadline_shared {
+        note.push_str(" The deadline is shared (deadline_scope shared): it counts from when the page started, not from this run's start.");
+    }
+    note
+}
+
+fn cost_note(limits: &Limits) -> String {
+    let Some(budget) = limits.max_cost_usd else {
+        return "Off: no max_cost_usd is set.".into();
+    };
+    let budget = crate::view_model::format_cost(budget);
+    match limits.cost_mode {
+        CostMode::Strict => format!(
+            "Strict: before each model call, what was spent plus the worst case of that call (its estimated input and max_output_tokens) must fit the {budget} budget; a response that still costs more than its estimate stops the run at once."
+        ),
+        CostMode::Naive => format!(
+            "Naive: the cost is added after each call and checked only before the next turn, so one call can overshoot the {budget} budget, and a final answer in that turn still counts."
+        ),
+    }
+}
+
+fn repeat_note(limits: &Limits) -> String {
+    let Some(n) = limits.repeat_threshold else {
+        return "Off: no repeat_threshold is set.".into();
+    };
+    match limits.repeat_mode {
+        RepeatMode::Canonical => format!(
+            "A call (tool and arguments, compared canonically) seen {n} times anywhere in the run stops it, so a cycle such as A, B, A, B is caught."
+        ),
+        RepeatMode::Naive => format!(
+            "Naive: only {n} calls in a row with the same exact argument text stop the run; a cycle such as A, B, A, B, or the same arguments with keys reordered or spaced differently, gets past."
+        ),
+    }
+}
+
+fn exit_note(status: Status) -> String {
+    let tone = status.tone();
+    format!("An exit: {} ({}).", status.as_str(), tone.label())
+}
+
+fn edges(variant: Variant) -> Vec<Edge> {
+    use NodeId::*;
+    let mut out = Vec::new();
+    let mut add = |from: NodeId, to: NodeId, label: String, tag: &'static str, style| {
+        out.push(Edge {
+            key: edge(from, to),
+            label,
+            tag,
+            style,
+            count: 0,
+            events: Vec::new(),
+        })
+    };
+    let normal = EdgeStyle::Normal;
+    let chain = variant.chain();
+    let entry = chain[0];
+    // Start joins the chain at the deadline gate in both modes.
+    add(
+        Start,
+        GateDeadline,
+        "start: the first turn".into(),
+        "",
+        normal,
+    );
+    for pair in chain.windows(2) {
+        add(pair[0], pair[1], pass_label(pair[0]), "", normal);
+    }
+    add(
+        Results,
+        entry,
+        "next turn: the results go back with the next request".into(),
+        "next turn",
+        normal,
+    );
+    add(
+        Response,
+        entry,
+        "pause_turn: the turn is sent back to continue".into(),
+        "pause_turn",
+        normal,
+    );
+    add(
+        ModelCall,
+        Response,
+        "the response arrives".into(),
+        "",
+        normal,
+    );
+    add(
+        ModelCall,
+        Backoff,
+        "the request failed and will be retried".into(),
+        "error",
+        normal,
+    );
+    add(Backoff, ModelCall, "retry".into(), "retry", normal);
+    add(
+        ModelCall,
+        Exit(Status::ModelError),
+        "the request failed: not retryable, or the retries are spent".into(),
+        "",
+        normal,
+    );
+    let end_turn = match variant.stop {
+        StopMode::Strict => "end_turn without tool calls: a final answer to check".to_string(),
+        StopMode::Naive => "any turn without tool calls, even one cut off by max_tokens or a refusal (stop_mode naive)".to_string(),
+    };
+    add(Response, Verifier, end_turn, "end_turn", normal);
+    add(
+        Verifier,
+        Exit(Status::Done),
+        "the answer is accepted".into(),
+        "",
+        normal,
+    );
+    add(
+        Verifier,
+        Exit(Status::FailedVerification),
+        "the verifier rejects the answer".into(),
+        "",
+        normal,
+    );
+    add(
+        Response,
+        Exit(Status::MaxTokens),
+        "max_tokens: the turn was cut off, which is not an answer".into(),
+        "",
+        normal,
+    );
+    add(
+        Response,
+        Exit(Status::Refusal),
+        "refusal: the model refused".into(),
+        "",
+        normal,
+    );
+    add(
+        Response,
+        Exit(Status::ModelError),
+        "an unknown stop_reason, an empty answer, or tool_use without calls".into(),
+        "",
+        normal,
+    );
+    if variant.cost == CostMode::Strict {
+        add(
+            Response,
+            Exit(Status::CostLimit),
+            "the response cost more than its estimate and went over the budget".into(),
+            "",
+            normal,
+        );
+    }
+    add(
+        Response,
+        GateToolCalls,
+        "tool_use: each call, in order".into(),
+        "tool_use",
+        normal,
+    );
+    add(
+        GateDeadline,
+        Exit(Status::Deadline),
+        "the deadline has passed".into(),
+        "",
+        normal,
+    );
+    add(
+        GateTurns,
+        Exit(Status::TurnLimit),
+        "max_turns model calls made".into(),
+        "",
+        normal,
+    );
+    add(
+        GateTokens,
+        Exit(Status::TokenLimit),
+        "max_total_tokens reached".into(),
+        "",
+        normal,
+    );
+    let over_budget = match variant.cost {
+        CostMode::Strict => "the next call could exceed the budget",
+        CostMode::Naive => "already over the budget",
+    };
+    add(
+        GateCost,
+        Exit(Status::CostLimit),
+        over_budget.into(),
+        "",
+        normal,
+    );
+    for from in MID_CALL {
+        let (label, style) = if variant.deadline_cuts_calls() {
+            (
+                "the deadline passes mid-call and cuts it off".to_string(),
+                normal,
+            )
+        } else {
+            (
+                "not taken under deadline_mode between_steps: a running call is not cut off"
+                    .to_string(),
+                EdgeStyle::NotTaken,
+            )
+        };
+        add(from, Exit(Status::Deadline), label, "", style);
+    }
+    add(
+        GateToolCalls,
+        GateRepeat,
+        "within max_tool_calls".into(),
+        "",
+        normal,
+    );
+    add(
+        GateToolCalls,
+        Exit(Status::ToolCallLimit),
+        "one call too many: it is answered \"not run\"".into(),
+        "",
+        normal,
+    );
+    add(GateRepeat, Validate, "not a repeat".into(), "", normal);
+    add(
+        GateRepeat,
+        Exit(Status::RepeatedCall),
+        "a repeated call: it is answered \"not run\"".into(),
+        "",
+        normal,
+    );
+    add(Validate, RunTool, "valid".into(), "", normal);
+    add(
+        Validate,
+        Approval,
+        "valid, needs approval".into(),
+        "",
+        normal,
+    );
+    add(
+        Validate,
+        Results,
+        "invalid: an error result the model reads".into(),
+        "error result",
+        normal,
+    );
+    add(
+        Approval,
+        RunTool,
+        "approved (as asked, edited, or always allowed)".into(),
+        "",
+        normal,
+    );
+    add(
+        Approval,
+        Results,
+        "denied: the reason goes to the model".into(),
+        "denied",
+        normal,
+    );
+    add(
+        Approval,
+        Exit(Status::Blocked),
+        "denied and stopped, denied by the policy, or no one to ask".into(),
+        "",
+        normal,
+    );
+    add(
+        RunTool,
+        Results,
+        "the tool's result (or its error)".into(),
+        "",
+        normal,
+    );
+    add(
+        Results,
+        GateToolCalls,
+        "the next call of the same turn".into(),
+        "next call",
+        normal,
+    );
+    add(
+        StopButton,
+        Exit(Status::Cancelled),
+        "Stop pressed: whatever was running is answered \"not run\"".into(),
+        "",
+        normal,
+    );
+    out
+}
+
+fn pass_label(gate: NodeId) -> String {
+    match gate {
+        NodeId::GateDeadline => "in time",
+        NodeId::GateTurns => "turns left",
+        NodeId::GateTokens => "tokens left",
+        NodeId::GateCost => "within the budget",
+        _ => "on",
+    }
+    .to_string()
+}

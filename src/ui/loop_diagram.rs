@@ -1,0 +1,607 @@
+//! The loop diagram (issue 14): `loop_diagram::LoopDiagram` drawn as SVG,
+//! and, in a narrow column, as a list of the gates and exits.
+//!
+//! It only renders. The drawing's structure (where each node sits, which
+//! edges exist, their notes) is built again only when the run's limits
+//! change; the rest (what is lit, the counts, the gates' numbers, where the
+//! run is) are attributes that follow the model, so a keyboard user's focus
+//! survives every event. The narrow list replaces the drawing below 560 px
+//! of width (a container query in static/loop.css).
+//! Each node and exit is a focusable button named by its accessible name;
+//! the node where the run is, or the exit where it ended, carries
+//! `aria-current="step"`.
+
+use harness::event::{Status, StopTone};
+use harness::limits::CostMode;
+use leptos::prelude::*;
+
+use crate::loop_diagram::{EdgeKey, EdgeStyle, LoopDiagram, NodeId, NodeKind, Variant, MID_CALL};
+
+/// The drawing's coordinate space; the SVG scales to its box.
+const WIDTH: f64 = 1000.0;
+const HEIGHT: f64 = 640.0;
+/// Rows: the gates and the model call; the per-call checks; exits above and
+/// below them.
+const ROW_TURN: f64 = 230.0;
+const ROW_CALLS: f64 = 490.0;
+const ROW_TOP_EXITS: f64 = 100.0;
+const ROW_BOTTOM_EXITS: f64 = 600.0;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Spot {
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+}
+
+/// Where a node sits. The naive cost gate stands on the way back from the
+/// results, below the deadline gate; the strict one before the model call.
+fn spot(id: NodeId, variant: Variant) -> Spot {
+    let at = |x, y, w, h| Spot { x, y, w, h };
+    let gate = |x, y| at(x, y, 100.0, 64.0);
+    let step = |x, y| at(x, y, 100.0, 56.0);
+    match id {
+        NodeId::Start => at(42.0, ROW_TURN, 64.0, 44.0),
+        NodeId::GateDeadline => gate(150.0, ROW_TURN),
+        NodeId::GateTurns => gate(270.0, ROW_TURN),
+        NodeId::GateTokens => gate(390.0, ROW_TURN),
+        NodeId::GateCost => match variant.cost {
+            CostMode::Strict => gate(510.0, ROW_TURN),
+            CostMode::Naive => gate(150.0, 360.0),
+        },
+        NodeId::ModelCall => at(640.0, ROW_TURN, 110.0, 56.0),
+        NodeId::Backoff => at(640.0, ROW_TOP_EXITS, 96.0, 40.0),
+        NodeId::Response => at(775.0, ROW_TURN, 112.0, 56.0),
+        NodeId::Verifier => at(930.0, ROW_TURN, 84.0, 44.0),
+        NodeId::GateToolCalls => gate(775.0, ROW_CALLS),
+        NodeId::GateRepeat => gate(655.0, ROW_CALLS),
+        NodeId::Validate => step(535.0, ROW_CALLS),
+        NodeId::Approval => step(415.0, ROW_CALLS),
+        NodeId::RunTool => step(295.0, ROW_CALLS),
+        NodeId::Results => step(150.0, ROW_CALLS),
+        NodeId::StopButton => at(52.0, ROW_BOTTOM_EXITS, 96.0, 40.0),
+        NodeId::Exit(status) => {
+            let (x, y) = exit_at(status, variant);
+            // Wide enough for the status word and its icon.
+            let w = (status.as_str().len() as f64 * 6.8 + 28.0).max(80.0);
+            at(x, y, w, 36.0)
+        }
+    }
+}
+
+fn exit_at(status: Status, variant: Variant) -> (f64, f64) {
+    match status {
+        Status::Deadline => (150.0, ROW_TOP_EXITS),
+        Status::TurnLimit => (270.0, ROW_TOP_EXITS),
+        Status::TokenLimit => (390.0, ROW_TOP_EXITS),
+        Status::CostLimit => match variant.cost {
+            CostMode::Strict => (510.0, ROW_TOP_EXITS),
+            CostMode::Naive => (50.0, 300.0),
+        },
+        Status::ModelError => (775.0, ROW_TOP_EXITS),
+        Status::MaxTokens => (920.0, 50.0),
+        Status::Refusal => (920.0, 125.0),
+        Status::Done => (930.0, 320.0),
+        Status::FailedVerification => (900.0, 390.0),
+        Status::ToolCallLimit => (775.0, ROW_BOTTOM_EXITS),
+        Status::RepeatedCall => (635.0, ROW_BOTTOM_EXITS),
+        Status::Blocked => (415.0, ROW_BOTTOM_EXITS),
+        Status::Cancelled => (168.0, ROW_BOTTOM_EXITS),
+    }
+}
+
+/// Where a line from `s` toward `(tx, ty)` leaves `s`'s box.
+fn border(s: Spot, tx: f64, ty: f64) -> (f64, f64) {
+    let (dx, dy) = (tx - s.x, ty - s.y);
+    let sx = if dx == 0.0 {
+        f64::INFINITY
+    } else {
+        (s.w / 2.0) / dx.abs()
+    };
+    let sy = if dy == 0.0 {
+        f64::INFINITY
+    } else {
+        (s.h / 2.0) / dy.abs()
+    };
+    let t = sx.min(sy).min(1.0);
+    (s.x + dx * t, s.y + dy * t)
+}
+
+/// An edge's path and where its count goes.
+struct Route {
+    d: String,
+    /// Where the count and the tag go; `None` on an edge too short for
+    /// them (the gates' own numbers and the edge's name say it).
+    label: Option<(f64, f64)>,
+    /// A short stub instead of a line to a far exit (the deadline cutting
+    /// a call off): the mark at its end says where it goes.
+    stub: bool,
+    /// Long enough for its tag ("next turn") under the count.
+    room_for_tag: bool,
+}
+
+fn route(key: EdgeKey, variant: Variant) -> Route {
+    use NodeId::*;
+    let from = spot(key.from, variant);
+    let to = spot(key.to, variant);
+    let curve = |d: &str, lx: f64, ly: f64| Route {
+        d: d.to_string(),
+        label: Some((lx, ly)),
+        stub: false,
+        room_for_tag: true,
+    };
+    match (key.from, key.to) {
+        (Results, GateToolCalls) => curve("M150,518 C150,562 775,562 775,522", 515.0, 574.0),
+        (Validate, Results) => curve("M535,462 C535,405 165,405 165,462", 350.0, 414.0),
+        (Approval, Results) => curve("M415,462 C415,432 135,432 135,462", 275.0, 440.0),
+        (Response, _) if key.to == variant.chain()[0] => match variant.cost {
+            CostMode::Strict => curve("M755,258 C755,330 165,330 165,262", 460.0, 320.0),
+            CostMode::Naive => curve("M755,258 C755,372 262,372 200,362", 460.0, 352.0),
+        },
+        (ModelCall, Backoff) => curve("M628,202 L628,120", 612.0, 165.0),
+        (Backoff, ModelCall) => curve("M652,120 L652,202", 668.0, 165.0),
+        (_, Exit(Status::Deadline)) if MID_CALL.contains(&key.from) => {
+            let (x0, y0) = (from.x - from.w / 2.0 + 12.0, from.y - from.h / 2.0);
+            Route {
+                d: format!("M{x0},{y0} L{},{}", x0 - 14.0, y0 - 14.0),
+                label: Some((x0 - 16.0, y0 - 16.0)),
+                stub: true,
+                room_for_tag: false,
+            }
+        }
+        _ => {
+            let (x1, y1) = border(from, to.x, to.y);
+            let (x2, y2) = border(to, from.x, from.y);
+            let (dx, dy) = (x2 - x1, y2 - y1);
+            let length = (dx * dx + dy * dy).sqrt();
+            // Beside the line's middle: above it going right, right of it
+            // going down.
+            let label = (length >= 44.0).then(|| {
+                (
+                    (x1 + x2) / 2.0 + dy.abs() / length * 14.0,
+                    (y1 + y2) / 2.0 - dx.abs() / length * 8.0 + 4.0,
+                )
+            });
+            Route {
+                d: format!("M{x1:.1},{y1:.1} L{x2:.1},{y2:.1}"),
+                label,
+                stub: false,
+                room_for_tag: length >= 56.0,
+            }
+        }
+    }
+}
+
+fn tone_class(tone: StopTone) -> String {
+    format!("tone-{}", tone.as_str())
+}
+
+/// Runs `act` on Enter or Space, as a button does.
+fn on_key(act: impl Fn() + 'static) -> impl Fn(leptos::ev::KeyboardEvent) + 'static {
+    move |ev| {
+        if ev.key() == "Enter" || ev.key() == " " {
+            ev.prevent_default();
+            act();
+        }
+    }
+}
+
+#[component]
+pub fn LoopDiagramView(
+    /// The model, kept up to date one event at a time by its owner.
+    #[prop(into)]
+    diagram: Signal<LoopDiagram>,
+    /// A node or exit was picked: show the events that passed it.
+    #[prop(into)]
+    on_select_node: Callback<NodeId>,
+    /// An exit's "show me a run that stops here": a built-in's id.
+    #[prop(into)]
+    on_pick_scenario: Callback<&'static str>,
+    /// An edge was picked: show the events that went that way.
+    #[prop(optional, into)]
+    on_select_edge: Option<Callback<EdgeKey>>,
+    /// The node of the event picked in the trace, outlined.
+    #[prop(optional, into)]
+    highlight: Option<Signal<Option<NodeId>>>,
+) -> impl IntoView {
+    // The drawing is built again only when the limits change (a new run
+    // under other limits): its shape, notes and labels come from them.
+    let limits = Memo::new(move |_| diagram.with(|d| d.limits().cloned()));
+    let is_highlighted = move |id: NodeId| highlight.is_some_and(|h| h.get() == Some(id));
+    let drawing = move || {
+        // Read, not only tracked: a memo nobody reads is never recomputed.
+        limits.with(|_| ());
+        let v = diagram.with_untracked(LoopDiagram::variant);
+        let (nodes, edges) = diagram.with_untracked(|d| {
+            (
+                d.nodes().iter().map(|n| (n.id, n.kind)).collect::<Vec<_>>(),
+                d.edges().iter().map(|e| e.key).collect::<Vec<_>>(),
+            )
+        });
+        let edge_views = edges
+            .into_iter()
+            .map(|key| edge_view(diagram, key, v, on_select_edge))
+            .collect_view();
+        let node_views = nodes
+            .into_iter()
+            .map(|(id, kind)| {
+                node_view(
+                    diagram,
+                    id,
+                    kind,
+                    v,
+                    on_select_node,
+                    on_pick_scenario,
+                    is_highlighted,
+                )
+            })
+            .collect_view();
+        view! {
+            <svg
+                class="loop-svg"
+                viewBox=format!("0 0 {WIDTH} {HEIGHT}")
+                role="group"
+                aria-label="The agent loop, as this run went through it"
+            >
+                <defs>
+                    <marker id="loop-arrow" class="loop-arrow" viewBox="0 0 10 10" refX="9" refY="5"
+                        markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse">
+                        <path d="M0,0 L10,5 L0,10 z"></path>
+                    </marker>
+                    <marker id="loop-arrow-lit" class="loop-arrow lit" viewBox="0 0 10 10" refX="9" refY="5"
+                        markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse">
+                        <path d="M0,0 L10,5 L0,10 z"></path>
+                    </marker>
+                </defs>
+                <g class="loop-edges">{edge_views}</g>
+                <g class="loop-nodes">{node_views}</g>
+            </svg>
+        }
+    };
+    let caption = move || {
+        diagram.with(|d| {
+            if let Some(exit) = d.exit() {
+                let class = format!("loop-caption loop-exit-reason {}", tone_class(exit.tone));
+                let status = exit.status.as_str();
+                view! {
+                    <p class=class data-status=status>
+                        <span class="loop-icon" aria-hidden="true">{exit.tone.icon()}</span>
+                        " Ended at " <code>{status}</code> " (" {exit.tone.label()} "): "
+                        {exit.reason.clone()}
+                    </p>
+                }
+                .into_any()
+            } else if let Some(current) = d.current() {
+                let class = if current.next {
+                    "loop-caption loop-next"
+                } else {
+                    "loop-caption"
+                };
+                view! { <p class=class>{current.text}</p> }.into_any()
+            } else {
+                view! { <p class="loop-caption">"Run a scenario to see it go around the loop."</p> }
+                    .into_any()
+            }
+        })
+    };
+    view! {
+        <section class="loop-diagram" aria-label="Loop diagram">
+            <div class="loop-wide">{drawing}</div>
+            <NarrowList diagram on_select_node on_pick_scenario />
+            {caption}
+            <ToneLegend />
+        </section>
+    }
+}
+
+fn edge_view(
+    diagram: Signal<LoopDiagram>,
+    key: EdgeKey,
+    variant: Variant,
+    on_select: Option<Callback<EdgeKey>>,
+) -> impl IntoView {
+    let Route {
+        d,
+        label,
+        stub,
+        room_for_tag,
+    } = route(key, variant);
+    let read = move |f: fn(&crate::loop_diagram::Edge) -> String| {
+        diagram.with(|dg| dg.edge(key.from, key.to).map(f).unwrap_or_default())
+    };
+    let count = move || diagram.with(|dg| dg.edge(key.from, key.to).map_or(0, |e| e.count));
+    let style = diagram.with_untracked(|dg| {
+        dg.edge(key.from, key.to)
+            .map_or(EdgeStyle::Normal, |e| e.style)
+    });
+    let (tag, title) = diagram.with_untracked(|dg| {
+        let e = dg.edge(key.from, key.to);
+        (
+            e.map_or("", |e| e.tag),
+            e.map(|e| e.label.clone()).unwrap_or_default(),
+        )
+    });
+    let not_taken = style == EdgeStyle::NotTaken;
+    let class = move || {
+        let mut class = String::from("loop-edge");
+        if count() > 0 {
+            class.push_str(" lit");
+        }
+        if not_taken {
+            class.push_str(" not-taken");
+        }
+        if stub {
+            class.push_str(" stub");
+        }
+        class
+    };
+    let marker = move || {
+        if count() > 0 {
+            "url(#loop-arrow-lit)"
+        } else {
+            "url(#loop-arrow)"
+        }
+    };
+    let name = move || {
+        let n = count();
+        let from = diagram.with(|dg| {
+            dg.node(key.from)
+                .map(|n| n.label.clone())
+                .unwrap_or_default()
+        });
+        let to = diagram.with(|dg| dg.node(key.to).map(|n| n.label.clone()).unwrap_or_default());
+        let label = read(|e| e.label.clone());
+        format!(
+            "From {from} to {to}: {label}; taken {n} time{}",
+            if n == 1 { "" } else { "s" }
+        )
+    };
+    let count_text = move || match count() {
+        0 => String::new(),
+        n => format!("×{n}"),
+    };
+    let select = move || {
+        if let Some(cb) = on_select {
+            cb.run(key);
+        }
+    };
+    // A clock face: the deadline; crossed out where it cannot cut the call.
+    let stub_mark = stub.then_some(if not_taken { "◷✕" } else { "◷" });
+    let labels = label.map(|(lx, ly)| {
+        let tag = (!tag.is_empty() && !stub && room_for_tag).then(|| {
+            view! { <text class="loop-tag" x=lx y={ly + 12.0} text-anchor="middle">{tag}</text> }
+        });
+        let mark = stub_mark.map(|mark| {
+            view! { <text class="loop-stub" x=lx y=ly text-anchor="end">{mark}</text> }
+        });
+        let count = (!stub).then(|| {
+            view! { <text class="loop-count" x=lx y=ly text-anchor="middle">{count_text}</text> }
+        });
+        view! { {tag} {mark} {count} }
+    });
+    view! {
+        <g
+            class=class
+            data-edge=format!("{}>{}", key.from.key(), key.to.key())
+            role="button"
+            tabindex={move || if count() > 0 && on_select.is_some() { "0" } else { "-1" }}
+            aria-label=name
+            on:click=move |_| select()
+            on:keydown=on_key(select)
+        >
+            <title>{title}</title>
+            <path class="loop-hit" d=d.clone()></path>
+            <path class="loop-line" d=d marker-end=marker></path>
+            {labels}
+        </g>
+    }
+}
+
+fn node_view(
+    diagram: Signal<LoopDiagram>,
+    id: NodeId,
+    kind: NodeKind,
+    variant: Variant,
+    on_select: Callback<NodeId>,
+    on_pick_scenario: Callback<&'static str>,
+    is_highlighted: impl Fn(NodeId) -> bool + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let s = spot(id, variant);
+    let (label, note, off) = diagram.with_untracked(|d| {
+        d.node(id)
+            .map(|n| (n.label.clone(), n.note.clone(), n.off))
+            .unwrap_or_default()
+    });
+    let current = move || diagram.with(|d| d.current().filter(|c| c.node == id));
+    let lit = move || diagram.with(|d| d.node(id).is_some_and(|n| !n.events.is_empty()));
+    let reached = move || diagram.with(|d| d.exit().is_some_and(|e| NodeId::Exit(e.status) == id));
+    let tripped = move || diagram.with(|d| d.tripped_gate() == Some(id));
+    // A gate's value and its limit, on two lines; the repeat gate's rule.
+    let reading = move || {
+        diagram.with(|d| match d.gates().into_iter().find(|g| g.node == id) {
+            Some(g) => (g.value, g.limit),
+            None if id == NodeId::GateRepeat => (d.repeat_rule(), String::new()),
+            None => Default::default(),
+        })
+    };
+    let class = move || {
+        let mut class = format!("loop-node kind-{kind:?}").to_lowercase();
+        if let NodeId::Exit(status) = id {
+            class.push(' ');
+            class.push_str(&tone_class(status.tone()));
+        }
+        for (on, word) in [
+            (lit(), " lit"),
+            (current().is_some(), " current"),
+            (current().is_some_and(|c| c.next), " next"),
+            (reached(), " reached"),
+            (tripped(), " tripped"),
+            (off, " off"),
+            (is_highlighted(id), " highlighted"),
+        ] {
+            if on {
+                class.push_str(word);
+            }
+        }
+        class
+    };
+    let select = move || on_select.run(id);
+    let (x, y) = (s.x - s.w / 2.0, s.y - s.h / 2.0);
+    let heading = match id {
+        NodeId::Exit(status) => format!("{} {}", status.tone().icon(), status.as_str()),
+        _ => label,
+    };
+    let has_value = kind == NodeKind::Gate;
+    let title_y = if has_value { s.y - 12.0 } else { s.y + 5.0 };
+    let lesson = match id {
+        NodeId::Exit(status) => LoopDiagram::lesson(status).map(|l| (status, l)),
+        _ => None,
+    };
+    let below = s.y + s.h / 2.0 + 15.0;
+    view! {
+        <g
+            class=class
+            data-node=id.key()
+            role="button"
+            tabindex="0"
+            aria-label=move || diagram.with(|d| d.accessible_name(id))
+            aria-current=move || current().map(|_| "step")
+            on:click=move |_| select()
+            on:keydown=on_key(select)
+        >
+            <title>{note}</title>
+            <rect x=x y=y width=s.w height=s.h rx={if kind == NodeKind::Exit { 20.0 } else { 8.0 }}></rect>
+            <text class="loop-label" x=s.x y=title_y text-anchor="middle">{heading}</text>
+            {has_value.then(|| view! {
+                <text class="loop-value" x=s.x y={s.y + 6.0} text-anchor="middle">{move || reading().0}</text>
+                <text class="loop-limit" x=s.x y={s.y + 21.0} text-anchor="middle">{move || reading().1}</text>
+            })}
+            <text class="loop-where" x=s.x y=below text-anchor="middle">
+                {move || current().filter(|_| kind != NodeKind::Exit).map(|c| c.text).unwrap_or_default()}
+            </text>
+        </g>
+        {lesson.map(|(status, lesson)| {
+            let pick = move || on_pick_scenario.run(lesson.id);
+            let name = format!(
+                "Show a run that ends {}: the built-in scenario {}",
+                status.as_str(),
+                lesson.name
+            );
+            let tooltip = name.clone();
+            let (cx, cy) = (s.x + s.w / 2.0 - 4.0, s.y - s.h / 2.0 + 2.0);
+            view! {
+                <g class="loop-lesson" role="button" tabindex="0" aria-label=name
+                    on:click=move |_| pick() on:keydown=on_key(pick)>
+                    <title>{tooltip}</title>
+                    <circle cx=cx cy=cy r="9"></circle>
+                    <text x=cx y={cy + 4.0} text-anchor="middle">"▸"</text>
+                </g>
+            }
+        })}
+    }
+}
+
+/// The narrow layout: the gates a turn passes and the exits, as a list.
+#[component]
+fn NarrowList(
+    diagram: Signal<LoopDiagram>,
+    on_select_node: Callback<NodeId>,
+    on_pick_scenario: Callback<&'static str>,
+) -> impl IntoView {
+    let item = move |id: NodeId| {
+        let current = move || diagram.with(|d| d.current().is_some_and(|c| c.node == id));
+        let text = move || {
+            diagram.with(|d| {
+                let label = d.node(id).map(|n| n.label.clone()).unwrap_or_default();
+                let rule = d.repeat_rule();
+                match d.gates().into_iter().find(|g| g.node == id) {
+                    Some(g) => format!("{label}: {}", g.text),
+                    None if id == NodeId::GateRepeat && !rule.is_empty() => {
+                        format!("{label}: {rule}")
+                    }
+                    None => label,
+                }
+            })
+        };
+        let lesson = match id {
+            NodeId::Exit(status) => LoopDiagram::lesson(status).map(|l| (status, l)),
+            _ => None,
+        };
+        let tone = match id {
+            NodeId::Exit(status) => tone_class(status.tone()),
+            _ => String::new(),
+        };
+        let icon = match id {
+            NodeId::Exit(status) => status.tone().icon(),
+            _ => "",
+        };
+        let select = move |_| on_select_node.run(id);
+        view! {
+            <li class=tone data-node=id.key()>
+                <button
+                    type="button"
+                    aria-label=move || diagram.with(|d| d.accessible_name(id))
+                    aria-current=move || current().then_some("step")
+                    on:click=select
+                >
+                    <span class="loop-icon" aria-hidden="true">{icon}</span>
+                    {text}
+                </button>
+                {lesson.map(|(status, lesson)| view! {
+                    <button type="button" class="loop-lesson-button"
+                        on:click=move |_| on_pick_scenario.run(lesson.id)>
+                        "Show a run that ends " {status.as_str()}
+                        " (" {lesson.name} ")"
+                    </button>
+                })}
+            </li>
+        }
+    };
+    let steps = move || {
+        let chain = diagram.with(|d| d.variant().chain());
+        let mut ids = vec![NodeId::Start];
+        ids.extend(chain.iter().copied());
+        ids.extend([
+            NodeId::Backoff,
+            NodeId::Response,
+            NodeId::Verifier,
+            NodeId::GateToolCalls,
+            NodeId::GateRepeat,
+            NodeId::Validate,
+            NodeId::Approval,
+            NodeId::RunTool,
+            NodeId::Results,
+        ]);
+        ids.into_iter().map(item).collect_view()
+    };
+    let exits = Status::ALL
+        .into_iter()
+        .map(|status| item(NodeId::Exit(status)))
+        .collect_view();
+    view! {
+        <div class="loop-narrow">
+            <h4>"The loop, step by step"</h4>
+            <ol class="loop-steps">{steps}</ol>
+            <h4>"Exits"</h4>
+            <ul class="loop-exits">{exits}</ul>
+        </div>
+    }
+}
+
+/// What the four tones mean, each with its icon.
+#[component]
+fn ToneLegend() -> impl IntoView {
+    let items = StopTone::ALL
+        .into_iter()
+        .map(|tone| {
+            view! {
+                <li class=tone_class(tone)>
+                    <span class="loop-icon" aria-hidden="true">{tone.icon()}</span>
+                    " " {tone.label()}
+                </li>
+            }
+        })
+        .collect_view();
+    view! { <ul class="loop-legend" aria-label="Who ended the run">{items}</ul> }
+}
