@@ -82,7 +82,7 @@ pub const LIMITS: &[LimitField] = &[
         "Tool timeout",
         "ms per call",
         LimitKind::Integer,
-        "none",
+        "none (JavaScript tools: 10000)",
     ),
     limit(
         "repeat_threshold",
