@@ -2,23 +2,10 @@
 //! with their paths, and a deadline that interrupts a slow call in real time.
 
 use std::io::Write;
-use std::process::{Command, Output};
 use std::time::Instant;
 
-fn agent_loop(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_agent-loop"))
-        .args(args)
-        .output()
-        .expect("agent-loop runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+mod process;
+use process::{agent_loop, stderr, stdout};
 
 fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("agent-loop-cli-{}", std::process::id()));

@@ -3,7 +3,6 @@
 //! so and exits 3. A pass line says what was checked.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
 use std::rc::Rc;
 
 use harness::approval::{ApprovalRequest, Approver, Decision};
@@ -12,20 +11,8 @@ use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;
 use serde_json::{json, Value};
 
-fn agent_loop(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_agent-loop"))
-        .args(args)
-        .output()
-        .expect("agent-loop runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+mod process;
+use process::{agent_loop, stderr, stdout};
 
 fn temp_path(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("agent-loop-replay-ids-{}", std::process::id()));

@@ -3,23 +3,10 @@
 //! exit codes when a record fails or cannot be read.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-fn agent_loop(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_agent-loop"))
-        .args(args)
-        .output()
-        .expect("agent-loop runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+mod process;
+use process::{agent_loop, stderr, stdout};
 
 fn fresh_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("agent-loop-{name}-{}", std::process::id()));

@@ -2,22 +2,8 @@
 //! every spelling, `--version`, and usage mistakes told in one line with a
 //! suggestion and the help to read, exit code 2.
 
-use std::process::{Command, Output};
-
-fn agent_loop(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_agent-loop"))
-        .args(args)
-        .output()
-        .expect("agent-loop runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+mod process;
+use process::{agent_loop, stderr, stdout};
 
 /// Each command, and the arguments its help must explain.
 const COMMANDS: &[(&str, &[&str])] = &[
