@@ -15,6 +15,14 @@
 //! - Only a final answer (a normal end of turn with text) that passes the
 //!   verifier ends `done`.
 //! - History is only appended to, never copied per step.
+//!
+//! Around it: `meter.rs` counts tokens and dollars and makes the token and
+//! cost checks, `stop_cause.rs` holds why a run stopped and every sentence
+//! that says so, and `restore.rs` rebuilds a run's state for a fork.
+
+mod meter;
+mod restore;
+mod stop_cause;
 
 use std::collections::{HashSet, VecDeque};
 
@@ -22,15 +30,17 @@ use serde_json::Value;
 
 use crate::approval::{ApprovalPolicy, ApprovalRequest, Decider, Decision, DecisionKind};
 use crate::event::{EventKind, Outcome, RunEvent, Status, Validation};
-use crate::limits::{
-    CostMode, DeadlineMode, DeadlineScope, HistoryMode, Limits, RepeatDetector, StopMode,
-};
+use crate::limits::{DeadlineMode, DeadlineScope, HistoryMode, Limits, RepeatDetector, StopMode};
 use crate::message::{
     results_message, text_of, tool_calls_of, ContentBlock, Message, Role, ToolCall, ToolResult,
 };
-use crate::model::{estimate_tokens, ModelError, ModelRequest, ModelResponse, Pricing, StopKind};
+use crate::model::{ModelError, ModelRequest, ModelResponse, Pricing, StopKind};
 use crate::tool::{cap_result, result_text, ToolRegistry};
 use crate::verify::Verifier;
+
+use meter::Meter;
+use stop_cause::NO_REASON_GIVEN;
+pub use stop_cause::{usd, Activity, RetryEnd, StopCause};
 
 /// Waiting before a retry: the first retry waits this long, each next one twice as long.
 const RETRY_BASE_MS: u64 = 500;
@@ -100,6 +110,11 @@ enum Phase {
     AwaitingApproval {
         request: ApprovalRequest,
     },
+    /// A call cleared to run that has not started: step mode may still hold
+    /// it back, and its latency is counted only from when it starts.
+    ToolQueued {
+        invocation: ToolInvocation,
+    },
     AwaitingTool {
         invocation: ToolInvocation,
         since_ms: f64,
@@ -118,9 +133,9 @@ pub struct Run {
     seq: u64,
     turns: u32,
     tool_calls: u32,
-    input_tokens: u64,
-    output_tokens: u64,
-    cost_usd: f64,
+    meter: Meter,
+    /// Why the run stopped, once it has; the trace carries it as a sentence.
+    stop_cause: Option<StopCause>,
     repeats: Option<RepeatDetector>,
     /// Where this run's zero lies on the runtime's clock (for a shared deadline).
     clock_origin_ms: f64,
@@ -131,24 +146,11 @@ pub struct Run {
     step_granted: bool,
     always_allowed: HashSet<String>,
     tools_run_ok: HashSet<String>,
-    /// Characters of the system prompt and tool definitions, counted once.
-    fixed_chars: usize,
-    history_chars: usize,
-    /// The last response's usage and the characters added since: calibrates
-    /// the input estimate with what the provider actually counted.
-    last_usage_total: Option<u64>,
-    chars_since_usage: usize,
 }
 
 impl Run {
     pub fn new(config: RunConfig) -> Run {
-        let fixed_chars = config.system.len()
-            + config
-                .tools
-                .specs()
-                .iter()
-                .map(|s| s.name.len() + s.description.len() + s.input_schema.to_string().len())
-                .sum::<usize>();
+        let meter = Meter::new(config.pricing, &config.system, &config.tools);
         let repeats = config
             .limits
             .repeat_threshold
@@ -163,9 +165,8 @@ impl Run {
             seq: 0,
             turns: 0,
             tool_calls: 0,
-            input_tokens: 0,
-            output_tokens: 0,
-            cost_usd: 0.0,
+            meter,
+            stop_cause: None,
             repeats,
             clock_origin_ms: 0.0,
             t_offset_ms: 0.0,
@@ -173,10 +174,6 @@ impl Run {
             step_granted: false,
             always_allowed: HashSet::new(),
             tools_run_ok: HashSet::new(),
-            fixed_chars,
-            history_chars: 0,
-            last_usage_total: None,
-            chars_since_usage: 0,
         }
     }
 
@@ -197,6 +194,11 @@ impl Run {
             Phase::Finished(outcome) => Some(outcome),
             _ => None,
         }
+    }
+
+    /// Why the run stopped, with its numbers; `None` while it runs.
+    pub fn stop_cause(&self) -> Option<&StopCause> {
+        self.stop_cause.as_ref()
     }
 
     /// Tells the run where its clock's zero lies on the runtime's clock, for
@@ -237,7 +239,7 @@ impl Run {
             messages: &self.messages,
             tools: self.config.tools.specs(),
             max_output_tokens: self.config.limits.max_output_tokens,
-            estimated_input_tokens: self.estimated_input_tokens(),
+            estimated_input_tokens: self.meter.estimated_input_tokens(),
         }
     }
 
@@ -255,8 +257,8 @@ impl Run {
             match &self.phase {
                 Phase::NotStarted => self.start(now_ms),
                 Phase::Ready => {
-                    if let Some((status, reason)) = self.preflight_stop() {
-                        self.finish(status, reason, now_ms);
+                    if let Some(cause) = self.preflight_stop() {
+                        self.finish(cause, now_ms);
                         continue;
                     }
                     if self.step_mode && !std::mem::take(&mut self.step_granted) {
@@ -278,130 +280,23 @@ impl Run {
                     }
                 },
                 Phase::AwaitingApproval { request } => return Step::AwaitApproval(request.clone()),
-                Phase::AwaitingTool {
-                    invocation,
-                    since_ms,
-                } => {
-                    if *since_ms < 0.0 {
-                        // Not started yet: step mode may hold it back.
-                        if self.step_mode && !self.step_granted {
-                            return Step::Paused(PauseBefore::ToolCall {
-                                id: invocation.call_id.clone(),
-                                name: invocation.name.clone(),
-                            });
-                        }
-                        self.step_granted = false;
-                        self.phase = Phase::AwaitingTool {
-                            invocation: invocation.clone(),
-                            since_ms: now_ms,
-                        };
-                        continue;
+                Phase::ToolQueued { invocation } => {
+                    if self.step_mode && !self.step_granted {
+                        return Step::Paused(PauseBefore::ToolCall {
+                            id: invocation.call_id.clone(),
+                            name: invocation.name.clone(),
+                        });
                     }
-                    return Step::RunTool(invocation.clone());
+                    self.step_granted = false;
+                    self.phase = Phase::AwaitingTool {
+                        invocation: invocation.clone(),
+                        since_ms: now_ms,
+                    };
                 }
+                Phase::AwaitingTool { invocation, .. } => return Step::RunTool(invocation.clone()),
                 Phase::Finished(outcome) => return Step::Finished(outcome.clone()),
             }
         }
-    }
-
-    /// Puts a new run in the state an earlier run had just before `prefix`
-    /// ended, without calling the model or emitting anything: the history,
-    /// the counters, the repeat detector, "always allow" decisions and the
-    /// calls of the current turn still to handle. The run then continues
-    /// under this run's (possibly edited) configuration. `prefix` must end
-    /// just before a model call or a tool call (see `fork::fork_points`).
-    pub fn restore(&mut self, prefix: &[RunEvent]) -> Result<(), String> {
-        if !matches!(self.phase, Phase::NotStarted) {
-            return Err("only a run that has not started can be restored".to_string());
-        }
-        let mut answered_in_turn = 0usize;
-        let mut calls_in_turn = 0usize;
-        for event in prefix {
-            match &event.kind {
-                EventKind::RunStarted { task, .. } => {
-                    self.push_message(Message::user_text(task.clone()));
-                    self.phase = Phase::Ready;
-                }
-                EventKind::ModelRequest { turn, .. } => self.turns = *turn,
-                EventKind::ModelResponse {
-                    content,
-                    usage,
-                    cost_usd,
-                    ..
-                } => {
-                    self.input_tokens += usage.input_tokens;
-                    self.output_tokens += usage.output_tokens;
-                    self.cost_usd += cost_usd;
-                    self.pending_calls = tool_calls_of(content).cloned().collect();
-                    calls_in_turn = self.pending_calls.len();
-                    answered_in_turn = 0;
-                    self.turn_results.clear();
-                    self.record_assistant_turn(content.clone(), usage.total());
-                    self.phase = if calls_in_turn > 0 {
-                        Phase::Calls
-                    } else {
-                        Phase::Ready
-                    };
-                }
-                EventKind::ToolCall {
-                    id,
-                    name,
-                    args,
-                    args_raw,
-                    ..
-                } => {
-                    self.tool_calls += 1;
-                    if let Some(detector) = &mut self.repeats {
-                        let _ = detector.record(name, args, args_raw.as_deref());
-                    }
-                    if let Some(at) = self.pending_calls.iter().position(|c| &c.id == id) {
-                        self.pending_calls.remove(at);
-                    }
-                }
-                EventKind::ApprovalDecided {
-                    name,
-                    decision: DecisionKind::AlwaysAllow,
-                    ..
-                } => {
-                    self.always_allowed.insert(name.clone());
-                }
-                EventKind::ToolResult {
-                    id,
-                    name,
-                    content,
-                    is_error,
-                    ..
-                } => {
-                    if !is_error {
-                        self.tools_run_ok.insert(name.clone());
-                    }
-                    self.turn_results.push(ContentBlock::ToolResult(ToolResult {
-                        tool_use_id: id.clone(),
-                        content: content.clone(),
-                        is_error: *is_error,
-                    }));
-                    answered_in_turn += 1;
-                    if answered_in_turn == calls_in_turn {
-                        self.flush_results();
-                        self.phase = Phase::Ready;
-                    }
-                }
-                EventKind::RunFinished(_) => {
-                    return Err(
-                        "the prefix includes run_finished: fork from an earlier step".to_string(),
-                    )
-                }
-                EventKind::ModelError { .. }
-                | EventKind::ApprovalRequested { .. }
-                | EventKind::ApprovalDecided { .. } => {}
-            }
-        }
-        if matches!(self.phase, Phase::NotStarted) {
-            return Err("the prefix does not start with run_started".to_string());
-        }
-        self.seq = prefix.last().map_or(0, |e| e.seq + 1);
-        self.t_offset_ms = prefix.last().map_or(0.0, |e| e.t_ms as f64);
-        Ok(())
     }
 
     fn start(&mut self, now_ms: f64) {
@@ -422,73 +317,19 @@ impl Run {
     }
 
     /// The checks made before each model call, in the order seed 000 makes them.
-    fn preflight_stop(&self) -> Option<(Status, String)> {
+    fn preflight_stop(&self) -> Option<StopCause> {
         let limits = &self.config.limits;
         if self.turns >= limits.max_turns {
-            return Some((
-                Status::TurnLimit,
-                format!(
-                    "made {} of max {} model calls (max_turns) and the model still wanted to continue",
-                    self.turns, limits.max_turns
-                ),
-            ));
+            return Some(StopCause::TurnLimit {
+                turns: self.turns,
+                max_turns: limits.max_turns,
+            });
         }
-        if let Some(max) = limits.max_total_tokens {
-            let used = self.input_tokens + self.output_tokens;
-            if used >= max {
-                return Some((
-                    Status::TokenLimit,
-                    format!(
-                        "used {used} tokens of max {max} (max_total_tokens) after turn {}",
-                        self.turns
-                    ),
-                ));
-            }
-        }
-        let budget = limits.max_cost_usd?;
-        match limits.cost_mode {
-            CostMode::Naive => (self.cost_usd > budget).then(|| {
-                (
-                    Status::CostLimit,
-                    format!(
-                        "spent {} of {} budget after turn {} (naive mode: checked only between turns, so the last call overshot)",
-                        usd(self.cost_usd),
-                        usd(budget),
-                        self.turns
-                    ),
-                )
-            }),
-            CostMode::Strict => {
-                let input = self.estimated_input_tokens();
-                let output = u64::from(limits.max_output_tokens);
-                let worst = self.config.pricing.cost(input, output);
-                (self.cost_usd + worst > budget).then(|| {
-                    (
-                        Status::CostLimit,
-                        format!(
-                            "spent {} of {} budget after turn {}; the next call could cost up to {} (≈{input} input + {output} output tokens), which could exceed it",
-                            usd(self.cost_usd),
-                            usd(budget),
-                            self.turns,
-                            usd(worst)
-                        ),
-                    )
-                })
-            }
-        }
-    }
-
-    fn estimated_input_tokens(&self) -> u64 {
-        let by_chars = estimate_tokens(self.fixed_chars + self.history_chars);
-        match self.last_usage_total {
-            // Input grows by at least what was said since the provider last counted.
-            Some(total) => by_chars.max(total + estimate_tokens(self.chars_since_usage)),
-            None => by_chars,
-        }
+        self.meter.stop_before_call(limits, self.turns)
     }
 
     fn send_model_request(&mut self, attempt: u32, now_ms: f64) {
-        let estimated_input_tokens = self.estimated_input_tokens();
+        let estimated_input_tokens = self.meter.estimated_input_tokens();
         self.emit(
             now_ms,
             EventKind::ModelRequest {
@@ -505,84 +346,94 @@ impl Run {
         };
     }
 
+    /// Takes in a model turn: records it, then stops the run, runs its tool
+    /// calls, or continues, as its stop reason and the limits decide.
     pub fn feed_model_response(&mut self, response: ModelResponse, now_ms: f64) {
         let Phase::AwaitingModel { since_ms, .. } = self.phase else {
             return;
         };
-        let usage = response.usage;
-        let cost = self
-            .config
-            .pricing
-            .cost(usage.input_tokens, usage.output_tokens);
-        self.input_tokens += usage.input_tokens;
-        self.output_tokens += usage.output_tokens;
-        self.cost_usd += cost;
+        let text = text_of(&response.content);
+        self.record_response(&response, &text, since_ms, now_ms);
+        let ModelResponse {
+            content,
+            stop_reason,
+            usage,
+        } = response;
+        let calls: VecDeque<ToolCall> = tool_calls_of(&content).cloned().collect();
+        self.record_assistant_turn(content, usage.total());
+        if let Some(cause) = self
+            .meter
+            .stop_after_response(&self.config.limits, self.turns)
+        {
+            return self.finish(cause, now_ms);
+        }
+        self.follow_stop_reason(stop_reason, calls, text, now_ms);
+    }
+
+    /// Charges the response and emits its `model_response` event.
+    fn record_response(
+        &mut self,
+        response: &ModelResponse,
+        text: &str,
+        since_ms: f64,
+        now_ms: f64,
+    ) {
+        let cost_usd = self.meter.charge(response.usage);
         self.emit(
             now_ms,
             EventKind::ModelResponse {
                 turn: self.turns,
-                text: text_of(&response.content),
+                text: text.to_string(),
                 content: response.content.clone(),
                 stop_reason: response.stop_reason.clone(),
-                usage,
-                cost_usd: cost,
+                usage: response.usage,
+                cost_usd,
                 latency_ms: elapsed(since_ms, now_ms),
             },
         );
-        let calls: VecDeque<ToolCall> = tool_calls_of(&response.content).cloned().collect();
-        let answer = text_of(&response.content);
-        self.record_assistant_turn(response.content, usage.total());
+    }
 
-        let limits = &self.config.limits;
-        if let (CostMode::Strict, Some(budget)) = (limits.cost_mode, limits.max_cost_usd) {
-            if self.cost_usd > budget {
-                let reason = format!(
-                    "spent {} of {} budget in turn {}: the response used more tokens than the pre-flight estimate allowed for",
-                    usd(self.cost_usd),
-                    usd(budget),
-                    self.turns
-                );
-                return self.finish(Status::CostLimit, reason, now_ms);
-            }
-        }
-        let stop_reason = response.stop_reason;
-        let mut kind = StopKind::classify(&stop_reason);
+    /// What the provider's stop reason means here. Under `stop_mode: naive`
+    /// a turn without calls counts as a normal end whatever stopped it (the
+    /// pitfall on purpose); the second value says the override happened.
+    fn classify_stop(&self, stop_reason: &str, has_calls: bool) -> (StopKind, bool) {
+        let kind = StopKind::classify(stop_reason);
         let naive_stop = self.config.limits.stop_mode == StopMode::Naive
-            && calls.is_empty()
+            && !has_calls
             && kind != StopKind::EndTurn;
         if naive_stop {
-            // The pitfall on purpose: whatever stopped the turn, its text is taken as the answer.
-            kind = StopKind::EndTurn;
+            (StopKind::EndTurn, true)
+        } else {
+            (kind, false)
         }
-        if matches!(
-            kind,
-            StopKind::MaxTokens | StopKind::Refusal | StopKind::Unknown
-        ) {
-            // Calls in a cut-off or refused turn are not run, but `finish`
-            // answers them so the history stays a valid conversation.
-            self.pending_calls = calls.clone();
-        }
+    }
+
+    /// Acts on a recorded turn by what its stop reason means.
+    fn follow_stop_reason(
+        &mut self,
+        stop_reason: String,
+        calls: VecDeque<ToolCall>,
+        text: String,
+        now_ms: f64,
+    ) {
+        let (kind, naive_stop) = self.classify_stop(&stop_reason, !calls.is_empty());
+        let turn = self.turns;
         match kind {
             StopKind::MaxTokens => {
-                let reason = format!(
-                    "the model stopped in turn {} because it ran out of tokens (stop_reason {stop_reason}, max_output_tokens {}); a truncated turn is not a final answer",
-                    self.turns, self.config.limits.max_output_tokens
-                );
-                self.finish(Status::MaxTokens, reason, now_ms)
+                let max_output_tokens = self.config.limits.max_output_tokens;
+                let cause = StopCause::MaxTokens {
+                    turn,
+                    stop_reason,
+                    max_output_tokens,
+                };
+                self.stop_in_turn(cause, calls, now_ms)
             }
             StopKind::Refusal => {
-                let reason = format!(
-                    "the model refused in turn {} (stop_reason {stop_reason})",
-                    self.turns
-                );
-                self.finish(Status::Refusal, reason, now_ms)
+                self.stop_in_turn(StopCause::Refusal { turn, stop_reason }, calls, now_ms)
             }
             StopKind::Unknown => {
-                let reason = format!(
-                    "the model returned an unknown stop_reason {stop_reason:?} in turn {}",
-                    self.turns
-                );
-                self.finish(Status::ModelError, reason, now_ms)
+                let cause = StopCause::UnknownStopReason { turn, stop_reason };
+                self.stop_in_turn(cause, calls, now_ms)
             }
             // Some OpenAI-compatible servers say "stop" while sending tool calls:
             // the calls are what the model asked for, so they run.
@@ -594,38 +445,36 @@ impl Run {
             // Anthropic paused a long turn: sending the content back continues it.
             StopKind::PauseTurn => self.phase = Phase::Ready,
             StopKind::ToolUse => {
-                let reason = format!(
-                    "the model said stop_reason {stop_reason} in turn {} but sent no tool calls",
-                    self.turns
-                );
-                self.finish(Status::ModelError, reason, now_ms)
+                let cause = StopCause::ToolUseWithoutCalls { turn, stop_reason };
+                self.finish(cause, now_ms)
             }
-            StopKind::EndTurn if answer.trim().is_empty() => {
-                let reason = format!(
-                    "the model ended turn {} (stop_reason {stop_reason}) without any answer text",
-                    self.turns
-                );
-                self.finish(Status::ModelError, reason, now_ms)
+            StopKind::EndTurn => {
+                let cause = self.judge_answer(&text, stop_reason, naive_stop);
+                self.finish(cause, now_ms)
             }
-            StopKind::EndTurn => match self.config.verifier.verify(&answer, &self.tools_run_ok) {
-                Ok(()) => {
-                    let mut reason = if self.config.verifier.is_empty() {
-                        format!("the model gave a final answer in turn {}", self.turns)
-                    } else {
-                        format!(
-                            "the model gave a final answer in turn {} and the verifier accepted it",
-                            self.turns
-                        )
-                    };
-                    if naive_stop {
-                        reason.push_str(&format!(
-                            " (stop_reason {stop_reason} taken as final: stop_mode naive)"
-                        ));
-                    }
-                    self.finish(Status::Done, reason, now_ms)
-                }
-                Err(why) => self.finish(Status::FailedVerification, why, now_ms),
+        }
+    }
+
+    /// Ends the run in a cut-off or refused turn. Its calls are not run, but
+    /// `finish` answers them so the history stays a valid conversation.
+    fn stop_in_turn(&mut self, cause: StopCause, calls: VecDeque<ToolCall>, now_ms: f64) {
+        self.pending_calls = calls;
+        self.finish(cause, now_ms);
+    }
+
+    /// A turn that ended normally: only text the verifier accepts is an answer.
+    fn judge_answer(&self, text: &str, stop_reason: String, naive_stop: bool) -> StopCause {
+        let turn = self.turns;
+        if text.trim().is_empty() {
+            return StopCause::EmptyAnswer { turn, stop_reason };
+        }
+        match self.config.verifier.verify(text, &self.tools_run_ok) {
+            Ok(()) => StopCause::FinalAnswer {
+                turn,
+                verified: !self.config.verifier.is_empty(),
+                taken_as_final: naive_stop.then_some(stop_reason),
             },
+            Err(why) => StopCause::VerifierRejected { why },
         }
     }
 
@@ -653,19 +502,20 @@ impl Run {
             self.phase = Phase::Backoff { attempt, ms };
             return;
         }
-        let why = if !error.is_retryable() {
-            "not retried: retrying cannot fix it".to_string()
+        let retries = if error.is_retryable() {
+            RetryEnd::GaveUp {
+                attempts: attempt,
+                max_retries: self.config.limits.max_retries,
+            }
         } else {
-            format!(
-                "gave up after {attempt} attempts (max_retries {})",
-                self.config.limits.max_retries
-            )
+            RetryEnd::NotRetryable
         };
-        let reason = format!(
-            "the model request for turn {} failed: {error} ({why})",
-            self.turns
-        );
-        self.finish(Status::ModelError, reason, now_ms);
+        let cause = StopCause::ModelFailed {
+            turn: self.turns,
+            error,
+            retries,
+        };
+        self.finish(cause, now_ms);
     }
 
     /// The model call took longer than `model_timeout_ms`.
@@ -684,27 +534,33 @@ impl Run {
         }
     }
 
+    /// Takes the next call of the turn: records it, stops the run if a limit
+    /// refuses it, answers it if it is invalid, and otherwise clears it to
+    /// run or asks for approval.
     fn handle_call(&mut self, call: ToolCall, now_ms: f64) {
         self.tool_calls += 1;
         let checked = self.record_tool_call(&call, now_ms);
         if let Some(max) = self.config.limits.max_tool_calls {
             if self.tool_calls > max {
-                let reason = format!(
-                    "the model asked for tool call #{} ({}) but max_tool_calls is {max}",
-                    self.tool_calls, call.name
-                );
-                return self.refuse_and_stop(&call, Status::ToolCallLimit, reason, now_ms);
+                let cause = StopCause::ToolCallLimit {
+                    call: self.tool_calls,
+                    tool: call.name.clone(),
+                    max,
+                };
+                return self.refuse_and_stop(&call, cause, now_ms);
             }
         }
         let repeated = self.repeats.as_mut().and_then(|detector| {
             detector.record(&call.name, &call.input, call.input_raw.as_deref())
         });
-        if let Some(reason) = repeated {
-            return self.refuse_and_stop(&call, Status::RepeatedCall, reason, now_ms);
+        if let Some(pattern) = repeated {
+            let cause = StopCause::RepeatedCall { pattern };
+            return self.refuse_and_stop(&call, cause, now_ms);
         }
         let needs_approval = match checked {
             Err(rejection) => {
-                return self.answer(&call.id, &call.name, rejection.message, true, 0, now_ms)
+                let answer = ToolAnswer::not_run(&call.id, &call.name, rejection.message);
+                return self.answer(answer, now_ms);
             }
             Ok(needs) => needs,
         };
@@ -713,9 +569,15 @@ impl Run {
             name: call.name,
             args: call.input,
         };
-        if !needs_approval {
-            return self.await_tool(invocation);
+        if needs_approval {
+            self.apply_approval_policy(invocation, now_ms);
+        } else {
+            self.await_tool(invocation);
         }
+    }
+
+    /// A call that needs approval: the policy decides, or the run asks.
+    fn apply_approval_policy(&mut self, invocation: ToolInvocation, now_ms: f64) {
         match self.config.approval {
             ApprovalPolicy::ApproveAll => {
                 self.record_decision(
@@ -729,10 +591,9 @@ impl Run {
                 self.await_tool(invocation)
             }
             ApprovalPolicy::DenyAll => {
-                let reason = format!(
-                    "{} needs approval and the approval policy is deny_all",
-                    invocation.name
-                );
+                let cause = StopCause::PolicyDenied {
+                    tool: invocation.name.clone(),
+                };
                 self.record_decision(
                     &invocation,
                     DecisionKind::DenyAndStop,
@@ -741,9 +602,10 @@ impl Run {
                     None,
                     now_ms,
                 );
-                let text = format!("denied: {reason}");
-                self.answer(&invocation.call_id, &invocation.name, text, true, 0, now_ms);
-                self.finish(Status::Blocked, reason, now_ms)
+                let text = format!("denied: {cause}");
+                let answer = ToolAnswer::not_run(&invocation.call_id, &invocation.name, text);
+                self.answer(answer, now_ms);
+                self.finish(cause, now_ms)
             }
             ApprovalPolicy::Ask if self.always_allowed.contains(&invocation.name) => {
                 self.record_decision(
@@ -809,10 +671,10 @@ impl Run {
     }
 
     /// Answers a call that a limit refuses, then ends the run with that limit.
-    fn refuse_and_stop(&mut self, call: &ToolCall, status: Status, reason: String, now_ms: f64) {
-        let text = format!("not run: {reason}");
-        self.answer(&call.id, &call.name, text, true, 0, now_ms);
-        self.finish(status, reason, now_ms);
+    fn refuse_and_stop(&mut self, call: &ToolCall, cause: StopCause, now_ms: f64) {
+        let text = format!("not run: {cause}");
+        self.answer(ToolAnswer::not_run(&call.id, &call.name, text), now_ms);
+        self.finish(cause, now_ms);
     }
 
     /// Applies a human decision. Edited arguments that break the tool's schema
@@ -864,11 +726,10 @@ impl Run {
                     None,
                     now_ms,
                 );
-                let text = format!(
-                    "denied by the user: {}",
-                    reason.as_deref().unwrap_or("no reason given")
-                );
-                self.answer(&invocation.call_id, &invocation.name, text, true, 0, now_ms);
+                let why = reason.as_deref().unwrap_or(NO_REASON_GIVEN);
+                let text = format!("denied by the user: {why}");
+                let answer = ToolAnswer::not_run(&invocation.call_id, &invocation.name, text);
+                self.answer(answer, now_ms);
                 self.phase = Phase::Calls;
             }
             Decision::DenyAndStop { reason } => {
@@ -880,15 +741,16 @@ impl Run {
                     None,
                     now_ms,
                 );
-                let why = reason.as_deref().unwrap_or("no reason given");
+                let why = reason.as_deref().unwrap_or(NO_REASON_GIVEN);
                 let text = format!("denied by the user: {why}");
-                self.answer(&invocation.call_id, &invocation.name, text, true, 0, now_ms);
+                let answer = ToolAnswer::not_run(&invocation.call_id, &invocation.name, text);
+                self.answer(answer, now_ms);
                 self.phase = Phase::Calls;
-                let reason = format!(
-                    "the user denied {} and stopped the run ({why})",
-                    invocation.name
-                );
-                self.finish(Status::Blocked, reason, now_ms);
+                let cause = StopCause::UserDeniedAndStopped {
+                    tool: invocation.name,
+                    why: reason,
+                };
+                self.finish(cause, now_ms);
             }
         }
         Ok(())
@@ -897,11 +759,10 @@ impl Run {
     /// No approver exists for a call that needs one (e.g. the CLI without `--approve`).
     pub fn feed_no_approver(&mut self, now_ms: f64) {
         if let Phase::AwaitingApproval { request } = &self.phase {
-            let reason = format!(
-                "{} needs approval and no approver is available",
-                request.tool
-            );
-            self.finish(Status::Blocked, reason, now_ms);
+            let cause = StopCause::NoApprover {
+                tool: request.tool.clone(),
+            };
+            self.finish(cause, now_ms);
         }
     }
 
@@ -932,7 +793,15 @@ impl Run {
             }
             Err(message) => (format!("tool error: {message}"), true),
         };
-        self.answer_with_state(&id, &name, text, is_error, latency, now_ms, state);
+        let answer = ToolAnswer {
+            id: &id,
+            name: &name,
+            content: text,
+            is_error,
+            latency_ms: latency,
+            state,
+        };
+        self.answer(answer, now_ms);
         self.phase = Phase::Calls;
     }
 
@@ -958,61 +827,48 @@ impl Run {
         if matches!(self.phase, Phase::Finished(_)) {
             return;
         }
-        let reason = format!(
-            "stopped by the user after {} turn{} ({})",
-            self.turns,
-            plural(self.turns),
-            self.waiting_for()
-        );
-        self.finish(Status::Cancelled, reason, now_ms);
+        let cause = StopCause::Cancelled {
+            turns: self.turns,
+            during: self.activity(),
+        };
+        self.finish(cause, now_ms);
     }
 
     fn finish_deadline(&mut self, now_ms: f64) {
-        let deadline = self.config.limits.deadline_ms.unwrap_or(0);
-        let mut reason = format!(
-            "the run's {deadline} ms deadline passed at {} ms ({})",
-            now_ms as u64,
-            self.waiting_for()
-        );
-        if self.config.limits.deadline_scope == DeadlineScope::Shared {
-            reason.push_str(&format!(
-                "; the deadline is shared, counted from {} ms before this run started (seed 002's bug)",
-                self.clock_origin_ms as u64
-            ));
-        }
-        if self.config.limits.deadline_mode == DeadlineMode::BetweenSteps {
-            reason
-                .push_str("; it is checked only between steps, so the pending call ran to its end");
-        }
-        self.finish(Status::Deadline, reason, now_ms);
+        let limits = &self.config.limits;
+        let cause = StopCause::Deadline {
+            deadline_ms: limits.deadline_ms.unwrap_or(0),
+            at_ms: now_ms as u64,
+            during: self.activity(),
+            shared_since_ms: (limits.deadline_scope == DeadlineScope::Shared)
+                .then_some(self.clock_origin_ms as u64),
+            checked_between_steps: limits.deadline_mode == DeadlineMode::BetweenSteps,
+        };
+        self.finish(cause, now_ms);
     }
 
     /// What the run was doing, for stop reasons.
-    fn waiting_for(&self) -> String {
+    fn activity(&self) -> Activity {
         match &self.phase {
-            Phase::AwaitingModel { .. } => {
-                format!("while waiting for the model in turn {}", self.turns)
+            Phase::AwaitingModel { .. } => Activity::WaitingForModel { turn: self.turns },
+            Phase::Backoff { .. } => Activity::WaitingToRetry { turn: self.turns },
+            Phase::ToolQueued { invocation } | Phase::AwaitingTool { invocation, .. } => {
+                Activity::ToolRunning {
+                    tool: invocation.name.clone(),
+                }
             }
-            Phase::Backoff { .. } => format!(
-                "while waiting to retry the model call of turn {}",
-                self.turns
-            ),
-            Phase::AwaitingTool { invocation, .. } => {
-                format!("while tool {} was running", invocation.name)
-            }
-            Phase::AwaitingApproval { request } => {
-                format!("while waiting for approval of {}", request.tool)
-            }
-            _ => format!("between turns, before turn {}", self.turns + 1),
+            Phase::AwaitingApproval { request } => Activity::WaitingForApproval {
+                tool: request.tool.clone(),
+            },
+            _ => Activity::BetweenTurns {
+                next_turn: self.turns + 1,
+            },
         }
     }
 
     /// Queues a tool run; its clock starts when it really starts (after any pause).
     fn await_tool(&mut self, invocation: ToolInvocation) {
-        self.phase = Phase::AwaitingTool {
-            invocation,
-            since_ms: -1.0,
-        };
+        self.phase = Phase::ToolQueued { invocation };
     }
 
     /// Turns step mode on or off; takes effect at the next model or tool call.
@@ -1048,82 +904,29 @@ impl Run {
     }
 
     /// Records a tool result for the model and the trace.
-    fn answer(
-        &mut self,
-        id: &str,
-        name: &str,
-        content: String,
-        is_error: bool,
-        latency_ms: u64,
-        now_ms: f64,
-    ) {
-        self.answer_with_state(id, name, content, is_error, latency_ms, now_ms, None);
-    }
-
-    /// `answer`, with the tool's store as it is after the call (trace only).
-    #[allow(clippy::too_many_arguments)]
-    fn answer_with_state(
-        &mut self,
-        id: &str,
-        name: &str,
-        content: String,
-        is_error: bool,
-        latency_ms: u64,
-        now_ms: f64,
-        state: Option<Value>,
-    ) {
+    fn answer(&mut self, answer: ToolAnswer<'_>, now_ms: f64) {
         self.emit(
             now_ms,
             EventKind::ToolResult {
-                id: id.to_string(),
-                name: name.to_string(),
-                content: content.clone(),
-                is_error,
-                latency_ms,
-                state,
+                id: answer.id.to_string(),
+                name: answer.name.to_string(),
+                content: answer.content.clone(),
+                is_error: answer.is_error,
+                latency_ms: answer.latency_ms,
+                state: answer.state,
             },
         );
         self.turn_results.push(ContentBlock::ToolResult(ToolResult {
-            tool_use_id: id.to_string(),
-            content,
-            is_error,
+            tool_use_id: answer.id.to_string(),
+            content: answer.content,
+            is_error: answer.is_error,
         }));
     }
 
-    fn finish(&mut self, status: Status, reason: String, now_ms: f64) {
-        // A call cut short by the stop still gets its answer, so the trace and
-        // the history stay complete (every call answered once).
-        let interrupted = match &self.phase {
-            Phase::AwaitingTool {
-                invocation,
-                since_ms,
-            } => Some((
-                invocation.call_id.clone(),
-                invocation.name.clone(),
-                if *since_ms < 0.0 {
-                    0
-                } else {
-                    elapsed(*since_ms, now_ms)
-                },
-            )),
-            Phase::AwaitingApproval { request } => {
-                Some((request.call_id.clone(), request.tool.clone(), 0))
-            }
-            _ => None,
-        };
-        if let Some((id, name, latency)) = interrupted {
-            let text = format!("not run to completion: the run stopped ({status}: {reason})");
-            self.answer(&id, &name, text, true, latency, now_ms);
-        }
-        // Calls of this turn that the stop came before are answered too, so the
-        // history stays a valid conversation (every tool_use has its result)
-        // for anyone who continues it or sends it to a provider.
-        let leftover: Vec<ToolCall> = self.pending_calls.drain(..).collect();
-        for call in leftover {
-            let _ = self.record_tool_call(&call, now_ms);
-            let text = format!("not run: the run stopped before this call ({status})");
-            self.answer(&call.id, &call.name, text, true, 0, now_ms);
-        }
+    fn finish(&mut self, cause: StopCause, now_ms: f64) {
+        let status = cause.status();
+        let reason = cause.to_string();
+        self.answer_cut_short(status, &reason, now_ms);
         if !self.turn_results.is_empty() {
             self.flush_results();
         }
@@ -1140,15 +943,53 @@ impl Run {
             reason,
             turns: self.turns,
             tool_calls: self.tool_calls,
-            input_tokens: self.input_tokens,
-            output_tokens: self.output_tokens,
-            cost_usd: self.cost_usd,
+            input_tokens: self.meter.input_tokens(),
+            output_tokens: self.meter.output_tokens(),
+            cost_usd: self.meter.cost_usd(),
             elapsed_ms: (now_ms + self.t_offset_ms).max(0.0) as u64,
             answer,
         };
         self.emit(now_ms, EventKind::RunFinished(outcome.clone()));
         self.pending_calls.clear();
+        self.stop_cause = Some(cause);
         self.phase = Phase::Finished(outcome);
+    }
+
+    /// Answers every call the stop came before or during, so the trace and
+    /// the history stay complete (every tool_use has its one result) for
+    /// anyone who continues the conversation or sends it to a provider.
+    fn answer_cut_short(&mut self, status: Status, reason: &str, now_ms: f64) {
+        let interrupted = match &self.phase {
+            Phase::ToolQueued { invocation } => {
+                Some((invocation.call_id.clone(), invocation.name.clone(), 0))
+            }
+            Phase::AwaitingTool {
+                invocation,
+                since_ms,
+            } => Some((
+                invocation.call_id.clone(),
+                invocation.name.clone(),
+                elapsed(*since_ms, now_ms),
+            )),
+            Phase::AwaitingApproval { request } => {
+                Some((request.call_id.clone(), request.tool.clone(), 0))
+            }
+            _ => None,
+        };
+        if let Some((id, name, latency_ms)) = interrupted {
+            let content = format!("not run to completion: the run stopped ({status}: {reason})");
+            let answer = ToolAnswer {
+                latency_ms,
+                ..ToolAnswer::not_run(&id, &name, content)
+            };
+            self.answer(answer, now_ms);
+        }
+        let leftover: Vec<ToolCall> = self.pending_calls.drain(..).collect();
+        for call in leftover {
+            let _ = self.record_tool_call(&call, now_ms);
+            let text = format!("not run: the run stopped before this call ({status})");
+            self.answer(ToolAnswer::not_run(&call.id, &call.name, text), now_ms);
+        }
     }
 
     /// Appends the model's turn to the history (as `history_mode` keeps it) and
@@ -1161,8 +1002,7 @@ impl Run {
             role: Role::Assistant,
             content,
         });
-        self.last_usage_total = Some(usage_total);
-        self.chars_since_usage = 0;
+        self.meter.calibrate(usage_total);
     }
 
     /// Sends the gathered results of a turn back as one user message.
@@ -1173,9 +1013,7 @@ impl Run {
     }
 
     fn push_message(&mut self, message: Message) {
-        let chars = message.char_len();
-        self.history_chars += chars;
-        self.chars_since_usage += chars;
+        self.meter.add_history_chars(message.char_len());
         self.messages.push(message);
     }
 
@@ -1189,26 +1027,75 @@ impl Run {
     }
 }
 
+/// A tool_result as the model and the trace receive it.
+struct ToolAnswer<'a> {
+    id: &'a str,
+    name: &'a str,
+    content: String,
+    is_error: bool,
+    latency_ms: u64,
+    /// The tool's store after the call, for the trace only.
+    state: Option<Value>,
+}
+
+impl<'a> ToolAnswer<'a> {
+    /// The answer to a call that did not run: refused, denied or cut off.
+    fn not_run(id: &'a str, name: &'a str, content: String) -> ToolAnswer<'a> {
+        ToolAnswer {
+            id,
+            name,
+            content,
+            is_error: true,
+            latency_ms: 0,
+            state: None,
+        }
+    }
+}
+
 fn elapsed(since_ms: f64, now_ms: f64) -> u64 {
     (now_ms - since_ms).max(0.0) as u64
 }
 
-fn plural(n: u32) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
 
-/// Dollars with enough digits to see small demo budgets: $0.52, $0.0041, $0.000012.
-pub fn usd(amount: f64) -> String {
-    let abs = amount.abs();
-    if abs == 0.0 || abs >= 0.1 {
-        format!("${amount:.2}")
-    } else if abs >= 0.001 {
-        format!("${amount:.4}")
-    } else {
-        format!("${amount:.6}")
+    use super::*;
+    use crate::instant::drive_instantly;
+    use crate::runtime::TokioRuntime;
+    use crate::scenario::Scenario;
+
+    #[test]
+    fn the_run_keeps_the_typed_cause_of_the_reason_it_emitted() {
+        let json = serde_json::json!({
+            "name": "two tool turns, one allowed",
+            "task": "Count.",
+            "tools": [{"name": "tick", "description": "Returns ok.", "input_schema": {"type": "object"}, "result": {"ok": true}}],
+            "limits": {"max_turns": 1},
+            "model": {"type": "scripted", "loop_from": 0, "responses": [
+                {"tool_calls": [{"name": "tick", "args": {}}]}
+            ]}
+        });
+        let scenario = Scenario::load(&json.to_string()).expect("loads");
+        let (config, model) = scenario
+            .build(Rc::new(TokioRuntime::default()))
+            .expect("builds");
+        let mut run = Run::new(config);
+        assert_eq!(run.stop_cause(), None);
+        let outcome = drive_instantly(&mut run, model.as_ref(), &|| 0.0, &mut |_| {});
+        let cause = run.stop_cause().expect("a finished run has a cause");
+        assert_eq!(
+            cause,
+            &StopCause::TurnLimit {
+                turns: 1,
+                max_turns: 1
+            }
+        );
+        assert_eq!(outcome.status, cause.status());
+        assert_eq!(outcome.reason, cause.to_string());
+        assert_eq!(
+            outcome.reason,
+            "made 1 of max 1 model calls (max_turns) and the model still wanted to continue"
+        );
     }
 }

@@ -1,0 +1,146 @@
+//! What a run has spent and what its next call may cost.
+//!
+//! The meter adds up the tokens and dollars each response reports, estimates
+//! the next request's input from the characters sent so far, and makes the
+//! token and cost checks. The turn count and every other decision stay with
+//! `Run`; the meter only answers "has a limit been reached, and by how much".
+
+use crate::limits::{CostMode, Limits};
+use crate::model::{estimate_tokens, Pricing, Usage};
+use crate::run::stop_cause::StopCause;
+use crate::tool::ToolRegistry;
+
+pub(super) struct Meter {
+    /// A copy of the run's prices: they never change during a run.
+    pricing: Pricing,
+    input_tokens: u64,
+    output_tokens: u64,
+    cost_usd: f64,
+    /// Characters of the system prompt and tool definitions, counted once.
+    fixed_chars: usize,
+    history_chars: usize,
+    /// The last response's usage and the characters added since: calibrates
+    /// the input estimate with what the provider actually counted.
+    last_usage_total: Option<u64>,
+    chars_since_usage: usize,
+}
+
+impl Meter {
+    pub(super) fn new(pricing: Pricing, system: &str, tools: &ToolRegistry) -> Meter {
+        let fixed_chars = system.len()
+            + tools
+                .specs()
+                .iter()
+                .map(|s| s.name.len() + s.description.len() + s.input_schema.to_string().len())
+                .sum::<usize>();
+        Meter {
+            pricing,
+            input_tokens: 0,
+            output_tokens: 0,
+            cost_usd: 0.0,
+            fixed_chars,
+            history_chars: 0,
+            last_usage_total: None,
+            chars_since_usage: 0,
+        }
+    }
+
+    pub(super) fn input_tokens(&self) -> u64 {
+        self.input_tokens
+    }
+
+    pub(super) fn output_tokens(&self) -> u64 {
+        self.output_tokens
+    }
+
+    pub(super) fn cost_usd(&self) -> f64 {
+        self.cost_usd
+    }
+
+    /// Adds a response's usage at this run's prices; returns what it cost.
+    pub(super) fn charge(&mut self, usage: Usage) -> f64 {
+        let cost = self.pricing.cost(usage.input_tokens, usage.output_tokens);
+        self.add(usage, cost);
+        cost
+    }
+
+    /// Adds a recorded response as it was charged then: a fork keeps its
+    /// parent's spending even when the fork's prices are edited.
+    pub(super) fn add_recorded(&mut self, usage: Usage, cost_usd: f64) {
+        self.add(usage, cost_usd);
+    }
+
+    fn add(&mut self, usage: Usage, cost_usd: f64) {
+        self.input_tokens += usage.input_tokens;
+        self.output_tokens += usage.output_tokens;
+        self.cost_usd += cost_usd;
+    }
+
+    /// Counts a message appended to the history.
+    pub(super) fn add_history_chars(&mut self, chars: usize) {
+        self.history_chars += chars;
+        self.chars_since_usage += chars;
+    }
+
+    /// The provider's count of the turn just recorded replaces the guess
+    /// for everything said up to it.
+    pub(super) fn calibrate(&mut self, usage_total: u64) {
+        self.last_usage_total = Some(usage_total);
+        self.chars_since_usage = 0;
+    }
+
+    pub(super) fn estimated_input_tokens(&self) -> u64 {
+        let by_chars = estimate_tokens(self.fixed_chars + self.history_chars);
+        match self.last_usage_total {
+            // Input grows by at least what was said since the provider last counted.
+            Some(total) => by_chars.max(total + estimate_tokens(self.chars_since_usage)),
+            None => by_chars,
+        }
+    }
+
+    /// The token and cost checks made before a model call, tokens first.
+    pub(super) fn stop_before_call(&self, limits: &Limits, turn: u32) -> Option<StopCause> {
+        if let Some(max) = limits.max_total_tokens {
+            let used = self.input_tokens + self.output_tokens;
+            if used >= max {
+                return Some(StopCause::TokenLimit { used, max, turn });
+            }
+        }
+        let budget = limits.max_cost_usd?;
+        match limits.cost_mode {
+            CostMode::Naive => (self.cost_usd > budget).then_some(StopCause::CostSpent {
+                spent: self.cost_usd,
+                budget,
+                turn,
+            }),
+            CostMode::Strict => {
+                let input_tokens = self.estimated_input_tokens();
+                let output_tokens = u64::from(limits.max_output_tokens);
+                let worst_case = self.pricing.cost(input_tokens, output_tokens);
+                (self.cost_usd + worst_case > budget).then_some(StopCause::CostWouldExceed {
+                    spent: self.cost_usd,
+                    budget,
+                    turn,
+                    worst_case,
+                    input_tokens,
+                    output_tokens,
+                })
+            }
+        }
+    }
+
+    /// Strict mode only: a response can still cost more than its pre-flight
+    /// estimate allowed for, and the run stops at once rather than next turn.
+    pub(super) fn stop_after_response(&self, limits: &Limits, turn: u32) -> Option<StopCause> {
+        match (limits.cost_mode, limits.max_cost_usd) {
+            (CostMode::Strict, Some(budget)) if self.cost_usd > budget => {
+                Some(StopCause::CostOvershot {
+                    spent: self.cost_usd,
+                    budget,
+                    turn,
+                })
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! Restoring a run from a recorded prefix, for forks (`fork.rs`).
+//!
+//! Only forks need this, and it reads events rather than making decisions,
+//! so it lives apart from the loop. It replays the prefix's effects on the
+//! run's state — never calling the model or emitting anything — so that the
+//! run continues exactly where the parent stood.
+
+use crate::approval::DecisionKind;
+use crate::event::{EventKind, RunEvent};
+use crate::message::{tool_calls_of, ContentBlock, Message, ToolResult};
+use crate::run::{Phase, Run};
+
+/// How far the restored turn's tool calls have been answered.
+#[derive(Default)]
+struct TurnProgress {
+    calls: usize,
+    answered: usize,
+}
+
+impl Run {
+    /// Puts a new run in the state an earlier run had just before `prefix`
+    /// ended, without calling the model or emitting anything: the history,
+    /// the counters, the repeat detector, "always allow" decisions and the
+    /// calls of the current turn still to handle. The run then continues
+    /// under this run's (possibly edited) configuration. `prefix` must end
+    /// just before a model call or a tool call (see `fork::fork_points`).
+    pub fn restore(&mut self, prefix: &[RunEvent]) -> Result<(), String> {
+        if !matches!(self.phase, Phase::NotStarted) {
+            return Err("only a run that has not started can be restored".to_string());
+        }
+        let mut turn = TurnProgress::default();
+        for event in prefix {
+            self.restore_event(&event.kind, &mut turn)?;
+        }
+        if matches!(self.phase, Phase::NotStarted) {
+            return Err("the prefix does not start with run_started".to_string());
+        }
+        self.seq = prefix.last().map_or(0, |e| e.seq + 1);
+        self.t_offset_ms = prefix.last().map_or(0.0, |e| e.t_ms as f64);
+        Ok(())
+    }
+
+    fn restore_event(&mut self, kind: &EventKind, turn: &mut TurnProgress) -> Result<(), String> {
+        match kind {
+            EventKind::RunStarted { task, .. } => {
+                self.push_message(Message::user_text(task.clone()));
+                self.phase = Phase::Ready;
+            }
+            EventKind::ModelRequest { turn: n, .. } => self.turns = *n,
+            EventKind::ModelResponse {
+                content,
+                usage,
+                cost_usd,
+                ..
+            } => {
+                self.meter.add_recorded(*usage, *cost_usd);
+                self.pending_calls = tool_calls_of(content).cloned().collect();
+                *turn = TurnProgress {
+                    calls: self.pending_calls.len(),
+                    answered: 0,
+                };
+                self.turn_results.clear();
+                self.record_assistant_turn(content.clone(), usage.total());
+                self.phase = if turn.calls > 0 {
+                    Phase::Calls
+                } else {
+                    Phase::Ready
+                };
+            }
+            EventKind::ToolCall {
+                id,
+                name,
+                args,
+                args_raw,
+                ..
+            } => {
+                self.tool_calls += 1;
+                if let Some(detector) = &mut self.repeats {
+                    let _ = detector.record(name, args, args_raw.as_deref());
+                }
+                if let Some(at) = self.pending_calls.iter().position(|c| &c.id == id) {
+                    self.pending_calls.remove(at);
+                }
+            }
+            EventKind::ApprovalDecided {
+                name,
+                decision: DecisionKind::AlwaysAllow,
+                ..
+            } => {
+                self.always_allowed.insert(name.clone());
+            }
+            EventKind::ToolResult {
+                id,
+                name,
+                content,
+                is_error,
+                ..
+            } => {
+                if !is_error {
+                    self.tools_run_ok.insert(name.clone());
+                }
+                self.turn_results.push(ContentBlock::ToolResult(ToolResult {
+                    tool_use_id: id.clone(),
+                    content: content.clone(),
+                    is_error: *is_error,
+                }));
+                turn.answered += 1;
+                if turn.answered == turn.calls {
+                    self.flush_results();
+                    self.phase = Phase::Ready;
+                }
+            }
+            EventKind::RunFinished(_) => {
+                return Err(
+                    "the prefix includes run_finished: fork from an earlier step".to_string(),
+                )
+            }
+            EventKind::ModelError { .. }
+            | EventKind::ApprovalRequested { .. }
+            | EventKind::ApprovalDecided { .. } => {}
+        }
+        Ok(())
+    }
+}

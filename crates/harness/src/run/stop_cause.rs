@@ -1,0 +1,486 @@
+//! Why a run stopped, as data: one variant per way a run ends, carrying the
+//! numbers its sentence names.
+//!
+//! All the wording of `run_finished` reasons lives in this file's `Display`,
+//! so a reason reads the same wherever it is decided. The trace keeps the
+//! sentence as text (`Outcome::reason`); the typed cause stays with the run
+//! (`Run::stop_cause`) for callers that want the numbers themselves.
+//!
+//! Two sentences are written elsewhere and carried whole: the repeat
+//! detector's (`limits.rs`, which alone knows the pattern it saw) and the
+//! verifier's (`verify.rs`, which alone knows which check failed and why).
+
+use std::fmt;
+
+use crate::event::Status;
+use crate::model::ModelError;
+
+/// One way a run ends. `Display` is the `reason` of its `run_finished` event.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StopCause {
+    /// A final answer that the verifier, if any, accepted.
+    FinalAnswer {
+        turn: u32,
+        verified: bool,
+        /// Set when `stop_mode: naive` took a turn that did not end normally
+        /// as final; holds the stop_reason it overrode.
+        taken_as_final: Option<String>,
+    },
+    /// The verifier's own sentence, naming the check that failed.
+    VerifierRejected {
+        why: String,
+    },
+    TurnLimit {
+        turns: u32,
+        max_turns: u32,
+    },
+    TokenLimit {
+        used: u64,
+        max: u64,
+        turn: u32,
+    },
+    /// `cost_mode: naive`: the budget was checked only between turns.
+    CostSpent {
+        spent: f64,
+        budget: f64,
+        turn: u32,
+    },
+    /// `cost_mode: strict`: the next call's worst case could exceed the budget.
+    CostWouldExceed {
+        spent: f64,
+        budget: f64,
+        turn: u32,
+        worst_case: f64,
+        input_tokens: u64,
+        output_tokens: u64,
+    },
+    /// `cost_mode: strict`: a response cost more than the pre-flight estimate.
+    CostOvershot {
+        spent: f64,
+        budget: f64,
+        turn: u32,
+    },
+    ToolCallLimit {
+        call: u32,
+        tool: String,
+        max: u32,
+    },
+    /// The repeat detector's sentence, naming the call or cycle it saw.
+    RepeatedCall {
+        pattern: String,
+    },
+    Deadline {
+        deadline_ms: u64,
+        at_ms: u64,
+        during: Activity,
+        /// A `shared` deadline: how long before this run its clock started.
+        shared_since_ms: Option<u64>,
+        /// `deadline_mode: between_steps`, so the pending call was not cut short.
+        checked_between_steps: bool,
+    },
+    PolicyDenied {
+        tool: String,
+    },
+    UserDeniedAndStopped {
+        tool: String,
+        why: Option<String>,
+    },
+    NoApprover {
+        tool: String,
+    },
+    MaxTokens {
+        turn: u32,
+        stop_reason: String,
+        max_output_tokens: u32,
+    },
+    Refusal {
+        turn: u32,
+        stop_reason: String,
+    },
+    UnknownStopReason {
+        turn: u32,
+        stop_reason: String,
+    },
+    ToolUseWithoutCalls {
+        turn: u32,
+        stop_reason: String,
+    },
+    EmptyAnswer {
+        turn: u32,
+        stop_reason: String,
+    },
+    ModelFailed {
+        turn: u32,
+        error: ModelError,
+        retries: RetryEnd,
+    },
+    Cancelled {
+        turns: u32,
+        during: Activity,
+    },
+}
+
+/// Why a failed model call was not retried again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RetryEnd {
+    NotRetryable,
+    GaveUp { attempts: u32, max_retries: u32 },
+}
+
+/// What the run was doing when a deadline or the user stopped it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Activity {
+    WaitingForModel {
+        turn: u32,
+    },
+    WaitingToRetry {
+        turn: u32,
+    },
+    /// Also a tool that step mode still holds back: the stop came at its call.
+    ToolRunning {
+        tool: String,
+    },
+    WaitingForApproval {
+        tool: String,
+    },
+    BetweenTurns {
+        next_turn: u32,
+    },
+}
+
+impl StopCause {
+    pub fn status(&self) -> Status {
+        match self {
+            StopCause::FinalAnswer { .. } => Status::Done,
+            StopCause::VerifierRejected { .. } => Status::FailedVerification,
+            StopCause::TurnLimit { .. } => Status::TurnLimit,
+            StopCause::TokenLimit { .. } => Status::TokenLimit,
+            StopCause::CostSpent { .. }
+            | StopCause::CostWouldExceed { .. }
+            | StopCause::CostOvershot { .. } => Status::CostLimit,
+            StopCause::ToolCallLimit { .. } => Status::ToolCallLimit,
+            StopCause::RepeatedCall { .. } => Status::RepeatedCall,
+            StopCause::Deadline { .. } => Status::Deadline,
+            StopCause::PolicyDenied { .. }
+            | StopCause::UserDeniedAndStopped { .. }
+            | StopCause::NoApprover { .. } => Status::Blocked,
+            StopCause::MaxTokens { .. } => Status::MaxTokens,
+            StopCause::Refusal { .. } => Status::Refusal,
+            StopCause::UnknownStopReason { .. }
+            | StopCause::ToolUseWithoutCalls { .. }
+            | StopCause::EmptyAnswer { .. }
+            | StopCause::ModelFailed { .. } => Status::ModelError,
+            StopCause::Cancelled { .. } => Status::Cancelled,
+        }
+    }
+}
+
+impl fmt::Display for StopCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StopCause::FinalAnswer {
+                turn,
+                verified,
+                taken_as_final,
+            } => {
+                write!(f, "the model gave a final answer in turn {turn}")?;
+                if *verified {
+                    f.write_str(" and the verifier accepted it")?;
+                }
+                if let Some(stop_reason) = taken_as_final {
+                    write!(
+                        f,
+                        " (stop_reason {stop_reason} taken as final: stop_mode naive)"
+                    )?;
+                }
+                Ok(())
+            }
+            StopCause::VerifierRejected { why } => f.write_str(why),
+            StopCause::TurnLimit { turns, max_turns } => write!(
+                f,
+                "made {turns} of max {max_turns} model calls (max_turns) and the model still wanted to continue"
+            ),
+            StopCause::TokenLimit { used, max, turn } => write!(
+                f,
+                "used {used} tokens of max {max} (max_total_tokens) after turn {turn}"
+            ),
+            StopCause::CostSpent {
+                spent,
+                budget,
+                turn,
+            } => write!(
+                f,
+                "spent {} of {} budget after turn {turn} (naive mode: checked only between turns, so the last call overshot)",
+                usd(*spent),
+                usd(*budget)
+            ),
+            StopCause::CostWouldExceed {
+                spent,
+                budget,
+                turn,
+                worst_case,
+                input_tokens,
+                output_tokens,
+            } => write!(
+                f,
+                "spent {} of {} budget after turn {turn}; the next call could cost up to {} (≈{input_tokens} input + {output_tokens} output tokens), which could exceed it",
+                usd(*spent),
+                usd(*budget),
+                usd(*worst_case)
+            ),
+            StopCause::CostOvershot {
+                spent,
+                budget,
+                turn,
+            } => write!(
+                f,
+                "spent {} of {} budget in turn {turn}: the response used more tokens than the pre-flight estimate allowed for",
+                usd(*spent),
+                usd(*budget)
+            ),
+            StopCause::ToolCallLimit { call, tool, max } => write!(
+                f,
+                "the model asked for tool call #{call} ({tool}) but max_tool_calls is {max}"
+            ),
+            StopCause::RepeatedCall { pattern } => f.write_str(pattern),
+            StopCause::Deadline {
+                deadline_ms,
+                at_ms,
+                during,
+                shared_since_ms,
+                checked_between_steps,
+            } => {
+                write!(
+                    f,
+                    "the run's {deadline_ms} ms deadline passed at {at_ms} ms ({during})"
+                )?;
+                if let Some(since) = shared_since_ms {
+                    write!(
+                        f,
+                        "; the deadline is shared, counted from {since} ms before this run started (seed 002's bug)"
+                    )?;
+                }
+                if *checked_between_steps {
+                    f.write_str(
+                        "; it is checked only between steps, so the pending call ran to its end",
+                    )?;
+                }
+                Ok(())
+            }
+            StopCause::PolicyDenied { tool } => write!(
+                f,
+                "{tool} needs approval and the approval policy is deny_all"
+            ),
+            StopCause::UserDeniedAndStopped { tool, why } => write!(
+                f,
+                "the user denied {tool} and stopped the run ({})",
+                why.as_deref().unwrap_or(NO_REASON_GIVEN)
+            ),
+            StopCause::NoApprover { tool } => write!(
+                f,
+                "{tool} needs approval and no approver is available"
+            ),
+            StopCause::MaxTokens {
+                turn,
+                stop_reason,
+                max_output_tokens,
+            } => write!(
+                f,
+                "the model stopped in turn {turn} because it ran out of tokens (stop_reason {stop_reason}, max_output_tokens {max_output_tokens}); a truncated turn is not a final answer"
+            ),
+            StopCause::Refusal { turn, stop_reason } => write!(
+                f,
+                "the model refused in turn {turn} (stop_reason {stop_reason})"
+            ),
+            StopCause::UnknownStopReason { turn, stop_reason } => write!(
+                f,
+                "the model returned an unknown stop_reason {stop_reason:?} in turn {turn}"
+            ),
+            StopCause::ToolUseWithoutCalls { turn, stop_reason } => write!(
+                f,
+                "the model said stop_reason {stop_reason} in turn {turn} but sent no tool calls"
+            ),
+            StopCause::EmptyAnswer { turn, stop_reason } => write!(
+                f,
+                "the model ended turn {turn} (stop_reason {stop_reason}) without any answer text"
+            ),
+            StopCause::ModelFailed {
+                turn,
+                error,
+                retries,
+            } => write!(
+                f,
+                "the model request for turn {turn} failed: {error} ({retries})"
+            ),
+            StopCause::Cancelled { turns, during } => write!(
+                f,
+                "stopped by the user after {turns} turn{} ({during})",
+                if *turns == 1 { "" } else { "s" }
+            ),
+        }
+    }
+}
+
+impl fmt::Display for RetryEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RetryEnd::NotRetryable => f.write_str("not retried: retrying cannot fix it"),
+            RetryEnd::GaveUp {
+                attempts,
+                max_retries,
+            } => write!(
+                f,
+                "gave up after {attempts} attempts (max_retries {max_retries})"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Activity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Activity::WaitingForModel { turn } => {
+                write!(f, "while waiting for the model in turn {turn}")
+            }
+            Activity::WaitingToRetry { turn } => {
+                write!(f, "while waiting to retry the model call of turn {turn}")
+            }
+            Activity::ToolRunning { tool } => write!(f, "while tool {tool} was running"),
+            Activity::WaitingForApproval { tool } => {
+                write!(f, "while waiting for approval of {tool}")
+            }
+            Activity::BetweenTurns { next_turn } => {
+                write!(f, "between turns, before turn {next_turn}")
+            }
+        }
+    }
+}
+
+/// What a denial without a reason says, in the stop reason and to the model alike.
+pub(super) const NO_REASON_GIVEN: &str = "no reason given";
+
+/// Dollars with enough digits to see small demo budgets: $0.52, $0.0041, $0.000012.
+pub fn usd(amount: f64) -> String {
+    let abs = amount.abs();
+    if abs == 0.0 || abs >= 0.1 {
+        format!("${amount:.2}")
+    } else if abs >= 0.001 {
+        format!("${amount:.4}")
+    } else {
+        format!("${amount:.6}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ModelErrorKind;
+
+    // The golden traces pin most sentences; these pin the ones whose parts
+    // are optional, each part on and off.
+    #[test]
+    fn final_answer_names_the_verifier_and_a_naive_stop_only_when_they_apply() {
+        let plain = StopCause::FinalAnswer {
+            turn: 2,
+            verified: false,
+            taken_as_final: None,
+        };
+        assert_eq!(plain.to_string(), "the model gave a final answer in turn 2");
+        let both = StopCause::FinalAnswer {
+            turn: 1,
+            verified: true,
+            taken_as_final: Some("length".to_string()),
+        };
+        assert_eq!(
+            both.to_string(),
+            "the model gave a final answer in turn 1 and the verifier accepted it (stop_reason length taken as final: stop_mode naive)"
+        );
+        assert_eq!(both.status(), Status::Done);
+    }
+
+    #[test]
+    fn deadline_adds_its_shared_and_between_steps_clauses_in_order() {
+        let cause = StopCause::Deadline {
+            deadline_ms: 2000,
+            at_ms: 2003,
+            during: Activity::ToolRunning {
+                tool: "slow".to_string(),
+            },
+            shared_since_ms: Some(1500),
+            checked_between_steps: true,
+        };
+        assert_eq!(
+            cause.to_string(),
+            "the run's 2000 ms deadline passed at 2003 ms (while tool slow was running); the deadline is shared, counted from 1500 ms before this run started (seed 002's bug); it is checked only between steps, so the pending call ran to its end"
+        );
+        assert_eq!(cause.status(), Status::Deadline);
+    }
+
+    #[test]
+    fn cancelled_counts_turns_in_words() {
+        let one = StopCause::Cancelled {
+            turns: 1,
+            during: Activity::WaitingForModel { turn: 1 },
+        };
+        assert_eq!(
+            one.to_string(),
+            "stopped by the user after 1 turn (while waiting for the model in turn 1)"
+        );
+        let none = StopCause::Cancelled {
+            turns: 0,
+            during: Activity::BetweenTurns { next_turn: 1 },
+        };
+        assert_eq!(
+            none.to_string(),
+            "stopped by the user after 0 turns (between turns, before turn 1)"
+        );
+    }
+
+    #[test]
+    fn a_failed_model_call_says_why_it_was_not_retried() {
+        let error = ModelError::new(ModelErrorKind::Timeout, "no response".to_string());
+        let gave_up = StopCause::ModelFailed {
+            turn: 3,
+            error: error.clone(),
+            retries: RetryEnd::GaveUp {
+                attempts: 3,
+                max_retries: 2,
+            },
+        };
+        assert_eq!(
+            gave_up.to_string(),
+            "the model request for turn 3 failed: no response (gave up after 3 attempts (max_retries 2))"
+        );
+        let final_ = StopCause::ModelFailed {
+            turn: 1,
+            error,
+            retries: RetryEnd::NotRetryable,
+        };
+        assert_eq!(
+            final_.to_string(),
+            "the model request for turn 1 failed: no response (not retried: retrying cannot fix it)"
+        );
+        assert_eq!(final_.status(), Status::ModelError);
+    }
+
+    #[test]
+    fn a_user_denial_without_a_reason_says_so() {
+        let cause = StopCause::UserDeniedAndStopped {
+            tool: "issue_refund".to_string(),
+            why: None,
+        };
+        assert_eq!(
+            cause.to_string(),
+            "the user denied issue_refund and stopped the run (no reason given)"
+        );
+        assert_eq!(cause.status(), Status::Blocked);
+    }
+
+    #[test]
+    fn usd_keeps_small_amounts_visible() {
+        assert_eq!(usd(0.0), "$0.00");
+        assert_eq!(usd(0.52), "$0.52");
+        assert_eq!(usd(0.0041), "$0.0041");
+        assert_eq!(usd(0.000012), "$0.000012");
+    }
+}
