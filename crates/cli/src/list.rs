@@ -8,11 +8,9 @@
 //! never kept per scenario.
 
 use std::process::ExitCode;
-use std::rc::Rc;
 
 use harness::approval::ApprovalPolicy;
 use harness::library::{clock_age_needed_ms, BuiltinScenario, BUILTIN};
-use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;
 
 pub fn list_command() -> ExitCode {
@@ -103,15 +101,9 @@ fn asks_for_approval(scenario: &Scenario) -> bool {
     if scenario.approval != ApprovalPolicy::Ask {
         return false;
     }
-    let Ok((config, _)) = scenario.build(Rc::new(TokioRuntime::default())) else {
-        return false;
-    };
-    config.tools.specs().iter().any(|spec| {
-        config
-            .tools
-            .get(&spec.name)
-            .is_some_and(|t| t.needs_approval)
-    })
+    scenario
+        .tools_needing_approval()
+        .is_ok_and(|tools| !tools.is_empty())
 }
 
 /// 2500 → "2.5".

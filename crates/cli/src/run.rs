@@ -9,6 +9,7 @@ use harness::event::{RunEvent, Status};
 use harness::provider::{ApiKey, HttpModel, ProviderSettings};
 use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;
+use harness::wire::RequestShape;
 use harness::RunOptions;
 
 use crate::args::{CheckArgs, RunArgs, WireArgs};
@@ -142,12 +143,13 @@ fn run_collecting(
     }
 }
 
-/// The tools as the run advertised them, built-in definitions included.
-fn tool_specs(scenario: &Scenario) -> Vec<harness::model::ToolSpec> {
-    scenario
-        .build(Rc::new(TokioRuntime::default()))
-        .map(|(config, _)| config.tools.specs().to_vec())
-        .unwrap_or_default()
+/// What the run's requests carried besides their history: the system prompt
+/// and the tools as the run advertised them, built-in definitions included.
+fn request_shape(source: &str, scenario: &Scenario) -> Result<RequestShape, ExitCode> {
+    RequestShape::of(scenario).map_err(|problems| {
+        report_problems(source, &problems);
+        ExitCode::from(2)
+    })
 }
 
 pub fn wire_command(args: &WireArgs) -> ExitCode {
@@ -155,11 +157,9 @@ pub fn wire_command(args: &WireArgs) -> ExitCode {
         Ok(run) => run,
         Err(code) => return code,
     };
-    let tools = tool_specs(&scenario);
-    let shape = wire::RunShape {
-        system: &scenario.system,
-        tools: &tools,
-        max_output_tokens: scenario.limits.max_output_tokens,
+    let shape = match request_shape(&args.scenario, &scenario) {
+        Ok(shape) => shape,
+        Err(code) => return code,
     };
     let bodies = wire::request_bodies(args.provider.into(), &shape, &events);
     println!(
@@ -174,11 +174,9 @@ pub fn check_command(args: &CheckArgs) -> ExitCode {
         Ok(run) => run,
         Err(code) => return code,
     };
-    let tools = tool_specs(&scenario);
-    let shape = wire::RunShape {
-        system: &scenario.system,
-        tools: &tools,
-        max_output_tokens: scenario.limits.max_output_tokens,
+    let shape = match request_shape(&args.scenario, &scenario) {
+        Ok(shape) => shape,
+        Err(code) => return code,
     };
     let (report, violations) = wire::check_report(&shape, &events);
     print!("{report}");

@@ -32,10 +32,7 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             ..
         } => vec![format!(
             "▶ {scenario} · model {model} · approval {} · tools: {} · max_turns {}",
-            serde_json::to_value(approval)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default(),
+            approval.as_str(),
             if tools.is_empty() {
                 "none".to_string()
             } else {
@@ -193,20 +190,15 @@ fn decision_line(
     reason: Option<&str>,
     edited_args: Option<&serde_json::Value>,
 ) -> String {
-    let (mark, verb, kind, then) = match decision {
-        DecisionKind::Approve => ("✔", "approved", "approve", ""),
-        DecisionKind::ApproveEdited => {
-            ("✔", "approved with edited arguments", "approve_edited", "")
-        }
-        DecisionKind::AlwaysAllow => ("✔", "approved for the rest of the run", "always_allow", ""),
-        DecisionKind::Deny => (
-            "✘",
-            "denied",
-            "deny",
-            "; the model is told and the loop goes on",
-        ),
-        DecisionKind::DenyAndStop => ("✘", "denied", "deny_and_stop", ""),
+    let mark = if decision.is_denial() { "✘" } else { "✔" };
+    let (verb, then) = match decision {
+        DecisionKind::Approve => ("approved", ""),
+        DecisionKind::ApproveEdited => ("approved with edited arguments", ""),
+        DecisionKind::AlwaysAllow => ("approved for the rest of the run", ""),
+        DecisionKind::Deny => ("denied", "; the model is told and the loop goes on"),
+        DecisionKind::DenyAndStop => ("denied", ""),
     };
+    let kind = decision.as_str();
     let who = match by {
         Decider::User => "the user",
         Decider::Policy => "policy",

@@ -1,39 +1,21 @@
 //! `agent-loop wire` and `agent-loop check`: a run's requests as each
 //! provider would receive them, and the protocol checker's verdict on them.
 
-use harness::event::{EventKind, RunEvent};
-use harness::message::Message;
-use harness::model::ToolSpec;
-use harness::wire::{self, Provider, WireRequest};
+use harness::event::RunEvent;
+use harness::wire::{self, Provider, RequestShape};
 use serde_json::{json, Value};
-
-/// What a request needs beyond the history.
-pub struct RunShape<'a> {
-    pub system: &'a str,
-    pub tools: &'a [ToolSpec],
-    pub max_output_tokens: u32,
-}
 
 /// The request body of every model request the run made, in order, each with
 /// the history as it stood when that request was sent.
-pub fn request_bodies(provider: Provider, shape: &RunShape<'_>, events: &[RunEvent]) -> Value {
-    let requests: Vec<Value> = events
+pub fn request_bodies(provider: Provider, shape: &RequestShape, events: &[RunEvent]) -> Value {
+    let requests: Vec<Value> = wire::replayed_requests(events)
         .iter()
-        .enumerate()
-        .filter_map(|(i, event)| match event.kind {
-            EventKind::ModelRequest { turn, attempt, .. } => {
-                let history: Vec<Message> = wire::history_from_trace(&events[..i]);
-                let body = provider.request_body(&WireRequest {
-                    model: "scripted",
-                    system: shape.system,
-                    messages: &history,
-                    tools: shape.tools,
-                    max_output_tokens: shape.max_output_tokens,
-                    stream: false,
-                });
-                Some(json!({"turn": turn, "attempt": attempt, "body": body}))
-            }
-            _ => None,
+        .map(|request| {
+            json!({
+                "turn": request.turn,
+                "attempt": request.attempt,
+                "body": request.body(provider, shape),
+            })
         })
         .collect();
     json!({"provider": provider, "requests": requests})
@@ -41,12 +23,12 @@ pub fn request_bodies(provider: Provider, shape: &RunShape<'_>, events: &[RunEve
 
 /// The checker's verdict on the run's final history, per provider, as text.
 /// Returns the report and the number of violations.
-pub fn check_report(shape: &RunShape<'_>, events: &[RunEvent]) -> (String, usize) {
+pub fn check_report(shape: &RequestShape, events: &[RunEvent]) -> (String, usize) {
     let history = wire::history_from_trace(events);
     let mut report = String::new();
     let mut total = 0;
     for provider in Provider::ALL {
-        let violations = wire::check(provider, shape.system, &history, shape.tools);
+        let violations = wire::check(provider, &shape.system, &history, &shape.tools);
         total += violations.len();
         if violations.is_empty() {
             report.push_str(&format!("✓ {}: no violations\n", provider.label()));

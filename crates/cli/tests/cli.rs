@@ -287,6 +287,38 @@ fn wire_prints_each_request_body_in_the_providers_format() {
 }
 
 #[test]
+fn wire_sends_each_tool_as_the_scenario_describes_it() {
+    // A built-in by name carries its own description; an inline tool that
+    // borrows a built-in's handler carries the scenario's.
+    let path = temp_file(
+        "wire-tools.json",
+        r#"{"name": "w", "task": "Refund ord_1.", "system": "Be careful.",
+            "limits": {"max_output_tokens": 300},
+            "tools": ["get_time",
+                {"name": "refund", "description": "Refund it.", "builtin": "issue_refund",
+                 "input_schema": {"type": "object"}}],
+            "model": {"type": "scripted", "responses": [{"text": "Done."}]}}"#,
+    );
+    let output = agent_loop(&["wire", "--provider", "anthropic", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let wire: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let body = &wire["requests"][0]["body"];
+    assert_eq!(body["system"], "Be careful.");
+    assert_eq!(body["max_tokens"], 300);
+    assert_eq!(body["tools"][0]["name"], "get_time");
+    assert_eq!(
+        body["tools"][0]["description"],
+        "Returns the current date and time in UTC. Takes no arguments."
+    );
+    assert_eq!(body["tools"][1]["name"], "refund");
+    assert_eq!(body["tools"][1]["description"], "Refund it.");
+    assert_eq!(
+        body["tools"][1]["input_schema"],
+        serde_json::json!({"type": "object"})
+    );
+}
+
+#[test]
 fn check_shows_the_error_each_provider_would_answer_with() {
     let output = agent_loop(&["check", "protocol-duplicate-ids"]);
     assert_eq!(output.status.code(), Some(3));

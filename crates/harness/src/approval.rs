@@ -19,6 +19,23 @@ pub enum ApprovalPolicy {
     DenyAll,
 }
 
+impl ApprovalPolicy {
+    pub const ALL: [ApprovalPolicy; 3] = [
+        ApprovalPolicy::Ask,
+        ApprovalPolicy::ApproveAll,
+        ApprovalPolicy::DenyAll,
+    ];
+
+    /// The snake_case name used in scenario files, traces, the CLI and the page.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ApprovalPolicy::Ask => "ask",
+            ApprovalPolicy::ApproveAll => "approve_all",
+            ApprovalPolicy::DenyAll => "deny_all",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum Decision {
     Approve,
@@ -58,6 +75,32 @@ pub enum DecisionKind {
     AlwaysAllow,
 }
 
+impl DecisionKind {
+    pub const ALL: [DecisionKind; 5] = [
+        DecisionKind::Approve,
+        DecisionKind::ApproveEdited,
+        DecisionKind::Deny,
+        DecisionKind::DenyAndStop,
+        DecisionKind::AlwaysAllow,
+    ];
+
+    /// The snake_case name used in traces, the CLI and the page.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DecisionKind::Approve => "approve",
+            DecisionKind::ApproveEdited => "approve_edited",
+            DecisionKind::Deny => "deny",
+            DecisionKind::DenyAndStop => "deny_and_stop",
+            DecisionKind::AlwaysAllow => "always_allow",
+        }
+    }
+
+    /// True when the call was refused (whether or not the run goes on).
+    pub fn is_denial(self) -> bool {
+        matches!(self, DecisionKind::Deny | DecisionKind::DenyAndStop)
+    }
+}
+
 /// Who made a decision, as the trace shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -67,6 +110,19 @@ pub enum Decider {
     Policy,
     /// An earlier "always allow this tool" decision in this run.
     AlwaysAllow,
+}
+
+impl Decider {
+    pub const ALL: [Decider; 3] = [Decider::User, Decider::Policy, Decider::AlwaysAllow];
+
+    /// The snake_case name used in traces, the CLI and the page.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decider::User => "user",
+            Decider::Policy => "policy",
+            Decider::AlwaysAllow => "always_allow",
+        }
+    }
 }
 
 /// A call waiting for a decision.

@@ -132,6 +132,16 @@ impl Validation {
     pub fn is_valid(&self) -> bool {
         matches!(self, Validation::Valid)
     }
+
+    /// The snake_case name the trace gives it in `outcome`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Validation::Valid => "valid",
+            Validation::UnknownTool { .. } => "unknown_tool",
+            Validation::UnparseableArguments { .. } => "unparseable_arguments",
+            Validation::SchemaViolation { .. } => "schema_violation",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -329,12 +339,6 @@ pub fn outline(events: &[RunEvent]) -> Vec<String> {
 }
 
 fn outline_line(kind: &EventKind) -> String {
-    fn word<T: Serialize>(value: &T) -> String {
-        serde_json::to_value(value)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default()
-    }
     match kind {
         EventKind::RunStarted {
             scenario, tools, ..
@@ -366,17 +370,15 @@ fn outline_line(kind: &EventKind) -> String {
         } => format!("model_error attempt={attempt} status={status:?} retry_in_ms={retry_in_ms:?}"),
         EventKind::ToolCall {
             name, validation, ..
-        } => {
-            let outcome = serde_json::to_value(validation)
-                .ok()
-                .and_then(|v| v["outcome"].as_str().map(str::to_string))
-                .unwrap_or_default();
-            format!("tool_call {name} {outcome}")
-        }
+        } => format!("tool_call {name} {}", validation.as_str()),
         EventKind::ApprovalRequested { name, .. } => format!("approval_requested {name}"),
         EventKind::ApprovalDecided {
             name, decision, by, ..
-        } => format!("approval_decided {name} {} by={}", word(decision), word(by)),
+        } => format!(
+            "approval_decided {name} {} by={}",
+            decision.as_str(),
+            by.as_str()
+        ),
         EventKind::ToolResult { name, is_error, .. } => {
             format!("tool_result {name} is_error={is_error}")
         }

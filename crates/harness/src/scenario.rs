@@ -217,6 +217,47 @@ impl Scenario {
             .unwrap_or_default()
     }
 
+    /// The tools' specs as a run sends them to the model, in file order, read
+    /// without building a run: the same as `build(..)`'s `tools.specs()`. A
+    /// built-in tool the harness does not have is a problem at its path, as
+    /// `build` reports it (a loaded scenario has none).
+    pub fn tool_specs(&self) -> Result<Vec<ToolSpec>, Vec<Problem>> {
+        let listed = self.listed_tools()?;
+        Ok(listed.into_iter().map(|(spec, _)| spec).collect())
+    }
+
+    /// The names of the tools whose every call waits for approval, in file
+    /// order, read without building a run.
+    pub fn tools_needing_approval(&self) -> Result<Vec<String>, Vec<Problem>> {
+        let listed = self.listed_tools()?;
+        Ok(listed
+            .into_iter()
+            .filter(|(_, needs_approval)| *needs_approval)
+            .map(|(spec, _)| spec.name)
+            .collect())
+    }
+
+    /// Each tool's spec and whether its calls need approval. An inline tool
+    /// says both itself, even when a built-in handles its calls.
+    fn listed_tools(&self) -> Result<Vec<(ToolSpec, bool)>, Vec<Problem>> {
+        let mut listed = Vec::with_capacity(self.tools.len());
+        let mut problems = Vec::new();
+        for (i, entry) in self.tools.iter().enumerate() {
+            match entry {
+                ToolEntry::Builtin(name) => match tools::builtin(name) {
+                    Some(tool) => listed.push((tool.spec, tool.needs_approval)),
+                    None => problems.push(problem(format!("tools[{i}]"), unknown_builtin(name))),
+                },
+                ToolEntry::Inline(tool) => listed.push((tool.spec(), tool.needs_approval)),
+            }
+        }
+        if problems.is_empty() {
+            Ok(listed)
+        } else {
+            Err(problems)
+        }
+    }
+
     /// What the schema cannot express.
     fn semantic_problems(&self) -> Vec<Problem> {
         let mut problems = Vec::new();
@@ -415,6 +456,15 @@ impl Scenario {
 }
 
 impl InlineTool {
+    /// What the model is told about this tool.
+    fn spec(&self) -> ToolSpec {
+        ToolSpec {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            input_schema: self.input_schema.clone(),
+        }
+    }
+
     /// The handler fields this tool sets, in file order.
     fn handler_fields(&self) -> Vec<&'static str> {
         [
@@ -467,11 +517,7 @@ fn inline_tool(
         _ => return Err("an inline tool has exactly one handler".to_string()),
     };
     Ok(ToolDef {
-        spec: ToolSpec {
-            name: tool.name.clone(),
-            description: tool.description.clone(),
-            input_schema: tool.input_schema.clone(),
-        },
+        spec: tool.spec(),
         schema,
         needs_approval: tool.needs_approval,
         handler,

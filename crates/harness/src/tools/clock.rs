@@ -5,20 +5,24 @@ use std::rc::Rc;
 
 use serde_json::{json, Value};
 
+use super::BuiltinTool;
 use crate::runtime::Runtime;
 use crate::tool::ToolDef;
 
-pub fn get_time(runtime: Rc<dyn Runtime>) -> ToolDef {
-    super::define(
+pub(super) fn get_time_tool() -> BuiltinTool {
+    BuiltinTool::new(
         "get_time",
         "Returns the current date and time in UTC. Takes no arguments.",
         json!({"type": "object", "properties": {}, "additionalProperties": false}),
         false,
-        move |_args: Value| {
-            let unix_ms = runtime.unix_ms();
-            Ok(json!({"utc": iso8601(unix_ms), "unix_ms": unix_ms as u64}))
-        },
     )
+}
+
+pub fn get_time(runtime: Rc<dyn Runtime>) -> ToolDef {
+    super::define(get_time_tool(), move |_args: Value| {
+        let unix_ms = runtime.unix_ms();
+        Ok(json!({"utc": iso8601(unix_ms), "unix_ms": unix_ms as u64}))
+    })
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ` from Unix milliseconds (proleptic Gregorian calendar).

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use serde_json::{json, Value};
 
 use super::clock::{civil_from_days, days_from_civil, parse_date};
-use super::{define, string_arg};
+use super::{define, string_arg, BuiltinTool};
 use crate::runtime::Runtime;
 use crate::tool::ToolDef;
 
@@ -95,8 +95,8 @@ fn empty(reason: String) -> Value {
     json!({"hotels": [], "reason": reason})
 }
 
-pub fn search_hotels(runtime: Rc<dyn Runtime>) -> ToolDef {
-    define(
+pub(super) fn search_hotels_tool() -> BuiltinTool {
+    BuiltinTool::new(
         "search_hotels",
         "Search hotels with free rooms. Returns ids, names and prices only; call get_hotel_detail for one hotel's details. An empty list always comes with a reason.",
         json!({
@@ -110,59 +110,70 @@ pub fn search_hotels(runtime: Rc<dyn Runtime>) -> ToolDef {
             "additionalProperties": false
         }),
         false,
-        move |args| {
-            let place = string_arg(&args, "place")?;
-            let check_in = string_arg(&args, "check_in")?;
-            let nights = match args.get("nights") {
-                None => 2,
-                Some(n) => match n.as_u64() {
-                    Some(n @ 1..=14) => n,
-                    _ => return Ok(empty(format!("invalid_request: nights must be a whole number from 1 to 14, got {n}"))),
-                },
-            };
-            let Some((y, m, d)) = parse_date(&check_in) else {
-                return Ok(empty(format!("invalid_request: check_in must be a date as YYYY-MM-DD, got {check_in:?}")));
-            };
-            let today = (runtime.unix_ms() / 86_400_000.0).floor() as i64;
-            if days_from_civil(y, m, d) < today {
-                let (ty, tm, td) = civil_from_days(today);
-                return Ok(empty(format!(
+    )
+}
+
+pub fn search_hotels(runtime: Rc<dyn Runtime>) -> ToolDef {
+    define(search_hotels_tool(), move |args| {
+        let place = string_arg(&args, "place")?;
+        let check_in = string_arg(&args, "check_in")?;
+        let nights = match args.get("nights") {
+            None => 2,
+            Some(n) => match n.as_u64() {
+                Some(n @ 1..=14) => n,
+                _ => {
+                    return Ok(empty(format!(
+                        "invalid_request: nights must be a whole number from 1 to 14, got {n}"
+                    )))
+                }
+            },
+        };
+        let Some((y, m, d)) = parse_date(&check_in) else {
+            return Ok(empty(format!(
+                "invalid_request: check_in must be a date as YYYY-MM-DD, got {check_in:?}"
+            )));
+        };
+        let today = (runtime.unix_ms() / 86_400_000.0).floor() as i64;
+        if days_from_civil(y, m, d) < today {
+            let (ty, tm, td) = civil_from_days(today);
+            return Ok(empty(format!(
                     "invalid_request: check_in {check_in} is in the past (today is {ty:04}-{tm:02}-{td:02})"
                 )));
-            }
-            let in_place: Vec<&Hotel> = HOTELS
-                .iter()
-                .filter(|h| h.place.eq_ignore_ascii_case(&place))
-                .collect();
-            if in_place.is_empty() {
-                return Ok(empty(format!(
-                    "unknown_place: no hotels are listed for {place:?}; places: {}",
-                    places().join(", ")
-                )));
-            }
-            let free: Vec<Value> = in_place
-                .iter()
-                .filter(|h| h.rooms_free > 0)
-                .map(|h| json!({
+        }
+        let in_place: Vec<&Hotel> = HOTELS
+            .iter()
+            .filter(|h| h.place.eq_ignore_ascii_case(&place))
+            .collect();
+        if in_place.is_empty() {
+            return Ok(empty(format!(
+                "unknown_place: no hotels are listed for {place:?}; places: {}",
+                places().join(", ")
+            )));
+        }
+        let free: Vec<Value> = in_place
+            .iter()
+            .filter(|h| h.rooms_free > 0)
+            .map(|h| {
+                json!({
                     "hotel_id": h.id,
                     "name": h.name,
                     "price_per_night_eur": h.price_per_night_eur,
                     "total_eur": u64::from(h.price_per_night_eur) * nights,
-                }))
-                .collect();
-            if free.is_empty() {
-                return Ok(empty(format!(
-                    "no_stock: every hotel in {} is full for {nights} nights from {check_in}",
-                    in_place[0].place
-                )));
-            }
-            Ok(json!({"hotels": free, "reason": null}))
-        },
-    )
+                })
+            })
+            .collect();
+        if free.is_empty() {
+            return Ok(empty(format!(
+                "no_stock: every hotel in {} is full for {nights} nights from {check_in}",
+                in_place[0].place
+            )));
+        }
+        Ok(json!({"hotels": free, "reason": null}))
+    })
 }
 
-pub fn get_hotel_detail() -> ToolDef {
-    define(
+pub(super) fn get_hotel_detail_tool() -> BuiltinTool {
+    BuiltinTool::new(
         "get_hotel_detail",
         "One hotel's full details (address, rating, amenities, cancellation policy) by the hotel_id that search_hotels returned.",
         json!({
@@ -172,23 +183,26 @@ pub fn get_hotel_detail() -> ToolDef {
             "additionalProperties": false
         }),
         false,
-        |args| {
-            let id = string_arg(&args, "hotel_id")?;
-            let hotel = HOTELS.iter().find(|h| h.id == id).ok_or_else(|| {
-                format!("no hotel with id {id:?}; use a hotel_id returned by search_hotels")
-            })?;
-            Ok(json!({
-                "hotel_id": hotel.id,
-                "name": hotel.name,
-                "place": hotel.place,
-                "address": hotel.address,
-                "rating": hotel.rating,
-                "amenities": hotel.amenities,
-                "cancellation": hotel.cancellation,
-                "price_per_night_eur": hotel.price_per_night_eur,
-            }))
-        },
     )
+}
+
+pub fn get_hotel_detail() -> ToolDef {
+    define(get_hotel_detail_tool(), |args| {
+        let id = string_arg(&args, "hotel_id")?;
+        let hotel = HOTELS.iter().find(|h| h.id == id).ok_or_else(|| {
+            format!("no hotel with id {id:?}; use a hotel_id returned by search_hotels")
+        })?;
+        Ok(json!({
+            "hotel_id": hotel.id,
+            "name": hotel.name,
+            "place": hotel.place,
+            "address": hotel.address,
+            "rating": hotel.rating,
+            "amenities": hotel.amenities,
+            "cancellation": hotel.cancellation,
+            "price_per_night_eur": hotel.price_per_night_eur,
+        }))
+    })
 }
 
 #[cfg(test)]

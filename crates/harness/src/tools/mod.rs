@@ -4,6 +4,9 @@
 //! refuses what its description merely asks for (seed 000's "check status
 //! first", seed 003's "only after the policy check"). A `Toolbox` is made per
 //! run, so the stores the tools share start from their seed state every run.
+//! What a tool tells the model (its spec) and whether it needs approval are
+//! fixed per tool and read without a run (`builtin`); each tool's builder
+//! binds its handler to that same `BuiltinTool`.
 
 mod clock;
 mod hotels;
@@ -33,6 +36,44 @@ pub const BUILTIN_NAMES: &[&str] = &[
     "check_refund_policy",
     "refund_order",
 ];
+
+/// A built-in tool as a scenario lists it, before a run binds its handler to
+/// the run's stores and clock (`Toolbox::build`): what the model is told about
+/// it, and whether a person approves each call. Reading these needs no run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuiltinTool {
+    pub spec: ToolSpec,
+    pub needs_approval: bool,
+}
+
+impl BuiltinTool {
+    fn new(name: &str, description: &str, input_schema: Value, needs_approval: bool) -> Self {
+        BuiltinTool {
+            spec: ToolSpec {
+                name: name.to_string(),
+                description: description.to_string(),
+                input_schema,
+            },
+            needs_approval,
+        }
+    }
+}
+
+/// The built-in tool `name`'s spec and approval, or `None` if it is not built in.
+/// `Toolbox::build` gives each tool this same spec (see `builtin_matches_its_build`).
+pub fn builtin(name: &str) -> Option<BuiltinTool> {
+    match name {
+        "get_time" => Some(clock::get_time_tool()),
+        "get_order_status" => Some(orders::get_order_status_tool()),
+        "issue_refund" => Some(orders::issue_refund_tool()),
+        "search_hotels" => Some(hotels::search_hotels_tool()),
+        "get_hotel_detail" => Some(hotels::get_hotel_detail_tool()),
+        "get_order" => Some(refunds::get_order_tool()),
+        "check_refund_policy" => Some(refunds::check_refund_policy_tool()),
+        "refund_order" => Some(refunds::refund_order_tool()),
+        _ => None,
+    }
+}
 
 /// The store a built-in tool reads or writes ("orders" for seed 000's tools,
 /// "shop" for seed 003's), so the page can group state snapshots by store.
@@ -145,16 +186,11 @@ where
 
 /// `define`, for a tool that writes to a store: `state` reads the store.
 fn define_writing(
-    name: &str,
-    description: &str,
-    input_schema: Value,
-    needs_approval: bool,
+    tool: BuiltinTool,
     handler: impl Fn(Value) -> Result<Value, String> + 'static,
     state: impl Fn() -> Value + 'static,
 ) -> ToolDef {
-    let mut tool = define(name, description, input_schema, needs_approval, |_| {
-        Ok(Value::Null)
-    });
+    let mut tool = define(tool, |_| Ok(Value::Null));
     tool.handler = Rc::new(WritingTool {
         call: handler,
         state,
@@ -165,23 +201,19 @@ fn define_writing(
 /// Defines a built-in tool. The schemas are literals in this module; the test
 /// `every_builtin_tool_builds` proves each one compiles.
 fn define(
-    name: &str,
-    description: &str,
-    input_schema: Value,
-    needs_approval: bool,
+    tool: BuiltinTool,
     handler: impl Fn(Value) -> Result<Value, String> + 'static,
 ) -> ToolDef {
-    let schema = tool_schema::Schema::compile(&input_schema).unwrap_or_else(|errors| {
-        panic!("built-in tool {name}'s schema does not compile: {errors:?}")
+    let schema = tool_schema::Schema::compile(&tool.spec.input_schema).unwrap_or_else(|errors| {
+        panic!(
+            "built-in tool {}'s schema does not compile: {errors:?}",
+            tool.spec.name
+        )
     });
     ToolDef {
-        spec: ToolSpec {
-            name: name.to_string(),
-            description: description.to_string(),
-            input_schema,
-        },
+        spec: tool.spec,
         schema,
-        needs_approval,
+        needs_approval: tool.needs_approval,
         handler: Rc::new(SyncTool(handler)),
     }
 }
@@ -239,5 +271,17 @@ mod tests {
             assert!(!tool.spec.description.is_empty());
         }
         assert!(toolbox.build("nope").is_none());
+    }
+
+    #[test]
+    fn builtin_matches_its_build() {
+        let toolbox = Toolbox::new(Rc::new(FixedClock(0.0)), None);
+        for name in BUILTIN_NAMES {
+            let built = toolbox.build(name).expect("listed names build");
+            let listed = builtin(name).expect("listed names are described");
+            assert_eq!(listed.spec, built.spec, "{name}");
+            assert_eq!(listed.needs_approval, built.needs_approval, "{name}");
+        }
+        assert_eq!(builtin("nope"), None);
     }
 }

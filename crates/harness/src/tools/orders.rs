@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use serde_json::{json, Value};
 
-use super::{define, define_writing, string_arg};
+use super::{define, define_writing, string_arg, BuiltinTool};
 use crate::tool::ToolDef;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,28 +95,39 @@ fn order_schema() -> Value {
     })
 }
 
-pub fn get_order_status(store: Rc<RefCell<OrderStore>>) -> ToolDef {
-    define(
+pub(super) fn get_order_status_tool() -> BuiltinTool {
+    BuiltinTool::new(
         "get_order_status",
         "Look up an order's status (processing, shipped or refunded) and amount. Use it before changing an order.",
         order_schema(),
         false,
-        move |args| {
-            let id = string_arg(&args, "order_id")?;
-            let mut store = store.borrow_mut();
-            let order = store.find(&id)?;
-            Ok(json!({"order_id": order.id, "status": order.status.as_str(), "amount_cents": order.amount_cents}))
-        },
+    )
+}
+
+pub fn get_order_status(store: Rc<RefCell<OrderStore>>) -> ToolDef {
+    define(get_order_status_tool(), move |args| {
+        let id = string_arg(&args, "order_id")?;
+        let mut store = store.borrow_mut();
+        let order = store.find(&id)?;
+        Ok(
+            json!({"order_id": order.id, "status": order.status.as_str(), "amount_cents": order.amount_cents}),
+        )
+    })
+}
+
+pub(super) fn issue_refund_tool() -> BuiltinTool {
+    BuiltinTool::new(
+        "issue_refund",
+        "Refund an order in full. Writes money back to the customer, so a human approves each call. Check the order's status with get_order_status first; never refund an order twice.",
+        order_schema(),
+        true,
     )
 }
 
 pub fn issue_refund(store: Rc<RefCell<OrderStore>>) -> ToolDef {
     let reader = store.clone();
     define_writing(
-        "issue_refund",
-        "Refund an order in full. Writes money back to the customer, so a human approves each call. Check the order's status with get_order_status first; never refund an order twice.",
-        order_schema(),
-        true,
+        issue_refund_tool(),
         move |args| {
             let id = string_arg(&args, "order_id")?;
             let mut store = store.borrow_mut();
@@ -130,7 +141,9 @@ pub fn issue_refund(store: Rc<RefCell<OrderStore>>) -> ToolDef {
             let amount = order.amount_cents;
             store.refunds_issued += 1;
             let refund_id = format!("re_{:04}", store.refunds_issued);
-            Ok(json!({"ok": true, "order_id": id, "refund_id": refund_id, "refunded_cents": amount}))
+            Ok(
+                json!({"ok": true, "order_id": id, "refund_id": refund_id, "refunded_cents": amount}),
+            )
         },
         move || reader.borrow().snapshot(),
     )

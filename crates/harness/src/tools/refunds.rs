@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 use serde_json::{json, Value};
 
-use super::{define, define_writing, string_arg};
+use super::{define, define_writing, string_arg, BuiltinTool};
 use crate::tool::ToolDef;
 
 /// Above this a human decides (seed 003's `_MAX_AUTO_REFUND_CENTS`).
@@ -108,31 +108,40 @@ fn order_schema(extra: Option<(&str, Value)>) -> Value {
     schema
 }
 
-pub fn get_order(shop: Rc<RefCell<Shop>>) -> ToolDef {
-    define(
+pub(super) fn get_order_tool() -> BuiltinTool {
+    BuiltinTool::new(
         "get_order",
         "Look up an order: amount and days since delivery. Use it when the user mentions an order.",
         order_schema(None),
         false,
-        move |args| {
-            let id = string_arg(&args, "order_id")?;
-            let mut shop = shop.borrow_mut();
-            let order = shop.find(&id)?;
-            Ok(
-                json!({"order_id": order.id, "amount_cents": order.amount_cents,
+    )
+}
+
+pub fn get_order(shop: Rc<RefCell<Shop>>) -> ToolDef {
+    define(get_order_tool(), move |args| {
+        let id = string_arg(&args, "order_id")?;
+        let mut shop = shop.borrow_mut();
+        let order = shop.find(&id)?;
+        Ok(
+            json!({"order_id": order.id, "amount_cents": order.amount_cents,
                 "delivered_days_ago": order.delivered_days_ago, "refunded": order.refunded}),
-            )
-        },
+        )
+    })
+}
+
+pub(super) fn check_refund_policy_tool() -> BuiltinTool {
+    BuiltinTool::new(
+        "check_refund_policy",
+        "Check whether an order can be refunded: in_window is true within 30 days of delivery. Call it before refund_order.",
+        order_schema(None),
+        false,
     )
 }
 
 pub fn check_refund_policy(shop: Rc<RefCell<Shop>>) -> ToolDef {
     let reader = shop.clone();
     define_writing(
-        "check_refund_policy",
-        "Check whether an order can be refunded: in_window is true within 30 days of delivery. Call it before refund_order.",
-        order_schema(None),
-        false,
+        check_refund_policy_tool(),
         move |args| {
             let id = string_arg(&args, "order_id")?;
             let mut shop = shop.borrow_mut();
@@ -140,20 +149,28 @@ pub fn check_refund_policy(shop: Rc<RefCell<Shop>>) -> ToolDef {
             let in_window = order.delivered_days_ago <= WINDOW_DAYS && !order.refunded;
             let refundable = if in_window { order.amount_cents } else { 0 };
             shop.policy_checked.insert(id.clone(), in_window);
-            Ok(json!({"order_id": id, "in_window": in_window, "window_days": WINDOW_DAYS,
-                "refundable_cents": refundable}))
+            Ok(
+                json!({"order_id": id, "in_window": in_window, "window_days": WINDOW_DAYS,
+                "refundable_cents": refundable}),
+            )
         },
         move || reader.borrow().snapshot(),
+    )
+}
+
+pub(super) fn refund_order_tool() -> BuiltinTool {
+    BuiltinTool::new(
+        "refund_order",
+        "Refund an order (in full unless amount_cents is given). Only after check_refund_policy returned in_window=true for it. Refunds above 20000 cents go to a human.",
+        order_schema(Some(("amount_cents", json!({"type": "integer", "minimum": 1})))),
+        false,
     )
 }
 
 pub fn refund_order(shop: Rc<RefCell<Shop>>) -> ToolDef {
     let reader = shop.clone();
     define_writing(
-        "refund_order",
-        "Refund an order (in full unless amount_cents is given). Only after check_refund_policy returned in_window=true for it. Refunds above 20000 cents go to a human.",
-        order_schema(Some(("amount_cents", json!({"type": "integer", "minimum": 1})))),
-        false,
+        refund_order_tool(),
         move |args| {
             let id = string_arg(&args, "order_id")?;
             let mut shop = shop.borrow_mut();
@@ -176,7 +193,10 @@ pub fn refund_order(shop: Rc<RefCell<Shop>>) -> ToolDef {
             if order.refunded {
                 return Err(format!("refusing to refund {id}: it was already refunded"));
             }
-            let amount = args.get("amount_cents").and_then(Value::as_u64).unwrap_or(order.amount_cents);
+            let amount = args
+                .get("amount_cents")
+                .and_then(Value::as_u64)
+                .unwrap_or(order.amount_cents);
             if amount > order.amount_cents {
                 return Err(format!(
                     "refusing to refund {amount} cents for {id}: the order is {} cents",
@@ -184,12 +204,16 @@ pub fn refund_order(shop: Rc<RefCell<Shop>>) -> ToolDef {
                 ));
             }
             if amount > MAX_AUTO_REFUND_CENTS {
-                return Ok(json!({"ok": false, "needs_human": true, "order_id": id, "amount_cents": amount,
-                    "reason": format!("refunds above {MAX_AUTO_REFUND_CENTS} cents need a human's decision; a ticket was opened")}));
+                return Ok(
+                    json!({"ok": false, "needs_human": true, "order_id": id, "amount_cents": amount,
+                    "reason": format!("refunds above {MAX_AUTO_REFUND_CENTS} cents need a human's decision; a ticket was opened")}),
+                );
             }
             order.refunded = true;
             shop.refunds_issued = refunds_issued + 1;
-            Ok(json!({"ok": true, "order_id": id, "refund_id": format!("rf_{:04}", refunds_issued + 1), "refunded_cents": amount}))
+            Ok(
+                json!({"ok": true, "order_id": id, "refund_id": format!("rf_{:04}", refunds_issued + 1), "refunded_cents": amount}),
+            )
         },
         move || reader.borrow().snapshot(),
     )

@@ -37,6 +37,9 @@
 //!   assemblers share, and the event text and fragments the encoders write.
 //! - [`history`]: [`history_from_trace`], the history a run sent, rebuilt
 //!   from its trace.
+//! - [`replayed`]: a run's model requests rebuilt from its trace
+//!   ([`request_at_turn`], [`replayed_requests`]) with the [`RequestShape`]
+//!   (system prompt, tools) the trace does not carry.
 //!
 //! Imports go one way: a format's files use this file and the shared leaves
 //! (`sse`, `verdict`); only the drivers (`check`, `encode`) and this file's
@@ -60,6 +63,7 @@ pub mod history;
 pub mod openai;
 pub mod openai_chat;
 pub mod openai_responses;
+pub mod replayed;
 pub mod sse;
 pub mod verdict;
 
@@ -71,6 +75,7 @@ use crate::model::{ModelError, ModelErrorKind, ModelRequest, ModelResponse, Tool
 
 pub use check::{check, check_body};
 pub use history::history_from_trace;
+pub use replayed::{replayed_requests, request_at_turn, ReplayedRequest, RequestShape};
 pub use verdict::{Rule, Violation};
 
 /// The three wire formats.
