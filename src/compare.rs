@@ -5,12 +5,12 @@
 //! arguments, results and the model's text, not timings or token counts) is
 //! the divergence the page highlights and scrolls to.
 
-use harness::event::{EventKind, RunEvent};
+use harness::event::{EventKind, RunEvent, Status};
 use harness::fork::first_divergence;
 use harness::message::ContentBlock;
 use harness::replay::Record;
 
-use crate::turn_view;
+use crate::turn_view::{self, EventType};
 use crate::view_model::{self, Tone};
 
 /// One run of the comparison.
@@ -60,7 +60,7 @@ impl Place {
 /// One event of one side, as a row cell shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cell {
-    pub kind: &'static str,
+    pub kind: EventType,
     pub tone: Tone,
     pub title: String,
     /// The event's arguments, result or text on one line, clipped.
@@ -201,18 +201,23 @@ pub fn file_name(label: &str) -> String {
 }
 
 /// The status a side ended with, for the column's `data-status`.
-pub fn side_status(events: &[RunEvent]) -> Option<String> {
+pub fn side_status(events: &[RunEvent]) -> Option<Status> {
     events.iter().rev().find_map(|e| match &e.kind {
-        EventKind::RunFinished(outcome) => Some(outcome.status.to_string()),
+        EventKind::RunFinished(outcome) => Some(outcome.status),
         _ => None,
     })
+}
+
+/// Problems of one side of a comparison, each prefixed with the side's
+/// label, so a list of both sides' problems says which is which.
+pub fn prefixed(side: &str, problems: &[String]) -> Vec<String> {
+    problems.iter().map(|p| format!("{side}: {p}")).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use futures::FutureExt;
-    use harness::event::Status;
     use harness::library;
     use harness::runtime::Runtime;
     use std::rc::Rc;
@@ -271,7 +276,7 @@ mod tests {
         assert!(rows[at + 1..].iter().all(|r| r.place == Place::After));
         let left = rows[at].left.as_ref().unwrap();
         let right = rows[at].right.as_ref().unwrap();
-        assert_eq!(left.kind, "model_response");
+        assert_eq!(left.kind, EventType::ModelResponse);
         assert!(
             left.detail.as_deref().unwrap().contains("A1001"),
             "{left:?}"
@@ -303,10 +308,7 @@ mod tests {
         );
         assert!(text.contains("made no difference"), "{text}");
         assert!(side_stats(&a).starts_with("done · "), "{}", side_stats(&a));
-        assert_eq!(
-            side_status(&a).as_deref(),
-            Some(Status::Done.to_string().as_str())
-        );
+        assert_eq!(side_status(&a), Some(Status::Done));
     }
 
     #[test]

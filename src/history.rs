@@ -9,10 +9,8 @@
 //!
 //! Invariant: nothing here touches signals or the DOM; it is tested natively.
 
-use harness::event::{EventKind, RunEvent};
-use harness::library::BUILTIN;
+use harness::event::{EventKind, RunEvent, Status};
 use harness::replay::{AssertionResult, Record, ReplayReport};
-use harness::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 
 use crate::view_model::{format_cost, plural};
@@ -43,9 +41,10 @@ pub struct Entry {
     pub id: String,
     /// The scenario's name (from the record's scenario, else its `run_started`).
     pub scenario: String,
-    /// The status name (`done`, `turn_limit`, …), or `unfinished` for a
-    /// record that ends before `run_finished`.
-    pub status: String,
+    /// How the run ended; `None` for a record that ends before
+    /// `run_finished`. Stored as its word (see `status_word`).
+    #[serde(with = "stored_status")]
+    pub status: Option<Status>,
     pub turns: u32,
     pub cost_usd: f64,
     /// When it was kept, in Unix milliseconds.
@@ -66,6 +65,37 @@ fn yes() -> bool {
 /// The status word of a record without `run_finished`.
 pub const UNFINISHED: &str = "unfinished";
 
+/// A kept run's status as the panel shows it and the index stores it: the
+/// status's own name (`done`, `turn_limit`, …), or `unfinished`.
+pub fn status_word(status: Option<Status>) -> &'static str {
+    status.map_or(UNFINISHED, Status::as_str)
+}
+
+/// The index keeps a status as its word, as it always has, so indexes
+/// saved before the status was typed still read.
+mod stored_status {
+    use harness::event::Status;
+    use serde::{de, Deserialize, Deserializer, Serializer};
+
+    use super::{status_word, UNFINISHED};
+
+    pub fn serialize<S: Serializer>(status: &Option<Status>, out: S) -> Result<S::Ok, S::Error> {
+        out.serialize_str(status_word(*status))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(input: D) -> Result<Option<Status>, D::Error> {
+        let word = String::deserialize(input)?;
+        if word == UNFINISHED {
+            return Ok(None);
+        }
+        Status::ALL
+            .into_iter()
+            .find(|status| status.as_str() == word)
+            .map(Some)
+            .ok_or_else(|| de::Error::custom(format!("a kept run has an unknown status, {word}")))
+    }
+}
+
 /// The panel's summary of `record`.
 pub fn summarize(
     record: &Record,
@@ -78,9 +108,7 @@ pub fn summarize(
     Entry {
         id,
         scenario: scenario_name(record),
-        status: outcome
-            .map_or(UNFINISHED, |o| o.status.as_str())
-            .to_string(),
+        status: outcome.map(|o| o.status),
         turns: outcome.map_or_else(|| turns_seen(&record.events), |o| o.turns),
         cost_usd: outcome.map_or(0.0, |o| o.cost_usd),
         saved_at_ms,
@@ -206,7 +234,8 @@ pub fn evicted_notice(dropped: &[Entry]) -> Option<String> {
         [] => None,
         [one] => Some(format!(
             "Storage is limited: removed the oldest kept run ({}, {}) to keep the new one.",
-            one.scenario, one.status
+            one.scenario,
+            status_word(one.status)
         )),
         many => Some(format!(
             "Storage is limited: removed the {} oldest kept runs to keep the new one.",
@@ -229,7 +258,7 @@ pub fn format_size(bytes: usize) -> String {
 /// One line of facts under the scenario name: status, turns, cost.
 pub fn facts(entry: &Entry) -> String {
     let mut parts = vec![
-        entry.status.clone(),
+        status_word(entry.status).to_string(),
         plural(u64::from(entry.turns), "turn"),
         format_cost(entry.cost_usd),
     ];
@@ -264,16 +293,6 @@ fn utc_text(unix_ms: f64) -> String {
         rest / 3600,
         rest % 3600 / 60
     )
-}
-
-/// The editor text for a record's scenario: a built-in's own file when the
-/// scenario is that built-in (so the picker names it), else pretty JSON.
-pub fn scenario_text(scenario: &Scenario) -> String {
-    BUILTIN
-        .iter()
-        .find(|b| Scenario::load(b.json()).as_ref() == Ok(scenario))
-        .map(|b| b.json().to_string())
-        .unwrap_or_else(|| scenario.to_json_pretty())
 }
 
 /// The message for a file "Import run…" could not read.
@@ -333,7 +352,8 @@ fn row(result: &AssertionResult) -> ReplayRow {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use harness::event::{Outcome, Status};
+    use harness::event::Outcome;
+    use harness::scenario::Scenario;
 
     fn record(status: Status, turns: u32, cost: f64) -> Record {
         let scenario = Scenario::load(harness::library::find("get-time").unwrap().json()).unwrap();
@@ -363,7 +383,7 @@ mod tests {
         Entry {
             id: id.into(),
             scenario: "s".into(),
-            status: "done".into(),
+            status: Some(Status::Done),
             turns: 1,
             cost_usd: 0.0,
             saved_at_ms: at,
@@ -383,7 +403,7 @@ mod tests {
             Origin::Run,
         );
         assert_eq!(e.scenario, "What time is it? (seed 001)");
-        assert_eq!(e.status, "turn_limit");
+        assert_eq!(e.status, Some(Status::TurnLimit));
         assert_eq!((e.turns, e.cost_usd, e.size), (3, 0.0125, 42));
         assert_eq!(facts(&e), "turn_limit · 3 turns · $0.0125");
     }
@@ -407,7 +427,7 @@ mod tests {
             forked_at: None,
         };
         let e = summarize(&r, "1".into(), 0.0, 1, Origin::Imported);
-        assert_eq!((e.status.as_str(), e.turns), (UNFINISHED, 2));
+        assert_eq!((e.status, e.turns), (None, 2));
         assert_eq!(e.scenario, "(unnamed run)");
         assert_eq!(facts(&e), "unfinished · 2 turns · $0 · imported");
     }
@@ -418,10 +438,7 @@ mod tests {
         let record = Record::from_jsonl(line).unwrap();
         assert_eq!(record.scenario, None);
         let e = summarize(&record, "1".into(), 0.0, line.len(), Origin::Imported);
-        assert_eq!(
-            (e.scenario.as_str(), e.status.as_str(), e.turns),
-            ("Bare", UNFINISHED, 0)
-        );
+        assert_eq!((e.scenario.as_str(), e.status, e.turns), ("Bare", None, 0));
     }
 
     #[test]
@@ -441,6 +458,34 @@ mod tests {
         assert_eq!(
             index_from_json("{\"version\":9,\"runs\":[]}").unwrap_err(),
             "the saved run list has version 9, this page reads version 1"
+        );
+    }
+
+    #[test]
+    fn a_status_is_stored_as_its_word_and_an_index_saved_as_words_reads_back() {
+        let mut cut_off = entry("cut", 2.0, 1);
+        cut_off.status = None;
+        let mut limited = entry("limited", 1.0, 1);
+        limited.status = Some(Status::TurnLimit);
+        let json = index_to_json(&[cut_off, limited]);
+        assert!(
+            json.contains("\"status\":\"unfinished\"")
+                && json.contains("\"status\":\"turn_limit\""),
+            "{json}"
+        );
+        // As an index written before the status was typed looks.
+        let saved = r#"{"version":1,"runs":[{"id":"1","scenario":"s","status":"cost_limit","turns":2,"cost_usd":0.5,"saved_at_ms":1.0,"size":3,"origin":"run"},{"id":"2","scenario":"s","status":"unfinished","turns":1,"cost_usd":0.0,"saved_at_ms":0.5,"size":3,"origin":"imported"}]}"#;
+        let entries = index_from_json(saved).unwrap();
+        assert_eq!(
+            entries.iter().map(|e| e.status).collect::<Vec<_>>(),
+            [Some(Status::CostLimit), None]
+        );
+        assert_eq!(facts(&entries[1]), "unfinished · 1 turn · $0 · imported");
+        let unknown = saved.replace("cost_limit", "exploded");
+        let why = index_from_json(&unknown).unwrap_err();
+        assert!(
+            why.contains("a kept run has an unknown status, exploded"),
+            "{why}"
         );
     }
 
@@ -523,17 +568,6 @@ mod tests {
         assert_eq!(when_text(now - 7_300_000.0, now), "2 h ago");
         assert_eq!(when_text(now - 86_400_000.0, now), "2025-11-28 12:00 UTC");
         assert_eq!(when_text(951_782_400_000.0, now), "2000-02-29 00:00 UTC");
-    }
-
-    #[test]
-    fn a_builtin_scenario_comes_back_as_its_own_file() {
-        let builtin = harness::library::find("get-time").unwrap().json();
-        let scenario = Scenario::load(builtin).unwrap();
-        assert_eq!(scenario_text(&scenario), builtin);
-        let mut edited = scenario.clone();
-        edited.task = "Edited".into();
-        let text = scenario_text(&edited);
-        assert_eq!(Scenario::load(&text).unwrap(), edited);
     }
 
     #[test]

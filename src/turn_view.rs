@@ -67,12 +67,60 @@ pub fn placement(current: Option<u32>, event: &RunEvent) -> Placement {
     }
 }
 
+/// Which kind of event an item shows: the harness's `EventKind` without its
+/// fields, so the timeline decides by variant and never by comparing words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventType {
+    RunStarted,
+    ModelRequest,
+    ModelResponse,
+    ModelError,
+    ToolCall,
+    ApprovalRequested,
+    ApprovalDecided,
+    ToolResult,
+    RunFinished,
+}
+
+impl EventType {
+    /// An exhaustive match: an event the harness adds does not compile here
+    /// until the page knows it.
+    pub fn of(kind: &EventKind) -> Self {
+        match kind {
+            EventKind::RunStarted { .. } => EventType::RunStarted,
+            EventKind::ModelRequest { .. } => EventType::ModelRequest,
+            EventKind::ModelResponse { .. } => EventType::ModelResponse,
+            EventKind::ModelError { .. } => EventType::ModelError,
+            EventKind::ToolCall { .. } => EventType::ToolCall,
+            EventKind::ApprovalRequested { .. } => EventType::ApprovalRequested,
+            EventKind::ApprovalDecided { .. } => EventType::ApprovalDecided,
+            EventKind::ToolResult { .. } => EventType::ToolResult,
+            EventKind::RunFinished(_) => EventType::RunFinished,
+        }
+    }
+
+    /// The event's `type` in the trace, for `data-kind` (CSS and tests).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventType::RunStarted => "run_started",
+            EventType::ModelRequest => "model_request",
+            EventType::ModelResponse => "model_response",
+            EventType::ModelError => "model_error",
+            EventType::ToolCall => "tool_call",
+            EventType::ApprovalRequested => "approval_requested",
+            EventType::ApprovalDecided => "approval_decided",
+            EventType::ToolResult => "tool_result",
+            EventType::RunFinished => "run_finished",
+        }
+    }
+}
+
 /// One event inside a card.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Item {
     pub seq: u64,
-    /// The event's `type`, for CSS and tests.
-    pub kind: &'static str,
+    /// Which event it shows.
+    pub kind: EventType,
     pub tone: Tone,
     pub title: String,
     /// Short lines under the title.
@@ -93,10 +141,10 @@ pub struct Item {
     pub call_id: Option<String>,
 }
 
-fn item(event: &RunEvent, kind: &'static str, tone: Tone, title: String) -> Item {
+fn item(event: &RunEvent, tone: Tone, title: String) -> Item {
     Item {
         seq: event.seq,
-        kind,
+        kind: EventType::of(&event.kind),
         tone,
         title,
         lines: Vec::new(),
@@ -152,12 +200,7 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             } else {
                 format!("tools: {}", tools.join(", "))
             };
-            let mut it = item(
-                event,
-                "run_started",
-                Tone::Normal,
-                format!("Run started: {scenario}"),
-            );
+            let mut it = item(event, Tone::Normal, format!("Run started: {scenario}"));
             it.lines = vec![
                 format!("task: {task}"),
                 format!(
@@ -171,7 +214,6 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
         EventKind::RunFinished(outcome) => {
             let mut it = item(
                 event,
-                "run_finished",
                 status_tone(outcome.status),
                 format!("Run finished: {}", outcome.status.as_str()),
             );
@@ -190,7 +232,7 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             } else {
                 "Request to the model".to_string()
             };
-            let mut it = item(event, "model_request", Tone::Normal, title);
+            let mut it = item(event, Tone::Normal, title);
             it.lines.push(format!(
                 "{} · ~{estimated_input_tokens} input tokens (estimate) · up to {max_output_tokens} output tokens",
                 plural(*messages as u64, "message")
@@ -204,7 +246,6 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
         } => {
             let mut it = item(
                 event,
-                "model_response",
                 Tone::Normal,
                 format!("Assistant · stop_reason {stop_reason}"),
             );
@@ -248,12 +289,7 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
                 Some(ms) => (format!("retrying in {}", format_ms(*ms)), Tone::Warn),
                 None => ("not retried".to_string(), Tone::Error),
             };
-            let mut it = item(
-                event,
-                "model_error",
-                tone,
-                format!("Model error (attempt {attempt})"),
-            );
+            let mut it = item(event, tone, format!("Model error (attempt {attempt})"));
             it.lines = vec![what, format!("{next} · after {}", format_ms(*latency_ms))];
             it
         }
@@ -275,12 +311,7 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             } else {
                 ""
             };
-            let mut it = item(
-                event,
-                "tool_call",
-                tone,
-                format!("Tool call {name}{approval}"),
-            );
+            let mut it = item(event, tone, format!("Tool call {name}{approval}"));
             let body = match args_raw {
                 Some(raw) => format!("(not JSON) {raw}"),
                 None => pretty(args),
@@ -293,12 +324,7 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             it
         }
         EventKind::ApprovalRequested { id, name, .. } => {
-            let mut it = item(
-                event,
-                "approval_requested",
-                Tone::Warn,
-                format!("Approval requested for {name}"),
-            );
+            let mut it = item(event, Tone::Warn, format!("Approval requested for {name}"));
             it.call_id = Some(id.clone());
             it.nested = true;
             it
@@ -319,7 +345,6 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             };
             let mut it = item(
                 event,
-                "approval_decided",
                 tone,
                 format!("Approval for {name}: {decision} (by {})", snake_name(by)),
             );
@@ -361,7 +386,7 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
                 (CallFate::CutShort, _) => format!("Cut short: {name}"),
             };
             let tone = if *is_error { Tone::Error } else { Tone::Normal };
-            let mut it = item(event, "tool_result", tone, title);
+            let mut it = item(event, tone, title);
             it.lines.push(format!(
                 "{} characters · latency {}",
                 content.chars().count(),
@@ -467,6 +492,27 @@ mod tests {
             },
             cost_usd: 0.0001,
             latency_ms: 250,
+        }
+    }
+
+    #[test]
+    fn each_event_type_is_named_as_the_trace_names_it() {
+        let lines = [
+            r#"{"seq":0,"t_ms":0,"type":"run_started","scenario":"s","model":"scripted","approval":"ask","tools":[],"limits":{"max_turns":10},"task":"t"}"#,
+            r#"{"seq":1,"t_ms":0,"type":"model_request","turn":1,"attempt":1,"messages":1,"estimated_input_tokens":1,"max_output_tokens":1}"#,
+            r#"{"seq":2,"t_ms":0,"type":"model_error","turn":1,"attempt":1,"message":"m","latency_ms":1}"#,
+            r#"{"seq":3,"t_ms":0,"type":"model_response","turn":1,"text":"","content":[],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1},"cost_usd":0.0,"latency_ms":1}"#,
+            r#"{"seq":4,"t_ms":0,"type":"tool_call","turn":1,"id":"c","name":"n","args":{},"validation":{"outcome":"valid"},"needs_approval":true}"#,
+            r#"{"seq":5,"t_ms":0,"type":"approval_requested","id":"c","name":"n","args":{}}"#,
+            r#"{"seq":6,"t_ms":0,"type":"approval_decided","id":"c","name":"n","decision":"approve","by":"user"}"#,
+            r#"{"seq":7,"t_ms":0,"type":"tool_result","id":"c","name":"n","content":"x","is_error":false,"latency_ms":1}"#,
+            r#"{"seq":8,"t_ms":0,"type":"run_finished","status":"done","reason":"r","turns":1,"tool_calls":1,"input_tokens":1,"output_tokens":1,"cost_usd":0.0,"elapsed_ms":1,"answer":null}"#,
+        ];
+        for line in lines {
+            let event: RunEvent =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+            let word = serde_json::to_value(&event).unwrap()["type"].clone();
+            assert_eq!(EventType::of(&event.kind).as_str(), word, "{line}");
         }
     }
 
@@ -620,7 +666,7 @@ mod tests {
         let done = finished(harness::event::Status::Done);
         assert_eq!(
             (done.kind, done.title.as_str(), done.tone),
-            ("run_finished", "Run finished: done", Tone::Ok)
+            (EventType::RunFinished, "Run finished: done", Tone::Ok)
         );
         assert_eq!(finished(harness::event::Status::TurnLimit).tone, Tone::Warn);
     }

@@ -1,7 +1,6 @@
 //! Everything that touches the browser's APIs lives under this module, so the
 //! rest of the app stays plain Rust that compiles and tests natively.
 
-pub mod background;
 pub mod csp;
 pub mod fetch;
 pub mod files;

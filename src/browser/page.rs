@@ -1,6 +1,7 @@
 //! The page's own state in the browser: the autosaved scenario in
-//! `localStorage`, the URL fragment that share links use, the clipboard, and
-//! the colour theme on `<html>`, and scrolling something into view.
+//! `localStorage`, the URL fragment that share links use (and its changes),
+//! the clipboard, the colour theme on `<html>`, and scrolling something into
+//! view.
 //!
 //! Every function degrades quietly when an API is missing or refused (private
 //! browsing without storage, a clipboard without permission): the caller
@@ -82,6 +83,16 @@ pub fn fragment() -> String {
     web_sys::window()
         .and_then(|w| w.location().hash().ok())
         .unwrap_or_default()
+}
+
+/// Calls `on_change` with the new fragment each time only the URL's
+/// fragment changes (a share link pasted into this tab's address bar), for
+/// as long as the component that calls this lives.
+pub fn on_fragment_change(on_change: impl Fn(String) + 'static) {
+    let listener = leptos::prelude::window_event_listener(leptos::ev::hashchange, move |_| {
+        on_change(fragment())
+    });
+    leptos::prelude::on_cleanup(move || listener.remove());
 }
 
 /// Puts `fragment` in the address bar without adding a history entry or
@@ -175,4 +186,61 @@ pub fn bring_into_view(
             element.scroll_into_view_with_scroll_into_view_options(&options);
         }
     });
+}
+
+/// The run timeline's element id (`ui::timeline` gives it), so that what
+/// fills the trace from elsewhere can bring it into view.
+pub const TIMELINE_ID: &str = "run-timeline";
+
+/// Brings the run's first card into view just under the toolbar and moves
+/// focus to the timeline, once the cards just set are drawn: after opening a
+/// kept run from the history further down, the person (and a screen reader)
+/// lands on the run they opened.
+pub fn reveal_timeline() {
+    leptos::prelude::request_animation_frame(|| {
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let Some(timeline) = document
+            .get_element_by_id(TIMELINE_ID)
+            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+        else {
+            return;
+        };
+        // Focus first: it scrolls only if the list is off screen, and the
+        // scroll below then places it exactly.
+        let _ = timeline.focus();
+        // The toolbar is sticky (except on phones), so "start" alone would
+        // tuck the first card under it.
+        let toolbar = sticky_toolbar_height(&document);
+        let _ = timeline
+            .style()
+            .set_property("scroll-margin-top", &format!("{toolbar}px"));
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Start);
+        timeline.scroll_into_view_with_scroll_into_view_options(&options);
+    });
+}
+
+/// The height the sticky page header covers at the top of the window; 0
+/// where it scrolls away with the page.
+fn sticky_toolbar_height(document: &web_sys::Document) -> i32 {
+    let Some(header) = document
+        .query_selector(".page-header")
+        .ok()
+        .flatten()
+        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return 0;
+    };
+    let sticky = web_sys::window()
+        .and_then(|w| w.get_computed_style(&header).ok().flatten())
+        .and_then(|style| style.get_property_value("position").ok())
+        .is_some_and(|position| position == "sticky");
+    if sticky {
+        // A little air between the toolbar and the card.
+        header.offset_height() + 8
+    } else {
+        0
+    }
 }

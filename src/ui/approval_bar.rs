@@ -4,16 +4,20 @@
 //!
 //! While an edit of the arguments is open there is one way to approve, and
 //! it approves what is in the edit box: the green button (and the `a` key,
-//! through `Controller::set_approve_instead`) checks the edit against the
-//! tool's schema and sends it, or says why not and sends nothing. Always
-//! allow, which would run the model's own arguments, is off until the edit
-//! is discarded.
+//! through `Approvals::decide`) checks the edit against the tool's schema
+//! and sends it, or says why not and sends nothing. Always allow, which
+//! would run the model's own arguments, is off until the edit is discarded.
+//!
+//! The keyboard shortcuts live here too (`Approvals`): `a` approves and `d`
+//! denies while the bar shows, unless focus is in a field.
 //!
 //! The bar is a split module of its own (`approval_bar`, a `#[lazy]`
 //! function like those in `lazy`): it shows only while a run waits for a
-//! person, so the first paint does without it.
+//! person, so the first paint does without it. `Approvals`, which the page
+//! makes at first paint for the shortcuts, stays outside it.
 
 use harness::approval::Decision;
+use leptos::ev;
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
 use leptos::prelude::*;
@@ -21,32 +25,111 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 use crate::browser::page;
-use crate::controller::{Controller, PendingApproval};
+use crate::state::controller::{Controller, PendingApproval};
 use crate::view_model;
 
 /// The edit box's id: its label and the focus on opening find it by it.
 const EDIT_BOX_ID: &str = "approval-edit-args";
 
+/// How a person answers the call the run waits on, by the bar or the keys:
+/// made once by the page, so the deny reason and the shortcuts outlive
+/// every bar.
+#[derive(Clone, Copy)]
+pub struct Approvals {
+    controller: Controller,
+    /// The deny reason, kept across bars so the `d` shortcut sends it too.
+    reason: RwSignal<String>,
+    /// The bar's own Approve, tried first by a plain Approve: while an edit
+    /// of the arguments is open it approves the edit and answers `true`, so
+    /// the button and the `a` key approve the same thing. A bar that is gone
+    /// answers `false`.
+    approve_instead: StoredValue<Option<Callback<(), bool>>>,
+}
+
+impl Approvals {
+    /// Call once, in the root component: it also starts listening for the
+    /// `a` and `d` keys.
+    pub fn new(controller: Controller) -> Self {
+        let approvals = Approvals {
+            controller,
+            reason: RwSignal::new(String::new()),
+            approve_instead: StoredValue::new(None),
+        };
+        approvals.listen_for_keys();
+        approvals
+    }
+
+    /// The call waiting for a person, if any.
+    pub fn pending(&self) -> ReadSignal<Option<PendingApproval>> {
+        self.controller.pending()
+    }
+
+    /// Answers the waiting call. A plain Approve while the bar has an edit
+    /// open goes to the bar instead (see `approve_instead`).
+    pub fn decide(self, decision: Decision) {
+        self.reason.set(String::new());
+        if decision == Decision::Approve
+            && self
+                .approve_instead
+                .get_value()
+                .is_some_and(|approve| approve.run(()))
+        {
+            return;
+        }
+        self.approve_instead.set_value(None);
+        self.controller.decide(decision);
+    }
+
+    /// The deny reason as typed, trimmed; `None` when empty.
+    fn reason_text(self) -> Option<String> {
+        let text = self.reason.get_untracked();
+        let text = text.trim();
+        (!text.is_empty()).then(|| text.to_string())
+    }
+
+    /// `a` approves and `d` denies while the bar shows, unless focus is in
+    /// a field.
+    fn listen_for_keys(self) {
+        let pending = self.controller.pending();
+        let keys = window_event_listener(ev::keydown, move |ev| {
+            if pending.with_untracked(Option::is_none) {
+                return;
+            }
+            let tag = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .map(|el| el.tag_name())
+                .unwrap_or_default();
+            let modified = ev.ctrl_key() || ev.meta_key() || ev.alt_key();
+            match view_model::is_shortcut(&ev.key(), &tag, modified) {
+                Some('a') => {
+                    ev.prevent_default();
+                    self.decide(Decision::Approve);
+                }
+                Some('d') => {
+                    ev.prevent_default();
+                    let reason = self.reason_text();
+                    self.decide(Decision::Deny { reason });
+                }
+                _ => {}
+            }
+        });
+        on_cleanup(move || keys.remove());
+    }
+}
+
 /// The bar for `pending`, fetched the first time a run waits for a person;
 /// the timeline shows it through `Suspend`. A split point, so its arguments
 /// are owned (see `lazy`).
 #[cfg_attr(feature = "split", lazy)]
-pub async fn approval_bar(
-    pending: PendingApproval,
-    reason: RwSignal<String>,
-    on_decide: Callback<Decision>,
-) -> AnyView {
-    view! { <ApprovalBar pending=pending reason=reason on_decide=on_decide /> }.into_any()
+pub async fn approval_bar(pending: PendingApproval, approvals: Approvals) -> AnyView {
+    view! { <ApprovalBar pending=pending approvals=approvals /> }.into_any()
 }
 
 #[component]
-pub fn ApprovalBar(
-    pending: PendingApproval,
-    /// The deny reason, owned by the page so the `d` shortcut sends it too.
-    reason: RwSignal<String>,
-    #[prop(into)] on_decide: Callback<Decision>,
-) -> impl IntoView {
-    let controller = expect_context::<Controller>();
+pub fn ApprovalBar(pending: PendingApproval, approvals: Approvals) -> impl IntoView {
+    let reason = approvals.reason;
+    let on_decide = Callback::new(move |decision| approvals.decide(decision));
     let editing = RwSignal::new(false);
     let args_text = view_model::pretty(&pending.args);
     let edit_text = RwSignal::new(args_text.clone());
@@ -54,11 +137,7 @@ pub fn ApprovalBar(
     // Stored, so the handlers are `Copy`.
     let schema = StoredValue::new(pending.schema.clone());
     let original = StoredValue::new(args_text.clone());
-    let reason_value = move || {
-        let text = reason.get_untracked();
-        let text = text.trim();
-        (!text.is_empty()).then(|| text.to_string())
-    };
+    let reason_value = move || approvals.reason_text();
     // The check is the engine's (a split module, loaded by the run waiting here).
     let approve_edit = move || {
         let text = edit_text.get_untracked();
@@ -85,16 +164,18 @@ pub fn ApprovalBar(
         edit_text.set(original.get_value());
         edit_errors.set(Vec::new());
     };
-    // The `a` key reaches the controller, not this bar: while the edit is
-    // open, the controller hands Approve to this bar. The controller drops
-    // this when the call is decided; a bar already gone answers `false`.
-    controller.set_approve_instead(Some(Callback::new(move |()| {
-        let edit_open = editing.try_get_untracked().unwrap_or(false);
-        if edit_open {
-            approve_edit();
-        }
-        edit_open
-    })));
+    // The `a` key reaches `Approvals`, not this bar: while the edit is open,
+    // it hands Approve to this bar. It drops this when the call is decided;
+    // a bar already gone answers `false`.
+    approvals
+        .approve_instead
+        .set_value(Some(Callback::new(move |()| {
+            let edit_open = editing.try_get_untracked().unwrap_or(false);
+            if edit_open {
+                approve_edit();
+            }
+            edit_open
+        })));
 
     // The run waits on this bar: bring it into view if the trace is scrolled
     // elsewhere (or the run has grown past the screen), moving no further

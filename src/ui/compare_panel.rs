@@ -3,28 +3,47 @@
 //! the scenario in the editor against a variant B (edit a tool's description
 //! or schema in B), and a fork of the run in the Trace from one of its steps
 //! under the scenario as now edited. The runs happen in the background
-//! (`browser::background`); approvals are answered by the panel's setting.
+//! (the engine's, through `lazy::engine`); approvals are answered by the
+//! panel's setting.
+//!
+//! The panel sits below the trace, so it is a split module of its own
+//! (`compare_panel`, a `#[lazy]` function like those in `lazy`): the page
+//! paints without it and it arrives right after. Its table of two runs is
+//! part of it.
 
 use futures::future::LocalBoxFuture;
 use harness::cancel::CancelToken;
-use harness::event::RunEvent;
+use harness::event::{RunEvent, Status};
 use harness::fork::fork_points;
 use harness::library;
 use harness::replay::Record;
 use harness::scenario::Scenario;
+#[cfg(feature = "split")]
+use leptos::prelude::lazy;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::browser::background::{self, AutoDecision};
 use crate::browser::{files, page};
-use crate::compare::{self, Side};
-use crate::editor::Editor;
-use crate::lazy;
+use crate::compare::{self, prefixed, Side};
+use crate::lazy::AutoDecision;
+use crate::state::editor::Editor;
 use crate::view_model;
 
 /// A comparison's work: given its cancel token, the two finished sides.
 type Work =
     Box<dyn FnOnce(CancelToken) -> LocalBoxFuture<'static, Result<(Side, Side), Vec<String>>>>;
+
+/// The Compare panel, its view and its actions (see the module's doc).
+#[cfg_attr(feature = "split", lazy)]
+pub async fn compare_panel(
+    editor: Editor,
+    events: ReadSignal<Vec<RunEvent>>,
+    ran: ReadSignal<Option<Scenario>>,
+    running: ReadSignal<bool>,
+    paused: Signal<bool>,
+) -> AnyView {
+    view! { <ComparePanel editor events ran running paused /> }.into_any()
+}
 
 /// What the panel shows under its controls.
 #[derive(Clone, Debug, PartialEq)]
@@ -107,9 +126,13 @@ pub fn ComparePanel(
             Box::new(move |token| {
                 Box::pin(async move {
                     // The built-ins' files are a split module (`lazy::builtin_json`).
-                    let naive_json = lazy::builtin_json(naive.clone()).await.unwrap_or_default();
-                    let fixed_json = lazy::builtin_json(fixed.clone()).await.unwrap_or_default();
-                    lazy::engine()
+                    let naive_json = crate::lazy::builtin_json(naive.clone())
+                        .await
+                        .unwrap_or_default();
+                    let fixed_json = crate::lazy::builtin_json(fixed.clone())
+                        .await
+                        .unwrap_or_default();
+                    crate::lazy::engine()
                         .await
                         .run_both(
                             (format!("naive: {naive}"), naive_json.to_string()),
@@ -130,7 +153,7 @@ pub fn ComparePanel(
             "Running A and B…".to_string(),
             Box::new(move |token| {
                 Box::pin(async move {
-                    lazy::engine()
+                    crate::lazy::engine()
                         .await
                         .run_both(("A".to_string(), a), ("B".to_string(), b), choice, token)
                         .await
@@ -159,10 +182,10 @@ pub fn ComparePanel(
             format!("Forking {label}…"),
             Box::new(move |token| {
                 Box::pin(async move {
-                    let scenario = lazy::engine().await.load(&text).map_err(|p| {
+                    let scenario = crate::lazy::engine().await.load(&text).map_err(|p| {
                         prefixed("the edited scenario", &view_model::problem_lines(&p))
                     })?;
-                    let child = lazy::engine()
+                    let child = crate::lazy::engine()
                         .await
                         .fork_to_end(parent.clone(), seq, scenario, choice, token)
                         .await
@@ -298,16 +321,14 @@ fn ComparisonView(
         .into_any(),
         Shown::Compared(sides) => {
             let (left, right) = *sides;
-            // The table's code is a split module (crate::lazy), fetched with
-            // the first comparison.
-            Suspend::new(lazy::comparison_table(left, right)).into_any()
+            comparison_table(left, right)
         }
     }
 }
 
 /// The two runs as a table, one row per step, the first divergence marked
 /// and brought into view.
-pub fn comparison_table(left: Side, right: Side) -> AnyView {
+fn comparison_table(left: Side, right: Side) -> AnyView {
     page::bring_into_view(
         || {
             web_sys::window()?
@@ -350,7 +371,7 @@ pub fn comparison_table(left: Side, right: Side) -> AnyView {
 
 #[component]
 fn SideHeader(side: Side) -> impl IntoView {
-    let status = compare::side_status(side.events()).unwrap_or_default();
+    let status = compare::side_status(side.events()).map_or("", Status::as_str);
     let stats = compare::side_stats(side.events());
     let file = compare::file_name(&side.label);
     let failed = RwSignal::new(None::<String>);
@@ -379,55 +400,11 @@ fn CellView(cell: Option<compare::Cell>) -> impl IntoView {
     match cell {
         None => view! { <td class="compare-cell empty"></td> }.into_any(),
         Some(cell) => view! {
-            <td class=format!("compare-cell {}", cell.tone.class()) data-kind=cell.kind>
+            <td class=format!("compare-cell {}", cell.tone.class()) data-kind=cell.kind.as_str()>
                 <span class="cell-title">{cell.title}</span>
                 {cell.detail.map(|d| view! { <code class="cell-detail">{d}</code> })}
             </td>
         }
         .into_any(),
     }
-}
-
-/// Loads both scenarios (every problem, prefixed by its side) and runs them
-/// one after the other. Reached through `lazy::engine` (a split module).
-pub(crate) async fn run_both(
-    (left_label, left_text): (String, String),
-    (right_label, right_text): (String, String),
-    decide: AutoDecision,
-    cancel: CancelToken,
-) -> Result<(Side, Side), Vec<String>> {
-    let left = Scenario::load(&left_text);
-    let right = Scenario::load(&right_text);
-    let (left, right) = match (left, right) {
-        (Ok(l), Ok(r)) => (l, r),
-        (l, r) => {
-            let mut problems = Vec::new();
-            if let Err(p) = l {
-                problems.extend(prefixed(&left_label, &view_model::problem_lines(&p)));
-            }
-            if let Err(p) = r {
-                problems.extend(prefixed(&right_label, &view_model::problem_lines(&p)));
-            }
-            return Err(problems);
-        }
-    };
-    let left_events = background::run_to_end(&left, decide, cancel.clone())
-        .await
-        .map_err(|p| prefixed(&left_label, &p))?;
-    let right_events = background::run_to_end(&right, decide, cancel)
-        .await
-        .map_err(|p| prefixed(&right_label, &p))?;
-    let record = |scenario, events| Record {
-        scenario: Some(scenario),
-        events,
-        forked_at: None,
-    };
-    Ok((
-        Side::new(left_label, record(left, left_events)),
-        Side::new(right_label, record(right, right_events)),
-    ))
-}
-
-fn prefixed(side: &str, problems: &[String]) -> Vec<String> {
-    problems.iter().map(|p| format!("{side}: {p}")).collect()
 }

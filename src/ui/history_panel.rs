@@ -1,390 +1,34 @@
-//! The run history: every run that finishes in the page is kept (in
-//! `localStorage`, through `browser::history_store`), listed newest first,
-//! restored after a reload, opened read-only in the trace, deleted, exported
-//! and imported as a record file (`run.jsonl`, the format `agent-loop show`
-//! reads), and replayed against the scenario in the editor with the pass/fail
-//! list of `harness::replay`.
+//! The run history's panel: the trace heading's file controls (export the
+//! run in view, import a record) and, under the stop banner, the replay
+//! list and the kept runs with Open and Delete. What they show and do is
+//! `state::history::History`'s.
 //!
-//! The state lives in `History`, made once in the root component. It watches
-//! the controller's log and keeps a run when its `run_finished` arrives; the
-//! run a record was opened into is marked as handled, so opening or
-//! importing a run never keeps it twice. A run that storage refuses (full,
-//! unavailable, over the budget) stays listed for this page, marked so, and
-//! the panel says why: nothing is dropped without a word.
+//! The list sits below the trace, so it is a split module of its own
+//! (`history_panel`, a `#[lazy]` function like those in `lazy`), painted
+//! right after the page; the file controls are in the first paint.
 
-use gloo_timers::future::TimeoutFuture;
-use harness::event::{EventKind, RunEvent};
-use harness::replay::{Assertions, Record};
+#[cfg(feature = "split")]
+use leptos::prelude::lazy;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 use crate::browser::files;
-use crate::browser::history_store::{self as store, StoreError};
-use crate::controller::Controller;
-use crate::editor::Editor;
-use crate::history::{self, Entry, Origin, Plan, ReplayView};
-use crate::lazy;
-use crate::ui::timeline;
-use crate::view_model;
+use crate::history::{self, Entry};
+use crate::state::history::History;
+use crate::view_model::{self, Tone};
 
-/// The file name an exported run gets.
-const EXPORT_NAME: &str = "run.jsonl";
-/// How often the "2 min ago" texts refresh.
-const CLOCK_REFRESH_MS: u32 = 30_000;
-
-#[derive(Clone, Copy)]
-pub struct History {
-    controller: Controller,
-    editor: Editor,
-    /// The kept runs, newest first.
-    entries: RwSignal<Vec<Entry>>,
-    /// What the panel must say about storage: refused, full, evicted, unreadable.
-    notice: RwSignal<Option<String>>,
-    /// What happened to the last export or import, beside those controls.
-    file_notice: RwSignal<Option<String>>,
-    /// Records that storage did not take, by id, kept for this page only.
-    memory: StoredValue<Vec<(String, String)>>,
-    /// The run id of the last run kept or shown, so each is kept once.
-    handled: StoredValue<u64>,
-    /// (run id, entry id) of the kept run the trace shows, if it shows one.
-    opened: RwSignal<Option<(u64, String)>>,
-    /// (run id, verdict) of the last replay of the trace in view.
-    replayed: RwSignal<Option<(u64, Result<ReplayView, String>)>>,
-    replaying: RwSignal<bool>,
-    now_ms: RwSignal<f64>,
-}
-
-impl History {
-    /// Call once, in the root component: it reads the stored index and starts
-    /// keeping finished runs.
-    pub fn new(controller: Controller, editor: Editor) -> Self {
-        let (entries, notice) = restore();
-        let history = History {
-            controller,
-            editor,
-            entries: RwSignal::new(entries),
-            notice: RwSignal::new(notice),
-            file_notice: RwSignal::new(None),
-            memory: StoredValue::new(Vec::new()),
-            handled: StoredValue::new(0),
-            opened: RwSignal::new(None),
-            replayed: RwSignal::new(None),
-            replaying: RwSignal::new(false),
-            now_ms: RwSignal::new(js_sys::Date::now()),
-        };
-        let events = controller.events();
-        Effect::new(move |_| {
-            let finished = events.with(|e| {
-                matches!(
-                    e.last(),
-                    Some(RunEvent {
-                        kind: EventKind::RunFinished(_),
-                        ..
-                    })
-                )
-            });
-            let run = controller.run_id().get_untracked();
-            if !finished || history.handled.get_value() == run {
-                return;
-            }
-            history.handled.set_value(run);
-            let record = Record {
-                scenario: controller.ran_scenario().get_untracked(),
-                events: events.get_untracked(),
-                forked_at: None,
-            };
-            spawn_local(async move {
-                lazy::keep_run(history, record, Origin::Run).await;
-            });
-        });
-        spawn_local(async move {
-            loop {
-                TimeoutFuture::new(CLOCK_REFRESH_MS).await;
-                history.now_ms.set(js_sys::Date::now());
-            }
-        });
-        history
-    }
-
-    /// The trace in view as a record: the scenario it ran and its events.
-    fn current_record(self) -> Record {
-        Record {
-            scenario: self.controller.ran_scenario().get_untracked(),
-            events: self.controller.events().get_untracked(),
-            forked_at: None,
-        }
-    }
-
-    /// Adds `record` to the history, in storage when it can; returns its id.
-    /// Reached through `lazy::keep_run` (a split module), like the other
-    /// actions below: the first paint lists kept runs, and the code that
-    /// keeps, opens, imports and replays them is fetched on first use.
-    pub(crate) fn keep(self, record: &Record, origin: Origin) -> String {
-        let text = record.to_jsonl();
-        let now = js_sys::Date::now();
-        self.now_ms.set(now);
-        let mut entries = self.entries.get_untracked();
-        let id = history::new_id(now, &entries);
-        let mut entry = history::summarize(record, id.clone(), now, text.len(), origin);
-        let notice = match persist(&mut entries, &entry, &text) {
-            Ok(dropped) => history::evicted_notice(&dropped),
-            Err(why) => {
-                entry.stored = false;
-                self.memory
-                    .update_value(|memory| memory.push((id.clone(), text)));
-                Some(why)
-            }
-        };
-        entries.insert(0, entry);
-        self.entries.set(entries);
-        self.notice.set(notice);
-        id
-    }
-
-    /// Shows a record in the trace and its scenario in the editor, and
-    /// brings the trace into view: Open is pressed down in this panel, below
-    /// the trace it fills.
-    fn show(self, record: &Record, entry_id: String) {
-        self.controller.show_record(record);
-        let run = self.controller.run_id().get_untracked();
-        // Already kept: the watcher must not keep it again.
-        self.handled.set_value(run);
-        self.opened.set(Some((run, entry_id)));
-        timeline::reveal();
-        if let Some(scenario) = record.scenario.clone() {
-            // Which built-in it is takes the engine (a split module).
-            spawn_local(async move {
-                let text = lazy::engine().await.scenario_text(&scenario);
-                // Another run was opened or started meanwhile: its scenario stays.
-                if self.controller.run_id().get_untracked() != run {
-                    return;
-                }
-                self.editor.load(text, crate::provenance::Source::KeptRun);
-                self.editor.set_arrival(Some(
-                    "Loaded the scenario of the opened run: Run runs it again, Replay checks it."
-                        .to_string(),
-                ));
-                // Where the editor sits above the trace (narrow windows), its
-                // new scenario may have moved the trace: place it again.
-                timeline::reveal();
-            });
-        }
-    }
-
-    pub(crate) async fn open(self, id: String) {
-        let text = match self
-            .memory
-            .with_value(|m| m.iter().find(|(k, _)| *k == id).map(|(_, t)| t.clone()))
-        {
-            Some(text) => Ok(Some(text)),
-            None => store::load_record(&id),
-        };
-        let record = match text {
-            Ok(Some(text)) => lazy::parse_record(text).await,
-            Ok(None) => Err("its record is no longer in this browser's storage".to_string()),
-            Err(err) => Err(unavailable_text(&err)),
-        };
-        match record {
-            Ok(record) => {
-                self.notice.set(None);
-                self.show(&record, id);
-            }
-            Err(why) => self
-                .notice
-                .set(Some(format!("This kept run cannot be opened: {why}."))),
-        }
-    }
-
-    fn delete(self, id: &str) {
-        store::remove_record(id);
-        self.memory.update_value(|m| m.retain(|(k, _)| k != id));
-        self.entries
-            .update(|entries| entries.retain(|e| e.id != id));
-        self.save_index();
-    }
-
-    fn delete_all(self) {
-        for entry in self.entries.get_untracked() {
-            store::remove_record(&entry.id);
-        }
-        self.memory.set_value(Vec::new());
-        self.entries.set(Vec::new());
-        self.save_index();
-    }
-
-    /// Writes the index after a deletion. A smaller index always fits, so
-    /// only unavailable storage fails here, and the panel already says so.
-    fn save_index(self) {
-        let json = self.entries.with_untracked(|e| history::index_to_json(e));
-        match store::save_index(&json) {
-            Ok(()) => {}
-            Err(err) => self.notice.set(Some(format!(
-                "The deletion is not saved: {}.",
-                unavailable_text(&err)
-            ))),
-        }
-    }
-
-    fn export(self) {
-        let record = self.current_record();
-        spawn_local(async move {
-            let text = lazy::record_jsonl(record).await;
-            let notice = match files::download(EXPORT_NAME, "application/x-ndjson", &text) {
-                Ok(()) => format!("Saved {EXPORT_NAME}: the scenario and the trace."),
-                Err(why) => why,
-            };
-            self.file_notice.set(Some(notice));
-        });
-    }
-
-    pub(crate) async fn import(self, name: String, text: String) {
-        match lazy::parse_record(text).await {
-            Ok(record) => {
-                let id = self.keep(&record, Origin::Imported);
-                self.show(&record, id);
-                let scenario = if record.scenario.is_some() {
-                    "with its scenario"
-                } else {
-                    "a bare trace, without a scenario"
-                };
-                self.file_notice.set(Some(format!(
-                    "Imported {name} ({scenario}): {} events.",
-                    record.events.len()
-                )));
-            }
-            Err(why) => self
-                .file_notice
-                .set(Some(history::import_error(&name, &why))),
-        }
-    }
-
-    /// Replays the trace in view against the scenario in the editor.
-    pub(crate) fn replay(self) {
-        let run = self.controller.run_id().get_untracked();
-        let record = self.current_record();
-        let text = self.editor.text().get_untracked();
-        self.replaying.set(true);
-        spawn_local(async move {
-            let scenario = match lazy::engine().await.load(&text) {
-                Ok(scenario) => scenario,
-                Err(problems) => {
-                    let lines = view_model::problem_lines(&problems).join("; ");
-                    self.replaying.set(false);
-                    if self.controller.run_id().get_untracked() == run {
-                        self.replayed.set(Some((
-                            run,
-                            Err(format!("The scenario in the editor does not load: {lines}")),
-                        )));
-                    }
-                    return;
-                }
-            };
-            let verdict = match lazy::engine()
-                .await
-                .replay(record, scenario, Assertions::default())
-                .await
-            {
-                Ok(report) => Ok(history::replay_view(&report)),
-                Err(problems) => Err(format!(
-                    "The scenario in the editor cannot run: {}",
-                    view_model::problem_lines(&problems).join("; ")
-                )),
-            };
-            self.replaying.set(false);
-            // A newer run replaced the trace meanwhile: this verdict is about the old one.
-            if self.controller.run_id().get_untracked() == run {
-                self.replayed.set(Some((run, verdict)));
-            }
-        });
-    }
-}
-
-/// The stored index, or an empty history and why.
-fn restore() -> (Vec<Entry>, Option<String>) {
-    match store::load_index() {
-        Ok(None) => (Vec::new(), None),
-        Ok(Some(text)) => match history::index_from_json(&text) {
-            Ok(entries) => (entries, None),
-            Err(why) => (
-                Vec::new(),
-                Some(format!(
-                    "The kept runs could not be listed: {why}. Runs finished from now on start a new list."
-                )),
-            ),
-        },
-        Err(err) => (
-            Vec::new(),
-            Some(format!(
-                "Runs cannot be kept after a reload: {}. They are listed for this page only.",
-                unavailable_text(&err)
-            )),
-        ),
-    }
-}
-
-fn unavailable_text(err: &StoreError) -> String {
-    match err {
-        StoreError::Full => "this browser's storage for the page is full".to_string(),
-        StoreError::Unavailable(why) => format!("storage is unavailable ({why})"),
-    }
-}
-
-/// Stores a record and the index with `entry` added, after dropping the
-/// oldest runs the budget needs gone. `Ok` lists the dropped runs; `Err` says
-/// why the run is kept for this page only. `entries` loses the dropped runs.
-fn persist(entries: &mut Vec<Entry>, entry: &Entry, text: &str) -> Result<Vec<Entry>, String> {
-    let page_only =
-        "It is listed for this page only and is gone after a reload: export it to keep it.";
-    let evict = match history::plan_store(entries, entry.size, history::BUDGET_BYTES) {
-        Plan::TooLarge { size, budget } => {
-            return Err(format!(
-                "This run was not saved: its record is {}, more than the {} the history may use. {page_only}",
-                history::format_size(size),
-                history::format_size(budget)
-            ))
-        }
-        Plan::Store { evict } => evict,
-    };
-    let refused = |err: StoreError| {
-        match err {
-        StoreError::Full => format!(
-            "This run was not saved: the browser's storage for this page is full (QuotaExceededError). Delete kept runs or clear the site's data. {page_only}"
-        ),
-        StoreError::Unavailable(why) => {
-            format!("This run was not saved: storage is unavailable ({why}). {page_only}")
-        }
-    }
-    };
-    store::save_record(&entry.id, text).map_err(refused)?;
-    let dropped: Vec<Entry> = entries
-        .iter()
-        .filter(|e| evict.contains(&e.id))
-        .cloned()
-        .collect();
-    let mut kept: Vec<Entry> = entries
-        .iter()
-        .filter(|e| !evict.contains(&e.id))
-        .cloned()
-        .collect();
-    kept.insert(0, entry.clone());
-    if let Err(err) = store::save_index(&history::index_to_json(&kept)) {
-        // Without an index entry the record would be unreachable: take it back.
-        store::remove_record(&entry.id);
-        return Err(refused(err));
-    }
-    for old in &dropped {
-        store::remove_record(&old.id);
-    }
-    entries.retain(|e| !evict.contains(&e.id));
-    Ok(dropped)
+/// The run history's list, below the trace: painted right after the page.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn history_panel(history: History) -> AnyView {
+    view! { <HistoryPanel history /> }.into_any()
 }
 
 /// The trace heading's file controls: export the run in view as a record,
 /// import a record (or a bare trace) to view and keep it.
 #[component]
 pub fn RunFiles(history: History) -> impl IntoView {
-    let events = history.controller.events();
+    let events = history.controller().events();
     let import = move |ev: leptos::ev::Event| {
         let Some(input) = ev
             .target()
@@ -399,10 +43,8 @@ pub fn RunFiles(history: History) -> impl IntoView {
             .unwrap_or_default();
         spawn_local(async move {
             match files::read_picked(&input).await {
-                Some(Ok(text)) => lazy::import_run(history, name, text).await,
-                Some(Err(why)) => history
-                    .file_notice
-                    .set(Some(history::import_error(&name, &why))),
+                Some(Ok(text)) => history.import(name, text).await,
+                Some(Err(why)) => history.import_unreadable(&name, &why),
                 None => {}
             }
             // Picking the same file again must fire `change` again.
@@ -424,39 +66,26 @@ pub fn RunFiles(history: History) -> impl IntoView {
                 <input type="file" accept=".jsonl,.ndjson,.json,application/x-ndjson" on:change=import />
             </label>
         </div>
-        <p class="run-file-notice" role="status">{move || history.file_notice.get()}</p>
+        <p class="run-file-notice" role="status">{move || history.file_notice().get()}</p>
     }
 }
 
 /// The replay list and the kept runs, shown under the stop banner.
 #[component]
 pub fn HistoryPanel(history: History) -> impl IntoView {
-    let controller = history.controller;
+    let controller = history.controller();
     let events = controller.events();
     let running = controller.running();
-    let run_id = controller.run_id();
+    let entries = history.entries();
+    let now_ms = history.now_ms();
     let finished = move || !running.get() && events.with(|e| view_model::outcome_of(e).is_some());
-    let opened = move || {
-        history
-            .opened
-            .get()
-            .filter(|(run, _)| *run == run_id.get())
-            .map(|(_, id)| id)
-    };
+    let opened = move || history.opened_id();
     let opened_entry = move || {
         let id = opened()?;
-        history
-            .entries
-            .with(|entries| entries.iter().find(|e| e.id == id).cloned())
+        entries.with(|entries| entries.iter().find(|e| e.id == id).cloned())
     };
-    let verdict = move || {
-        history
-            .replayed
-            .get()
-            .filter(|(run, _)| *run == run_id.get())
-            .map(|(_, verdict)| verdict)
-    };
-    let count = move || history.entries.with(Vec::len);
+    let verdict = move || history.verdict();
+    let count = move || entries.with(Vec::len);
     view! {
         <div class="history" role="region" aria-labelledby="history-heading">
             <Show when=finished>
@@ -464,7 +93,7 @@ pub fn HistoryPanel(history: History) -> impl IntoView {
                     {move || opened_entry().map(|entry| view! {
                         <p class="opened-note">
                             "Showing a kept run (read-only): " {entry.scenario.clone()} ", "
-                            {move || history::when_text(entry.saved_at_ms, history.now_ms.get())}
+                            {move || history::when_text(entry.saved_at_ms, now_ms.get())}
                             ". Run starts a fresh run."
                         </p>
                     })}
@@ -472,8 +101,8 @@ pub fn HistoryPanel(history: History) -> impl IntoView {
                         type="button"
                         class="replay-button"
                         title="Play this run's recorded model turns against the scenario in the editor and check the outcomes"
-                        prop:disabled=move || history.replaying.get()
-                        on:click=move |_| spawn_local(lazy::replay_trace(history))
+                        prop:disabled=move || history.replaying().get()
+                        on:click=move |_| history.replay()
                     >
                         "Replay against current tools"
                     </button>
@@ -504,7 +133,7 @@ pub fn HistoryPanel(history: History) -> impl IntoView {
                 </div>
             </Show>
             <h3 id="history-heading">"Run history"</h3>
-            <p class="history-notice" role="status">{move || history.notice.get()}</p>
+            <p class="history-notice" role="status">{move || history.notice().get()}</p>
             <Show
                 when=move || { count() > 0 }
                 fallback=|| view! {
@@ -513,7 +142,7 @@ pub fn HistoryPanel(history: History) -> impl IntoView {
             >
                 <ol class="history-list">
                     <For
-                        each=move || history.entries.get()
+                        each=move || entries.get()
                         key=|entry| (entry.id.clone(), entry.stored)
                         children=move |entry: Entry| {
                             let id = entry.id.clone();
@@ -524,18 +153,19 @@ pub fn HistoryPanel(history: History) -> impl IntoView {
                                 move || opened().as_deref() == Some(id.as_str())
                             };
                             let saved_at = entry.saved_at_ms;
-                            let when = move || history::when_text(saved_at, history.now_ms.get());
-                            let label = format!("{} ({})", entry.scenario, entry.status);
+                            let when = move || history::when_text(saved_at, now_ms.get());
+                            let status = history::status_word(entry.status);
+                            let label = format!("{} ({status})", entry.scenario);
                             view! {
                                 <li
                                     class="history-entry"
-                                    data-status=entry.status.clone()
+                                    data-status=status
                                     data-id=id
                                     aria-current=move || current().then_some("true")
                                 >
                                     <div class="history-summary">
                                         <span class="history-name">{entry.scenario.clone()}</span>
-                                        <span class=format!("history-facts {}", status_class(&entry.status))>
+                                        <span class=format!("history-facts {}", facts_tone(&entry).class())>
                                             {history::facts(&entry)}
                                         </span>
                                         <span class="history-when">{when}</span>
@@ -545,7 +175,7 @@ pub fn HistoryPanel(history: History) -> impl IntoView {
                                             type="button"
                                             class="history-open"
                                             aria-label=format!("Open {label}")
-                                            on:click=move |_| spawn_local(lazy::open_kept(history, open_id.clone()))
+                                            on:click=move |_| spawn_local(history.open(open_id.clone()))
                                         >
                                             "Open"
                                         </button>
@@ -574,11 +204,9 @@ pub fn HistoryPanel(history: History) -> impl IntoView {
     }
 }
 
-/// The facts' colour: `done` is good, any other stop is worth a look.
-fn status_class(status: &str) -> &'static str {
-    if status == "done" {
-        view_model::Tone::Ok.class()
-    } else {
-        view_model::Tone::Warn.class()
-    }
+/// The facts' colour: the stop banner's tone for the status (`done` is
+/// good, any other stop is worth a look), and a run cut off before its end
+/// is worth a look too.
+fn facts_tone(entry: &Entry) -> Tone {
+    entry.status.map_or(Tone::Warn, view_model::status_tone)
 }

@@ -1,6 +1,14 @@
-//! Small components. Each renders values it is given (view-model rows, a
-//! banner, signals to read) and reports user input through callbacks; none of
-//! them decides anything about a run.
+//! Components. Each renders what it is given (view-model rows, a banner,
+//! page state to read) and reports user input through callbacks or the page
+//! state's actions; the decisions about a run are the state's and the
+//! harness's, never a component's. A component may import page state, split
+//! points and pure modules; nothing but another component or the page
+//! (`app`) imports a component.
+//!
+//! Three are split modules of their own, each declaring its `#[lazy]`
+//! function beside it: the approval bar (shown only while a run waits), the
+//! Compare panel and the run history's list (below the trace, painted right
+//! after the page).
 
 pub mod approval_bar;
 pub mod compare_panel;

@@ -13,8 +13,8 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
-use crate::editor::Editor;
 use crate::form::{self, Key, LimitKind, ToolForm};
+use crate::state::editor::Editor;
 
 #[component]
 pub fn ScenarioForm(

@@ -6,9 +6,9 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 use crate::browser::{files, page};
-use crate::editor::Editor;
 use crate::provenance::Source;
 use crate::share;
+use crate::state::editor::Editor;
 
 #[component]
 pub fn ShareBar(

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::controller::Controller;
+use crate::state::controller::Controller;
 use crate::view_model::Banner;
 
 #[component]

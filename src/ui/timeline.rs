@@ -7,30 +7,18 @@
 //! card, a new event adds one item to the newest card, and nothing already on
 //! the page is rendered again.
 
-use harness::approval::Decision;
 use harness::event::RunEvent;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
-use crate::controller::{Card, PendingApproval};
-use crate::turn_view::{self, Item};
-use crate::ui::approval_bar::approval_bar;
+use crate::browser::page::TIMELINE_ID;
+use crate::state::controller::Card;
+use crate::turn_view::{self, EventType, Item};
+use crate::ui::approval_bar::{approval_bar, Approvals};
 use crate::view_model;
-
-/// The timeline's element id: `reveal` finds it by it.
-const TIMELINE_ID: &str = "run-timeline";
 
 /// Past this many cards, cards off screen are neither laid out nor painted
 /// (the `long` class in app.css).
 const LONG_RUN_CARDS: usize = 50;
-
-/// What an approval_requested item needs to show the bar under its call.
-#[derive(Clone, Copy)]
-pub struct ApprovalContext {
-    pub pending: Signal<Option<PendingApproval>>,
-    pub reason: RwSignal<String>,
-    pub decide: Callback<Decision>,
-}
 
 #[component]
 pub fn Timeline(
@@ -39,9 +27,10 @@ pub fn Timeline(
     /// from 0, so keys alone would reuse the previous run's elements.
     #[prop(into)]
     run_id: Signal<u64>,
-    approval: ApprovalContext,
+    /// What an approval_requested item needs to show the bar under its call.
+    approvals: Approvals,
 ) -> impl IntoView {
-    provide_context(approval);
+    provide_context(approvals);
     view! {
         <ol
             id=TIMELINE_ID
@@ -137,16 +126,17 @@ fn ItemView(item: Item, time: String) -> impl IntoView {
     // The approval bar goes right under the request for the call it is about.
     // Each request has its own row: only the waiting call's row holds it.
     let bar = item.call_id.map(|call_id| {
-        let ctx = expect_context::<ApprovalContext>();
+        let approvals = expect_context::<Approvals>();
         move || {
-            ctx.pending
+            approvals
+                .pending()
                 .get()
                 .filter(|p| p.call_id == call_id)
-                .map(|pending| Suspend::new(approval_bar(pending, ctx.reason, ctx.decide)))
+                .map(|pending| Suspend::new(approval_bar(pending, approvals)))
         }
     });
     view! {
-        <li class=class data-kind=item.kind data-seq=item.seq data-fate=item.fate.map(|f| f.name())>
+        <li class=class data-kind=item.kind.as_str() data-seq=item.seq data-fate=item.fate.map(|f| f.name())>
             <span class="event-time">{time}</span>
             <div class="event-body">
                 <p class="event-title">{item.title}</p>
@@ -166,8 +156,8 @@ fn ItemView(item: Item, time: String) -> impl IntoView {
 
 /// Assistant text as prose; arguments and results as preformatted blocks,
 /// long ones collapsed behind "Show all".
-fn body_view(kind: &'static str, body: String, collapsible: bool) -> AnyView {
-    if kind == "model_response" {
+fn body_view(kind: EventType, body: String, collapsible: bool) -> AnyView {
+    if kind == EventType::ModelResponse {
         return view! { <p class="assistant-text">{body}</p> }.into_any();
     }
     if !collapsible {
@@ -194,59 +184,4 @@ fn body_view(kind: &'static str, body: String, collapsible: bool) -> AnyView {
         </button>
     }
     .into_any()
-}
-
-/// Brings the run's first card into view just under the toolbar and moves
-/// focus to the timeline, once the cards just set are drawn: after opening a
-/// kept run from the history further down, the person (and a screen reader)
-/// lands on the run they opened.
-pub fn reveal() {
-    request_animation_frame(|| {
-        let Some(document) = window().document() else {
-            return;
-        };
-        let Some(timeline) = document
-            .get_element_by_id(TIMELINE_ID)
-            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
-        else {
-            return;
-        };
-        // Focus first: it scrolls only if the list is off screen, and the
-        // scroll below then places it exactly.
-        let _ = timeline.focus();
-        // The toolbar is sticky (except on phones), so "start" alone would
-        // tuck the first card under it.
-        let toolbar = sticky_toolbar_height(&document);
-        let _ = timeline
-            .style()
-            .set_property("scroll-margin-top", &format!("{toolbar}px"));
-        let options = web_sys::ScrollIntoViewOptions::new();
-        options.set_block(web_sys::ScrollLogicalPosition::Start);
-        timeline.scroll_into_view_with_scroll_into_view_options(&options);
-    });
-}
-
-/// The height the sticky page header covers at the top of the window; 0
-/// where it scrolls away with the page.
-fn sticky_toolbar_height(document: &web_sys::Document) -> i32 {
-    let Some(header) = document
-        .query_selector(".page-header")
-        .ok()
-        .flatten()
-        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
-    else {
-        return 0;
-    };
-    let sticky = window()
-        .get_computed_style(&header)
-        .ok()
-        .flatten()
-        .and_then(|style| style.get_property_value("position").ok())
-        .is_some_and(|position| position == "sticky");
-    if sticky {
-        // A little air between the toolbar and the card.
-        header.offset_height() + 8
-    } else {
-        0
-    }
 }

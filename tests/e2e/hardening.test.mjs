@@ -172,8 +172,9 @@ test('code splitting: the page paints and shows its scenario with no split modul
 
   const status = await runBuiltin(page, 'refund-with-approval', { approve: true });
   assert(status === 'done', `the scripted run ended ${status}`);
-  assert(await asksFor('keep_run'), `keeping the finished run fetched ${fetched.join(', ')}`);
-  for (const feature of ['wire_for_turn', 'comparison_table', 'parse_record', 'provider_model', 'open_kept']) {
+  // Keeping the finished run writes its record out (`lazy::record_jsonl`).
+  assert(await asksFor('record_jsonl'), `keeping the finished run fetched ${fetched.join(', ')}`);
+  for (const feature of ['wire_for_turn', 'parse_record', 'provider_model']) {
     assert(!split(feature), `${feature} was fetched before it was used: ${fetched.join(', ')}`);
   }
 
@@ -184,10 +185,11 @@ test('code splitting: the page paints and shows its scenario with no split modul
   assert(split('wire_for_turn'), `the Wire panel fetched ${fetched.join(', ')}`);
   assert(!split('parse_record') && !split('provider_model'), `more than the Wire module: ${fetched.join(', ')}`);
 
-  // A comparison's table (refund-with-approval is half of a pitfall pair).
+  // A comparison's table (refund-with-approval is half of a pitfall pair),
+  // drawn by the Compare panel's own module.
   await page.getByRole('button', { name: 'Run the pair side by side' }).click();
   await page.locator('.compare-table tr.compare-row').first().waitFor({ timeout: 10_000 });
-  assert(split('comparison_table'), `a comparison fetched ${fetched.join(', ')}`);
+  assert(split('compare_panel'), `a comparison fetched ${fetched.join(', ')}`);
 
   // Opening a kept run reads its record back.
   const parsing = page.waitForRequest((r) => r.url().includes('/split_parse_record_'), { timeout: 5_000 });

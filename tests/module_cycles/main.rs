@@ -98,7 +98,6 @@ fn report(crates: &[CrateGraph]) -> String {
 }
 
 #[test]
-#[ignore = "cycles exist today in src/ (through lazy, controller, editor, engine and ui::*); remove this once they are gone"]
 fn no_module_import_cycles_in_the_workspace() {
     let found = report(&workspace_crates());
     assert!(

@@ -1,6 +1,6 @@
 //! The run engine as the page uses it: everything that loads, builds or
 //! drives a run. The page reaches it only through `lazy::engine`, one split
-//! point, so all of the engine (the scenario loader and its schema, the
+//! point (this module is private to `lazy`), so all of the engine (the scenario loader and its schema, the
 //! built-in tools, the rules model, the tool-argument validator, the loop and
 //! its driver) is one module that the first paint leaves out and the editor's
 //! live check fetches right after. One split point rather than one per
@@ -21,11 +21,12 @@ use harness::scenario::{Problem, Scenario};
 use harness::RunOptions;
 use serde_json::Value;
 
-use crate::browser::background::{self, AutoDecision};
+use harness::library::BUILTIN;
+
+use super::background::{self, AutoDecision};
 use crate::compare::Side;
-use crate::ui::compare_panel;
+use crate::view_model;
 use crate::wire_view::WireSetup;
-use crate::{history, view_model};
 
 /// Everything the watched run needs from the page, owned, because it
 /// crosses into another module.
@@ -43,7 +44,8 @@ pub struct Play {
 /// A trait with one implementation on purpose: the page calls the engine
 /// through this vtable, which only `lazy::engine` (in the split module) hands
 /// out. A direct call to `PageEngine`'s methods from first-paint code would
-/// pull the engine back into the first paint.
+/// pull the engine back into the first paint, which is why `PageEngine` is
+/// private.
 pub trait Engine {
     /// The scenario in `text`, or every problem that stops it from loading.
     fn load(&self, text: &str) -> Result<Scenario, Vec<Problem>>;
@@ -56,14 +58,15 @@ pub trait Engine {
     /// `view_model::check_edited_args`: edited arguments against the tool's schema.
     fn check_edited_args(&self, text: &str, schema: Option<&Value>) -> Result<Value, Vec<String>>;
 
-    /// `history::scenario_text`: the editor text for a record's scenario.
+    /// The editor text for a record's scenario: a built-in's own file when
+    /// the scenario is that built-in (so the picker names it), else pretty JSON.
     fn scenario_text(&self, scenario: &Scenario) -> String;
 
     /// Builds the run of `play.scenario` and drives it to the end (see
     /// `harness::run_scenario`), with the JavaScript sandbox for script tools.
     fn play(&self, play: Play) -> LocalBoxFuture<'static, Result<Outcome, Vec<Problem>>>;
 
-    /// `compare_panel::run_both`: both sides of a comparison, each run to the end.
+    /// `background::run_both`: both sides of a comparison, each run to the end.
     fn run_both(
         &self,
         left: (String, String),
@@ -92,7 +95,11 @@ pub trait Engine {
 }
 
 /// The engine `lazy::engine` hands out.
-pub struct PageEngine;
+struct PageEngine;
+
+pub(super) fn page_engine() -> &'static dyn Engine {
+    &PageEngine
+}
 
 impl Engine for PageEngine {
     fn load(&self, text: &str) -> Result<Scenario, Vec<Problem>> {
@@ -114,7 +121,7 @@ impl Engine for PageEngine {
     }
 
     fn scenario_text(&self, scenario: &Scenario) -> String {
-        history::scenario_text(scenario)
+        scenario_text(scenario)
     }
 
     fn play(&self, play: Play) -> LocalBoxFuture<'static, Result<Outcome, Vec<Problem>>> {
@@ -157,7 +164,7 @@ impl Engine for PageEngine {
         decide: AutoDecision,
         cancel: CancelToken,
     ) -> LocalBoxFuture<'static, Result<(Side, Side), Vec<String>>> {
-        Box::pin(compare_panel::run_both(left, right, decide, cancel))
+        Box::pin(background::run_both(left, right, decide, cancel))
     }
 
     fn replay(
@@ -180,5 +187,30 @@ impl Engine for PageEngine {
         Box::pin(
             async move { background::fork_to_end(&parent, seq, &scenario, decide, cancel).await },
         )
+    }
+}
+
+/// See `Engine::scenario_text`.
+fn scenario_text(scenario: &Scenario) -> String {
+    BUILTIN
+        .iter()
+        .find(|b| Scenario::load(b.json()).as_ref() == Ok(scenario))
+        .map(|b| b.json().to_string())
+        .unwrap_or_else(|| scenario.to_json_pretty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_builtin_scenario_comes_back_as_its_own_file() {
+        let builtin = harness::library::find("get-time").unwrap().json();
+        let scenario = Scenario::load(builtin).unwrap();
+        assert_eq!(scenario_text(&scenario), builtin);
+        let mut edited = scenario.clone();
+        edited.task = "Edited".into();
+        let text = scenario_text(&edited);
+        assert_eq!(Scenario::load(&text).unwrap(), edited);
     }
 }

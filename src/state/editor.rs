@@ -19,15 +19,19 @@
 //! brings its text when the module answers, with Run held meanwhile
 //! (`loading`). Which built-in a text is comes from the saved picker value,
 //! or, for a link, an import or an opened run, from the module.
+//!
+//! The text is checked as it is edited (`live_problems`, the engine's own
+//! load), so the form shows each problem under its field and Run says why it
+//! cannot start (`run_blocker`).
 
-use harness::library::{OPENING_ID, OPENING_JSON};
+use harness::library::{BUILTIN, OPENING_ID, OPENING_JSON};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::browser::page;
-use crate::provenance::{Provenance, Source};
+use crate::provenance::{self, Lesson, Provenance, Source};
 use crate::share;
-use crate::view_model::CUSTOM;
+use crate::view_model::{self, CUSTOM};
 use crate::{form, lazy};
 
 #[derive(Clone, Copy)]
@@ -53,6 +57,10 @@ pub struct Editor {
     /// Bumped by every pick and edit, so a pick's text that arrives after a
     /// newer pick or edit is dropped.
     picks: StoredValue<u64>,
+    /// Why the text cannot run, as `path: message` lines (the live check).
+    live_problems: RwSignal<Vec<String>>,
+    /// The scenario's lesson: its own `description`.
+    lesson: Memo<String>,
 }
 
 impl Default for Editor {
@@ -95,22 +103,101 @@ impl Editor {
             None => None,
         };
         page::save_provenance(&provenance.to_saved());
+        let text_signal = RwSignal::new(text.clone());
+        let loading = RwSignal::new(false);
         let editor = Editor {
             selected: RwSignal::new(known.clone().unwrap_or_else(|| CUSTOM.to_string())),
-            text: RwSignal::new(text.clone()),
+            text: text_signal,
             notice: RwSignal::new(None),
             arrival: RwSignal::new(arrival),
             provenance: RwSignal::new(provenance),
             revision: RwSignal::new(0),
             field_errors: RwSignal::new(Vec::new()),
-            loading: RwSignal::new(false),
+            loading,
             picks: StoredValue::new(0),
+            live_problems: RwSignal::new(Vec::new()),
+            lesson: lesson_of(text_signal.read_only(), loading.read_only()),
         };
         page::save_selection(&editor.selected.get_untracked());
         if known.is_none() {
             editor.identify(text);
         }
+        // The built-ins' files (another split module) are fetched once the
+        // page has painted (a spawned task runs after the mount), so a pick
+        // in the picker rarely waits for them.
+        spawn_local(lazy::preload_builtins());
+        editor.check_as_edited();
         editor
+    }
+
+    /// Checks the text each time it changes. The check is the engine's (a
+    /// split module): the first one fetches it, right after the first paint.
+    /// An answer about text that has changed since is dropped; the newer
+    /// text's check follows.
+    fn check_as_edited(self) {
+        Effect::new(move |_| {
+            let text = self.text.get();
+            spawn_local(async move {
+                let lines = match lazy::engine().await.load(&text) {
+                    Ok(_) => Vec::new(),
+                    Err(problems) => view_model::problem_lines(&problems),
+                };
+                if self.text.with_untracked(|now| *now == text) {
+                    self.live_problems.set(lines);
+                }
+            });
+        });
+    }
+
+    /// The live check's problems with the text, as `path: message` lines.
+    pub fn live_problems(&self) -> ReadSignal<Vec<String>> {
+        self.live_problems.read_only()
+    }
+
+    /// Why Run cannot start, if it cannot (tracked): a built-in still on its
+    /// way, a form field that cannot go into the JSON, a problem of
+    /// `other_fields` (the Model settings' fields, which block Run the same
+    /// way), or the live check's problems.
+    pub fn run_blocker(&self, other_fields: impl FnOnce() -> Vec<String>) -> Option<String> {
+        if self.loading.get() {
+            return Some(view_model::LOADING_BLOCKER.to_string());
+        }
+        let mut field_errors: Vec<String> = self
+            .field_errors
+            .with(|errors| errors.iter().map(|(_, e)| e.clone()).collect());
+        field_errors.extend(other_fields());
+        self.live_problems
+            .with(|p| form::run_blocker(p, &field_errors))
+    }
+
+    /// The lesson the page shows above the form (see `lesson_of`).
+    pub fn lesson(&self) -> Memo<String> {
+        self.lesson
+    }
+
+    /// The picker's label for a text that is no built-in: where it came
+    /// from ("Edited from Turn limit", "From a shared link").
+    pub fn custom_label(&self) -> String {
+        self.provenance.with(|p| {
+            p.label(|id| view_model::find_builtin(BUILTIN, id).map(|b| b.name().to_string()))
+        })
+    }
+
+    /// A share link pasted into this tab changed only the fragment: loads
+    /// its scenario (true), or says why the link is broken.
+    pub fn open_link(self, fragment: &str) -> bool {
+        match share::scenario_from_fragment(fragment) {
+            Some(Ok(text)) => {
+                self.load(text, Source::Link);
+                self.set_arrival(Some(share::LINK_LOADED.to_string()));
+                true
+            }
+            Some(Err(why)) => {
+                self.set_arrival(Some(share::broken_link_notice(&why)));
+                false
+            }
+            None => false,
+        }
     }
 
     pub fn loading(&self) -> ReadSignal<bool> {
@@ -291,4 +378,23 @@ impl Editor {
         }
         self.text.set(text);
     }
+}
+
+/// The lesson is the scenario's own `description`, whichever way it arrived
+/// (a built-in, a link, a file, an edit). While the text is not JSON the
+/// last lesson stays, rather than flickering to the generic one.
+fn lesson_of(text: ReadSignal<String>, loading: ReadSignal<bool>) -> Memo<String> {
+    Memo::new(move |previous: Option<&String>| {
+        if loading.get() {
+            return view_model::LOADING_LESSON.to_string();
+        }
+        match text.with(|text| provenance::lesson_of(text)) {
+            Lesson::Described(description) => description,
+            Lesson::Undescribed => view_model::CUSTOM_LESSON.to_string(),
+            Lesson::NotJson => previous
+                .filter(|p| p.as_str() != view_model::LOADING_LESSON)
+                .cloned()
+                .unwrap_or_else(|| view_model::CUSTOM_LESSON.to_string()),
+        }
+    })
 }

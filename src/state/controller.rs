@@ -36,8 +36,7 @@ use leptos::task::spawn_local;
 use serde_json::Value;
 
 use crate::browser::runtime::{BrowserRuntime, HostYield};
-use crate::engine::Play;
-use crate::lazy;
+use crate::lazy::{self, Play};
 use crate::run_state::RunStateBook;
 use crate::turn_view::{self, Placement};
 use crate::view_model::{self, Counters};
@@ -96,10 +95,6 @@ pub struct Controller {
     /// The cancel token of the run in flight; the token is `!Send`, hence local storage.
     cancel: StoredValue<Option<CancelToken>, LocalStorage>,
     decision_tx: StoredValue<Option<oneshot::Sender<Decision>>, LocalStorage>,
-    /// The approval bar's own Approve, tried first by a plain Approve: while
-    /// an edit of the arguments is open it approves the edit and answers
-    /// `true`, so the button and the `a` key approve the same thing.
-    approve_instead: StoredValue<Option<Callback<(), bool>>>,
     step_tx: StoredValue<Option<oneshot::Sender<()>>, LocalStorage>,
     /// Tool name → input schema of the run in flight.
     schemas: StoredValue<Vec<(String, Value)>>,
@@ -122,7 +117,7 @@ impl Default for Controller {
 impl Controller {
     /// Call once, in the root component, so the signals live as long as the
     /// page. It is also provided as context, for the components that show
-    /// what it holds without being handed it (the approval bar, the stop banner).
+    /// what it holds without being handed it (the stop banner).
     pub fn new() -> Self {
         let controller = Controller {
             events: RwSignal::new(Vec::new()),
@@ -138,7 +133,6 @@ impl Controller {
             step_mode: StoredValue::new(false),
             cancel: StoredValue::new_local(None),
             decision_tx: StoredValue::new_local(None),
-            approve_instead: StoredValue::new(None),
             step_tx: StoredValue::new_local(None),
             schemas: StoredValue::new(Vec::new()),
             wire_setup: RwSignal::new(WireSetup::default()),
@@ -394,30 +388,25 @@ impl Controller {
         self.cancel.set_value(None);
     }
 
-    /// The approval bar's answer to the pending call. A plain Approve while
-    /// the bar has an edit open goes to the bar instead (see `approve_instead`).
+    /// The answer to the pending call (from the approval bar, see
+    /// `ui::approval_bar::Approvals`).
     pub fn decide(self, decision: Decision) {
-        if decision == Decision::Approve
-            && self
-                .approve_instead
-                .get_value()
-                .is_some_and(|approve| approve.run(()))
-        {
-            return;
-        }
         let sender = self.decision_tx.try_update_value(Option::take).flatten();
         if let Some(sender) = sender {
-            self.approve_instead.set_value(None);
             self.pending.set(None);
             // A dropped receiver means the run already ended; nothing to tell it.
             let _ = sender.send(decision);
         }
     }
 
-    /// Set by the approval bar when it shows (see `approve_instead`); dropped
-    /// when the call is decided or the run ends.
-    pub fn set_approve_instead(self, action: Option<Callback<(), bool>>) {
-        self.approve_instead.set_value(action);
+    /// Another scenario is coming into the editor (picked, imported, opened
+    /// from a link): the trace, counters and exports belong to the run that
+    /// made them, so they go (the run stays in the history). A run still
+    /// going is left alone, and the trace's heading names its scenario.
+    pub fn clear_for_another_scenario(self) {
+        if !self.running.get_untracked() {
+            self.reset();
+        }
     }
 
     fn release_step(self) {
@@ -432,7 +421,6 @@ impl Controller {
     /// race against cancel ends them) and hides the bar and the pause.
     fn clear_waits(self) {
         self.decision_tx.set_value(None);
-        self.approve_instead.set_value(None);
         self.step_tx.set_value(None);
         if self.pending.get_untracked().is_some() {
             self.pending.set(None);

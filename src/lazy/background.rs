@@ -1,5 +1,5 @@
-//! Runs that nobody watches step by step: the two sides of a comparison and
-//! forks. They run to the end on the browser's event loop, answer approval
+//! Runs that nobody watches step by step: the two sides of a comparison,
+//! forks and replays. They run to the end on the browser's event loop, answer approval
 //! requests by a fixed choice instead of the approval bar, and hand the main
 //! thread back every few milliseconds so the page stays responsive and Stop
 //! works even when the scripted model and tools answer at once.
@@ -18,6 +18,8 @@ use harness::scenario::Scenario;
 use harness::RunOptions;
 
 use crate::browser::runtime::{BrowserRuntime, HostYield};
+use crate::compare::{prefixed, Side};
+use crate::view_model;
 
 /// How a background run answers a call that asks for approval.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,4 +151,44 @@ pub async fn fork_to_end(
         &mut |_| {},
     )
     .await
+}
+
+/// Loads both scenarios (every problem, prefixed by its side) and runs them
+/// one after the other.
+pub async fn run_both(
+    (left_label, left_text): (String, String),
+    (right_label, right_text): (String, String),
+    decide: AutoDecision,
+    cancel: CancelToken,
+) -> Result<(Side, Side), Vec<String>> {
+    let left = Scenario::load(&left_text);
+    let right = Scenario::load(&right_text);
+    let (left, right) = match (left, right) {
+        (Ok(l), Ok(r)) => (l, r),
+        (l, r) => {
+            let mut problems = Vec::new();
+            if let Err(p) = l {
+                problems.extend(prefixed(&left_label, &view_model::problem_lines(&p)));
+            }
+            if let Err(p) = r {
+                problems.extend(prefixed(&right_label, &view_model::problem_lines(&p)));
+            }
+            return Err(problems);
+        }
+    };
+    let left_events = run_to_end(&left, decide, cancel.clone())
+        .await
+        .map_err(|p| prefixed(&left_label, &p))?;
+    let right_events = run_to_end(&right, decide, cancel)
+        .await
+        .map_err(|p| prefixed(&right_label, &p))?;
+    let record = |scenario, events| Record {
+        scenario: Some(scenario),
+        events,
+        forked_at: None,
+    };
+    Ok((
+        Side::new(left_label, record(left, left_events)),
+        Side::new(right_label, record(right, right_events)),
+    ))
 }

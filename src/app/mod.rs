@@ -1,0 +1,59 @@
+//! The page: the root component makes the page state once (so it outlives
+//! every component and every spawned run) and lays out four sections:
+//! - `toolbar`: the header, with the scenario picker, Run / Step / Stop /
+//!   Reset, why Run cannot start, and the live counters;
+//! - `scenario`: the scenario editor (lesson, form, JSON, share, Model
+//!   settings, problems), on the left;
+//! - `trace`: the run's trace in the centre, its stop banner, the replay and
+//!   the run history below it;
+//! - `inspector`: the Run state and Wire panels beside or below it, and the
+//!   Compare panel.
+//!
+//! The state is the editor (picked scenario, JSON text, its live check),
+//! the controller (the run log, the run in flight, what it waits for), the
+//! Model settings, the run history, and the approvals (the deny reason and
+//! the `a`/`d` keys). Everything else is derived.
+
+mod inspector;
+mod scenario;
+mod toolbar;
+mod trace;
+
+use leptos::prelude::*;
+
+use crate::browser::page;
+use crate::state::controller::Controller;
+use crate::state::editor::Editor;
+use crate::state::history::History;
+use crate::state::model_choice::ModelChoice;
+use crate::ui::approval_bar::Approvals;
+use inspector::Inspector;
+use scenario::ScenarioSection;
+use toolbar::Toolbar;
+use trace::TraceSection;
+
+#[component]
+pub fn App() -> impl IntoView {
+    let editor = Editor::new();
+    let controller = Controller::new();
+    let model_choice = ModelChoice::new();
+    let history = History::new(controller, editor);
+    // A panic's error panel offers the trace of the run in view.
+    crate::browser::panic::keep_trace(controller.events());
+    let approvals = Approvals::new(controller);
+    // A share link pasted into this tab changes only the fragment: load it.
+    page::on_fragment_change(move |fragment| {
+        if editor.open_link(&fragment) {
+            controller.clear_for_another_scenario();
+        }
+    });
+
+    view! {
+        <Toolbar editor controller model_choice />
+        <main class="layout">
+            <ScenarioSection editor controller model_choice />
+            <TraceSection controller history approvals />
+            <Inspector editor controller />
+        </main>
+    }
+}

@@ -1,0 +1,42 @@
+//! The scenario section, on the left: the lesson, what arrived in the
+//! editor, the structured form, the JSON, the share bar, the Model settings
+//! and every problem that keeps the scenario from running.
+
+use leptos::prelude::*;
+
+use crate::state::controller::Controller;
+use crate::state::editor::Editor;
+use crate::state::model_choice::ModelChoice;
+use crate::ui::json_editor::JsonEditor;
+use crate::ui::model_settings::ModelSettings;
+use crate::ui::problem_list::ProblemList;
+use crate::ui::scenario_form::ScenarioForm;
+use crate::ui::share_bar::ShareBar;
+
+#[component]
+pub fn ScenarioSection(
+    editor: Editor,
+    controller: Controller,
+    model_choice: ModelChoice,
+) -> impl IntoView {
+    let live_problems = editor.live_problems();
+    // The live check's problems, then why the last run could not start.
+    let shown_problems = Signal::derive(move || {
+        let mut lines = live_problems.get();
+        lines.extend(controller.problems().get());
+        lines
+    });
+    view! {
+        <section class="panel scenario" aria-label="Scenario">
+            <h2>"Scenario"</h2>
+            <p class="lesson">{editor.lesson()}</p>
+            <p class="arrival" role="status">{move || editor.arrival().get()}</p>
+            <ScenarioForm editor=editor problems=live_problems />
+            <label for="scenario-json">"Scenario JSON"</label>
+            <JsonEditor text=editor.text() on_input=move |text| editor.edit(text) />
+            <ShareBar editor=editor on_arrival=move |()| controller.clear_for_another_scenario() />
+            <ModelSettings choice=model_choice />
+            <ProblemList problems=shown_problems />
+        </section>
+    }
+}

@@ -1,0 +1,136 @@
+//! The page header: the title, the theme, and the toolbar (the scenario
+//! picker, Run / Step / Stop / Reset with the run's state, why Run cannot
+//! start, and the live counters).
+
+use harness::library::BUILTIN;
+use leptos::prelude::*;
+
+use crate::browser::page;
+use crate::state::controller::Controller;
+use crate::state::editor::Editor;
+use crate::state::model_choice::ModelChoice;
+use crate::ui::counters::CounterBar;
+use crate::ui::scenario_picker::ScenarioPicker;
+use crate::view_model;
+
+#[component]
+pub fn Toolbar(editor: Editor, controller: Controller, model_choice: ModelChoice) -> impl IntoView {
+    let events = controller.events();
+    let running = controller.running();
+    let pending = controller.pending();
+    let paused = controller.paused();
+    let blocker = Memo::new(move |_| editor.run_blocker(|| model_choice.problem_lines()));
+
+    let theme = RwSignal::new(page::saved_theme().unwrap_or_else(|| "system".to_string()));
+    page::apply_theme(&theme.get_untracked());
+
+    let can_start = move || blocker.with(Option::is_none);
+    let run_enabled = move || {
+        if running.get() {
+            paused.with(Option::is_some)
+        } else {
+            can_start()
+        }
+    };
+    let step_enabled = move || {
+        if running.get() {
+            pending.with(Option::is_none)
+        } else {
+            can_start()
+        }
+    };
+    let status_text = move || match (running.get(), paused.get()) {
+        (true, Some(before)) => view_model::pause_text(&before),
+        (true, None) if pending.with(Option::is_some) => "Waiting for your approval".to_string(),
+        (true, None) => "Running…".to_string(),
+        (false, _) => String::new(),
+    };
+
+    view! {
+        <header class="page-header">
+            <div class="header-inner">
+                <h1>"Agent Loop Playground"</h1>
+                <label class="theme">
+                    "Theme"
+                    <select on:change=move |ev| {
+                        let value = event_target_value(&ev);
+                        page::apply_theme(&value);
+                        theme.set(value);
+                    }>
+                        {["system", "light", "dark"].map(|value| view! {
+                            <option value=value prop:selected=move || theme.with(|t| t == value)>
+                                {match value { "light" => "Light", "dark" => "Dark", _ => "System" }}
+                            </option>
+                        })}
+                    </select>
+                </label>
+                <p class="tagline">
+                    "An LLM agent's tool-calling loop, run in your browser against a scripted model."
+                </p>
+            </div>
+            <div class="toolbar">
+                <div class="picker">
+                    <ScenarioPicker
+                        groups=view_model::scenario_groups(BUILTIN)
+                        selected=editor.selected()
+                        custom_label=Signal::derive(move || editor.custom_label())
+                        on_select=move |id: String| {
+                            if id != view_model::CUSTOM {
+                                controller.clear_for_another_scenario();
+                            }
+                            editor.select(id)
+                        }
+                    />
+                </div>
+                <div class="actions" role="toolbar" aria-label="Run controls">
+                    <button
+                        type="button"
+                        class="run"
+                        aria-describedby="run-blocker"
+                        prop:disabled=move || !run_enabled()
+                        on:click=move |_| {
+                            controller.set_model(model_choice.current());
+                            controller.run(&editor.text().get_untracked())
+                        }
+                    >
+                        "Run"
+                    </button>
+                    <button
+                        type="button"
+                        class="step"
+                        title="Run until the next model call or tool call, then pause"
+                        aria-describedby="run-blocker"
+                        prop:disabled=move || !step_enabled()
+                        on:click=move |_| {
+                            controller.set_model(model_choice.current());
+                            controller.step(&editor.text().get_untracked())
+                        }
+                    >
+                        "Step"
+                    </button>
+                    <button
+                        type="button"
+                        class="stop"
+                        prop:disabled=move || !running.get()
+                        on:click=move |_| controller.stop()
+                    >
+                        "Stop"
+                    </button>
+                    <button
+                        type="button"
+                        class="reset"
+                        prop:disabled=move || events.with(Vec::is_empty) && !running.get()
+                        on:click=move |_| controller.reset()
+                    >
+                        "Reset"
+                    </button>
+                    <span class="run-state" aria-live="polite">{status_text}</span>
+                </div>
+                <p id="run-blocker" class="run-blocker" aria-live="polite">
+                    {move || if running.get() { None } else { blocker.get() }}
+                </p>
+                <CounterBar counters=controller.counters() elapsed_ms=controller.elapsed_ms() />
+            </div>
+        </header>
+    }
+}

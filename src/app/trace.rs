@@ -1,0 +1,45 @@
+//! The trace section, in the centre: its heading (the scenario the run ran,
+//! export and import), the timeline of cards with the approval bar under
+//! the call that waits, the stop banner, and below them the replay and the
+//! run history (a split module, painted right after the page).
+
+use leptos::prelude::*;
+
+use crate::state::controller::Controller;
+use crate::state::history::History;
+use crate::ui::approval_bar::Approvals;
+use crate::ui::history_panel::{history_panel, RunFiles};
+use crate::ui::stop_banner::StopBanner;
+use crate::ui::timeline::Timeline;
+use crate::view_model;
+
+#[component]
+pub fn TraceSection(
+    controller: Controller,
+    history: History,
+    approvals: Approvals,
+) -> impl IntoView {
+    let events = controller.events();
+    let idle = move || events.with(Vec::is_empty);
+    let banner =
+        Memo::new(move |_| events.with(|e| view_model::outcome_of(e).map(view_model::banner)));
+    view! {
+        <section class="panel trace" aria-labelledby="trace-heading">
+            <div class="trace-heading">
+                <h2 id="trace-heading">
+                    "Trace"
+                    {move || controller.ran_scenario().with(|s| s.as_ref().map(|s| view! {
+                        <span class="trace-of">{format!(" of “{}”", s.name)}</span>
+                    }))}
+                </h2>
+                <RunFiles history=history />
+            </div>
+            <Show when=idle>
+                <p class="empty">"No run yet. Pick a scenario and press Run, or Step through it."</p>
+            </Show>
+            <Timeline cards=controller.cards() run_id=controller.run_id() approvals=approvals />
+            {move || banner.get().map(|banner| view! { <StopBanner banner=banner /> })}
+            {Suspend::new(history_panel(history))}
+        </section>
+    }
+}

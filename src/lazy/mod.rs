@@ -1,0 +1,127 @@
+//! The split points over engine work, and the engine only they reach. Each
+//! `#[lazy]` function here, with the code only it reaches, is moved by
+//! `scripts/wasm-split.mjs` into its own wasm file that the browser fetches
+//! the first time the function is called, so the first paint does not load
+//! it. Code that several split points reach goes into shared chunks, fetched
+//! once.
+//!
+//! What the first paint leaves out through this module:
+//! - the run engine (`engine`, private here, handed out by [`engine()`]):
+//!   loading and checking a scenario, building and driving a run, validating
+//!   edited arguments, the runs nobody watches (`background`: both sides of
+//!   a comparison, forks, replays). The editor's live check of the opening
+//!   scenario fetches it right after the first paint; a run started before it
+//!   arrives shows as running and goes ahead when it lands;
+//! - the built-ins' files (the first paint has their names and the opening
+//!   scenario's text, see `harness::library`), preloaded after the first paint;
+//! - reading records back and writing them out, the Wire panel's request
+//!   bodies and checker, and the real-provider model.
+//!
+//! Components that are split themselves (the approval bar, the Compare panel,
+//! the run history's list) declare their own `#[lazy]` function next to them,
+//! in their module: a split point here takes and returns plain data only, so
+//! this module imports no page state and no component, and the layers stay
+//! one-way (components → page state → split points → engine → browser glue
+//! and the harness). The history's actions (keep, open, import, replay) are
+//! no split points: their heavy parts are (`record_jsonl`, `parse_record`,
+//! the engine), and the rest costs the first paint about 3 KiB.
+//!
+//! The rule that keeps the engine out of the first paint: in the web app,
+//! `Scenario::load`, `Scenario::build*`, `harness::run_scenario*`,
+//! `harness::replay::replay*`, `harness::fork::fork`, `library::json_of` and
+//! `BuiltinScenario::json` are called only in this module. `clippy.toml`
+//! lists them under `disallowed-methods`, and this module alone allows them
+//! (`#![allow]` below), so a call anywhere else fails `cargo clippy` at the
+//! call site. The engine's implementation is private to this module, so the
+//! rest of the page reaches it only through [`engine()`]'s `dyn Engine`.
+//! `scripts/bundle-size.mjs` in CI still checks the first paint's 250 KiB
+//! budget, which catches the rest (a new heavy dependency, say).
+//!
+//! The `split` feature (on by default) makes them split points; without it
+//! they are plain `async` functions. The wasm tests run without it: a test
+//! binary is not split, and a split point that calls another one would leave
+//! it an import that only the split build's loader provides.
+//!
+//! Leptos's `#[lazy]` makes each one `async` for its callers. Underneath it is
+//! an `extern "Rust"` call between the two modules, so every argument and result
+//! is owned. A module that cannot be fetched panics, which the panic panel
+//! reports with the trace so far (a deployment that lost files, not bad input).
+//! Natively (tests, the CLI) the functions are called directly.
+
+// The split rule's one exemption (see above and clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
+mod background;
+mod engine;
+
+use harness::event::RunEvent;
+use harness::library;
+use harness::model::ModelClient;
+use harness::provider::{HttpModel, ProviderRun};
+use harness::replay::Record;
+#[cfg(feature = "split")]
+use leptos::prelude::lazy;
+
+use crate::browser::fetch::FetchTransport;
+use crate::wire_view::{self, ProviderWire, WireSetup};
+
+pub use background::AutoDecision;
+pub use engine::{Engine, Play};
+
+/// The run engine (see `engine`): loading, building and driving runs.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn engine() -> &'static dyn Engine {
+    engine::page_engine()
+}
+
+/// `library::json_of`: a built-in scenario's file, which the first paint
+/// does not carry.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn builtin_json(id: String) -> Option<&'static str> {
+    library::json_of(&id)
+}
+
+/// Fetches the built-ins' module without calling into it.
+pub async fn preload_builtins() {
+    #[cfg(feature = "split")]
+    __preload_builtin_json().await;
+}
+
+/// The built-in whose file `text` is, if any: the picker's value for it.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn builtin_id_of(text: String) -> Option<&'static str> {
+    library::BUILTIN
+        .iter()
+        .find(|b| b.json() == text)
+        .map(|b| b.id)
+}
+
+/// `Record::to_jsonl`: what Export saves.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn record_jsonl(record: Record) -> String {
+    record.to_jsonl()
+}
+
+/// A record (or a bare trace) from its JSON Lines text.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn parse_record(text: String) -> Result<Record, String> {
+    Record::from_jsonl(&text)
+}
+
+/// `wire_view::wire_for_turn`: each provider's request body and verdict.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn wire_for_turn(
+    events: Vec<RunEvent>,
+    setup: WireSetup,
+    turn: u32,
+) -> Option<Vec<ProviderWire>> {
+    wire_view::wire_for_turn(&events, &setup, turn)
+}
+
+/// The model that talks to a real provider over `fetch`.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn provider_model(run: ProviderRun) -> Box<dyn ModelClient> {
+    let model: Box<dyn ModelClient> =
+        Box::new(HttpModel::new(run.settings, run.key, FetchTransport));
+    model
+}

@@ -1,0 +1,438 @@
+//! The run history's page state: every run that finishes in the page is
+//! kept (in `localStorage`, through `browser::history_store`), listed newest
+//! first, restored after a reload, opened read-only in the trace, deleted,
+//! exported and imported as a record file (`run.jsonl`, the format
+//! `agent-loop show` reads), and replayed against the scenario in the editor
+//! with the pass/fail list of `harness::replay`. The panel that shows it is
+//! `ui::history_panel`; the pure logic (entries, index, budget) is `history`.
+//!
+//! The state lives in `History`, made once in the root component. It watches
+//! the controller's log and keeps a run when its `run_finished` arrives; the
+//! run a record was opened into is marked as handled, so opening or
+//! importing a run never keeps it twice. A run that storage refuses (full,
+//! unavailable, over the budget) stays listed for this page, marked so, and
+//! the panel says why: nothing is dropped without a word.
+
+use gloo_timers::future::TimeoutFuture;
+use harness::event::{EventKind, RunEvent};
+use harness::replay::{Assertions, Record};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::browser::history_store::{self as store, StoreError};
+use crate::browser::{files, page};
+use crate::history::{self, Entry, Origin, Plan, ReplayView};
+use crate::lazy;
+use crate::state::controller::Controller;
+use crate::state::editor::Editor;
+use crate::view_model;
+
+/// The file name an exported run gets.
+const EXPORT_NAME: &str = "run.jsonl";
+/// How often the "2 min ago" texts refresh.
+const CLOCK_REFRESH_MS: u32 = 30_000;
+
+#[derive(Clone, Copy)]
+pub struct History {
+    controller: Controller,
+    editor: Editor,
+    /// The kept runs, newest first.
+    entries: RwSignal<Vec<Entry>>,
+    /// What the panel must say about storage: refused, full, evicted, unreadable.
+    notice: RwSignal<Option<String>>,
+    /// What happened to the last export or import, beside those controls.
+    file_notice: RwSignal<Option<String>>,
+    /// Records that storage did not take, by id, kept for this page only.
+    memory: StoredValue<Vec<(String, String)>>,
+    /// The run id of the last run kept or shown, so each is kept once.
+    handled: StoredValue<u64>,
+    /// (run id, entry id) of the kept run the trace shows, if it shows one.
+    opened: RwSignal<Option<(u64, String)>>,
+    /// (run id, verdict) of the last replay of the trace in view.
+    replayed: RwSignal<Option<(u64, Result<ReplayView, String>)>>,
+    replaying: RwSignal<bool>,
+    now_ms: RwSignal<f64>,
+}
+
+impl History {
+    /// Call once, in the root component: it reads the stored index and starts
+    /// keeping finished runs.
+    pub fn new(controller: Controller, editor: Editor) -> Self {
+        let (entries, notice) = restore();
+        let history = History {
+            controller,
+            editor,
+            entries: RwSignal::new(entries),
+            notice: RwSignal::new(notice),
+            file_notice: RwSignal::new(None),
+            memory: StoredValue::new(Vec::new()),
+            handled: StoredValue::new(0),
+            opened: RwSignal::new(None),
+            replayed: RwSignal::new(None),
+            replaying: RwSignal::new(false),
+            now_ms: RwSignal::new(js_sys::Date::now()),
+        };
+        let events = controller.events();
+        Effect::new(move |_| {
+            let finished = events.with(|e| {
+                matches!(
+                    e.last(),
+                    Some(RunEvent {
+                        kind: EventKind::RunFinished(_),
+                        ..
+                    })
+                )
+            });
+            let run = controller.run_id().get_untracked();
+            if !finished || history.handled.get_value() == run {
+                return;
+            }
+            history.handled.set_value(run);
+            let record = Record {
+                scenario: controller.ran_scenario().get_untracked(),
+                events: events.get_untracked(),
+                forked_at: None,
+            };
+            spawn_local(async move {
+                history.keep(record, Origin::Run).await;
+            });
+        });
+        spawn_local(async move {
+            loop {
+                TimeoutFuture::new(CLOCK_REFRESH_MS).await;
+                history.now_ms.set(js_sys::Date::now());
+            }
+        });
+        history
+    }
+
+    /// The controller whose runs this history keeps.
+    pub fn controller(&self) -> Controller {
+        self.controller
+    }
+
+    /// The kept runs, newest first.
+    pub fn entries(&self) -> ReadSignal<Vec<Entry>> {
+        self.entries.read_only()
+    }
+
+    /// What the panel must say about storage, if anything.
+    pub fn notice(&self) -> ReadSignal<Option<String>> {
+        self.notice.read_only()
+    }
+
+    /// What happened to the last export or import.
+    pub fn file_notice(&self) -> ReadSignal<Option<String>> {
+        self.file_notice.read_only()
+    }
+
+    /// The id of the kept run the trace shows, if it shows one (tracked).
+    pub fn opened_id(&self) -> Option<String> {
+        let run = self.controller.run_id().get();
+        self.opened
+            .get()
+            .filter(|(opened, _)| *opened == run)
+            .map(|(_, id)| id)
+    }
+
+    /// The last replay's verdict on the trace in view, if any (tracked).
+    pub fn verdict(&self) -> Option<Result<ReplayView, String>> {
+        let run = self.controller.run_id().get();
+        self.replayed
+            .get()
+            .filter(|(replayed, _)| *replayed == run)
+            .map(|(_, verdict)| verdict)
+    }
+
+    /// A replay is under way.
+    pub fn replaying(&self) -> ReadSignal<bool> {
+        self.replaying.read_only()
+    }
+
+    /// Now, refreshed every half minute, for the "2 min ago" texts.
+    pub fn now_ms(&self) -> ReadSignal<f64> {
+        self.now_ms.read_only()
+    }
+
+    /// The trace in view as a record: the scenario it ran and its events.
+    fn current_record(self) -> Record {
+        Record {
+            scenario: self.controller.ran_scenario().get_untracked(),
+            events: self.controller.events().get_untracked(),
+            forked_at: None,
+        }
+    }
+
+    /// Adds `record` to the history, in storage when it can; returns its id.
+    /// Writing the record out is a split module (`lazy::record_jsonl`), like
+    /// reading one back and replaying: the first paint lists kept runs, and
+    /// that code is fetched on first use.
+    async fn keep(self, record: Record, origin: Origin) -> String {
+        let text = lazy::record_jsonl(record.clone()).await;
+        let now = js_sys::Date::now();
+        self.now_ms.set(now);
+        let mut entries = self.entries.get_untracked();
+        let id = history::new_id(now, &entries);
+        let mut entry = history::summarize(&record, id.clone(), now, text.len(), origin);
+        let notice = match persist(&mut entries, &entry, &text) {
+            Ok(dropped) => history::evicted_notice(&dropped),
+            Err(why) => {
+                entry.stored = false;
+                self.memory
+                    .update_value(|memory| memory.push((id.clone(), text)));
+                Some(why)
+            }
+        };
+        entries.insert(0, entry);
+        self.entries.set(entries);
+        self.notice.set(notice);
+        id
+    }
+
+    /// Shows a record in the trace and its scenario in the editor, and
+    /// brings the trace into view: Open is pressed down in this panel, below
+    /// the trace it fills.
+    fn show(self, record: &Record, entry_id: String) {
+        self.controller.show_record(record);
+        let run = self.controller.run_id().get_untracked();
+        // Already kept: the watcher must not keep it again.
+        self.handled.set_value(run);
+        self.opened.set(Some((run, entry_id)));
+        page::reveal_timeline();
+        if let Some(scenario) = record.scenario.clone() {
+            // Which built-in it is takes the engine (a split module).
+            spawn_local(async move {
+                let text = lazy::engine().await.scenario_text(&scenario);
+                // Another run was opened or started meanwhile: its scenario stays.
+                if self.controller.run_id().get_untracked() != run {
+                    return;
+                }
+                self.editor.load(text, crate::provenance::Source::KeptRun);
+                self.editor.set_arrival(Some(
+                    "Loaded the scenario of the opened run: Run runs it again, Replay checks it."
+                        .to_string(),
+                ));
+                // Where the editor sits above the trace (narrow windows), its
+                // new scenario may have moved the trace: place it again.
+                page::reveal_timeline();
+            });
+        }
+    }
+
+    /// Opens a kept run in the trace, and its scenario in the editor.
+    pub async fn open(self, id: String) {
+        let text = match self
+            .memory
+            .with_value(|m| m.iter().find(|(k, _)| *k == id).map(|(_, t)| t.clone()))
+        {
+            Some(text) => Ok(Some(text)),
+            None => store::load_record(&id),
+        };
+        let record = match text {
+            Ok(Some(text)) => lazy::parse_record(text).await,
+            Ok(None) => Err("its record is no longer in this browser's storage".to_string()),
+            Err(err) => Err(unavailable_text(&err)),
+        };
+        match record {
+            Ok(record) => {
+                self.notice.set(None);
+                self.show(&record, id);
+            }
+            Err(why) => self
+                .notice
+                .set(Some(format!("This kept run cannot be opened: {why}."))),
+        }
+    }
+
+    /// Removes one kept run.
+    pub fn delete(self, id: &str) {
+        store::remove_record(id);
+        self.memory.update_value(|m| m.retain(|(k, _)| k != id));
+        self.entries
+            .update(|entries| entries.retain(|e| e.id != id));
+        self.save_index();
+    }
+
+    /// Removes every kept run.
+    pub fn delete_all(self) {
+        for entry in self.entries.get_untracked() {
+            store::remove_record(&entry.id);
+        }
+        self.memory.set_value(Vec::new());
+        self.entries.set(Vec::new());
+        self.save_index();
+    }
+
+    /// Writes the index after a deletion. A smaller index always fits, so
+    /// only unavailable storage fails here, and the panel already says so.
+    fn save_index(self) {
+        let json = self.entries.with_untracked(|e| history::index_to_json(e));
+        match store::save_index(&json) {
+            Ok(()) => {}
+            Err(err) => self.notice.set(Some(format!(
+                "The deletion is not saved: {}.",
+                unavailable_text(&err)
+            ))),
+        }
+    }
+
+    /// Saves the run in view with its scenario as `run.jsonl`.
+    pub fn export(self) {
+        let record = self.current_record();
+        spawn_local(async move {
+            let text = lazy::record_jsonl(record).await;
+            let notice = match files::download(EXPORT_NAME, "application/x-ndjson", &text) {
+                Ok(()) => format!("Saved {EXPORT_NAME}: the scenario and the trace."),
+                Err(why) => why,
+            };
+            self.file_notice.set(Some(notice));
+        });
+    }
+
+    /// Says why the file picked for "Import run…" could not be read.
+    pub fn import_unreadable(self, name: &str, why: &str) {
+        self.file_notice.set(Some(history::import_error(name, why)));
+    }
+
+    /// Imports a record file (or a bare trace), keeps it and opens it.
+    pub async fn import(self, name: String, text: String) {
+        match lazy::parse_record(text).await {
+            Ok(record) => {
+                let id = self.keep(record.clone(), Origin::Imported).await;
+                self.show(&record, id);
+                let scenario = if record.scenario.is_some() {
+                    "with its scenario"
+                } else {
+                    "a bare trace, without a scenario"
+                };
+                self.file_notice.set(Some(format!(
+                    "Imported {name} ({scenario}): {} events.",
+                    record.events.len()
+                )));
+            }
+            Err(why) => self
+                .file_notice
+                .set(Some(history::import_error(&name, &why))),
+        }
+    }
+
+    /// Replays the trace in view against the scenario in the editor.
+    pub fn replay(self) {
+        let run = self.controller.run_id().get_untracked();
+        let record = self.current_record();
+        let text = self.editor.text().get_untracked();
+        self.replaying.set(true);
+        spawn_local(async move {
+            let scenario = match lazy::engine().await.load(&text) {
+                Ok(scenario) => scenario,
+                Err(problems) => {
+                    let lines = view_model::problem_lines(&problems).join("; ");
+                    self.replaying.set(false);
+                    if self.controller.run_id().get_untracked() == run {
+                        self.replayed.set(Some((
+                            run,
+                            Err(format!("The scenario in the editor does not load: {lines}")),
+                        )));
+                    }
+                    return;
+                }
+            };
+            let verdict = match lazy::engine()
+                .await
+                .replay(record, scenario, Assertions::default())
+                .await
+            {
+                Ok(report) => Ok(history::replay_view(&report)),
+                Err(problems) => Err(format!(
+                    "The scenario in the editor cannot run: {}",
+                    view_model::problem_lines(&problems).join("; ")
+                )),
+            };
+            self.replaying.set(false);
+            // A newer run replaced the trace meanwhile: this verdict is about the old one.
+            if self.controller.run_id().get_untracked() == run {
+                self.replayed.set(Some((run, verdict)));
+            }
+        });
+    }
+}
+
+/// The stored index, or an empty history and why.
+fn restore() -> (Vec<Entry>, Option<String>) {
+    match store::load_index() {
+        Ok(None) => (Vec::new(), None),
+        Ok(Some(text)) => match history::index_from_json(&text) {
+            Ok(entries) => (entries, None),
+            Err(why) => (
+                Vec::new(),
+                Some(format!(
+                    "The kept runs could not be listed: {why}. Runs finished from now on start a new list."
+                )),
+            ),
+        },
+        Err(err) => (
+            Vec::new(),
+            Some(format!(
+                "Runs cannot be kept after a reload: {}. They are listed for this page only.",
+                unavailable_text(&err)
+            )),
+        ),
+    }
+}
+
+fn unavailable_text(err: &StoreError) -> String {
+    match err {
+        StoreError::Full => "this browser's storage for the page is full".to_string(),
+        StoreError::Unavailable(why) => format!("storage is unavailable ({why})"),
+    }
+}
+
+/// Stores a record and the index with `entry` added, after dropping the
+/// oldest runs the budget needs gone. `Ok` lists the dropped runs; `Err` says
+/// why the run is kept for this page only. `entries` loses the dropped runs.
+fn persist(entries: &mut Vec<Entry>, entry: &Entry, text: &str) -> Result<Vec<Entry>, String> {
+    let page_only =
+        "It is listed for this page only and is gone after a reload: export it to keep it.";
+    let evict = match history::plan_store(entries, entry.size, history::BUDGET_BYTES) {
+        Plan::TooLarge { size, budget } => {
+            return Err(format!(
+                "This run was not saved: its record is {}, more than the {} the history may use. {page_only}",
+                history::format_size(size),
+                history::format_size(budget)
+            ))
+        }
+        Plan::Store { evict } => evict,
+    };
+    let refused = |err: StoreError| {
+        match err {
+        StoreError::Full => format!(
+            "This run was not saved: the browser's storage for this page is full (QuotaExceededError). Delete kept runs or clear the site's data. {page_only}"
+        ),
+        StoreError::Unavailable(why) => {
+            format!("This run was not saved: storage is unavailable ({why}). {page_only}")
+        }
+    }
+    };
+    store::save_record(&entry.id, text).map_err(refused)?;
+    let dropped: Vec<Entry> = entries
+        .iter()
+        .filter(|e| evict.contains(&e.id))
+        .cloned()
+        .collect();
+    let mut kept: Vec<Entry> = entries
+        .iter()
+        .filter(|e| !evict.contains(&e.id))
+        .cloned()
+        .collect();
+    kept.insert(0, entry.clone());
+    if let Err(err) = store::save_index(&history::index_to_json(&kept)) {
+        // Without an index entry the record would be unreachable: take it back.
+        store::remove_record(&entry.id);
+        return Err(refused(err));
+    }
+    for old in &dropped {
+        store::remove_record(&old.id);
+    }
+    entries.retain(|e| !evict.contains(&e.id));
+    Ok(dropped)
+}

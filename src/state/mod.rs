@@ -1,0 +1,18 @@
+//! The page's state: signals made once in the root component, so they
+//! outlive every component and every spawned run, with the actions that
+//! change them. Components read it and call its actions; nothing here
+//! imports a component (the layers go one way: components → page state →
+//! split points → engine → browser glue and the harness).
+//!
+//! - [`controller`]: the run in the trace (the only module that starts or
+//!   stops runs), its log, cards, counters and what it waits for.
+//! - [`editor`]: the scenario text the next run loads, where it came from,
+//!   and its live check (what blocks Run).
+//! - [`history`]: the kept runs and their actions (keep, open, delete,
+//!   import, export, replay).
+//! - [`model_choice`]: the Model settings (scripted or a provider).
+
+pub mod controller;
+pub mod editor;
+pub mod history;
+pub mod model_choice;
