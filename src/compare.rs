@@ -9,6 +9,7 @@ use harness::event::{EventKind, RunEvent, Status};
 use harness::fork::first_divergence;
 use harness::message::ContentBlock;
 use harness::replay::Record;
+use harness::run::usd;
 
 use crate::turn_view::{self, EventType};
 use crate::view_model::{self, Tone};
@@ -180,7 +181,7 @@ pub fn side_stats(events: &[RunEvent]) -> String {
             if outcome.turns == 1 { "" } else { "s" },
             outcome.tool_calls,
             if outcome.tool_calls == 1 { "" } else { "s" },
-            view_model::format_cost(outcome.cost_usd)
+            usd(outcome.cost_usd)
         ),
         None => "did not finish".to_string(),
     }

@@ -11,9 +11,10 @@
 
 use harness::event::{EventKind, RunEvent, Status};
 use harness::replay::{AssertionResult, Record, ReplayReport};
+use harness::run::usd;
 use serde::{Deserialize, Serialize};
 
-use crate::view_model::{format_cost, plural};
+use crate::view_model::plural;
 
 /// How many bytes of records the history may keep. `localStorage` gives an
 /// origin about 5 million UTF-16 units in Chromium and Firefox; the scenario
@@ -260,7 +261,7 @@ pub fn facts(entry: &Entry) -> String {
     let mut parts = vec![
         status_word(entry.status).to_string(),
         plural(u64::from(entry.turns), "turn"),
-        format_cost(entry.cost_usd),
+        usd(entry.cost_usd),
     ];
     if entry.origin == Origin::Imported {
         parts.push("imported".to_string());
@@ -429,7 +430,7 @@ mod tests {
         let e = summarize(&r, "1".into(), 0.0, 1, Origin::Imported);
         assert_eq!((e.status, e.turns), (None, 2));
         assert_eq!(e.scenario, "(unnamed run)");
-        assert_eq!(facts(&e), "unfinished · 2 turns · $0 · imported");
+        assert_eq!(facts(&e), "unfinished · 2 turns · $0.00 · imported");
     }
 
     #[test]
@@ -480,7 +481,7 @@ mod tests {
             entries.iter().map(|e| e.status).collect::<Vec<_>>(),
             [Some(Status::CostLimit), None]
         );
-        assert_eq!(facts(&entries[1]), "unfinished · 1 turn · $0 · imported");
+        assert_eq!(facts(&entries[1]), "unfinished · 1 turn · $0.00 · imported");
         let unknown = saved.replace("cost_limit", "exploded");
         let why = index_from_json(&unknown).unwrap_err();
         assert!(

@@ -9,10 +9,10 @@
 
 use harness::event::{EventKind, RunEvent, Validation};
 use harness::message::ContentBlock;
+use harness::run::usd;
 
 use crate::view_model::{
-    clip, compact, format_cost, format_ms, plural, pretty, result_fate, snake_name, status_tone,
-    CallFate, Tone, Unrunnable,
+    clip, compact, format_ms, plural, pretty, result_fate, status_tone, CallFate, Tone, Unrunnable,
 };
 
 /// What validation said about a call's arguments, as one line.
@@ -205,7 +205,7 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
                 format!("task: {task}"),
                 format!(
                     "model {model} · {tools} · approval {} · at most {}",
-                    snake_name(approval),
+                    approval.as_str(),
                     plural(u64::from(limits.max_turns), "turn")
                 ),
             ];
@@ -337,8 +337,7 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             reason,
             args,
         } => {
-            let decision = snake_name(decision);
-            let tone = if decision.starts_with("deny") {
+            let tone = if decision.is_denial() {
                 Tone::Warn
             } else {
                 Tone::Ok
@@ -346,7 +345,11 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             let mut it = item(
                 event,
                 tone,
-                format!("Approval for {name}: {decision} (by {})", snake_name(by)),
+                format!(
+                    "Approval for {name}: {} (by {})",
+                    decision.as_str(),
+                    by.as_str()
+                ),
             );
             if let Some(reason) = reason {
                 it.lines.push(format!("reason: {reason}"));
@@ -453,7 +456,7 @@ pub fn turn_stats(events: &[RunEvent]) -> Option<String> {
     seen.then(|| {
         format!(
             "{input} in / {output} out tokens · {} · {}",
-            format_cost(cost),
+            usd(cost),
             format_ms(latency)
         )
     })
@@ -617,7 +620,7 @@ mod tests {
         assert_eq!(turn_stats(&events[..1]), None);
         assert_eq!(
             turn_stats(&events).as_deref(),
-            Some("100 in / 20 out tokens · $0.0001 · 250 ms")
+            Some("100 in / 20 out tokens · $0.000100 · 250 ms")
         );
         let it = card_item(&events[1]).unwrap();
         assert_eq!(it.body.as_deref(), Some("It is noon."));

@@ -8,8 +8,8 @@
 use harness::approval::DecisionKind;
 use harness::event::{EventKind, Outcome, RunEvent, Status};
 use harness::library::BuiltinScenario;
+use harness::run::usd;
 use harness::scenario::Problem;
-use serde::Serialize;
 use serde_json::Value;
 
 /// The picker's value for "paste your own JSON" (never a built-in id: ids are file names).
@@ -133,10 +133,12 @@ pub struct Banner {
     /// The snake_case status name, also the banner's `data-status`.
     pub status: &'static str,
     pub class: &'static str,
+    /// Who ended the run, shared with the header and the loop diagram.
+    pub tone: harness::event::StopTone,
     pub reason: String,
     /// The number of turns, e.g. `2 turns`.
     turns: String,
-    /// Tokens, cost and elapsed time, e.g. `420 in / 64 out tokens · $0.0002 · 1.50 s`.
+    /// Tokens, cost and elapsed time, e.g. `420 in / 64 out tokens · $0.000233 · 1.50 s`.
     totals: String,
     pub answer: Option<String>,
 }
@@ -147,13 +149,14 @@ pub fn banner(outcome: &Outcome) -> Banner {
             "{} in / {} out tokens",
             outcome.input_tokens, outcome.output_tokens
         ),
-        format_cost(outcome.cost_usd),
+        usd(outcome.cost_usd),
         format_ms(outcome.elapsed_ms),
     ]
     .join(" · ");
     Banner {
         status: outcome.status.as_str(),
         class: status_tone(outcome.status).class(),
+        tone: outcome.status.tone(),
         reason: outcome.reason.clone(),
         turns: plural(u64::from(outcome.turns), "turn"),
         totals,
@@ -258,6 +261,9 @@ pub struct Counters {
     pub max_tool_calls: Option<u32>,
     pub input_tokens: u64,
     pub output_tokens: u64,
+    pub max_total_tokens: Option<u64>,
+    /// How the run ended, once it has: which counter (if any) stopped it.
+    pub stopped: Option<Status>,
 }
 
 impl Counters {
@@ -278,8 +284,8 @@ impl Counters {
 
     pub fn cost_text(&self) -> String {
         match self.max_cost_usd {
-            Some(max) => format!("{} / {}", format_cost(self.cost_usd), format_cost(max)),
-            None => format!("{} (no budget)", format_cost(self.cost_usd)),
+            Some(max) => format!("{} / {}", usd(self.cost_usd), usd(max)),
+            None => format!("{} (no budget)", usd(self.cost_usd)),
         }
     }
 
@@ -293,7 +299,26 @@ impl Counters {
     }
 
     pub fn tokens_text(&self) -> String {
-        format!("{} in / {} out", self.input_tokens, self.output_tokens)
+        let split = format!("{} in / {} out", self.input_tokens, self.output_tokens);
+        match self.max_total_tokens {
+            Some(max) => format!(
+                "{} / {max} ({split})",
+                self.input_tokens + self.output_tokens
+            ),
+            None => split,
+        }
+    }
+
+    /// The header counter (its `data-counter`) whose limit stopped the run.
+    pub fn tripped_counter(&self) -> Option<&'static str> {
+        match self.stopped? {
+            Status::TurnLimit => Some("turn"),
+            Status::CostLimit => Some("cost"),
+            Status::Deadline => Some("elapsed"),
+            Status::ToolCallLimit => Some("tool-calls"),
+            Status::TokenLimit => Some("tokens"),
+            _ => None,
+        }
     }
 }
 
@@ -324,6 +349,7 @@ impl Counters {
                     max_cost_usd: limits.max_cost_usd,
                     deadline_ms: limits.deadline_ms,
                     max_tool_calls: limits.max_tool_calls,
+                    max_total_tokens: limits.max_total_tokens,
                     ..Counters::default()
                 };
             }
@@ -342,6 +368,7 @@ impl Counters {
                 self.input_tokens = outcome.input_tokens;
                 self.output_tokens = outcome.output_tokens;
                 self.turn = outcome.turns;
+                self.stopped = Some(outcome.status);
             }
             _ => {}
         }
@@ -521,19 +548,6 @@ pub fn format_ms(ms: u64) -> String {
     }
 }
 
-/// Dollars with enough digits that a cheap turn does not read as `$0.00`.
-pub fn format_cost(usd: f64) -> String {
-    if usd == 0.0 {
-        return "$0".to_string();
-    }
-    // Below a cent, six decimals; above, four. Trailing zeros carry nothing.
-    let digits = if usd.abs() < 0.01 { 6 } else { 4 };
-    let text = format!("{usd:.digits$}");
-    let text = text.trim_end_matches('0');
-    let text = text.strip_suffix('.').unwrap_or(text);
-    format!("${text}")
-}
-
 pub(crate) fn plural(n: u64, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
@@ -554,15 +568,6 @@ pub(crate) fn clip(text: &str, max: usize) -> String {
             let left_out = text[cut..].chars().count();
             format!("{}… ({left_out} more characters)", &text[..cut])
         }
-    }
-}
-
-/// A harness enum's snake_case name as it appears in JSON, so the page and the
-/// trace use the same words without a second list to keep in step.
-pub(crate) fn snake_name<T: Serialize>(value: &T) -> String {
-    match serde_json::to_value(value) {
-        Ok(Value::String(name)) => name,
-        _ => "?".to_string(),
     }
 }
 
@@ -632,6 +637,35 @@ mod tests {
         assert_eq!(banner.answer.as_deref(), Some("It is noon."));
     }
 
+    // Issue 13: the banner's reason (written by the harness) said "$0.0300"
+    // while the facts line said "$0.03". Both, and the counter, now use
+    // `harness::run::usd`.
+    #[test]
+    fn the_facts_and_the_counter_write_money_as_the_stop_reason_does() {
+        let cause = harness::run::StopCause::CostSpent {
+            spent: 0.03,
+            budget: 0.025,
+            turn: 2,
+        };
+        let mut spent = outcome(Status::CostLimit);
+        spent.cost_usd = 0.03;
+        spent.reason = cause.to_string();
+        let banner = banner(&spent);
+        assert!(
+            banner.reason.starts_with("spent $0.0300 of $0.0250 budget"),
+            "{}",
+            banner.reason
+        );
+        let facts = banner.facts(&ToolCallTally::default());
+        assert!(facts.contains(" · $0.0300 · "), "{facts}");
+        let counters = Counters {
+            cost_usd: 0.03,
+            max_cost_usd: Some(0.025),
+            ..Counters::default()
+        };
+        assert_eq!(counters.cost_text(), "$0.0300 / $0.0250");
+    }
+
     #[test]
     fn the_outcome_is_the_last_run_finished_event() {
         let started = event(EventKind::ModelRequest {
@@ -654,11 +688,6 @@ mod tests {
         assert_eq!(format_ms(0), "0 ms");
         assert_eq!(format_ms(999), "999 ms");
         assert_eq!(format_ms(1500), "1.50 s");
-        assert_eq!(format_cost(0.0), "$0");
-        assert_eq!(format_cost(0.000126), "$0.000126");
-        assert_eq!(format_cost(0.52), "$0.52");
-        assert_eq!(format_cost(1.0), "$1");
-        assert_eq!(format_cost(0.12345), "$0.1235");
     }
 
     #[test]
@@ -814,7 +843,7 @@ mod tests {
         ];
         let c = counters(&events);
         assert_eq!(c.turn_text(), "1 / 10");
-        assert_eq!(c.cost_text(), "$0.25 / $0.5");
+        assert_eq!(c.cost_text(), "$0.25 / $0.50");
         assert_eq!(c.cost_fraction(), Some(0.5));
         // The response above asked for no call: the tool_call row alone is not a request.
         assert_eq!(c.tool_calls_text(), "none requested");

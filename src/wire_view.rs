@@ -3,21 +3,12 @@
 //! the protocol checker's verdict on that history per provider.
 //!
 //! Pure: it reads the run log (the controller's events) and the scenario's
-//! system prompt and tool specs, and never touches the browser.
+//! request shape, and never touches the browser. The request itself is
+//! rebuilt by `harness::wire::request_at_turn`, the same code the CLI's
+//! `wire` and `check` use, so the page and the CLI show the same bodies.
 
 use harness::event::{EventKind, RunEvent};
-use harness::model::ToolSpec;
-use harness::wire::{check, history_from_trace, Provider, WireRequest};
-
-/// The model name the request bodies carry (the run talks to a scripted model).
-pub const MODEL: &str = "scripted";
-
-/// What every request of a run shares: the system prompt and the tools.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct WireSetup {
-    pub system: String,
-    pub tools: Vec<ToolSpec>,
-}
+use harness::wire::{check, request_at_turn, Provider, RequestShape};
 
 /// One line of a provider's verdict: the provider's error text (its HTTP 400
 /// message), what it means, and where on the wire it points.
@@ -66,38 +57,22 @@ pub fn effective_turn(events: &[RunEvent], selected: Option<u32>) -> Option<u32>
         .or_else(|| turns.last().copied())
 }
 
-/// Each provider's request body and verdict for turn `turn`'s model request:
-/// the history is rebuilt from the events before that turn's first request.
-/// `None` when the turn sent no request.
+/// Each provider's request body and verdict for turn `turn`'s model request,
+/// with the history as it stood when that request was sent. `None` when the
+/// turn sent no request.
 pub fn wire_for_turn(
     events: &[RunEvent],
-    setup: &WireSetup,
+    shape: &RequestShape,
     turn: u32,
 ) -> Option<Vec<ProviderWire>> {
-    let (at, max_output_tokens) = events.iter().enumerate().find_map(|(i, e)| match e.kind {
-        EventKind::ModelRequest {
-            turn: t,
-            max_output_tokens,
-            ..
-        } if t == turn => Some((i, max_output_tokens)),
-        _ => None,
-    })?;
-    let messages = history_from_trace(&events[..at]);
-    let request = WireRequest {
-        model: MODEL,
-        system: &setup.system,
-        messages: &messages,
-        tools: &setup.tools,
-        max_output_tokens,
-        stream: false,
-    };
+    let request = request_at_turn(events, turn)?;
     Some(
         Provider::ALL
             .iter()
             .map(|&provider| {
-                let body = provider.request_body(&request);
+                let body = request.body(provider, shape);
                 let body = serde_json::to_string_pretty(&body).unwrap_or_else(|e| e.to_string());
-                let violations = check(provider, &setup.system, &messages, &setup.tools)
+                let violations = check(provider, &shape.system, &request.messages, &shape.tools)
                     .into_iter()
                     .map(|v| VerdictLine {
                         message: v.message,
@@ -121,7 +96,7 @@ mod tests {
     use super::*;
     use harness::limits::Limits;
     use harness::message::{ContentBlock, ToolCall};
-    use harness::model::Usage;
+    use harness::model::{ToolSpec, Usage};
     use serde_json::json;
 
     fn ev(seq: u64, kind: EventKind) -> RunEvent {
@@ -195,8 +170,8 @@ mod tests {
         events
     }
 
-    fn setup() -> WireSetup {
-        WireSetup {
+    fn shape() -> RequestShape {
+        RequestShape {
             system: "Be brief.".into(),
             tools: vec![ToolSpec {
                 name: "get_time".into(),
@@ -214,13 +189,13 @@ mod tests {
         assert_eq!(effective_turn(&events, Some(1)), Some(1));
         assert_eq!(effective_turn(&events, Some(9)), Some(2));
         assert_eq!(effective_turn(&[], None), None);
-        assert_eq!(wire_for_turn(&events, &setup(), 7), None);
+        assert_eq!(wire_for_turn(&events, &shape(), 7), None);
     }
 
     #[test]
     fn turn_two_carries_the_result_and_every_provider_accepts() {
         let events = run(&["toolu_1"]);
-        let wires = wire_for_turn(&events, &setup(), 2).unwrap();
+        let wires = wire_for_turn(&events, &shape(), 2).unwrap();
         assert_eq!(wires.len(), 3);
         let anthropic = &wires[0];
         assert_eq!(anthropic.label, "Anthropic Messages");
@@ -247,7 +222,7 @@ mod tests {
     #[test]
     fn turn_one_is_only_the_task() {
         let events = run(&["toolu_1"]);
-        let wires = wire_for_turn(&events, &setup(), 1).unwrap();
+        let wires = wire_for_turn(&events, &shape(), 1).unwrap();
         assert!(wires[0].body.contains("What time is it?"));
         assert!(!wires[0].body.contains("tool_result"));
     }
@@ -255,7 +230,7 @@ mod tests {
     #[test]
     fn duplicate_ids_are_refused_with_the_provider_text() {
         let events = run(&["toolu_1", "toolu_1"]);
-        let wires = wire_for_turn(&events, &setup(), 2).unwrap();
+        let wires = wire_for_turn(&events, &shape(), 2).unwrap();
         let anthropic = &wires[0];
         assert!(!anthropic.accepted());
         assert!(

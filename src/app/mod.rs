@@ -52,7 +52,7 @@ pub fn App() -> impl IntoView {
         <Toolbar editor controller model_choice />
         <main class="layout">
             <ScenarioSection editor controller model_choice />
-            <TraceSection controller history approvals />
+            <TraceSection editor controller history approvals />
             <Inspector editor controller />
         </main>
     }

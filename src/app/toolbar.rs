@@ -39,6 +39,14 @@ pub fn Toolbar(editor: Editor, controller: Controller, model_choice: ModelChoice
             can_start()
         }
     };
+    // How the run ended, in the header: at the top of the screen while the
+    // header is sticky, whatever is scrolled. Its line keeps its height
+    // whether or not there is an outcome, so nothing below moves.
+    let outcome = Memo::new(move |_| {
+        events.with(|e| {
+            view_model::outcome_of(e).map(|o| (o.status, o.status.tone(), o.reason.clone()))
+        })
+    });
     let status_text = move || match (running.get(), paused.get()) {
         (true, Some(before)) => view_model::pause_text(&before),
         (true, None) if pending.with(Option::is_some) => "Waiting for your approval".to_string(),
@@ -126,6 +134,17 @@ pub fn Toolbar(editor: Editor, controller: Controller, model_choice: ModelChoice
                     </button>
                     <span class="run-state" aria-live="polite">{status_text}</span>
                 </div>
+                <p class="run-outcome" aria-live="polite">
+                    {move || outcome.get().map(|(status, tone, reason)| {
+                        let title = reason.clone();
+                        view! {
+                        <span class=format!("outcome tone-{}", tone.as_str()) data-status=status.as_str() title=title>
+                            <span class="tone-icon" aria-hidden="true">{tone.icon()}</span>
+                            " " <code>{status.as_str()}</code> " — " {reason}
+                        </span>
+                        }
+                    })}
+                </p>
                 <p id="run-blocker" class="run-blocker" aria-live="polite">
                     {move || if running.get() { None } else { blocker.get() }}
                 </p>

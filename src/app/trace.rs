@@ -5,16 +5,20 @@
 
 use leptos::prelude::*;
 
+use crate::browser::page;
 use crate::state::controller::Controller;
+use crate::state::editor::Editor;
 use crate::state::history::History;
 use crate::ui::approval_bar::Approvals;
 use crate::ui::history_panel::{history_panel, RunFiles};
+use crate::ui::loop_diagram::loop_panel;
 use crate::ui::stop_banner::StopBanner;
 use crate::ui::timeline::Timeline;
 use crate::view_model;
 
 #[component]
 pub fn TraceSection(
+    editor: Editor,
     controller: Controller,
     history: History,
     approvals: Approvals,
@@ -23,6 +27,31 @@ pub fn TraceSection(
     let idle = move || events.with(Vec::is_empty);
     let banner =
         Memo::new(move |_| events.with(|e| view_model::outcome_of(e).map(view_model::banner)));
+    // A run that ends while you watch brings its banner into view (on a
+    // phone the header, which also says how it ended, has scrolled away).
+    // A run opened from the history is not "ending": it never ran here.
+    let running = controller.running();
+    Effect::new(move |was_running: Option<bool>| {
+        let now = running.get();
+        if was_running == Some(true) && !now && banner.with_untracked(Option::is_some) {
+            page::bring_into_view(
+                || {
+                    web_sys::window()?
+                        .document()?
+                        .query_selector(".stop-banner")
+                        .ok()
+                        .flatten()
+                },
+                web_sys::ScrollLogicalPosition::Nearest,
+            );
+        }
+        now
+    });
+    // "Show me a run that stops here": the exit's built-in, as if picked.
+    let pick_lesson = Callback::new(move |id: &'static str| {
+        controller.clear_for_another_scenario();
+        editor.select(id.to_string());
+    });
     view! {
         <section class="panel trace" aria-labelledby="trace-heading">
             <div class="trace-heading">
@@ -34,6 +63,12 @@ pub fn TraceSection(
                 </h2>
                 <RunFiles history=history />
             </div>
+            {Suspend::new(loop_panel(
+                controller.events(),
+                controller.run_id(),
+                controller.paused(),
+                pick_lesson,
+            ))}
             <Show when=idle>
                 <p class="empty">"No run yet. Pick a scenario and press Run, or Step through it."</p>
             </Show>

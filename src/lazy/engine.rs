@@ -18,6 +18,7 @@ use harness::model::ModelClient;
 use harness::replay::{Assertions, Record, ReplayReport};
 use harness::runtime::Runtime;
 use harness::scenario::{Problem, Scenario};
+use harness::wire::RequestShape;
 use harness::RunOptions;
 use serde_json::Value;
 
@@ -26,7 +27,6 @@ use harness::library::BUILTIN;
 use super::background::{self, AutoDecision};
 use crate::compare::Side;
 use crate::view_model;
-use crate::wire_view::WireSetup;
 
 /// Everything the watched run needs from the page, owned, because it
 /// crosses into another module.
@@ -50,10 +50,11 @@ pub trait Engine {
     /// The scenario in `text`, or every problem that stops it from loading.
     fn load(&self, text: &str) -> Result<Scenario, Vec<Problem>>;
 
-    /// The system prompt and each tool's spec of `scenario`, as its run sees
-    /// them: read from a throwaway build, so built-in tools report the schema
-    /// the run validates with. A scenario that does not build has none.
-    fn wire_setup(&self, scenario: &Scenario, runtime: Rc<dyn Runtime>) -> WireSetup;
+    /// `RequestShape::of`: the system prompt and each tool's spec of
+    /// `scenario`, as its run sends them (the specs the run validates with),
+    /// or the problems of a tool the harness does not have. Behind the engine
+    /// so the built-in tools' spec code stays out of the first paint.
+    fn wire_setup(&self, scenario: &Scenario) -> Result<RequestShape, Vec<Problem>>;
 
     /// `view_model::check_edited_args`: edited arguments against the tool's schema.
     fn check_edited_args(&self, text: &str, schema: Option<&Value>) -> Result<Value, Vec<String>>;
@@ -106,14 +107,8 @@ impl Engine for PageEngine {
         Scenario::load(text)
     }
 
-    fn wire_setup(&self, scenario: &Scenario, runtime: Rc<dyn Runtime>) -> WireSetup {
-        scenario
-            .build(runtime)
-            .map(|(config, _)| WireSetup {
-                system: config.system,
-                tools: config.tools.specs().to_vec(),
-            })
-            .unwrap_or_default()
+    fn wire_setup(&self, scenario: &Scenario) -> Result<RequestShape, Vec<Problem>> {
+        RequestShape::of(scenario)
     }
 
     fn check_edited_args(&self, text: &str, schema: Option<&Value>) -> Result<Value, Vec<String>> {

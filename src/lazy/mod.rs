@@ -59,11 +59,12 @@ use harness::library;
 use harness::model::ModelClient;
 use harness::provider::{HttpModel, ProviderRun};
 use harness::replay::Record;
+use harness::wire::RequestShape;
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
 
 use crate::browser::fetch::FetchTransport;
-use crate::wire_view::{self, ProviderWire, WireSetup};
+use crate::wire_view::{self, ProviderWire};
 
 pub use background::AutoDecision;
 pub use engine::{Engine, Play};
@@ -112,10 +113,10 @@ pub async fn parse_record(text: String) -> Result<Record, String> {
 #[cfg_attr(feature = "split", lazy)]
 pub async fn wire_for_turn(
     events: Vec<RunEvent>,
-    setup: WireSetup,
+    shape: RequestShape,
     turn: u32,
 ) -> Option<Vec<ProviderWire>> {
-    wire_view::wire_for_turn(&events, &setup, turn)
+    wire_view::wire_for_turn(&events, &shape, turn)
 }
 
 /// The model that talks to a real provider over `fetch`.

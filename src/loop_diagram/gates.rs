@@ -2,9 +2,10 @@
 //! calls and time, as the trace reports them.
 
 use harness::limits::{DeadlineScope, Limits};
+use harness::run::usd;
 
 use super::graph::NodeId;
-use crate::view_model::{format_cost, format_ms};
+use crate::view_model::format_ms;
 
 /// What the run has used so far, by its events; once it has finished, the
 /// totals of its `run_finished` outcome.
@@ -100,8 +101,8 @@ impl Gauges {
             reading(
                 NodeId::GateCost,
                 "cost",
-                format_cost(self.cost_usd),
-                limits.max_cost_usd.map(format_cost),
+                usd(self.cost_usd),
+                limits.max_cost_usd.map(usd),
                 "no budget",
                 limits
                     .max_cost_usd

@@ -17,6 +17,7 @@
 
 use harness::event::Status;
 use harness::limits::{CostMode, Limits, RepeatMode, StopMode};
+use harness::run::usd;
 
 use super::graph::{edge, Edge, EdgeStyle, Graph, Node, NodeId, Variant, MID_CALL};
 
@@ -215,7 +216,7 @@ fn cost_note(limits: &Limits) -> String {
     let Some(budget) = limits.max_cost_usd else {
         return "Off: no max_cost_usd is set.".into();
     };
-    let budget = crate::view_model::format_cost(budget);
+    let budget = usd(budget);
     match limits.cost_mode {
         CostMode::Strict => format!(
             "Strict: before each model call, what was spent plus the worst case of that call (its estimated input and max_output_tokens) must fit the {budget} budget; a response that still costs more than its estimate stops the run at once."

@@ -31,6 +31,7 @@ use harness::provider::ProviderRun;
 use harness::run::PauseBefore;
 use harness::runtime::Runtime;
 use harness::scenario::Scenario;
+use harness::wire::RequestShape;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::Value;
@@ -40,7 +41,6 @@ use crate::lazy::{self, Play};
 use crate::run_state::RunStateBook;
 use crate::turn_view::{self, Placement};
 use crate::view_model::{self, Counters};
-use crate::wire_view::WireSetup;
 
 /// A call waiting for the person at the page, as the approval bar shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -99,7 +99,7 @@ pub struct Controller {
     /// Tool name → input schema of the run in flight.
     schemas: StoredValue<Vec<(String, Value)>>,
     /// The system prompt and tool specs of the last run, for the Wire panel.
-    wire_setup: RwSignal<WireSetup>,
+    wire_setup: RwSignal<RequestShape>,
     /// The provider the next run talks to, with its key; `None` plays the
     /// scenario's scripted model. Read when a run starts, never logged.
     model: StoredValue<Option<ProviderRun>>,
@@ -135,7 +135,7 @@ impl Controller {
             decision_tx: StoredValue::new_local(None),
             step_tx: StoredValue::new_local(None),
             schemas: StoredValue::new(Vec::new()),
-            wire_setup: RwSignal::new(WireSetup::default()),
+            wire_setup: RwSignal::new(RequestShape::default()),
             model: StoredValue::new(None),
             ran: RwSignal::new(None),
         };
@@ -188,7 +188,7 @@ impl Controller {
         self.ran.read_only()
     }
 
-    pub fn wire_setup(&self) -> ReadSignal<WireSetup> {
+    pub fn wire_setup(&self) -> ReadSignal<RequestShape> {
         self.wire_setup.read_only()
     }
 
@@ -264,10 +264,16 @@ impl Controller {
             };
             self.ran.set(Some(scenario.clone()));
             let runtime: Rc<dyn Runtime> = Rc::new(BrowserRuntime::new());
-            let setup = engine.wire_setup(&scenario, runtime.clone());
-            if !current() {
-                return;
-            }
+            // A loaded scenario names only tools the harness has, so this is
+            // the building problem the run would report, shown before it starts.
+            let setup = match engine.wire_setup(&scenario) {
+                Ok(setup) => setup,
+                Err(problems) => {
+                    self.problems.set(view_model::problem_lines(&problems));
+                    self.end_run();
+                    return;
+                }
+            };
             self.schemas.set_value(
                 setup
                     .tools
@@ -452,17 +458,21 @@ impl Controller {
         }
         self.elapsed_ms
             .set(record.outcome().map_or(0, |outcome| outcome.elapsed_ms));
-        self.wire_setup.set(WireSetup::default());
+        self.wire_setup.set(RequestShape::default());
         self.ran.set(record.scenario.clone());
         // The Wire panel's setup comes from the engine (a split module).
         if let Some(scenario) = record.scenario.clone() {
             let run = self.run_id.get_untracked();
             spawn_local(async move {
-                let setup = lazy::engine()
-                    .await
-                    .wire_setup(&scenario, Rc::new(BrowserRuntime::new()));
-                if self.run_id.get_untracked() == run {
-                    self.wire_setup.set(setup);
+                let setup = lazy::engine().await.wire_setup(&scenario);
+                if self.run_id.get_untracked() != run {
+                    return;
+                }
+                // A record from elsewhere may name a tool this harness lacks:
+                // its requests cannot be rebuilt, and the alert says why.
+                match setup {
+                    Ok(setup) => self.wire_setup.set(setup),
+                    Err(problems) => self.problems.set(view_model::problem_lines(&problems)),
                 }
             });
         }

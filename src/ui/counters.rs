@@ -1,7 +1,8 @@
 //! The live numbers of the run: turn n / max, cost against the budget as a
 //! gauge, elapsed time against the deadline, tool calls (requested, and what
 //! became of them, counted as the stop banner and the cards count them) and
-//! tokens.
+//! tokens. Each shows its value against its limit; the one whose limit
+//! stopped the run is marked in words and shape (⊘), not only colour.
 
 use leptos::prelude::*;
 
@@ -13,13 +14,24 @@ pub fn CounterBar(
     #[prop(into)] elapsed_ms: Signal<u64>,
 ) -> impl IntoView {
     let gauge = move || counters.with(Counters::cost_fraction);
+    let tripped = move |name: &'static str| counters.with(|c| c.tripped_counter() == Some(name));
+    let mark = move |name: &'static str| {
+        move || {
+            tripped(name).then(|| {
+                view! { <span class="tripped-mark" id=format!("tripped-{name}")>"⊘ stopped the run"</span> }
+            })
+        }
+    };
+    let described =
+        move |name: &'static str| move || tripped(name).then(|| format!("tripped-{name}"));
     view! {
         <dl class="counters" aria-label="Run counters">
-            <div class="counter" data-counter="turn">
+            <div class="counter" data-counter="turn" class:tripped=move || tripped("turn") data-tripped=move || tripped("turn").then_some("true") aria-describedby=described("turn")>
                 <dt>"Turn"</dt>
                 <dd>{move || counters.with(Counters::turn_text)}</dd>
+                {mark("turn")}
             </div>
-            <div class="counter" data-counter="cost">
+            <div class="counter" data-counter="cost" class:tripped=move || tripped("cost") data-tripped=move || tripped("cost").then_some("true") aria-describedby=described("cost")>
                 <dt>"Cost"</dt>
                 <dd>
                     {move || counters.with(Counters::cost_text)}
@@ -31,18 +43,22 @@ pub fn CounterBar(
                         ></meter>
                     </Show>
                 </dd>
+                {mark("cost")}
             </div>
-            <div class="counter" data-counter="elapsed">
+            <div class="counter" data-counter="elapsed" class:tripped=move || tripped("elapsed") data-tripped=move || tripped("elapsed").then_some("true") aria-describedby=described("elapsed")>
                 <dt>"Elapsed"</dt>
                 <dd>{move || view_model::elapsed_text(elapsed_ms.get(), counters.with(|c| c.deadline_ms))}</dd>
+                {mark("elapsed")}
             </div>
-            <div class="counter" data-counter="tool-calls" title=TOOL_CALLS_MEANING>
+            <div class="counter" data-counter="tool-calls" class:tripped=move || tripped("tool-calls") data-tripped=move || tripped("tool-calls").then_some("true") aria-describedby=described("tool-calls") title=TOOL_CALLS_MEANING>
                 <dt>"Tool calls"</dt>
                 <dd>{move || counters.with(Counters::tool_calls_text)}</dd>
+                {mark("tool-calls")}
             </div>
-            <div class="counter" data-counter="tokens">
+            <div class="counter" data-counter="tokens" class:tripped=move || tripped("tokens") data-tripped=move || tripped("tokens").then_some("true") aria-describedby=described("tokens")>
                 <dt>"Tokens"</dt>
                 <dd>{move || counters.with(Counters::tokens_text)}</dd>
+                {mark("tokens")}
             </div>
         </dl>
     }

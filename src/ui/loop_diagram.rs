@@ -11,8 +11,11 @@
 //! the node where the run is, or the exit where it ended, carries
 //! `aria-current="step"`.
 
-use harness::event::{Status, StopTone};
+use harness::event::{RunEvent, Status, StopTone};
 use harness::limits::CostMode;
+use harness::run::PauseBefore;
+#[cfg(feature = "split")]
+use leptos::prelude::lazy;
 use leptos::prelude::*;
 
 use crate::loop_diagram::{EdgeKey, EdgeStyle, LoopDiagram, NodeId, NodeKind, Variant, MID_CALL};
@@ -604,4 +607,91 @@ fn ToneLegend() -> impl IntoView {
         })
         .collect_view();
     view! { <ul class="loop-legend" aria-label="Who ended the run">{items}</ul> }
+}
+
+/// The loop diagram as the page shows it, beside the trace: kept up to date
+/// from the run log one event at a time (rebuilt when another run is shown),
+/// with the step mode's pause marked. Picking a node brings the first trace
+/// event that passed it into view; an exit's lesson loads its built-in.
+///
+/// A split module of its own (like those in `lazy`): the first paint does
+/// not carry the diagram, which arrives right after it.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn loop_panel(
+    events: ReadSignal<Vec<RunEvent>>,
+    run_id: ReadSignal<u64>,
+    paused: ReadSignal<Option<PauseBefore>>,
+    on_pick_scenario: Callback<&'static str>,
+) -> AnyView {
+    view! { <LoopPanel events run_id paused on_pick_scenario /> }.into_any()
+}
+
+#[component]
+fn LoopPanel(
+    events: ReadSignal<Vec<RunEvent>>,
+    run_id: ReadSignal<u64>,
+    paused: ReadSignal<Option<PauseBefore>>,
+    on_pick_scenario: Callback<&'static str>,
+) -> impl IntoView {
+    let diagram = RwSignal::new(LoopDiagram::default());
+    // (run shown, events observed): a new run, or a log that shrank, is
+    // rebuilt from the start; otherwise only the new events are observed.
+    // Events are observed as they come but drawn at most once a frame: a
+    // fast run appends thousands of events, and redrawing every label for
+    // each would slow the run itself.
+    let seen = StoredValue::new((u64::MAX, 0usize));
+    let frame_pending = StoredValue::new(false);
+    Effect::new(move |_| {
+        let run = run_id.get();
+        events.with(|log| {
+            let (seen_run, count) = seen.get_value();
+            if seen_run != run || log.len() < count {
+                diagram.update_untracked(|d| *d = LoopDiagram::from_events(log));
+            } else if log.len() > count {
+                diagram
+                    .update_untracked(|d| log[count..].iter().for_each(|event| d.observe(event)));
+            }
+            seen.set_value((run, log.len()));
+        });
+        if !frame_pending.get_value() {
+            frame_pending.set_value(true);
+            request_animation_frame(move || {
+                frame_pending.set_value(false);
+                diagram.notify();
+            });
+        }
+    });
+    Effect::new(move |_| {
+        let pause = paused.get();
+        diagram.update(|d| d.set_paused(pause));
+    });
+    let highlight = RwSignal::new(None::<NodeId>);
+    let show_events = move |node: NodeId| {
+        highlight.set(Some(node));
+        let first =
+            diagram.with_untracked(|d| d.node(node).and_then(|n| n.events.first().copied()));
+        if let Some(seq) = first {
+            crate::browser::page::bring_into_view(
+                move || {
+                    web_sys::window()?
+                        .document()?
+                        .query_selector(&format!(".timeline .event[data-seq=\"{seq}\"]"))
+                        .ok()
+                        .flatten()
+                },
+                web_sys::ScrollLogicalPosition::Center,
+            );
+        }
+    };
+    view! {
+        <details class="panel loop-panel" open>
+            <summary><h2 class="loop-heading">"The loop"</h2></summary>
+            <LoopDiagramView
+                diagram=diagram
+                on_select_node=Callback::new(show_events)
+                on_pick_scenario=on_pick_scenario
+                highlight=highlight
+            />
+        </details>
+    }
 }

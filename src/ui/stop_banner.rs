@@ -1,4 +1,5 @@
-//! The banner that ends a run: its status, the reason it fired, and the run's numbers.
+//! The banner that ends a run: its status with who ended it (one of four
+//! tones, each with its own shape), the reason it fired, and the run's numbers.
 
 use leptos::prelude::*;
 
@@ -14,8 +15,13 @@ pub fn StopBanner(banner: Banner) -> impl IntoView {
         .counters()
         .with_untracked(|c| banner.facts(&c.tool_calls));
     view! {
-        <div role="status" class=format!("stop-banner {}", banner.class) data-status=banner.status>
-            <p class="stop-status">"Stopped: " <code>{banner.status}</code></p>
+        <div role="status" class=format!("stop-banner {} tone-{}", banner.class, banner.tone.as_str())
+            data-status=banner.status data-tone=banner.tone.as_str()>
+            <p class="stop-status">
+                <span class="tone-icon" aria-hidden="true">{banner.tone.icon()}</span>
+                " " <code>{banner.status}</code>
+                <span class="stop-who">{format!(" · ended by {}", banner.tone.label())}</span>
+            </p>
             <p class="stop-reason">{banner.reason}</p>
             <p class="stop-facts">{facts}</p>
             {banner.answer.map(|answer| view! { <p class="stop-answer">"Answer: " {answer}</p> })}

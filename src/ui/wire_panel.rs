@@ -6,18 +6,18 @@
 //! full speed.
 
 use harness::event::RunEvent;
-use harness::wire::Provider;
+use harness::wire::{Provider, RequestShape};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::browser::page;
 use crate::lazy;
-use crate::wire_view::{self, WireSetup};
+use crate::wire_view;
 
 #[component]
 pub fn WirePanel(
     #[prop(into)] events: Signal<Vec<RunEvent>>,
-    #[prop(into)] setup: Signal<WireSetup>,
+    #[prop(into)] setup: Signal<RequestShape>,
 ) -> impl IntoView {
     let open = RwSignal::new(false);
     let selected = RwSignal::new(None::<u32>);

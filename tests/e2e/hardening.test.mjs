@@ -29,7 +29,7 @@ async function runGetTimeOverLocalServer(page) {
     await page.getByLabel('Model source').selectOption({ label: 'OpenAI Chat Completions' });
     await page.getByLabel('Base URL').fill(server.url);
     await page.locator('#model-name').fill('scripted');
-    await page.getByLabel('API key').fill(SECRET);
+    await page.getByLabel('API key', { exact: true }).fill(SECRET);
     await button(page, 'Run').click();
     return await page.locator('.stop-banner').getAttribute('data-status', { timeout: 10_000 });
   } finally {
@@ -90,7 +90,7 @@ test('a base URL the Content-Security-Policy does not allow is reported in Model
   await page.getByLabel('Model source').selectOption({ label: 'OpenAI Chat Completions' });
   await page.getByLabel('Base URL').fill('https://llm.example.com:8443/v1');
   await page.locator('#model-name').fill('my-model');
-  await page.getByLabel('API key').fill(SECRET);
+  await page.getByLabel('API key', { exact: true }).fill(SECRET);
   const says = 'add https://llm.example.com:8443 to connect-src in index.html';
   await page.locator('.model-settings .field-error', { hasText: says }).waitFor({ timeout: 2_000 });
   const blocker = await page.locator('#run-blocker').innerText();

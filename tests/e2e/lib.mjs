@@ -228,7 +228,7 @@ export async function useOpenaiChat(page, url) {
   assert((await base.inputValue()) === 'https://api.openai.com', `default base URL: ${await base.inputValue()}`);
   await base.fill(url);
   await page.locator('#model-name').fill('scripted');
-  const key = page.getByLabel('API key');
+  const key = page.getByLabel('API key', { exact: true });
   assert((await key.getAttribute('type')) === 'password', 'the key field is not a password field');
   await key.fill(SECRET);
 }

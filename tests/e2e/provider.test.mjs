@@ -46,7 +46,7 @@ test('a provider run over OpenAI Chat ends `done` and the key appears in no expo
     await page.locator('#scenario-picker').waitFor();
     assert((await page.getByLabel('Base URL').inputValue()) === server.url, 'the base URL was not restored');
     assert((await page.locator('#model-name').inputValue()) === 'scripted', 'the model was not restored');
-    assert((await page.getByLabel('API key').inputValue()) === '', 'the key survived a reload without Remember');
+    assert((await page.getByLabel('API key', { exact: true }).inputValue()) === '', 'the key survived a reload without Remember');
     const afterReload = await page.evaluate(() => JSON.stringify(Object.entries(localStorage)));
     assert(!afterReload.includes(SECRET), 'the key is in localStorage after reload');
     assert(!logs.some((line) => line.includes(SECRET)), 'the key was logged to the console');
@@ -79,7 +79,7 @@ async function useProvider(page, label, url, model) {
   await page.getByLabel('Model source').selectOption({ label });
   await page.getByLabel('Base URL').fill(url);
   await page.locator('#model-name').fill(model);
-  await page.getByLabel('API key').fill(SECRET);
+  await page.getByLabel('API key', { exact: true }).fill(SECRET);
   assert(await page.getByLabel('Streaming').isChecked(), 'streaming is not on by default');
 }
 
@@ -95,10 +95,13 @@ function dropStatusErrors(errors, statuses) {
 async function costAndTokens(page) {
   const cost = await page.locator('[data-counter="cost"] dd').innerText();
   const tokens = await page.locator('[data-counter="tokens"] dd').innerText();
-  const spent = cost.match(/^\$([\d.]+)/);
+  const spent = cost.match(/^\$(\d+)\.(\d+)/);
   const counts = tokens.match(/^(\d+) in \/ (\d+) out/);
   assert(spent && counts, `counters: cost ${cost}, tokens ${tokens}`);
-  return { cost, usd: Number(spent[1]), input: Number(counts[1]), output: Number(counts[2]) };
+  // The counter rounds to the digits it shows (harness::run::usd): half its
+  // last digit is as close as it can be to the true cost.
+  const rounding = 0.5 * 10 ** -spent[2].length + 1e-12;
+  return { cost, usd: Number(`${spent[1]}.${spent[2]}`), rounding, input: Number(counts[1]), output: Number(counts[2]) };
 }
 
 /** Runs the refund scenario (a tool call, then a refund that needs approval)
@@ -158,13 +161,13 @@ test('a streamed Anthropic run with a tool call and an approval ends `done`, cos
       assert(body.model === 'claude-sonnet-4-20250514', `model ${body.model}`);
     }
     // The cost is the tokens at $3 / $15 per million, not the scenario's $0.25 / $2.
-    const { cost, usd, input, output } = await costAndTokens(page);
+    const { cost, usd, rounding, input, output } = await costAndTokens(page);
     const expected = (input * 3 + output * 15) / 1e6;
     const scenarios = (input * 0.25 + output * 2) / 1e6;
     assert(input > 0 && output > 0, `tokens ${input} / ${output}`);
-    assert(Math.abs(usd - expected) < 1e-6, `cost ${cost}, expected $${expected} from ${input} in / ${output} out at $3 / $15`);
-    assert(Math.abs(usd - scenarios) > 1e-5, `cost ${cost} is the scenario's pricing`);
-    assert(cost.endsWith('/ $0.5'), `the budget is not shown: ${cost}`);
+    assert(Math.abs(usd - expected) <= rounding, `cost ${cost}, expected $${expected} from ${input} in / ${output} out at $3 / $15`);
+    assert(Math.abs(usd - scenarios) > rounding, `cost ${cost} is the scenario's pricing`);
+    assert(cost.endsWith('/ $0.50'), `the budget is not shown: ${cost}`);
     const banner = await page.locator('.stop-banner').innerText();
     assert(banner.includes(cost.split(' /')[0]), `the banner does not show the cost ${cost}: ${banner}`);
   } finally {
@@ -186,9 +189,9 @@ test('a streamed OpenAI Responses run with an approval ends `done` at the price 
     assert(bodies.length === 3 && bodies.every((b) => b.stream === true), `requests: ${JSON.stringify(bodies.map((b) => b.stream))}`);
     // No cap typed: the scenario's own (the default 1024) is sent.
     assert(bodies.every((b) => b.max_output_tokens === 1024), `max_output_tokens ${bodies.map((b) => b.max_output_tokens)}`);
-    const { cost, usd, input, output } = await costAndTokens(page);
+    const { cost, usd, rounding, input, output } = await costAndTokens(page);
     const expected = (input * 2 + output * 8) / 1e6;
-    assert(Math.abs(usd - expected) < 1e-6, `cost ${cost}, expected $${expected}`);
+    assert(Math.abs(usd - expected) <= rounding, `cost ${cost}, expected $${expected}`);
 
     // A price high enough that the strict estimate of the first call is over
     // the scenario's $0.50 budget: the run stops before spending anything.
@@ -250,7 +253,7 @@ test('Model settings refuse to run with a bad URL, no model, no key for an offic
   await page.locator('#model-name').fill('gpt-4o');
   await blocker.getByText('API key: api.openai.com needs a key; paste yours').waitFor({ timeout: 2_000 });
   assert(await run.isDisabled(), 'Run is enabled without a key for api.openai.com');
-  await page.getByLabel('API key').fill(SECRET);
+  await page.getByLabel('API key', { exact: true }).fill(SECRET);
   assert(await run.isEnabled(), `Run is disabled: ${await blocker.innerText()}`);
   for (const [label, value, says] of [
     ['Base URL', 'api.openai.com', 'Base URL: "api.openai.com" is not a URL; it must start with http:// or https://'],
