@@ -67,6 +67,7 @@ pub fn TraceSection(
                 controller.events(),
                 controller.run_id(),
                 controller.paused(),
+                controller.picked_event(),
                 pick_lesson,
             ))}
             <Show when=idle>

@@ -106,6 +106,9 @@ pub struct Controller {
     /// The scenario the run in the log ran (as loaded when it started), so the
     /// run can be exported as a record, kept in the history and forked.
     ran: RwSignal<Option<Scenario>>,
+    /// The trace event the person picked (its `seq`), for the loop diagram
+    /// to show where it happened.
+    picked_event: RwSignal<Option<u64>>,
 }
 
 impl Default for Controller {
@@ -138,6 +141,7 @@ impl Controller {
             wire_setup: RwSignal::new(RequestShape::default()),
             model: StoredValue::new(None),
             ran: RwSignal::new(None),
+            picked_event: RwSignal::new(None),
         };
         provide_context(controller);
         controller
@@ -193,6 +197,16 @@ impl Controller {
     }
 
     /// Chooses the model the next run starts with (see the `model` field).
+    /// The trace event last picked, if any (see `pick_event`).
+    pub fn picked_event(&self) -> ReadSignal<Option<u64>> {
+        self.picked_event.read_only()
+    }
+
+    /// A trace event was picked: the loop diagram shows where it happened.
+    pub fn pick_event(self, seq: u64) {
+        self.picked_event.set(Some(seq));
+    }
+
     pub fn set_model(self, model: Option<ProviderRun>) {
         self.model.set_value(model);
     }
@@ -233,6 +247,7 @@ impl Controller {
         self.run_state.set(RunStateBook::default());
         self.counters.set(Counters::default());
         self.elapsed_ms.set(0);
+        self.picked_event.set(None);
         self.problems.set(Vec::new());
         self.running.set(true);
         let token = CancelToken::new();
@@ -390,6 +405,7 @@ impl Controller {
         self.problems.set(Vec::new());
         self.ran.set(None);
         self.elapsed_ms.set(0);
+        self.picked_event.set(None);
         self.running.set(false);
         self.cancel.set_value(None);
     }

@@ -621,9 +621,10 @@ pub async fn loop_panel(
     events: ReadSignal<Vec<RunEvent>>,
     run_id: ReadSignal<u64>,
     paused: ReadSignal<Option<PauseBefore>>,
+    picked_event: ReadSignal<Option<u64>>,
     on_pick_scenario: Callback<&'static str>,
 ) -> AnyView {
-    view! { <LoopPanel events run_id paused on_pick_scenario /> }.into_any()
+    view! { <LoopPanel events run_id paused picked_event on_pick_scenario /> }.into_any()
 }
 
 #[component]
@@ -631,6 +632,7 @@ fn LoopPanel(
     events: ReadSignal<Vec<RunEvent>>,
     run_id: ReadSignal<u64>,
     paused: ReadSignal<Option<PauseBefore>>,
+    picked_event: ReadSignal<Option<u64>>,
     on_pick_scenario: Callback<&'static str>,
 ) -> impl IntoView {
     let diagram = RwSignal::new(LoopDiagram::default());
@@ -666,6 +668,27 @@ fn LoopPanel(
         diagram.update(|d| d.set_paused(pause));
     });
     let highlight = RwSignal::new(None::<NodeId>);
+    // An event picked in the trace: outline the node it happened at, and
+    // bring the drawing into view if the trace was scrolled past it.
+    Effect::new(move |_| {
+        let Some(seq) = picked_event.get() else {
+            return;
+        };
+        let node = diagram.with_untracked(|d| d.node_of(seq));
+        highlight.set(node);
+        if let Some(node) = node {
+            crate::browser::page::bring_into_view(
+                move || {
+                    web_sys::window()?
+                        .document()?
+                        .query_selector(&format!(".loop-wide [data-node=\"{}\"]", node.key()))
+                        .ok()
+                        .flatten()
+                },
+                web_sys::ScrollLogicalPosition::Nearest,
+            );
+        }
+    });
     let show_events = move |node: NodeId| {
         highlight.set(Some(node));
         let first =

@@ -31,8 +31,24 @@ pub fn Timeline(
     approvals: Approvals,
 ) -> impl IntoView {
     provide_context(approvals);
+    // One listener for every row: a click on an event shows where it
+    // happened on the loop diagram.
+    let controller = expect_context::<crate::state::controller::Controller>();
+    let pick = move |ev: leptos::ev::MouseEvent| {
+        use wasm_bindgen::JsCast;
+        let seq = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest(".event[data-seq]").ok().flatten())
+            .and_then(|row| row.get_attribute("data-seq"))
+            .and_then(|seq| seq.parse().ok());
+        if let Some(seq) = seq {
+            controller.pick_event(seq);
+        }
+    };
     view! {
         <ol
+            on:click=pick
             id=TIMELINE_ID
             // Focusable by script only, so opening a kept run can move focus here.
             tabindex="-1"

@@ -143,3 +143,16 @@ test('loop: clicking a node brings the first trace event that passed it into vie
   }, null, { timeout: 3_000 }).then(() => true).catch(() => false);
   assert(seq, 'the first model request is not in view after clicking the model-call node');
 }, { viewport: { width: 1440, height: 900 } });
+
+test('loop: clicking an event in the trace outlines where it happened on the loop', async ({ page }) => {
+  await runToEnd(page, 'get-time');
+  const call = page.locator('.timeline .event[data-kind="tool_call"]').first();
+  await call.locator('.event-title').click();
+  const outlined = page.locator('.loop-wide .highlighted');
+  await outlined.first().waitFor({ timeout: 3_000 });
+  const names = await outlined.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label')));
+  assert(names.length === 1, `outlined: ${names.join(' | ')}`);
+  // A tool_call event is where the call's arguments were checked.
+  assert(/^Validate/.test(names[0]), `the tool call is outlined at: ${names[0]}`);
+  assert(await inView(outlined.first()), 'the outlined node is off screen');
+}, { viewport: { width: 1440, height: 900 } });
