@@ -36,9 +36,21 @@ pub fn Timeline(
     let controller = expect_context::<crate::state::controller::Controller>();
     let pick = move |ev: leptos::ev::MouseEvent| {
         use wasm_bindgen::JsCast;
-        let seq = ev
+        let target = ev
             .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        // A click on a control in a row (Approve, Edit arguments, a field)
+        // is about that control: it must not move the page to the diagram.
+        let on_control = target.as_ref().is_some_and(|el| {
+            el.closest("button, input, textarea, select, a, label, summary")
+                .ok()
+                .flatten()
+                .is_some()
+        });
+        if on_control {
+            return;
+        }
+        let seq = target
             .and_then(|el| el.closest(".event[data-seq]").ok().flatten())
             .and_then(|row| row.get_attribute("data-seq"))
             .and_then(|seq| seq.parse().ok());
