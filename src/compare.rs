@@ -220,23 +220,7 @@ mod tests {
     use super::*;
     use futures::FutureExt;
     use harness::library;
-    use harness::runtime::Runtime;
     use std::rc::Rc;
-
-    /// A clock for runs whose model and tools answer at once: time stands
-    /// still and no timer ever fires, so no deadline or timeout can.
-    struct Instant;
-    impl Runtime for Instant {
-        fn now_ms(&self) -> f64 {
-            0.0
-        }
-        fn unix_ms(&self) -> f64 {
-            0.0
-        }
-        fn sleep(&self, _ms: u64) -> futures::future::LocalBoxFuture<'static, ()> {
-            Box::pin(futures::future::pending())
-        }
-    }
 
     fn record(events: Vec<RunEvent>) -> Record {
         Record {
@@ -252,7 +236,7 @@ mod tests {
         let mut events = Vec::new();
         let outcome = harness::run_scenario(
             &scenario,
-            Rc::new(Instant),
+            Rc::new(harness::instant::StillClock),
             harness::RunOptions::default(),
             &mut |e: &RunEvent| events.push(e.clone()),
         )

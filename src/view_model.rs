@@ -856,20 +856,6 @@ mod tests {
         assert_eq!(Counters::default().cost_fraction(), None);
     }
 
-    /// Time stands still and no timer fires: no deadline or timeout can.
-    struct StillClock;
-    impl harness::runtime::Runtime for StillClock {
-        fn now_ms(&self) -> f64 {
-            0.0
-        }
-        fn unix_ms(&self) -> f64 {
-            0.0
-        }
-        fn sleep(&self, _ms: u64) -> futures::future::LocalBoxFuture<'static, ()> {
-            Box::pin(futures::future::pending())
-        }
-    }
-
     fn call(id: &str, valid: bool) -> EventKind {
         EventKind::ToolCall {
             turn: 1,
@@ -952,7 +938,7 @@ mod tests {
         // Its model and tools answer at once, so the run ends on the first poll.
         let finished = harness::run_scenario(
             &scenario,
-            std::rc::Rc::new(StillClock),
+            std::rc::Rc::new(harness::instant::StillClock),
             harness::RunOptions::default(),
             &mut |e: &RunEvent| events.push(e.clone()),
         )

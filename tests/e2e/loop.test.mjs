@@ -5,7 +5,7 @@
 // about to run.
 
 import { join } from 'node:path';
-import { artifacts, assert, bannerStatus, button, pick, test } from './lib.mjs';
+import { artifacts, assert, bannerStatus, button, pick, runBuiltin, test } from './lib.mjs';
 
 /** Where each status is taught, and the header counter its limit trips. */
 const ENDINGS = [
@@ -22,20 +22,7 @@ const ENDINGS = [
 ];
 
 /** Runs built-in `id` to its end, approving any call the person is asked about. */
-async function runToEnd(page, id) {
-  await pick(page, id);
-  await button(page, 'Run').click();
-  const banner = page.locator('.stop-banner');
-  const bar = page.locator('.approval-bar');
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    await banner.or(bar).first().waitFor({ timeout: deadline - Date.now() });
-    if ((await banner.count()) > 0) return banner.getAttribute('data-status');
-    await button(bar, 'Approve').click();
-    await bar.waitFor({ state: 'detached' }).catch(() => {});
-  }
-  throw new Error(`${id}: no stop banner`);
-}
+const runToEnd = (page, id) => runBuiltin(page, id, { approve: true });
 
 /** Whether the element is wholly inside the window, as the page is scrolled now. */
 const inView = (locator) =>

@@ -145,20 +145,23 @@ fn run_collecting(
 
 /// What the run's requests carried besides their history: the system prompt
 /// and the tools as the run advertised them, built-in definitions included.
-fn request_shape(source: &str, scenario: &Scenario) -> Result<RequestShape, ExitCode> {
-    RequestShape::of(scenario).map_err(|problems| {
+/// Runs the scenario and gives what `wire` and `check` rebuild its requests
+/// from: the request shape (system prompt, tools) and the trace.
+fn run_for_requests(
+    source: &str,
+    approve: Option<ApprovalPolicy>,
+) -> Result<(RequestShape, Vec<RunEvent>), ExitCode> {
+    let (scenario, events) = run_collecting(source, approve)?;
+    let shape = RequestShape::of(&scenario).map_err(|problems| {
         report_problems(source, &problems);
         ExitCode::from(2)
-    })
+    })?;
+    Ok((shape, events))
 }
 
 pub fn wire_command(args: &WireArgs) -> ExitCode {
-    let (scenario, events) = match run_collecting(&args.scenario, args.approval.policy()) {
+    let (shape, events) = match run_for_requests(&args.scenario, args.approval.policy()) {
         Ok(run) => run,
-        Err(code) => return code,
-    };
-    let shape = match request_shape(&args.scenario, &scenario) {
-        Ok(shape) => shape,
         Err(code) => return code,
     };
     let bodies = wire::request_bodies(args.provider.into(), &shape, &events);
@@ -170,12 +173,8 @@ pub fn wire_command(args: &WireArgs) -> ExitCode {
 }
 
 pub fn check_command(args: &CheckArgs) -> ExitCode {
-    let (scenario, events) = match run_collecting(&args.scenario, args.approval.policy()) {
+    let (shape, events) = match run_for_requests(&args.scenario, args.approval.policy()) {
         Ok(run) => run,
-        Err(code) => return code,
-    };
-    let shape = match request_shape(&args.scenario, &scenario) {
-        Ok(shape) => shape,
         Err(code) => return code,
     };
     let (report, violations) = wire::check_report(&shape, &events);

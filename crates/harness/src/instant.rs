@@ -8,6 +8,25 @@ use futures::FutureExt;
 use crate::event::Outcome;
 use crate::model::ModelClient;
 use crate::run::{Run, Step};
+use crate::runtime::Runtime;
+
+/// A clock for runs whose model and tools answer at once: time stands still
+/// and no timer ever fires, so no deadline or timeout can. With it,
+/// `run_scenario` on such a scenario finishes on its first poll, which lets
+/// tests drive whole runs without an async executor.
+pub struct StillClock;
+
+impl Runtime for StillClock {
+    fn now_ms(&self) -> f64 {
+        0.0
+    }
+    fn unix_ms(&self) -> f64 {
+        0.0
+    }
+    fn sleep(&self, _ms: u64) -> futures::future::LocalBoxFuture<'static, ()> {
+        Box::pin(futures::future::pending())
+    }
+}
 
 /// Runs `run` to the end, calling `on_step` with how long each model call or
 /// tool call step took on `clock` (milliseconds). A step that would have to
