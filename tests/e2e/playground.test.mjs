@@ -557,6 +557,9 @@ test(`Stop during a fast endless run ends it \`cancelled\` within ${CANCEL_WITHI
   const box = await button(page, 'Stop').boundingBox();
   await button(page, 'Run').click();
   await page.waitForFunction(() => document.querySelectorAll('.turn-card').length >= 100, null, { polling: 'raf' });
+  // Stop stays where it was before Run: nothing beside it reflows as a run starts.
+  const moved = await button(page, 'Stop').boundingBox();
+  assert(moved.x === box.x && moved.y === box.y, `Stop moved from ${box.x},${box.y} to ${moved.x},${moved.y} as the run started`);
   const clicked = Date.now();
   await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   const status = await bannerStatus(page);
