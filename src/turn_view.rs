@@ -211,15 +211,13 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             ];
             it
         }
-        EventKind::RunFinished(outcome) => {
-            let mut it = item(
-                event,
-                status_tone(outcome.status),
-                format!("Run finished: {}", outcome.status.as_str()),
-            );
-            it.lines = vec![outcome.reason.clone()];
-            it
-        }
+        // The reason is the stop banner's, right below the last card: saying
+        // it here too would show the same sentence twice.
+        EventKind::RunFinished(outcome) => item(
+            event,
+            status_tone(outcome.status),
+            format!("Run finished: {}", outcome.status.as_str()),
+        ),
         EventKind::ModelRequest {
             attempt,
             messages,
@@ -671,6 +669,7 @@ mod tests {
             (done.kind, done.title.as_str(), done.tone),
             (EventType::RunFinished, "Run finished: done", Tone::Ok)
         );
+        assert!(done.lines.is_empty(), "the banner says why, once");
         assert_eq!(finished(harness::event::Status::TurnLimit).tone, Tone::Warn);
     }
 

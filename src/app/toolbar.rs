@@ -54,6 +54,7 @@ pub fn Toolbar(editor: Editor, controller: Controller, model_choice: ModelChoice
         (false, _) => String::new(),
     };
 
+    let blocker_text = move || if running.get() { None } else { blocker.get() };
     view! {
         <header class="page-header">
             <div class="header-inner">
@@ -145,8 +146,8 @@ pub fn Toolbar(editor: Editor, controller: Controller, model_choice: ModelChoice
                         }
                     })}
                 </p>
-                <p id="run-blocker" class="run-blocker" aria-live="polite">
-                    {move || if running.get() { None } else { blocker.get() }}
+                <p id="run-blocker" class="run-blocker" aria-live="polite" title=move || blocker_text()>
+                    {blocker_text}
                 </p>
                 <CounterBar counters=controller.counters() elapsed_ms=controller.elapsed_ms() />
             </div>
