@@ -26,12 +26,14 @@
 //! Submodules: `shape` (the nodes and edges under a run's limits, and the
 //! pitfall variants), `graph` (their types, and the record of what passed
 //! them), `calls` (a turn's calls), `place` (where the run is, in words),
-//! `gates` (the numbers), `lessons` (a built-in for each exit).
+//! `gates` (the numbers), `lessons` (a built-in for each exit), `passes`
+//! (what a picked node or edge passed).
 
 mod calls;
 mod gates;
 mod graph;
 mod lessons;
+mod passes;
 mod place;
 mod shape;
 
@@ -46,6 +48,7 @@ use place::Doing;
 
 pub use gates::{GateReading, Gauges};
 pub use graph::{Edge, EdgeKey, EdgeStyle, Node, NodeId, NodeKind, Variant, MID_CALL};
+pub use passes::{Passes, Pick};
 
 /// The loop as one run has lit it so far.
 #[derive(Clone, Debug, PartialEq)]

@@ -188,6 +188,39 @@ pub fn bring_into_view(
     });
 }
 
+/// Brings trace event `seq` to the middle of the window and marks it as the
+/// one the loop diagram points at.
+pub fn show_trace_event(seq: u64) {
+    show_marked(format!(".timeline .event[data-seq=\"{seq}\"]"));
+}
+
+/// The same for a comparison: step `step` of column `side` (0 or 1).
+pub fn show_compare_step(step: usize, side: usize) {
+    show_marked(format!(
+        ".compare-table tr[data-step=\"{step}\"] > td:nth-of-type({})",
+        side + 1
+    ));
+}
+
+/// Marks the element `selector` finds, unmarking the one marked before,
+/// and brings it to the middle of the window.
+fn show_marked(selector: String) {
+    // An attribute, not a class: one element carries it at a time.
+    const MARK: &str = "data-from-loop";
+    bring_into_view(
+        move || {
+            let document = web_sys::window()?.document()?;
+            if let Ok(Some(before)) = document.query_selector(&format!("[{MARK}]")) {
+                let _ = before.remove_attribute(MARK);
+            }
+            let element = document.query_selector(&selector).ok()??;
+            let _ = element.set_attribute(MARK, "");
+            Some(element)
+        },
+        web_sys::ScrollLogicalPosition::Center,
+    );
+}
+
 /// The run timeline's element id (`ui::timeline` gives it), so that what
 /// fills the trace from elsewhere can bring it into view.
 pub const TIMELINE_ID: &str = "run-timeline";

@@ -26,7 +26,9 @@ use leptos::task::spawn_local;
 use crate::browser::{files, page};
 use crate::compare::{self, prefixed, Side};
 use crate::lazy::AutoDecision;
+use crate::loop_diagram::{EdgeKey, LoopDiagram, NodeId};
 use crate::state::editor::Editor;
+use crate::ui::loop_diagram::LoopDiagramView;
 use crate::view_model;
 
 /// A comparison's work: given its cancel token, the two finished sides.
@@ -339,8 +341,15 @@ fn comparison_table(left: Side, right: Side) -> AnyView {
     );
     let summary = compare::summary(&left, &right);
     let rows = compare::rows(left.events(), right.events());
+    let loops = view! {
+        <div class="compare-loops">
+            <SideLoop side=0 label=left.label.clone() events=left.events().to_vec() />
+            <SideLoop side=1 label=right.label.clone() events=right.events().to_vec() />
+        </div>
+    };
     view! {
         <p class="compare-summary" role="status">{summary}</p>
+        {loops}
         <table class="compare-table">
             <thead>
                 <tr>
@@ -355,7 +364,7 @@ fn comparison_table(left: Side, right: Side) -> AnyView {
                     .map(|row| {
                         let id = (row.place == compare::Place::Divergence).then_some("compare-divergence");
                         view! {
-                            <tr class=format!("compare-row {}", row.place.class()) id=id>
+                            <tr class=format!("compare-row {}", row.place.class()) id=id data-step=row.index>
                                 <th scope="row">{row.index + 1}</th>
                                 <CellView cell=row.left />
                                 <CellView cell=row.right />
@@ -367,6 +376,45 @@ fn comparison_table(left: Side, right: Side) -> AnyView {
         </table>
     }
     .into_any()
+}
+
+/// One run's own loop diagram, above its column. A node or an edge picked
+/// on it brings the column's first step that passed there into view.
+#[component]
+fn SideLoop(side: usize, label: String, events: Vec<RunEvent>) -> impl IntoView {
+    let diagram = Signal::stored(LoopDiagram::from_events(&events));
+    let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
+    let show_first = move |passed: Option<u64>| {
+        let step = passed.and_then(|seq| seqs.iter().position(|s| *s == seq));
+        if let Some(step) = step {
+            page::show_compare_step(step, side);
+        }
+    };
+    let on_node = {
+        let show_first = show_first.clone();
+        move |id: NodeId| {
+            show_first(
+                diagram.with_untracked(|d| d.node(id).and_then(|n| n.events.first().copied())),
+            )
+        }
+    };
+    let on_edge = move |key: EdgeKey| {
+        show_first(diagram.with_untracked(|d| {
+            d.edge(key.from, key.to)
+                .and_then(|e| e.events.first().copied())
+        }))
+    };
+    view! {
+        <figure class="compare-loop" data-side=side>
+            <figcaption>"The loop of " {label}</figcaption>
+            <LoopDiagramView
+                diagram=diagram
+                on_select_node=Callback::new(on_node)
+                on_select_edge=Callback::new(on_edge)
+                second=if side == 0 { "compare-a" } else { "compare-b" }
+            />
+        </figure>
+    }
 }
 
 #[component]

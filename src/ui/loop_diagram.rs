@@ -18,7 +18,9 @@ use harness::run::PauseBefore;
 use leptos::prelude::lazy;
 use leptos::prelude::*;
 
-use crate::loop_diagram::{EdgeKey, EdgeStyle, LoopDiagram, NodeId, NodeKind, Variant, MID_CALL};
+use crate::loop_diagram::{
+    EdgeKey, EdgeStyle, LoopDiagram, NodeId, NodeKind, Passes, Pick, Variant, MID_CALL,
+};
 
 /// The drawing's coordinate space; the SVG scales to its box.
 const WIDTH: f64 = 1000.0;
@@ -198,9 +200,15 @@ pub fn LoopDiagramView(
     /// A node or exit was picked: show the events that passed it.
     #[prop(into)]
     on_select_node: Callback<NodeId>,
-    /// An exit's "show me a run that stops here": a built-in's id.
-    #[prop(into)]
-    on_pick_scenario: Callback<&'static str>,
+    /// An exit's "show me a run that stops here": a built-in's id. Without
+    /// it the exits offer no lesson.
+    #[prop(optional, into)]
+    on_pick_scenario: Option<Callback<&'static str>>,
+    /// One of several diagrams on the page (a comparison's columns): its
+    /// arrowheads get ids of their own, and the tones' legend is left to
+    /// the main diagram.
+    #[prop(optional)]
+    second: Option<&'static str>,
     /// An edge was picked: show the events that went that way.
     #[prop(optional, into)]
     on_select_edge: Option<Callback<EdgeKey>>,
@@ -212,6 +220,7 @@ pub fn LoopDiagramView(
     // under other limits): its shape, notes and labels come from them.
     let limits = Memo::new(move |_| diagram.with(|d| d.limits().cloned()));
     let is_highlighted = move |id: NodeId| highlight.is_some_and(|h| h.get() == Some(id));
+    let arrows = second.unwrap_or("loop");
     let drawing = move || {
         // Read, not only tracked: a memo nobody reads is never recomputed.
         limits.with(|_| ());
@@ -224,7 +233,7 @@ pub fn LoopDiagramView(
         });
         let edge_views = edges
             .into_iter()
-            .map(|key| edge_view(diagram, key, v, on_select_edge))
+            .map(|key| edge_view(diagram, key, v, on_select_edge, arrows))
             .collect_view();
         let node_views = nodes
             .into_iter()
@@ -248,11 +257,11 @@ pub fn LoopDiagramView(
                 aria-label="The agent loop, as this run went through it"
             >
                 <defs>
-                    <marker id="loop-arrow" class="loop-arrow" viewBox="0 0 10 10" refX="9" refY="5"
+                    <marker id=format!("{arrows}-arrow") class="loop-arrow" viewBox="0 0 10 10" refX="9" refY="5"
                         markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse">
                         <path d="M0,0 L10,5 L0,10 z"></path>
                     </marker>
-                    <marker id="loop-arrow-lit" class="loop-arrow lit" viewBox="0 0 10 10" refX="9" refY="5"
+                    <marker id=format!("{arrows}-arrow-lit") class="loop-arrow lit" viewBox="0 0 10 10" refX="9" refY="5"
                         markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse">
                         <path d="M0,0 L10,5 L0,10 z"></path>
                     </marker>
@@ -293,7 +302,7 @@ pub fn LoopDiagramView(
             <div class="loop-wide">{drawing}</div>
             <NarrowList diagram on_select_node on_pick_scenario />
             {caption}
-            <ToneLegend />
+            {second.is_none().then(|| view! { <ToneLegend /> })}
         </section>
     }
 }
@@ -303,6 +312,7 @@ fn edge_view(
     key: EdgeKey,
     variant: Variant,
     on_select: Option<Callback<EdgeKey>>,
+    arrows: &'static str,
 ) -> impl IntoView {
     let Route {
         d,
@@ -341,9 +351,9 @@ fn edge_view(
     };
     let marker = move || {
         if count() > 0 {
-            "url(#loop-arrow-lit)"
+            format!("url(#{arrows}-arrow-lit)")
         } else {
-            "url(#loop-arrow)"
+            format!("url(#{arrows}-arrow)")
         }
     };
     let name = move || {
@@ -407,7 +417,7 @@ fn node_view(
     kind: NodeKind,
     variant: Variant,
     on_select: Callback<NodeId>,
-    on_pick_scenario: Callback<&'static str>,
+    on_pick_scenario: Option<Callback<&'static str>>,
     is_highlighted: impl Fn(NodeId) -> bool + Copy + Send + Sync + 'static,
 ) -> impl IntoView {
     let s = spot(id, variant);
@@ -458,7 +468,9 @@ fn node_view(
     let has_value = kind == NodeKind::Gate;
     let title_y = if has_value { s.y - 12.0 } else { s.y + 5.0 };
     let lesson = match id {
-        NodeId::Exit(status) => LoopDiagram::lesson(status).map(|l| (status, l)),
+        NodeId::Exit(status) => {
+            on_pick_scenario.and_then(|pick| LoopDiagram::lesson(status).map(|l| (status, l, pick)))
+        }
         _ => None,
     };
     let below = s.y + s.h / 2.0 + 15.0;
@@ -484,8 +496,8 @@ fn node_view(
                 {move || current().filter(|_| kind != NodeKind::Exit).map(|c| c.text).unwrap_or_default()}
             </text>
         </g>
-        {lesson.map(|(status, lesson)| {
-            let pick = move || on_pick_scenario.run(lesson.id);
+        {lesson.map(|(status, lesson, on_pick)| {
+            let pick = move || on_pick.run(lesson.id);
             let name = format!(
                 "Show a run that ends {}: the built-in scenario {}",
                 status.as_str(),
@@ -510,7 +522,7 @@ fn node_view(
 fn NarrowList(
     diagram: Signal<LoopDiagram>,
     on_select_node: Callback<NodeId>,
-    on_pick_scenario: Callback<&'static str>,
+    on_pick_scenario: Option<Callback<&'static str>>,
 ) -> impl IntoView {
     let item = move |id: NodeId| {
         let current = move || diagram.with(|d| d.current().is_some_and(|c| c.node == id));
@@ -528,7 +540,8 @@ fn NarrowList(
             })
         };
         let lesson = match id {
-            NodeId::Exit(status) => LoopDiagram::lesson(status).map(|l| (status, l)),
+            NodeId::Exit(status) => on_pick_scenario
+                .and_then(|pick| LoopDiagram::lesson(status).map(|l| (status, l, pick))),
             _ => None,
         };
         let tone = match id {
@@ -551,9 +564,9 @@ fn NarrowList(
                     <span class="loop-icon" aria-hidden="true">{icon}</span>
                     {text}
                 </button>
-                {lesson.map(|(status, lesson)| view! {
+                {lesson.map(|(status, lesson, on_pick)| view! {
                     <button type="button" class="loop-lesson-button"
-                        on:click=move |_| on_pick_scenario.run(lesson.id)>
+                        on:click=move |_| on_pick.run(lesson.id)>
                         "Show a run that ends " {status.as_str()}
                         " (" {lesson.name} ")"
                     </button>
@@ -689,32 +702,64 @@ fn LoopPanel(
             );
         }
     });
-    let show_events = move |node: NodeId| {
-        highlight.set(Some(node));
-        let first =
-            diagram.with_untracked(|d| d.node(node).and_then(|n| n.events.first().copied()));
-        if let Some(seq) = first {
-            crate::browser::page::bring_into_view(
-                move || {
-                    web_sys::window()?
-                        .document()?
-                        .query_selector(&format!(".timeline .event[data-seq=\"{seq}\"]"))
-                        .ok()
-                        .flatten()
-                },
-                web_sys::ScrollLogicalPosition::Center,
-            );
+    // A node or an edge picked on the drawing, and which of its passes the
+    // trace shows. What it passed is read from the diagram as drawn now, so
+    // a live run's counts stay true.
+    let picked = RwSignal::new(None::<(Pick, usize)>);
+    let passes = Memo::new(move |_| {
+        picked
+            .get()
+            .and_then(|(pick, at)| diagram.with(|d| Passes::of(d, pick, at)))
+    });
+    let show = move |pick: Pick, at: usize| {
+        picked.set(Some((pick, at)));
+        if let Some(seq) = passes.with_untracked(|p| p.as_ref().and_then(Passes::shown)) {
+            crate::browser::page::show_trace_event(seq);
         }
     };
+    let show_node = move |node: NodeId| {
+        highlight.set(Some(node));
+        show(Pick::Node(node), 0);
+    };
+    let show_edge = move |key: EdgeKey| {
+        highlight.set(None);
+        show(Pick::Edge(key), 0);
+    };
+    let step = move |by: isize| {
+        if let Some((pick, at)) = picked.get_untracked() {
+            show(pick, at.saturating_add_signed(by));
+        }
+    };
+    // A new run's passes are not the picked ones'.
+    Effect::new(move |_| {
+        run_id.track();
+        picked.set(None);
+    });
     view! {
         <details class="panel loop-panel" open>
             <summary><h2 class="loop-heading">"The loop"</h2></summary>
             <LoopDiagramView
                 diagram=diagram
-                on_select_node=Callback::new(show_events)
+                on_select_node=Callback::new(show_node)
+                on_select_edge=Callback::new(show_edge)
                 on_pick_scenario=on_pick_scenario
                 highlight=highlight
             />
+            {move || passes.with(|p| p.as_ref().map(|p| {
+                let (has_previous, has_next) = (p.has_previous(), p.has_next());
+                let many = p.events.len() > 1;
+                view! {
+                    <p class="loop-passes" role="status">
+                        <span>{p.summary()}</span>
+                        {many.then(|| view! {
+                            " "
+                            <button type="button" disabled=!has_previous on:click=move |_| step(-1)>"◀ Previous"</button>
+                            " "
+                            <button type="button" disabled=!has_next on:click=move |_| step(1)>"Next ▶"</button>
+                        })}
+                    </p>
+                }
+            }))}
         </details>
     }
 }

@@ -65,6 +65,28 @@ test('a pitfall pair runs side by side and the first divergence is highlighted a
   await page.screenshot({ path: join(artifacts, 'compare-pitfall-pair.png'), fullPage: false });
 });
 
+test('a comparison draws each run\'s own loop, lit to its own exit; picking a node brings that column\'s step into view', async ({ page }) => {
+  await pick(page, 'repeated-call-naive');
+  await compare(page).getByRole('button', { name: 'Run the pair side by side' }).click();
+  await comparisonSummary(page);
+  const [naive, fixed] = await sideStatuses(page);
+  const exitOf = (side) => compare(page).locator(`.compare-loop[data-side="${side}"] .loop-wide [aria-current="step"]`);
+  for (const [side, status] of [[0, naive], [1, fixed]]) {
+    const name = await exitOf(side).getAttribute('aria-label');
+    assert(name.startsWith(`Exit ${status}`), `column ${side + 1}'s loop names ${name}, not its own ${status}`);
+  }
+  // The fixed run's exit: its last step (run_finished) in the second column.
+  await exitOf(1).dispatchEvent('click');
+  const marked = compare(page).locator('[data-from-loop]');
+  await page.waitForFunction(() => {
+    const r = document.querySelector('.compare-table [data-from-loop]')?.getBoundingClientRect();
+    return r && r.top >= 0 && r.bottom <= window.innerHeight;
+  }, null, { timeout: 3_000 });
+  assert((await marked.getAttribute('data-kind')) === 'run_finished', `marked a ${await marked.getAttribute('data-kind')} cell`);
+  const column = await marked.evaluate((td) => [...td.parentElement.children].indexOf(td));
+  assert(column === 2, `the marked cell is in column ${column}, not the fixed run's`);
+}, { viewport: { width: 1440, height: 900 } });
+
 test('A/B: removing the example id from a description makes the rules model invent ORD-1001', async ({ page }) => {
   await pick(page, 'rules-with-example');
   await compare(page).getByRole('button', { name: 'Copy A into B' }).click();
