@@ -13,7 +13,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use agent_loop_playground::loop_diagram::{EdgeStyle, LoopDiagram, NodeId};
+use agent_loop_playground::loop_diagram::{EdgeStyle, LoopDiagram, NodeId, Passes, Pick};
 use agent_loop_playground::view_model;
 use futures::future::LocalBoxFuture;
 use harness::approval::{ApprovalRequest, Approver, Decision};
@@ -86,17 +86,23 @@ async fn run(
     .expect("the scenario builds")
 }
 
+/// Runs a built-in as the page would: approving, on an aged clock, with
+/// Stop pressed where its lesson asks for it.
 async fn run_builtin(builtin: &BuiltinScenario) -> (Outcome, Vec<RunEvent>) {
     let events = Rc::new(RefCell::new(Vec::new()));
-    let outcome = run(
-        &load(builtin),
+    let cancel = CancelToken::default();
+    let clock = TokioRuntime::default();
+    let stop = cancel.cancel_after(&clock, builtin.stop_pressed_after_ms());
+    let scenario = load(builtin);
+    let run = run(
+        &scenario,
         library::clock_age_needed_ms(builtin),
         &Approve(Decision::Approve),
         None,
-        CancelToken::default(),
+        cancel,
         events.clone(),
-    )
-    .await;
+    );
+    let (outcome, ()) = futures::join!(run, stop);
     let events = events.take();
     (outcome, events)
 }
@@ -298,10 +304,8 @@ async fn every_built_in_lights_its_exit_and_counts_its_events() {
 #[tokio::test(start_paused = true)]
 async fn each_exit_offers_a_built_in_that_ends_there() {
     for status in Status::ALL {
-        let Some(lesson) = LoopDiagram::lesson(status) else {
-            assert_eq!(status, Status::Cancelled, "only Stop has no built-in");
-            continue;
-        };
+        let lesson = LoopDiagram::lesson(status)
+            .unwrap_or_else(|| panic!("the {status} exit offers no built-in"));
         let builtin = library::find(lesson.id).unwrap();
         assert_eq!(lesson.name, builtin.name());
         let (_, events) = run_builtin(builtin).await;
@@ -597,4 +601,36 @@ fn before_any_run_the_diagram_has_every_exit_and_no_current_node() {
     let scenario = load(library::find("turn-limit").unwrap());
     let d = LoopDiagram::new(scenario.limits.clone());
     assert_eq!(d.accessible_name(NodeId::GateTurns), "Turns gate: 0 / 3");
+}
+
+/// A node or an edge picked on the drawing lists the trace events that
+/// passed it, in run order, and says which one the trace shows.
+#[tokio::test(start_paused = true)]
+async fn a_picked_node_or_edge_lists_the_events_that_passed_it() {
+    let (_, events) = run_builtin(library::find("turn-limit").unwrap()).await;
+    let d = LoopDiagram::from_events(&events);
+    let requests: Vec<u64> = events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::ModelRequest { .. }))
+        .map(|e| e.seq)
+        .collect();
+    let model = Passes::of(&d, Pick::Node(NodeId::ModelCall), 1).unwrap();
+    assert_eq!(model.events, requests);
+    assert_eq!(model.shown(), Some(requests[1]));
+    assert!(
+        model
+            .summary()
+            .ends_with("passed 3 times; the trace shows pass 2 of 3."),
+        "{}",
+        model.summary()
+    );
+    // Past the last pass: the last one is shown.
+    let last = Passes::of(&d, Pick::Node(NodeId::ModelCall), 99).unwrap();
+    assert_eq!(last.shown(), requests.last().copied());
+    // Every lit edge lists as many events as its count.
+    for e in d.edges().iter().filter(|e| e.count > 0) {
+        let passes = Passes::of(&d, Pick::Edge(e.key), 0).unwrap();
+        assert_eq!(passes.events.len(), e.count as usize, "{:?}", e.key);
+        assert!(passes.what.contains(" → "), "{}", passes.what);
+    }
 }

@@ -48,17 +48,21 @@ async fn every_builtin_scenario_has_the_same_trace_as_natively() {
             gloo_timers::future::TimeoutFuture::new((needed - age).ceil() as u32).await;
         }
         let mut events: Vec<RunEvent> = Vec::new();
-        let outcome = harness::run_scenario(
+        // The built-in that ends `cancelled` waits for a person to press Stop.
+        let cancel = harness::cancel::CancelToken::new();
+        let stop = cancel.cancel_after(&runtime, builtin.stop_pressed_after_ms());
+        let mut on_event = |event: &RunEvent| events.push(event.clone());
+        let run = harness::run_scenario(
             &scenario,
             Rc::new(runtime),
             RunOptions {
                 approver: Some(&ApproveEverything),
+                cancel,
                 ..RunOptions::default()
             },
-            &mut |event: &RunEvent| events.push(event.clone()),
-        )
-        .await
-        .expect("builds");
+            &mut on_event,
+        );
+        let outcome = futures::join!(run, stop).0.expect("builds");
         assert_eq!(
             outcome.status.as_str(),
             builtin.expected_status,

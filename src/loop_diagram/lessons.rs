@@ -9,8 +9,8 @@ const STOP_CONDITIONS: &str = "Stop conditions";
 
 /// The built-in that ends with `status` when its approvals are approved:
 /// the "Stop conditions" group's first, else the library's first. A plain
-/// `done` is the opening scenario, the simplest run there is. `cancelled`
-/// has none: only a person pressing Stop ends a run that way.
+/// `done` is the opening scenario, the simplest run there is. `cancelled`'s
+/// is a call that hangs until the person presses Stop.
 pub fn lesson_for(status: Status) -> Option<&'static BuiltinScenario> {
     let ends_there = |b: &&BuiltinScenario| b.expected_status == status.as_str();
     if status == Status::Done {

@@ -120,6 +120,13 @@ export async function pick(page, id) {
 export async function runBuiltin(page, id, { approve = false } = {}) {
   await pick(page, id);
   await button(page, 'Run').click();
+  // A built-in that ends `cancelled` hangs until a person presses Stop, as
+  // its lesson says: press it once the call that hangs (turn 2's) is waiting.
+  const expected = await page.locator(`#scenario-picker option[value="${id}"]`).getAttribute('data-expected');
+  if (expected === 'cancelled') {
+    await page.locator('.timeline .event[data-kind="model_request"]').nth(1).waitFor({ timeout: 5_000 });
+    await button(page, 'Stop').click();
+  }
   const banner = page.locator('.stop-banner');
   const bar = page.locator('.approval-bar');
   const deadline = Date.now() + 10_000;

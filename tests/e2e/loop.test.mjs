@@ -19,9 +19,11 @@ const ENDINGS = [
   ['failed-verification', 'failed_verification', null],
   ['refusal', 'refusal', null],
   ['model-error', 'model_error', null],
+  ['press-stop', 'cancelled', null],
 ];
 
-/** Runs built-in `id` to its end, approving any call the person is asked about. */
+/** Runs built-in `id` to its end, approving any call the person is asked about
+ *  (and pressing Stop where the lesson asks for it). */
 const runToEnd = (page, id) => runBuiltin(page, id, { approve: true });
 
 /** Whether the element is wholly inside the window, as the page is scrolled now. */
@@ -142,4 +144,56 @@ test('loop: clicking an event in the trace outlines where it happened on the loo
   // A tool_call event is where the call's arguments were checked.
   assert(/^Validate/.test(names[0]), `the tool call is outlined at: ${names[0]}`);
   assert(await inView(outlined.first()), 'the outlined node is off screen');
+}, { viewport: { width: 1440, height: 900 } });
+
+test('loop: clicking an edge steps through the trace events that went that way', async ({ page }) => {
+  await runToEnd(page, 'turn-limit');
+  // The edge the run took most often: the way back from a turn's results.
+  const edges = await page.locator('.loop-wide g.loop-edge.lit').evaluateAll((gs) =>
+    gs.map((g) => ({ key: g.dataset.edge, name: g.getAttribute('aria-label') })));
+  const times = (e) => Number(/taken (\d+) time/.exec(e.name)?.[1] ?? 0);
+  const busiest = edges.sort((a, b) => times(b) - times(a))[0];
+  const n = times(busiest);
+  assert(n > 1, `no edge was taken more than once: ${edges.map((e) => e.name).join(' | ')}`);
+  const edge = page.locator(`.loop-wide g.loop-edge[data-edge="${busiest.key}"]`);
+  assert((await edge.getAttribute('tabindex')) === '0', 'a lit edge cannot be reached by keyboard');
+  await edge.dispatchEvent('click');
+  const passes = page.locator('.loop-passes');
+  await passes.waitFor({ timeout: 3_000 });
+  assert((await passes.innerText()).includes(`passed ${n} times; the trace shows pass 1 of ${n}`), await passes.innerText());
+  const marked = page.locator('.timeline [data-from-loop]');
+  const shown = async () => {
+    await page.waitForFunction(() => {
+      const r = document.querySelector('.timeline [data-from-loop]')?.getBoundingClientRect();
+      return r && r.top >= 0 && r.bottom <= window.innerHeight;
+    }, null, { timeout: 3_000 }).catch(() => assert(false, 'the event the loop points at is not on screen'));
+    assert((await marked.count()) === 1, `${await marked.count()} events marked`);
+    return Number(await marked.getAttribute('data-seq'));
+  };
+  const first = await shown();
+  assert(await passes.getByRole('button', { name: '◀ Previous' }).isDisabled(), 'Previous is enabled at the first pass');
+  await passes.getByRole('button', { name: 'Next ▶' }).click();
+  assert((await passes.innerText()).includes(`pass 2 of ${n}`), await passes.innerText());
+  const second = await shown();
+  assert(second > first, `the second pass (event ${second}) is not after the first (${first})`);
+}, { viewport: { width: 1440, height: 900 } });
+
+test('loop: the header does not move when the picked name changes length or a message appears', async ({ page }) => {
+  const header = page.locator('header.page-header');
+  const where = async () => ({
+    height: (await header.boundingBox()).height,
+    run: (await button(page, 'Run').boundingBox()).x,
+    stop: (await button(page, 'Stop').boundingBox()).x,
+  });
+  await pick(page, 'get-time');
+  const before = await where();
+  const same = (now, what) =>
+    assert(now.height === before.height && now.run === before.run && now.stop === before.stop,
+      `${what}: header ${before.height}→${now.height} px, Run x ${before.run}→${now.run}, Stop x ${before.stop}→${now.stop}`);
+  await pick(page, 'whitespace-searches-canonical');
+  same(await where(), 'a long scenario name');
+  // A message: Run is held, saying why, while the JSON does not parse.
+  await page.locator('#scenario-json').fill('{"name": ');
+  await page.locator('#run-blocker').filter({ hasText: /./ }).waitFor({ timeout: 5_000 });
+  same(await where(), 'the Run blocker');
 }, { viewport: { width: 1440, height: 900 } });

@@ -59,7 +59,8 @@ pub fn list_command() -> ExitCode {
 /// there from the command line, and a note when that needs explaining.
 #[derive(Debug, PartialEq)]
 pub struct Promise {
-    /// "done", "done with --approve all", "deadline in the page".
+    /// "done", "done with --approve all", "deadline in the page",
+    /// "cancelled on Ctrl+C".
     pub status: String,
     pub note: Option<String>,
 }
@@ -86,6 +87,10 @@ pub fn promise(builtin: &BuiltinScenario, scenario: &Scenario) -> Promise {
                 seconds(clock_age_ms)
             )),
         };
+    }
+    if builtin.stop_pressed_after_ms().is_some() {
+        // Ctrl+C is the command line's Stop button (see `stop.rs`).
+        return Promise::plain(&format!("{status} on Ctrl+C"));
     }
     if asks_for_approval(scenario) {
         Promise::plain(&format!("{status} with --approve all"))

@@ -11,6 +11,7 @@ mod record;
 mod replay;
 mod run;
 mod serve;
+mod stop;
 mod trace;
 mod usage;
 mod wire;

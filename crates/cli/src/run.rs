@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::rc::Rc;
 
 use harness::approval::ApprovalPolicy;
+use harness::cancel::CancelToken;
 use harness::event::{RunEvent, Status};
 use harness::provider::{ApiKey, HttpModel, ProviderSettings};
 use harness::runtime::TokioRuntime;
@@ -14,7 +15,7 @@ use harness::RunOptions;
 
 use crate::args::{CheckArgs, RunArgs, WireArgs};
 use crate::usage::usage_error;
-use crate::{http, load, report_problems, trace, wire};
+use crate::{http, load, report_problems, stop, trace, wire};
 
 pub fn run_command(args: &RunArgs) -> ExitCode {
     if args.provider.is_none()
@@ -58,12 +59,16 @@ pub fn run_command(args: &RunArgs) -> ExitCode {
         }
     };
     let clock: Rc<dyn harness::runtime::Runtime> = Rc::new(TokioRuntime::default());
+    stop::say_how_to_stop(&args.scenario);
+    let cancel = CancelToken::new();
+    let options = RunOptions {
+        cancel: cancel.clone(),
+        ..RunOptions::default()
+    };
     let outcome = match args.provider {
-        None => runtime.block_on(harness::run_scenario(
-            &scenario,
-            clock,
-            RunOptions::default(),
-            &mut on_event,
+        None => runtime.block_on(stop::stoppable(
+            cancel,
+            harness::run_scenario(&scenario, clock, options, &mut on_event),
         )),
         Some(provider) => {
             let provider = provider.into();
@@ -78,12 +83,9 @@ pub fn run_command(args: &RunArgs) -> ExitCode {
             };
             let key = ApiKey::new(std::env::var("AGENT_LOOP_API_KEY").unwrap_or_default());
             let model = HttpModel::new(settings, key, http::NativeHttp);
-            runtime.block_on(harness::run_scenario_with_model(
-                &scenario,
-                clock,
-                &model,
-                RunOptions::default(),
-                &mut on_event,
+            runtime.block_on(stop::stoppable(
+                cancel,
+                harness::run_scenario_with_model(&scenario, clock, &model, options, &mut on_event),
             ))
         }
     };
@@ -128,11 +130,21 @@ fn run_collecting(
     }
     let runtime = crate::tokio_runtime()?;
     let mut events = Vec::new();
-    let outcome = runtime.block_on(harness::run_scenario(
-        &scenario,
-        Rc::new(TokioRuntime::default()),
-        RunOptions::default(),
-        &mut |event: &RunEvent| events.push(event.clone()),
+    stop::say_how_to_stop(source);
+    let cancel = CancelToken::new();
+    let options = RunOptions {
+        cancel: cancel.clone(),
+        ..RunOptions::default()
+    };
+    let mut on_event = |event: &RunEvent| events.push(event.clone());
+    let outcome = runtime.block_on(stop::stoppable(
+        cancel,
+        harness::run_scenario(
+            &scenario,
+            Rc::new(TokioRuntime::default()),
+            options,
+            &mut on_event,
+        ),
     ));
     match outcome {
         Ok(_) => Ok((scenario, events)),

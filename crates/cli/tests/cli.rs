@@ -166,6 +166,11 @@ fn list_says_which_scenarios_need_approve_all_to_end_as_listed() {
             .unwrap_or_else(|| panic!("no line for {id}:\n{text}"))
             .to_string()
     };
+    assert!(
+        line("press-stop").contains(" cancelled on Ctrl+C "),
+        "{}",
+        line("press-stop")
+    );
     let refund = line("refund-with-approval");
     assert!(
         refund.contains(" done with --approve all  Refund with approval"),
@@ -469,4 +474,53 @@ fn fork_lists_steps_and_continues_a_recording_under_an_edit() {
     let output = agent_loop(&["fork", parent, "--at", "2"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("event 2 is not a step to fork from"));
+}
+
+/// Ctrl+C is the command line's Stop: the hung run ends `cancelled` with its
+/// trace printed and recorded, not killed with the trace lost.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_hung_run_which_ends_cancelled_with_its_trace_kept() {
+    use std::process::{Command, Stdio};
+    let record = std::env::temp_dir().join(format!("agent-loop-stop-{}.jsonl", std::process::id()));
+    let child = Command::new(env!("CARGO_BIN_EXE_agent-loop"))
+        .args(["run", "press-stop", "--jsonl", "--record"])
+        .arg(&record)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("agent-loop runs");
+    // Past the first turn (200 ms), into the call that hangs for an hour.
+    std::thread::sleep(std::time::Duration::from_millis(1_500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let started = Instant::now();
+    let output = child.wait_with_output().unwrap();
+    assert!(
+        started.elapsed().as_secs() < 5,
+        "the run did not end on Ctrl+C"
+    );
+    assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("press Ctrl+C"),
+        "nothing said how to stop it: {}",
+        stderr(&output)
+    );
+    let lines: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let last = lines.last().expect("a trace");
+    assert_eq!(last["type"], "run_finished");
+    assert_eq!(last["status"], "cancelled");
+    assert!(
+        lines.iter().any(|e| e["type"] == "tool_result"),
+        "the trace before Stop was lost"
+    );
+    let recorded = std::fs::read_to_string(&record).expect("the record was written");
+    assert!(recorded.lines().last().unwrap().contains("\"cancelled\""));
+    let _ = std::fs::remove_file(record);
 }

@@ -40,6 +40,23 @@ impl CancelToken {
         self.state.borrow().cancelled
     }
 
+    /// Presses Stop after `ms` of `runtime`'s clock, as a person would:
+    /// run it beside the run (`futures::join!`). `None` never presses it.
+    pub fn cancel_after(
+        &self,
+        runtime: &dyn crate::runtime::Runtime,
+        ms: Option<u64>,
+    ) -> futures::future::LocalBoxFuture<'static, ()> {
+        let Some(ms) = ms else {
+            return Box::pin(std::future::ready(()));
+        };
+        let (sleep, token) = (runtime.sleep(ms), self.clone());
+        Box::pin(async move {
+            sleep.await;
+            token.cancel();
+        })
+    }
+
     /// Resolves once `cancel()` has been called.
     pub fn cancelled(&self) -> Cancelled {
         Cancelled {

@@ -16,11 +16,23 @@ impl BuiltinScenario {
         json_of(self.id).expect("every listed built-in has a file")
     }
 
+    /// How long after the run starts a person presses Stop, for a built-in
+    /// that ends `cancelled`: nothing else ends it, as its lesson says. What
+    /// runs every built-in (the tests, the replay suite) presses Stop then.
+    pub fn stop_pressed_after_ms(&self) -> Option<u64> {
+        (self.expected_status == crate::event::Status::Cancelled.as_str())
+            .then_some(STOP_PRESSED_AFTER_MS)
+    }
+
     /// The file's `name`, or its id when it has none.
     pub fn name(&self) -> &'static str {
         file_facts(self.id).and_then(|f| f.name).unwrap_or(self.id)
     }
 }
+
+/// See `BuiltinScenario::stop_pressed_after_ms`: long after the hung call
+/// has started (the first turn takes 200 ms), long before it would end.
+pub const STOP_PRESSED_AFTER_MS: u64 = 1_000;
 
 /// What build.rs read out of one scenario file.
 struct FileFacts {
@@ -87,6 +99,9 @@ builtins! {
     ("Stop conditions", "max-tokens", "max_tokens"),
     ("Stop conditions", "refusal", "refusal"),
     ("Stop conditions", "model-error", "model_error"),
+    // Its call hangs for an hour: whoever runs it presses Stop
+    // (`BuiltinScenario::stop_pressed_after_ms`).
+    ("Stop conditions", "press-stop", "cancelled"),
     ("Stop conditions", "rate-limit-retry", "done"),
     ("Pitfalls: naive vs fixed", "repeated-call-naive", "done"),
     (

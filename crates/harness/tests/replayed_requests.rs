@@ -63,18 +63,21 @@ async fn run_recorded(
     };
     let approver = common::QueueApprover::new(vec![Decision::Approve; 4]);
     let mut events = Vec::new();
-    harness::run_scenario_with_model(
+    let cancel = harness::cancel::CancelToken::new();
+    let stop = cancel.cancel_after(runtime.as_ref(), builtin.stop_pressed_after_ms());
+    let mut on_event = |event: &RunEvent| events.push(event.clone());
+    let run = harness::run_scenario_with_model(
         &scenario,
         runtime,
         &model,
         RunOptions {
             approver: Some(&approver),
+            cancel,
             ..RunOptions::default()
         },
-        &mut |event: &RunEvent| events.push(event.clone()),
-    )
-    .await
-    .expect("runs");
+        &mut on_event,
+    );
+    futures::join!(run, stop).0.expect("runs");
     (scenario, events, model.sent.take())
 }
 

@@ -74,7 +74,13 @@ pub async fn run_with(
 pub async fn run_builtin(builtin: &harness::library::BuiltinScenario) -> (Outcome, Vec<RunEvent>) {
     let approver = QueueApprover::new(vec![harness::approval::Decision::Approve; 4]);
     let age = harness::library::clock_age_needed_ms(builtin);
-    run_aged(&load(builtin.json()), Some(&approver), age).await
+    run_stopped(
+        &load(builtin.json()),
+        Some(&approver),
+        age,
+        builtin.stop_pressed_after_ms(),
+    )
+    .await
 }
 
 /// `run_with`, on a runtime whose clock has been running for `age_ms`.
@@ -83,23 +89,36 @@ pub async fn run_aged(
     approver: Option<&dyn Approver>,
     age_ms: u64,
 ) -> (Outcome, Vec<RunEvent>) {
+    run_stopped(scenario, approver, age_ms, None).await
+}
+
+/// `run_aged`, with Stop pressed `stop_after_ms` into the run, if given.
+pub async fn run_stopped(
+    scenario: &Scenario,
+    approver: Option<&dyn Approver>,
+    age_ms: u64,
+    stop_after_ms: Option<u64>,
+) -> (Outcome, Vec<RunEvent>) {
     let runtime = Rc::new(TokioRuntime::default());
     tokio::time::sleep(std::time::Duration::from_millis(age_ms)).await;
     let events = Rc::new(RefCell::new(Vec::new()));
     let sink = events.clone();
-    let outcome = harness::run_scenario(
+    let cancel = harness::cancel::CancelToken::new();
+    let stop = cancel.cancel_after(runtime.as_ref(), stop_after_ms);
+    let mut on_event = |event: &RunEvent| sink.borrow_mut().push(event.clone());
+    let run = harness::run_scenario(
         scenario,
         runtime,
         RunOptions {
             approver,
+            cancel,
             ..RunOptions::default()
         },
-        &mut |event: &RunEvent| sink.borrow_mut().push(event.clone()),
-    )
-    .await
-    .expect("scenario builds");
+        &mut on_event,
+    );
+    let (outcome, ()) = futures::join!(run, stop);
     let events = events.take();
-    (outcome, events)
+    (outcome.expect("scenario builds"), events)
 }
 
 pub async fn run_json(json: &str) -> (Outcome, Vec<RunEvent>) {
