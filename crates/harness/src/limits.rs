@@ -338,7 +338,7 @@ impl RepeatDetector {
     }
 }
 
-fn ordinal(n: usize) -> String {
+pub(crate) fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
         (1, r) if r != 11 => "st",
         (2, r) if r != 12 => "nd",

@@ -63,6 +63,7 @@ pub mod history;
 pub mod openai;
 pub mod openai_chat;
 pub mod openai_responses;
+pub mod rejections;
 pub mod replayed;
 pub mod sse;
 pub mod verdict;
@@ -75,6 +76,7 @@ use crate::model::{ModelError, ModelErrorKind, ModelRequest, ModelResponse, Tool
 
 pub use check::{check, check_body};
 pub use history::history_from_trace;
+pub use rejections::{rejections, Rejection};
 pub use replayed::{replayed_requests, request_at_turn, ReplayedRequest, RequestShape};
 pub use verdict::{Rule, Violation};
 

@@ -1,0 +1,116 @@
+//! Which turns of a run each provider would have rejected: the protocol
+//! checker run on a trace, each violation placed at the first turn whose
+//! request carried it, and said in plain words.
+//!
+//! Job: a scripted run never meets a provider, so a history that breaks the
+//! protocol still ends `done`. This says where a real provider would have
+//! answered HTTP 400 instead, for a view beside the trace and the banner.
+//!
+//! How: a history only grows, and a violation's place never changes once its
+//! message is in it, so checking the last request once finds every
+//! violation; the first turn that carried one is the first request whose
+//! history reaches the message it blames. That is one check and a binary
+//! search per violation, not a check per turn (a 10,000-turn run stays
+//! linear).
+
+use super::{check, history_from_trace, Provider, RequestShape, Violation};
+use crate::event::{EventKind, RunEvent};
+use crate::limits::ordinal;
+use crate::message::{ContentBlock, Message, Role};
+
+/// One violation, placed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rejection {
+    /// The first turn whose request carried it.
+    pub turn: u32,
+    pub violation: Violation,
+    /// Where in that request, in plain words ("the 2nd message (assistant),
+    /// its 2nd block, a tool_use"), when the checker knows.
+    pub place: Option<String>,
+}
+
+/// Every violation the run's requests carried, in provider order, then in
+/// wire order; empty for a run that sent no request or broke no rule.
+pub fn rejections(shape: &RequestShape, events: &[RunEvent]) -> Vec<Rejection> {
+    // Each turn's first request (a retry resends the same history).
+    let requests: Vec<(u32, usize)> = events
+        .iter()
+        .enumerate()
+        .filter_map(|(at, event)| match event.kind {
+            EventKind::ModelRequest {
+                turn, attempt: 1, ..
+            } => Some((turn, at)),
+            _ => None,
+        })
+        .collect();
+    let Some(&(_, last)) = requests.last() else {
+        return Vec::new();
+    };
+    let history = history_from_trace(&events[..last]);
+    let length_at = |at: usize| history_from_trace(&events[..at]).len();
+    let mut found = Vec::new();
+    for provider in Provider::ALL {
+        for violation in check(provider, &shape.system, &history, &shape.tools) {
+            // Blamed on no message (the tools list): every request carried it.
+            let first = match violation.message_index {
+                None => 0,
+                Some(m) => requests.partition_point(|&(_, at)| length_at(at) <= m),
+            };
+            let turn = requests.get(first).map_or(requests[0].0, |&(turn, _)| turn);
+            let place = violation
+                .message_index
+                .and_then(|m| plain_place(&history, m, violation.block_index));
+            found.push(Rejection {
+                turn,
+                violation,
+                place,
+            });
+        }
+    }
+    found
+}
+
+/// The first turn each provider would reject, with the violation found
+/// there first; providers that accept every turn are left out.
+pub fn first_per_provider(rejections: &[Rejection]) -> Vec<&Rejection> {
+    Provider::ALL
+        .into_iter()
+        .filter_map(|provider| {
+            rejections
+                .iter()
+                .filter(|r| r.violation.provider == provider)
+                .min_by_key(|r| r.turn)
+        })
+        .collect()
+}
+
+/// One line for a banner: "Anthropic Messages would reject turn 2: HTTP 400
+/// messages.1.content.1: `tool_use` ids must be unique".
+pub fn sentence(rejection: &Rejection) -> String {
+    format!(
+        "{} would reject turn {}: HTTP 400 {}",
+        rejection.violation.provider.label(),
+        rejection.turn,
+        rejection.violation.message
+    )
+}
+
+/// "the 2nd message (assistant), its 2nd block, a tool_use".
+fn plain_place(history: &[Message], message: usize, block: Option<usize>) -> Option<String> {
+    let m = history.get(message)?;
+    let role = match m.role {
+        Role::User => "user",
+        Role::Assistant => "assistant",
+    };
+    let mut text = format!("the {} message ({role})", ordinal(message + 1));
+    if let Some(b) = block.and_then(|b| m.content.get(b).map(|c| (b, c))) {
+        let kind = match b.1 {
+            ContentBlock::Text { .. } => "text",
+            ContentBlock::Thinking { .. } => "thinking",
+            ContentBlock::ToolUse(_) => "tool_use",
+            ContentBlock::ToolResult(_) => "tool_result",
+        };
+        text.push_str(&format!(", its {} block, a {kind}", ordinal(b.0 + 1)));
+    }
+    Some(text)
+}

@@ -1,0 +1,104 @@
+//! Which turn each provider would reject, found in a finished run's trace:
+//! the three protocol-breaking built-ins are rejected at turn 2 by the
+//! providers their lessons name, and every other built-in by none.
+
+mod common;
+
+use harness::library::{self, BUILTIN};
+use harness::wire::rejections::{first_per_provider, sentence};
+use harness::wire::{rejections, Provider, RequestShape};
+
+async fn rejections_of(id: &str) -> Vec<harness::wire::Rejection> {
+    let builtin = library::find(id).unwrap();
+    let (_, events) = common::run_builtin(builtin).await;
+    let shape = RequestShape::of(&common::load(builtin.json())).unwrap();
+    rejections(&shape, &events)
+}
+
+#[tokio::test(start_paused = true)]
+async fn duplicate_ids_are_rejected_at_turn_2_by_anthropic_and_chat() {
+    let found = rejections_of("protocol-duplicate-ids").await;
+    let first = first_per_provider(&found);
+    let providers: Vec<Provider> = first.iter().map(|r| r.violation.provider).collect();
+    assert_eq!(providers, [Provider::Anthropic, Provider::OpenaiChat]);
+    assert!(first.iter().all(|r| r.turn == 2), "{first:?}");
+    assert_eq!(
+        sentence(first[0]),
+        "Anthropic Messages would reject turn 2: HTTP 400 messages.1.content.1: `tool_use` ids must be unique"
+    );
+    assert_eq!(
+        first[0].place.as_deref(),
+        Some("the 2nd message (assistant), its 2nd block, a tool_use")
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn text_before_results_and_invented_ids_are_rejected_at_turn_2() {
+    for id in [
+        "protocol-text-before-results",
+        "protocol-invented-result-ids",
+    ] {
+        let found = rejections_of(id).await;
+        let first = first_per_provider(&found);
+        assert!(!first.is_empty(), "{id}: no provider rejects it");
+        assert!(first.iter().all(|r| r.turn == 2), "{id}: {first:?}");
+        assert!(
+            first
+                .iter()
+                .any(|r| r.violation.provider == Provider::Anthropic),
+            "{id}: Anthropic accepts it"
+        );
+        for r in &found {
+            assert!(r.place.is_some(), "{id}: {} has no place", r.violation.path);
+        }
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn every_other_builtin_is_accepted_by_every_provider() {
+    for builtin in BUILTIN.iter().filter(|b| !b.id.starts_with("protocol-")) {
+        let found = rejections_of(builtin.id).await;
+        assert!(
+            found.is_empty(),
+            "{}: {:?}",
+            builtin.id,
+            found.iter().map(sentence).collect::<Vec<_>>()
+        );
+    }
+}
+
+#[test]
+fn a_trace_without_requests_has_no_rejections() {
+    assert!(rejections(&RequestShape::default(), &[]).is_empty());
+}
+
+/// A break in a later turn is placed at the first turn whose request carried
+/// it, not at turn 2 nor at the last turn.
+#[tokio::test(start_paused = true)]
+async fn a_later_break_is_placed_at_the_first_turn_that_sent_it() {
+    let json = serde_json::json!({
+        "name": "late duplicate", "task": "t",
+        "tools": [{"name": "look", "description": "d", "input_schema": {"type": "object"}, "result": {"ok": true}}],
+        "model": {"type": "scripted", "responses": [
+            {"tool_calls": [{"name": "look", "args": {}}]},
+            {"tool_calls": [{"name": "look", "args": {}}]},
+            {"tool_calls": [
+                {"id": "toolu_dup", "name": "look", "args": {"a": 1}},
+                {"id": "toolu_dup", "name": "look", "args": {"a": 2}}
+            ]},
+            {"tool_calls": [{"name": "look", "args": {"b": 1}}]},
+            {"text": "done"}
+        ]}
+    })
+    .to_string();
+    let scenario = common::load(&json);
+    let (_, events) = common::run_with(&scenario, None).await;
+    let found = rejections(&RequestShape::of(&scenario).unwrap(), &events);
+    let first = first_per_provider(&found);
+    assert!(!first.is_empty());
+    assert!(
+        first.iter().all(|r| r.turn == 4),
+        "{:?}",
+        first.iter().map(|r| sentence(r)).collect::<Vec<_>>()
+    );
+}
