@@ -19,6 +19,7 @@ pub mod driver;
 pub mod event;
 pub mod facts;
 pub mod fork;
+pub mod hand_call;
 pub mod instant;
 pub mod library;
 pub mod limits;
