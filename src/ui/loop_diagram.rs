@@ -622,9 +622,11 @@ pub async fn loop_panel(
     run_id: ReadSignal<u64>,
     paused: ReadSignal<Option<PauseBefore>>,
     picked_event: ReadSignal<Option<u64>>,
+    on_show_event: Callback<u64>,
     on_pick_scenario: Callback<&'static str>,
 ) -> AnyView {
-    view! { <LoopPanel events run_id paused picked_event on_pick_scenario /> }.into_any()
+    view! { <LoopPanel events run_id paused picked_event on_show_event on_pick_scenario /> }
+        .into_any()
 }
 
 #[component]
@@ -633,6 +635,8 @@ fn LoopPanel(
     run_id: ReadSignal<u64>,
     paused: ReadSignal<Option<PauseBefore>>,
     picked_event: ReadSignal<Option<u64>>,
+    /// Shows a trace event: its card is drawn first if it was off screen.
+    on_show_event: Callback<u64>,
     on_pick_scenario: Callback<&'static str>,
 ) -> impl IntoView {
     let diagram = RwSignal::new(LoopDiagram::default());
@@ -694,16 +698,7 @@ fn LoopPanel(
         let first =
             diagram.with_untracked(|d| d.node(node).and_then(|n| n.events.first().copied()));
         if let Some(seq) = first {
-            crate::browser::page::bring_into_view(
-                move || {
-                    web_sys::window()?
-                        .document()?
-                        .query_selector(&format!(".timeline .event[data-seq=\"{seq}\"]"))
-                        .ok()
-                        .flatten()
-                },
-                web_sys::ScrollLogicalPosition::Center,
-            );
+            on_show_event.run(seq);
         }
     };
     view! {
