@@ -7,6 +7,7 @@
 use leptos::prelude::*;
 
 use crate::browser::page;
+use crate::lazy;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::history::History;
@@ -75,7 +76,13 @@ pub fn TraceSection(
             <Show when=idle>
                 <p class="empty">"No run yet. Pick a scenario and press Run, or Step through it."</p>
             </Show>
-            {Suspend::new(timeline(controller, approvals))}
+            {Suspend::new(async move {
+                // Fetched once the engine has arrived, not beside it: Run
+                // waits for the engine (the editor's live check fetches it
+                // right after the first paint), and so do a run's cards.
+                lazy::engine().await;
+                timeline(controller, approvals).await
+            })}
             {move || banner.get().map(|banner| view! { <StopBanner banner=banner /> })}
             {Suspend::new(history_panel(history))}
         </section>

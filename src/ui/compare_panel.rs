@@ -12,6 +12,7 @@
 //! part of it.
 
 use futures::future::LocalBoxFuture;
+use gloo_timers::future::TimeoutFuture;
 use harness::cancel::CancelToken;
 use harness::event::{RunEvent, Status};
 use harness::fork::ForkPoint;
@@ -94,11 +95,26 @@ pub fn ComparePanel(
             })
         })
     });
-    let points = Memo::new(move |_| {
-        if running.get() && !paused.get() {
-            return Vec::new();
+    // The steps the run in the Trace can be forked from, listed in a task of
+    // their own once it ends or pauses: a 10,000-turn run has 20,000 of
+    // them, and the task that paints the run's end should not list them too.
+    let points = RwSignal::new(Vec::<(u32, ForkPoint)>::new());
+    let forkable = move || !running.get() || paused.get();
+    Effect::new(move |_| {
+        events.track();
+        if !forkable() {
+            if points.with_untracked(|p| !p.is_empty()) {
+                points.set(Vec::new());
+            }
+            return;
         }
-        events.with(|e| compare::fork_points_by_turn(e))
+        spawn_local(async move {
+            TimeoutFuture::new(0).await;
+            // A run may have started meanwhile: its steps are not forkable yet.
+            if untrack(forkable) {
+                points.set(events.with_untracked(|e| compare::fork_points_by_turn(e)));
+            }
+        });
     });
     let fork_turn = RwSignal::new(1u32);
     let by_turn = move || points.with(|p| p.len() > LIST_EVERY_FORK_POINT_UP_TO);
