@@ -103,7 +103,7 @@ const EVENTS_PER_SLICE: usize = 2_000;
 
 /// `Record::to_jsonl`, the same text: what Export saves and the history
 /// keeps. It is written a slice of events at a time with the page handed
-/// back in between: a 10,000-turn run is about 6 MB of text, which in one
+/// back in between: a 10,000-turn run is about 7 MB of text, which in one
 /// go would hold the page for longer than a frame, right when the run's
 /// stop banner is to be painted.
 #[cfg_attr(feature = "split", lazy)]

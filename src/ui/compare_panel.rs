@@ -119,9 +119,12 @@ pub fn ComparePanel(
     let fork_turn = RwSignal::new(1u32);
     let by_turn = move || points.with(|p| p.len() > LIST_EVERY_FORK_POINT_UP_TO);
     let last_turn = move || points.with(|p| p.last().map_or(1, |(turn, _)| *turn));
+    // The turn chosen, within the run in the Trace (a turn chosen for a
+    // longer run before stands for this run's last).
+    let chosen_turn = move || fork_turn.get().clamp(1, last_turn());
     // The steps the picker lists: all of them, or those of the turn chosen.
     let listed = move || -> Vec<ForkPoint> {
-        let turn = fork_turn.get();
+        let turn = chosen_turn();
         let by_turn = by_turn();
         points.with(|p| {
             p.iter()
@@ -311,7 +314,7 @@ pub fn ComparePanel(
                                 id="fork-turn"
                                 min="1"
                                 max=last_turn
-                                prop:value=move || fork_turn.get().to_string()
+                                prop:value=move || chosen_turn().to_string()
                                 on:change=move |ev| {
                                     // Out of range goes to the nearest turn; not a number changes nothing.
                                     if let Ok(turn) = event_target_value(&ev).trim().parse::<u32>() {
