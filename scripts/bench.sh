@@ -2,7 +2,8 @@
 # Prints the performance figures: the harness loop natively and compiled to
 # wasm in headless Chromium (same scenarios, so they can be compared), then
 # the page in headless Chromium (startup to Run enabled; 1,000- and
-# 10,000-turn runs: time, per turn, DOM nodes, longest task, Stop to banner,
+# 10,000-turn runs: time, per turn, DOM nodes, longest task, the cost per
+# turn from the 1,000th to the 10,000th, Stop to banner,
 # and the page's cost per turn as a multiple of the engine's own native
 # figure), then the release bundle's sizes against the first-paint budget.
 # Figures, not pass/fail tests: only the bundle budget can fail.
