@@ -6,9 +6,20 @@
 //    each). The page paints without the run engine, a split module fetched
 //    right after; the second figure includes fetching it, and the split
 //    modules fetched by then are listed with their brotli size.
-// 2. Rendering a long run: the longest main-thread task (PerformanceObserver
-//    'longtask', tasks over 50 ms) and the longest gap between animation
-//    frames while a 1,000-turn scripted run streams into the timeline.
+// 2. Long runs (issue 13): 1,000- and 10,000-turn scripted runs (one trivial
+//    tool), each in a fresh page: the time from the click on Run to the stop
+//    banner, per turn, the DOM nodes left in the page, the longest
+//    main-thread task (PerformanceObserver 'longtask': tasks over 50 ms) and
+//    the longest gap between animation frames; then the cost of each turn
+//    from the 1,000th to the 10,000th (the difference of the two runs over
+//    9,000 turns, which leaves out what every run costs once: starting,
+//    ending, keeping it in the history). Then Stop, clicked after
+//    1,000 and after 10,000 turns of an endless run: the time from the click
+//    to the banner.
+// 3. With ENGINE_US_PER_STEP_1000 and ENGINE_US_PER_STEP_10000 set (the
+//    harness's native µs per step at those lengths, from `cargo bench -p
+//    harness --bench loop_steps`; scripts/bench.sh passes them), each long
+//    run's cost per turn is also given as a multiple of the engine's own.
 //
 // Usage: node scripts/browser-bench.mjs [dist-dir]   (default: <repo>/dist,
 // built with `trunk build --release`). Env: CHROMIUM (default /usr/bin/chromium).
@@ -21,16 +32,18 @@ import { CHROMIUM_ARGS, root, serve } from '../tests/e2e/lib.mjs';
 
 const dist = resolve(process.argv[2] ?? join(root, 'dist'));
 const LOADS = 5;
-const TURNS = 1000;
+const LONG_RUNS = [1_000, 10_000];
+/** Stop is clicked once an endless run has taken this many turns. */
+const STOP_AFTER = [1_000, 10_000];
 
-/** The 1,000-turn run: one trivial tool, called every turn until max_turns. */
-const endless = {
-  name: `Endless ${TURNS}`,
+/** A run of `turns` turns: one trivial tool, called every turn until max_turns. */
+const endless = (turns) => ({
+  name: `Endless ${turns}`,
   task: 'Keep going.',
   tools: [{ name: 'noop', description: 'Does nothing.', input_schema: { type: 'object' }, result: { ok: true } }],
-  limits: { max_turns: TURNS },
+  limits: { max_turns: turns },
   model: { type: 'scripted', responses: [{ tool_calls: [{ name: 'noop', args: {} }] }], loop_from: 0 },
-};
+});
 
 /** Runs in the page before its scripts: notes when Run first becomes
  * enabled. Leptos sets `disabled` as a property (no mutation to observe), so
@@ -89,42 +102,118 @@ async function startup(browser, url) {
   console.log(`  split modules fetched by then: ${fetched.size} files, ${(bytes / 1024).toFixed(1)} KiB brotli`);
 }
 
-async function longRun(browser, url) {
+/** Runs in the page once it has loaded: notes the long tasks, the gaps
+ * between frames, when Run or Stop is clicked and when the stop banner
+ * appears. Only the trace section's own children are watched (the banner is
+ * one), so watching costs the run nothing per event. */
+function watchRun() {
+  window.__tasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__tasks.push(entry.duration);
+  }).observe({ type: 'longtask' });
+  window.__gaps = [];
+  let last = performance.now();
+  const tick = (now) => {
+    window.__gaps.push(now - last);
+    last = now;
+    if (window.__bannerMs === undefined) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  addEventListener(
+    'click',
+    (event) => {
+      // The event's own time: when the browser took the click, not when a
+      // busy page got round to it.
+      if (event.target.closest?.('button.run')) window.__runClickMs = event.timeStamp;
+      if (event.target.closest?.('button.stop')) window.__stopClickMs = event.timeStamp;
+    },
+    true,
+  );
+  const trace = document.querySelector('section.trace');
+  new MutationObserver(() => {
+    if (window.__bannerMs === undefined && trace.querySelector(':scope > .stop-banner')) {
+      window.__bannerMs = performance.now();
+    }
+  }).observe(trace, { childList: true });
+}
+
+/** Every node in the document (elements, text, comments), and the elements. */
+function countNodes() {
+  const walker = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
+  let nodes = 1;
+  while (walker.nextNode()) nodes += 1;
+  return { nodes, elements: document.getElementsByTagName('*').length };
+}
+
+const count = (n) => n.toLocaleString('en-US');
+
+/** A fresh page with `scenario` in the editor, watched (see `watchRun`). */
+async function pageWith(browser, url, scenario) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   const page = await context.newPage();
   await page.goto(url);
-  await page.locator('#scenario-json').fill(JSON.stringify(endless, null, 2));
+  await page.locator('#scenario-json').fill(JSON.stringify(scenario, null, 2));
   await page.locator('button.run:not([disabled])').waitFor();
-  await page.evaluate(() => {
-    window.__tasks = [];
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) window.__tasks.push(entry.duration);
-    }).observe({ type: 'longtask' });
-    window.__gaps = [];
-    let last = performance.now();
-    const tick = (now) => {
-      window.__gaps.push(now - last);
-      last = now;
-      if (!document.querySelector('.stop-banner')) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
-  const started = Date.now();
+  await page.evaluate(watchRun);
+  return { page, context };
+}
+
+/** The engine's native µs per turn at `turns` turns (two steps a turn), if given. */
+function engineUsPerTurn(turns) {
+  const perStep = Number(process.env[`ENGINE_US_PER_STEP_${turns}`]);
+  return perStep > 0 ? 2 * perStep : undefined;
+}
+
+async function longRun(browser, url, turns) {
+  const { page, context } = await pageWith(browser, url, endless(turns));
   await page.getByRole('button', { name: 'Run', exact: true }).click();
-  await page.locator('.stop-banner').waitFor({ timeout: 60_000 });
-  const took = Date.now() - started;
+  await page.waitForFunction(() => window.__bannerMs !== undefined, null, { timeout: 300_000, polling: 250 });
   const status = await page.locator('.stop-banner').getAttribute('data-status');
-  const cards = await page.locator('.turn-card').count();
+  const counted = await page.locator('.counter[data-counter="turn"] dd').innerText();
+  const took = await page.evaluate(() => window.__bannerMs - window.__runClickMs);
+  const { nodes, elements } = await page.evaluate(countNodes);
   // Long tasks are reported after they end: give the observer a frame.
   await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 50))));
   const tasks = await page.evaluate(() => window.__tasks);
   const gaps = await page.evaluate(() => window.__gaps);
-  console.log(`${TURNS}-turn run: ${status} after ${ms(took)}, ${cards} turn cards`);
+  const perTurnUs = (took * 1000) / turns;
   console.log(
-    `  longest main-thread task ${tasks.length ? ms(Math.max(...tasks)) : 'none over 50 ms'}; ` +
-      `${tasks.length} long tasks (> 50 ms), ${ms(tasks.reduce((a, b) => a + b, 0))} in total; ` +
-      `longest frame gap ${ms(Math.max(...gaps))}`,
+    `${count(turns)}-turn run: ${status} after ${ms(took)} (${(perTurnUs / 1000).toFixed(3)} ms a turn), ` +
+      `turn counter ${counted}`,
   );
+  console.log(
+    `  DOM nodes at the end: ${count(nodes)} (${count(elements)} elements); longest main-thread task ` +
+      `${tasks.length ? ms(Math.max(...tasks)) : 'none over 50 ms'} (${tasks.length} over 50 ms, ` +
+      `${ms(tasks.reduce((a, b) => a + b, 0))} in total); longest frame gap ${ms(Math.max(...gaps))}`,
+  );
+  const engine = engineUsPerTurn(turns);
+  if (engine) {
+    console.log(
+      `  page/engine: ${perTurnUs.toFixed(0)} µs a turn in the page against ${engine.toFixed(2)} µs ` +
+        `for the engine alone (native): ${Math.round(perTurnUs / engine)}×`,
+    );
+  }
+  await context.close();
+  return took;
+}
+
+/** Stop clicked once an endless run has taken `after` turns: click to banner. */
+async function stopLatency(browser, url, after) {
+  const { page, context } = await pageWith(browser, url, endless(100_000));
+  // One mouse click where Stop sits (the toolbar is sticky), as a person clicks.
+  const box = await page.getByRole('button', { name: 'Stop', exact: true }).boundingBox();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.waitForFunction(
+    (n) => parseInt(document.querySelector('.counter[data-counter="turn"] dd').textContent, 10) >= n,
+    after,
+    { timeout: 300_000, polling: 50 },
+  );
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForFunction(() => window.__bannerMs !== undefined, null, { timeout: 30_000 });
+  const status = await page.locator('.stop-banner').getAttribute('data-status');
+  const took = await page.evaluate(() => window.__bannerMs - window.__stopClickMs);
+  const counted = await page.locator('.counter[data-counter="turn"] dd').innerText();
+  console.log(`Stop after ${count(after)} turns: ${status}, banner ${ms(took)} after the click (turn counter ${counted})`);
   await context.close();
 }
 
@@ -142,7 +231,14 @@ async function main() {
   try {
     console.log(`chromium ${browser.version()}, ${dist}`);
     await startup(browser, url);
-    await longRun(browser, url);
+    const took = [];
+    for (const turns of LONG_RUNS) took.push(await longRun(browser, url, turns));
+    const [few, many] = LONG_RUNS;
+    console.log(
+      `turns ${count(few + 1)} to ${count(many)}: ${((took[1] - took[0]) / (many - few)).toFixed(3)} ms a turn ` +
+        `(${ms(took[0])} for ${count(few)} turns, ${ms(took[1])} for ${count(many)})`,
+    );
+    for (const after of STOP_AFTER) await stopLatency(browser, url, after);
   } finally {
     await browser.close();
     server.close();

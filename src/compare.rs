@@ -6,7 +6,7 @@
 //! the divergence the page highlights and scrolls to.
 
 use harness::event::{EventKind, RunEvent, Status};
-use harness::fork::first_divergence;
+use harness::fork::{first_divergence, fork_points, ForkPoint};
 use harness::message::ContentBlock;
 use harness::replay::Record;
 use harness::run::usd;
@@ -22,6 +22,9 @@ pub struct Side {
     /// The run with the scenario it ran (and, for a fork, where it forked),
     /// so each column can be exported as a record.
     pub record: Record,
+    /// This side is the run in the Trace (a fork's parent), so its steps can
+    /// be shown there.
+    pub in_trace: bool,
 }
 
 impl Side {
@@ -29,6 +32,15 @@ impl Side {
         Side {
             label: label.into(),
             record,
+            in_trace: false,
+        }
+    }
+
+    /// The run in the Trace, as one side of a comparison.
+    pub fn of_trace(label: impl Into<String>, record: Record) -> Self {
+        Side {
+            in_trace: true,
+            ..Side::new(label, record)
         }
     }
 
@@ -169,6 +181,39 @@ pub fn summary(left: &Side, right: &Side) -> String {
         right.label,
         describe(right)
     )
+}
+
+/// Where the Trace shows the first step at which the runs part: the step's
+/// position in the left run's trace (the run in the Trace) and its event,
+/// `None` when the left side is not the run in the Trace, the runs do not
+/// part, or the left run had ended before that step.
+pub fn divergence_in_trace(left: &Side, right: &Side) -> Option<(usize, RunEvent)> {
+    if !left.in_trace {
+        return None;
+    }
+    let index = first_divergence(left.events(), right.events())?.index;
+    Some((index, left.events().get(index)?.clone()))
+}
+
+/// The steps a run can be forked from (`harness::fork::fork_points`), each
+/// with the turn it belongs to, so a long run's picker can list one turn's.
+pub fn fork_points_by_turn(events: &[RunEvent]) -> Vec<(u32, ForkPoint)> {
+    // Every fork point is a model request or a tool call, both in order.
+    let mut turns = events.iter().filter_map(|e| match &e.kind {
+        EventKind::ModelRequest { turn, .. } | EventKind::ToolCall { turn, .. } => {
+            Some((e.seq, *turn))
+        }
+        _ => None,
+    });
+    fork_points(events)
+        .into_iter()
+        .map(|point| {
+            let turn = turns
+                .find(|(seq, _)| *seq == point.seq)
+                .map_or(0, |(_, turn)| turn);
+            (turn, point)
+        })
+        .collect()
 }
 
 /// A column's header line: status, turns, tool calls and cost.
@@ -324,5 +369,51 @@ mod tests {
         let line = one_line(&text);
         assert!(!line.contains('\n'));
         assert_eq!(line.chars().count(), DETAIL_CHARS + 1);
+    }
+
+    #[test]
+    fn the_trace_shows_the_divergence_only_when_its_run_is_a_side() {
+        let a = run("rules-without-example");
+        let b = run("rules-with-example");
+        let index = rows(&a, &b)
+            .iter()
+            .position(|r| r.place == Place::Divergence)
+            .expect("the runs differ");
+        let parent = Side::of_trace("parent", record(a.clone()));
+        let fork = Side::new("fork", record(b.clone()));
+        assert_eq!(
+            divergence_in_trace(&parent, &fork),
+            Some((index, a[index].clone()))
+        );
+        // An A/B comparison: neither side is in the Trace.
+        let plain = Side::new("A", record(a.clone()));
+        assert_eq!(divergence_in_trace(&plain, &fork), None);
+        // The same run twice does not part.
+        let same = Side::new("B", record(a));
+        assert_eq!(divergence_in_trace(&parent, &same), None);
+    }
+
+    #[test]
+    fn each_fork_point_knows_its_turn() {
+        let events = run("turn-limit");
+        let points = fork_points_by_turn(&events);
+        assert_eq!(
+            points.iter().map(|(_, p)| p.clone()).collect::<Vec<_>>(),
+            fork_points(&events)
+        );
+        let labels: Vec<(u32, &str)> = points.iter().map(|(t, p)| (*t, p.label.as_str())).collect();
+        assert_eq!(labels[0], (1, "before turn 1"));
+        assert!(labels.contains(&(3, "before turn 3")), "{labels:?}");
+        // A tool call is in the turn whose response asked for it.
+        for (turn, point) in &points {
+            if let Some(call) = point.label.strip_prefix("before tool call ") {
+                let request = points
+                    .iter()
+                    .rev()
+                    .find(|(_, p)| p.seq < point.seq && p.label.starts_with("before turn"))
+                    .expect("a turn before the call");
+                assert_eq!(request.0, *turn, "{call}");
+            }
+        }
     }
 }

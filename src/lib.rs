@@ -22,8 +22,9 @@
 //! (where the editor's text came from), [`wire_view`] (a turn's request body
 //! per provider and the checker's verdict), [`history`] (kept runs and their
 //! storage budget), [`compare`] (two traces side by side), [`run_state`]
-//! (confirmed facts and the tools' stores) and [`loop_diagram`] (the loop as
-//! a diagram, lit by a trace).
+//! (confirmed facts and the tools' stores), [`loop_diagram`] (the loop as
+//! a diagram, lit by a trace) and [`card_window`] (which turn cards the
+//! timeline draws, those near the window, and the spacers' heights).
 //!
 //! No module imports a module that imports it back (`tests/module_cycles`).
 //!
@@ -37,6 +38,7 @@
 
 pub mod app;
 pub mod browser;
+pub mod card_window;
 pub mod compare;
 pub mod form;
 pub mod history;

@@ -22,6 +22,7 @@ pub fn Inspector(editor: Editor, controller: Controller) -> impl IntoView {
             controller.ran_scenario(),
             controller.running(),
             Signal::derive(move || paused.with(Option::is_some)),
+            Callback::new(move |seq| controller.show_event(seq)),
         ))}
     }
 }

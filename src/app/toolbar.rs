@@ -146,7 +146,7 @@ pub fn Toolbar(editor: Editor, controller: Controller, model_choice: ModelChoice
                         }
                     })}
                 </p>
-                <p id="run-blocker" class="run-blocker" aria-live="polite" title=move || blocker_text()>
+                <p id="run-blocker" class="run-blocker" aria-live="polite" title=blocker_text>
                     {blocker_text}
                 </p>
                 <CounterBar counters=controller.counters() elapsed_ms=controller.elapsed_ms() />

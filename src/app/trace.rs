@@ -1,11 +1,13 @@
 //! The trace section, in the centre: its heading (the scenario the run ran,
-//! export and import), the timeline of cards with the approval bar under
-//! the call that waits, the stop banner, and below them the replay and the
-//! run history (a split module, painted right after the page).
+//! export and import), the loop diagram, the timeline of cards with the
+//! approval bar under the call that waits, the stop banner, and below them
+//! the replay and the run history (the diagram, the timeline and the
+//! history are split modules, painted right after the page).
 
 use leptos::prelude::*;
 
 use crate::browser::page;
+use crate::lazy;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::history::History;
@@ -13,7 +15,7 @@ use crate::ui::approval_bar::Approvals;
 use crate::ui::history_panel::{history_panel, RunFiles};
 use crate::ui::loop_diagram::loop_panel;
 use crate::ui::stop_banner::StopBanner;
-use crate::ui::timeline::Timeline;
+use crate::ui::timeline::timeline;
 use crate::view_model;
 
 #[component]
@@ -68,12 +70,19 @@ pub fn TraceSection(
                 controller.run_id(),
                 controller.paused(),
                 controller.picked_event(),
+                Callback::new(move |seq| controller.show_event(seq)),
                 pick_lesson,
             ))}
             <Show when=idle>
                 <p class="empty">"No run yet. Pick a scenario and press Run, or Step through it."</p>
             </Show>
-            <Timeline cards=controller.cards() run_id=controller.run_id() approvals=approvals />
+            {Suspend::new(async move {
+                // Fetched once the engine has arrived, not beside it: Run
+                // waits for the engine (the editor's live check fetches it
+                // right after the first paint), and so do a run's cards.
+                lazy::engine().await;
+                timeline(controller, approvals).await
+            })}
             {move || banner.get().map(|banner| view! { <StopBanner banner=banner /> })}
             {Suspend::new(history_panel(history))}
         </section>

@@ -188,13 +188,8 @@ pub fn bring_into_view(
     });
 }
 
-/// Brings trace event `seq` to the middle of the window and marks it as the
-/// one the loop diagram points at.
-pub fn show_trace_event(seq: u64) {
-    show_marked(format!(".timeline .event[data-seq=\"{seq}\"]"));
-}
-
-/// The same for a comparison: step `step` of column `side` (0 or 1).
+/// Brings step `step` of a comparison's column `side` (0 or 1) to the
+/// middle of the window and marks it as the one its loop diagram points at.
 pub fn show_compare_step(step: usize, side: usize) {
     show_marked(format!(
         ".compare-table tr[data-step=\"{step}\"] > td:nth-of-type({})",

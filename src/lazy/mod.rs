@@ -54,6 +54,7 @@
 mod background;
 mod engine;
 
+use gloo_timers::future::TimeoutFuture;
 use harness::event::RunEvent;
 use harness::library;
 use harness::model::ModelClient;
@@ -97,10 +98,28 @@ pub async fn builtin_id_of(text: String) -> Option<&'static str> {
         .map(|b| b.id)
 }
 
-/// `Record::to_jsonl`: what Export saves.
+/// How many events are written out per browser task (a few milliseconds).
+const EVENTS_PER_SLICE: usize = 2_000;
+
+/// `Record::to_jsonl`, the same text: what Export saves and the history
+/// keeps. It is written a slice of events at a time with the page handed
+/// back in between: a 10,000-turn run is about 7 MB of text, which in one
+/// go would hold the page for longer than a frame, right when the run's
+/// stop banner is to be painted.
 #[cfg_attr(feature = "split", lazy)]
 pub async fn record_jsonl(record: Record) -> String {
-    record.to_jsonl()
+    // The scenario line alone, as `to_jsonl` writes it.
+    let mut text = Record {
+        scenario: record.scenario.clone(),
+        events: Vec::new(),
+        forked_at: record.forked_at,
+    }
+    .to_jsonl();
+    for slice in record.events.chunks(EVENTS_PER_SLICE) {
+        TimeoutFuture::new(0).await;
+        text.push_str(&harness::event::to_jsonl(slice));
+    }
+    text
 }
 
 /// A record (or a bare trace) from its JSON Lines text.

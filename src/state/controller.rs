@@ -17,6 +17,10 @@
 //!   the spawned task never touches a disposed signal.
 //! - A run hands the main thread back to the browser every few milliseconds
 //!   (see `BrowserStepper`), so a long scripted run streams and Stop works.
+//! - The page takes a run's events in once a frame (`flush`), and at once
+//!   when the run ends or a recorded run is shown: the log, the counters,
+//!   the Run state and the cards each change once per frame, however many
+//!   events arrived in it.
 
 use std::rc::Rc;
 
@@ -63,6 +67,9 @@ pub struct Card {
     pub key: usize,
     /// `None` for the run's start or end.
     pub turn: Option<u32>,
+    /// The `seq` of its first event: the cards are in `seq` order, so the
+    /// card holding an event is found by binary search on it.
+    pub first_seq: u64,
     pub events: ArcRwSignal<Vec<RunEvent>>,
 }
 
@@ -72,6 +79,9 @@ const CLOCK_TICK_MS: u32 = 100;
 #[derive(Clone, Copy)]
 pub struct Controller {
     events: RwSignal<Vec<RunEvent>>,
+    /// Events of the newest run not on the page yet (see `flush`).
+    arrived: StoredValue<Vec<RunEvent>>,
+    flush_queued: StoredValue<bool>,
     /// The top bar's numbers, kept up to date per event (see `Counters::apply`).
     counters: RwSignal<Counters>,
     /// The same events grouped into cards (see `turn_view::placement`).
@@ -109,6 +119,9 @@ pub struct Controller {
     /// The trace event the person picked (its `seq`), for the loop diagram
     /// to show where it happened.
     picked_event: RwSignal<Option<u64>>,
+    /// The trace event the person asked to see (its `seq`), for the
+    /// timeline to draw its card and scroll to it; set again for each ask.
+    shown_event: RwSignal<Option<u64>>,
 }
 
 impl Default for Controller {
@@ -124,6 +137,8 @@ impl Controller {
     pub fn new() -> Self {
         let controller = Controller {
             events: RwSignal::new(Vec::new()),
+            arrived: StoredValue::new(Vec::new()),
+            flush_queued: StoredValue::new(false),
             cards: RwSignal::new(Vec::new()),
             run_state: RwSignal::new(RunStateBook::default()),
             counters: RwSignal::new(Counters::default()),
@@ -142,6 +157,7 @@ impl Controller {
             model: StoredValue::new(None),
             ran: RwSignal::new(None),
             picked_event: RwSignal::new(None),
+            shown_event: RwSignal::new(None),
         };
         provide_context(controller);
         controller
@@ -207,6 +223,18 @@ impl Controller {
         self.picked_event.set(Some(seq));
     }
 
+    /// The event the trace was last asked to show (see `show_event`).
+    pub fn shown_event(&self) -> ReadSignal<Option<u64>> {
+        self.shown_event.read_only()
+    }
+
+    /// Asks the timeline to show the event with `seq`: it draws the event's
+    /// card if it was far off screen, scrolls to it and moves focus to it.
+    /// Asking again for the same event shows it again.
+    pub fn show_event(self, seq: u64) {
+        self.shown_event.set(Some(seq));
+    }
+
     pub fn set_model(self, model: Option<ProviderRun>) {
         self.model.set_value(model);
     }
@@ -242,12 +270,14 @@ impl Controller {
         self.clear_waits();
         let run = self.run_id.get_untracked() + 1;
         self.run_id.set(run);
+        self.arrived.set_value(Vec::new());
         self.events.set(Vec::new());
         self.cards.set(Vec::new());
         self.run_state.set(RunStateBook::default());
         self.counters.set(Counters::default());
         self.elapsed_ms.set(0);
         self.picked_event.set(None);
+        self.shown_event.set(None);
         self.problems.set(Vec::new());
         self.running.set(true);
         let token = CancelToken::new();
@@ -349,38 +379,91 @@ impl Controller {
         });
     }
 
-    /// The newest run has ended: no wait, no token, not running.
+    /// The newest run has ended: its last events shown, no wait, no token,
+    /// not running.
     fn end_run(self) {
+        self.flush();
         self.clear_waits();
         self.running.set(false);
         self.cancel.set_value(None);
     }
 
-    /// Adds an event to the log and to its card.
+    /// Takes in an event of the newest run: it reaches the page with the
+    /// others of its frame (see `flush`).
     fn append(self, event: &RunEvent) {
-        self.events.update(|events| events.push(event.clone()));
-        self.counters.update(|c| c.apply(event));
-        self.run_state.maybe_update(|book| book.observe(event));
+        self.arrived
+            .update_value(|arrived| arrived.push(event.clone()));
+        if !self.flush_queued.get_value() {
+            self.flush_queued.set_value(true);
+            request_animation_frame(move || {
+                if self.flush_queued.try_set_value(false).is_none() {
+                    self.flush();
+                }
+            });
+        }
+    }
+
+    /// Puts the events that arrived since the last frame on the page: the
+    /// log, the counters, the Run state and the cards each change once, so
+    /// what the page redraws per frame does not grow with the events in it.
+    fn flush(self) {
+        let arrived = self
+            .arrived
+            .try_update_value(std::mem::take)
+            .unwrap_or_default();
+        if arrived.is_empty() {
+            return;
+        }
+        self.counters
+            .update(|counters| arrived.iter().for_each(|e| counters.apply(e)));
+        self.run_state.maybe_update(|book| {
+            arrived
+                .iter()
+                .fold(false, |changed, e| book.observe(e) | changed)
+        });
+        self.add_to_cards(&arrived);
+        self.events.update(|events| events.extend(arrived));
+    }
+
+    /// Adds events to the newest card and opens the cards they start
+    /// (`turn_view::placement`): one update of the newest card's events and
+    /// one of the card list, whatever the number of events.
+    fn add_to_cards(self, arrived: &[RunEvent]) {
         let last = self
             .cards
             .with_untracked(|cards| cards.last().map(|c| (c.turn, c.events.clone())));
-        let current = last.as_ref().and_then(|(turn, _)| *turn);
-        match (turn_view::placement(current, event), last) {
-            (Placement::Append, Some((_, events))) => events.update(|e| e.push(event.clone())),
-            (placement, _) => {
-                // An event before any card (none is expected) opens a run-level one.
-                let turn = match placement {
-                    Placement::NewCard(turn) => turn,
-                    Placement::Append => None,
-                };
-                self.cards.update(|cards| {
+        let mut current = last.as_ref().and_then(|(turn, _)| *turn);
+        let mut to_last = Vec::new();
+        // The cards these events open: (turn, first event's seq, events).
+        let mut opened: Vec<(Option<u32>, u64, Vec<RunEvent>)> = Vec::new();
+        for event in arrived {
+            match turn_view::placement(current, event) {
+                Placement::Append => match opened.last_mut() {
+                    Some((_, _, events)) => events.push(event.clone()),
+                    None if last.is_some() => to_last.push(event.clone()),
+                    // An event before any card (none is expected) opens a run-level one.
+                    None => opened.push((None, event.seq, vec![event.clone()])),
+                },
+                Placement::NewCard(turn) => {
+                    current = turn;
+                    opened.push((turn, event.seq, vec![event.clone()]));
+                }
+            }
+        }
+        if let (Some((_, events)), false) = (last, to_last.is_empty()) {
+            events.update(|events| events.extend(to_last));
+        }
+        if !opened.is_empty() {
+            self.cards.update(|cards| {
+                for (turn, first_seq, events) in opened {
                     cards.push(Card {
                         key: cards.len(),
                         turn,
-                        events: ArcRwSignal::new(vec![event.clone()]),
-                    })
-                });
-            }
+                        first_seq,
+                        events: ArcRwSignal::new(events),
+                    });
+                }
+            });
         }
     }
 
@@ -398,6 +481,7 @@ impl Controller {
         self.clear_waits();
         // A new id: the cancelled run's last event is dropped, not shown.
         self.run_id.update(|id| *id += 1);
+        self.arrived.set_value(Vec::new());
         self.events.set(Vec::new());
         self.cards.set(Vec::new());
         self.run_state.set(RunStateBook::default());
@@ -406,6 +490,7 @@ impl Controller {
         self.ran.set(None);
         self.elapsed_ms.set(0);
         self.picked_event.set(None);
+        self.shown_event.set(None);
         self.running.set(false);
         self.cancel.set_value(None);
     }
@@ -469,9 +554,8 @@ impl Controller {
         // A new id (in reset): the stopped run's last event is dropped, and
         // the keyed rows remount (the record's `seq` starts at 0 again).
         self.reset();
-        for event in &record.events {
-            self.append(event);
-        }
+        self.arrived.set_value(record.events.clone());
+        self.flush();
         self.elapsed_ms
             .set(record.outcome().map_or(0, |outcome| outcome.elapsed_ms));
         self.wire_setup.set(RequestShape::default());

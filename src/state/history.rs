@@ -168,12 +168,19 @@ impl History {
     /// reading one back and replaying: the first paint lists kept runs, and
     /// that code is fetched on first use.
     async fn keep(self, record: Record, origin: Origin) -> String {
-        let text = lazy::record_jsonl(record.clone()).await;
+        // What the list shows of the run is read first, so the record moves
+        // into the module that writes it out without being copied (a long
+        // run's events take milliseconds to copy). Its id, time and size
+        // are known once it is written.
+        let mut entry = history::summarize(&record, String::new(), 0.0, 0, origin);
+        let text = lazy::record_jsonl(record).await;
         let now = js_sys::Date::now();
         self.now_ms.set(now);
         let mut entries = self.entries.get_untracked();
         let id = history::new_id(now, &entries);
-        let mut entry = history::summarize(&record, id.clone(), now, text.len(), origin);
+        entry.id = id.clone();
+        entry.saved_at_ms = now;
+        entry.size = text.len();
         let notice = match persist(&mut entries, &entry, &text) {
             Ok(dropped) => history::evicted_notice(&dropped),
             Err(why) => {

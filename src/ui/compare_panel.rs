@@ -12,9 +12,10 @@
 //! part of it.
 
 use futures::future::LocalBoxFuture;
+use gloo_timers::future::TimeoutFuture;
 use harness::cancel::CancelToken;
 use harness::event::{RunEvent, Status};
-use harness::fork::fork_points;
+use harness::fork::ForkPoint;
 use harness::library;
 use harness::replay::Record;
 use harness::scenario::Scenario;
@@ -31,6 +32,11 @@ use crate::state::editor::Editor;
 use crate::ui::loop_diagram::LoopDiagramView;
 use crate::view_model;
 
+/// Past this many steps, the fork picker lists one turn's steps at a time,
+/// picked with a turn field: a 10,000-turn run has 20,000 steps, too many
+/// for one list (and for the page, as 20,000 options).
+const LIST_EVERY_FORK_POINT_UP_TO: usize = 200;
+
 /// A comparison's work: given its cancel token, the two finished sides.
 type Work =
     Box<dyn FnOnce(CancelToken) -> LocalBoxFuture<'static, Result<(Side, Side), Vec<String>>>>;
@@ -43,8 +49,9 @@ pub async fn compare_panel(
     ran: ReadSignal<Option<Scenario>>,
     running: ReadSignal<bool>,
     paused: Signal<bool>,
+    show_event: Callback<u64>,
 ) -> AnyView {
-    view! { <ComparePanel editor events ran running paused /> }.into_any()
+    view! { <ComparePanel editor events ran running paused show_event /> }.into_any()
 }
 
 /// What the panel shows under its controls.
@@ -66,6 +73,8 @@ pub fn ComparePanel(
     running: ReadSignal<bool>,
     /// A run paused in step mode can be forked from the steps it has taken.
     paused: Signal<bool>,
+    /// Shows an event of the run in the Trace (its card drawn first).
+    show_event: Callback<u64>,
 ) -> impl IntoView {
     let shown = RwSignal::new(Shown::Nothing);
     let variant = RwSignal::new(String::new());
@@ -88,12 +97,44 @@ pub fn ComparePanel(
             })
         })
     });
-    let points = Memo::new(move |_| {
-        if running.get() && !paused.get() {
-            return Vec::new();
+    // The steps the run in the Trace can be forked from, listed in a task of
+    // their own once it ends or pauses: a 10,000-turn run has 20,000 of
+    // them, and the task that paints the run's end should not list them too.
+    let points = RwSignal::new(Vec::<(u32, ForkPoint)>::new());
+    let forkable = move || !running.get() || paused.get();
+    Effect::new(move |_| {
+        events.track();
+        if !forkable() {
+            if points.with_untracked(|p| !p.is_empty()) {
+                points.set(Vec::new());
+            }
+            return;
         }
-        events.with(|e| fork_points(e))
+        spawn_local(async move {
+            TimeoutFuture::new(0).await;
+            // A run may have started meanwhile: its steps are not forkable yet.
+            if untrack(forkable) {
+                points.set(events.with_untracked(|e| compare::fork_points_by_turn(e)));
+            }
+        });
     });
+    let fork_turn = RwSignal::new(1u32);
+    let by_turn = move || points.with(|p| p.len() > LIST_EVERY_FORK_POINT_UP_TO);
+    let last_turn = move || points.with(|p| p.last().map_or(1, |(turn, _)| *turn));
+    // The turn chosen, within the run in the Trace (a turn chosen for a
+    // longer run before stands for this run's last).
+    let chosen_turn = move || fork_turn.get().clamp(1, last_turn());
+    // The steps the picker lists: all of them, or those of the turn chosen.
+    let listed = move || -> Vec<ForkPoint> {
+        let turn = chosen_turn();
+        let by_turn = by_turn();
+        points.with(|p| {
+            p.iter()
+                .filter(|(t, _)| !by_turn || *t == turn)
+                .map(|(_, point)| point.clone())
+                .collect()
+        })
+    };
 
     // Starts a comparison: `work` produces the two sides or the problems.
     let start = move |what: String, work: Work| {
@@ -164,15 +205,17 @@ pub fn ComparePanel(
         );
     };
     let run_fork = move |_| {
-        let Some(seq) = fork_at
-            .get_untracked()
-            .or_else(|| points.with_untracked(|p| p.first().map(|p| p.seq)))
+        // The step the picker shows: the one picked if it is listed, else the first.
+        let listed = untrack(listed);
+        let picked = fork_at.get_untracked();
+        let Some(point) = listed
+            .iter()
+            .find(|p| Some(p.seq) == picked)
+            .or(listed.first())
         else {
             return;
         };
-        let label = points
-            .with_untracked(|p| p.iter().find(|p| p.seq == seq).map(|p| p.label.clone()))
-            .unwrap_or_default();
+        let (seq, label) = (point.seq, point.label.clone());
         let parent = Record {
             scenario: ran.get_untracked(),
             events: events.get_untracked(),
@@ -193,7 +236,7 @@ pub fn ComparePanel(
                         .await
                         .map_err(|why| vec![format!("the fork could not start: {why}")])?;
                     Ok((
-                        Side::new("parent (the run in the Trace)", parent),
+                        Side::of_trace("parent (the run in the Trace)", parent),
                         Side::new(format!("fork {label}"), child),
                     ))
                 })
@@ -202,8 +245,7 @@ pub fn ComparePanel(
     };
 
     let fork_options = move || {
-        points
-            .get()
+        listed()
             .into_iter()
             .map(|p| view! { <option value=p.seq.to_string()>{p.label}</option> })
             .collect_view()
@@ -266,6 +308,26 @@ pub fn ComparePanel(
                     <p class="hint">
                         "Edit the scenario in the editor (a description, a limit, a scripted response), pick a step, and the fork continues from there without re-running what came before."
                     </p>
+                    <Show when=by_turn>
+                        <label>
+                            "Fork from turn"
+                            <input
+                                type="number"
+                                id="fork-turn"
+                                min="1"
+                                max=last_turn
+                                prop:value=move || chosen_turn().to_string()
+                                on:change=move |ev| {
+                                    // Out of range goes to the nearest turn; not a number changes nothing.
+                                    if let Ok(turn) = event_target_value(&ev).trim().parse::<u32>() {
+                                        fork_turn.set(turn.clamp(1, last_turn()));
+                                        fork_at.set(None);
+                                    }
+                                }
+                            />
+                            {move || format!(" of {}", last_turn())}
+                        </label>
+                    </Show>
                     <label>
                         "Fork from"
                         <select
@@ -289,7 +351,7 @@ pub fn ComparePanel(
                     </Show>
                 </div>
             </div>
-            <ComparisonView shown=shown cancel=cancel />
+            <ComparisonView shown=shown cancel=cancel events=events show_event=show_event />
         </section>
     }
 }
@@ -299,6 +361,8 @@ pub fn ComparePanel(
 fn ComparisonView(
     shown: RwSignal<Shown>,
     cancel: StoredValue<Option<CancelToken>, LocalStorage>,
+    events: ReadSignal<Vec<RunEvent>>,
+    show_event: Callback<u64>,
 ) -> impl IntoView {
     move || match shown.get() {
         Shown::Nothing => ().into_any(),
@@ -323,14 +387,20 @@ fn ComparisonView(
         .into_any(),
         Shown::Compared(sides) => {
             let (left, right) = *sides;
-            comparison_table(left, right)
+            comparison_table(left, right, events, show_event)
         }
     }
 }
 
 /// The two runs as a table, one row per step, the first divergence marked
-/// and brought into view.
-fn comparison_table(left: Side, right: Side) -> AnyView {
+/// and brought into view; when one side is the run in the Trace, a button
+/// shows that step there.
+fn comparison_table(
+    left: Side,
+    right: Side,
+    events: ReadSignal<Vec<RunEvent>>,
+    show_event: Callback<u64>,
+) -> AnyView {
     page::bring_into_view(
         || {
             web_sys::window()?
@@ -340,6 +410,21 @@ fn comparison_table(left: Side, right: Side) -> AnyView {
         web_sys::ScrollLogicalPosition::Center,
     );
     let summary = compare::summary(&left, &right);
+    let show_in_trace = compare::divergence_in_trace(&left, &right).map(|(index, event)| {
+        let seq = event.seq;
+        // Only while the Trace still holds that run.
+        move || {
+            events
+                .with(|events| events.get(index) == Some(&event))
+                .then(|| {
+                    view! {
+                        <button type="button" class="compare-show" on:click=move |_| show_event.run(seq)>
+                            {format!("Show step {} in the Trace", index + 1)}
+                        </button>
+                    }
+                })
+        }
+    });
     let rows = compare::rows(left.events(), right.events());
     let loops = view! {
         <div class="compare-loops">
@@ -349,6 +434,7 @@ fn comparison_table(left: Side, right: Side) -> AnyView {
     };
     view! {
         <p class="compare-summary" role="status">{summary}</p>
+        {show_in_trace}
         {loops}
         <table class="compare-table">
             <thead>
@@ -423,7 +509,7 @@ fn SideHeader(side: Side) -> impl IntoView {
     let stats = compare::side_stats(side.events());
     let file = compare::file_name(&side.label);
     let failed = RwSignal::new(None::<String>);
-    let Side { label, record } = side;
+    let Side { label, record, .. } = side;
     view! {
         <th scope="col" class="compare-side" data-status=status>
             <span class="compare-label">{label}</span>

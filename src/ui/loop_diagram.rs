@@ -635,9 +635,11 @@ pub async fn loop_panel(
     run_id: ReadSignal<u64>,
     paused: ReadSignal<Option<PauseBefore>>,
     picked_event: ReadSignal<Option<u64>>,
+    on_show_event: Callback<u64>,
     on_pick_scenario: Callback<&'static str>,
 ) -> AnyView {
-    view! { <LoopPanel events run_id paused picked_event on_pick_scenario /> }.into_any()
+    view! { <LoopPanel events run_id paused picked_event on_show_event on_pick_scenario /> }
+        .into_any()
 }
 
 #[component]
@@ -646,6 +648,8 @@ fn LoopPanel(
     run_id: ReadSignal<u64>,
     paused: ReadSignal<Option<PauseBefore>>,
     picked_event: ReadSignal<Option<u64>>,
+    /// Shows a trace event: its card is drawn first if it was off screen.
+    on_show_event: Callback<u64>,
     on_pick_scenario: Callback<&'static str>,
 ) -> impl IntoView {
     let diagram = RwSignal::new(LoopDiagram::default());
@@ -714,7 +718,7 @@ fn LoopPanel(
     let show = move |pick: Pick, at: usize| {
         picked.set(Some((pick, at)));
         if let Some(seq) = passes.with_untracked(|p| p.as_ref().and_then(Passes::shown)) {
-            crate::browser::page::show_trace_event(seq);
+            on_show_event.run(seq);
         }
     };
     let show_node = move |node: NodeId| {

@@ -5,10 +5,10 @@
 //! points and pure modules; nothing but another component or the page
 //! (`app`) imports a component.
 //!
-//! Three are split modules of their own, each declaring its `#[lazy]`
+//! Five are split modules of their own, each declaring its `#[lazy]`
 //! function beside it: the approval bar (shown only while a run waits), the
-//! Compare panel and the run history's list (below the trace, painted right
-//! after the page).
+//! timeline with its cards, the loop diagram, the Compare panel and the run
+//! history's list (painted right after the page).
 
 pub mod approval_bar;
 pub mod compare_panel;
@@ -24,4 +24,6 @@ pub mod scenario_picker;
 pub mod share_bar;
 pub mod stop_banner;
 pub mod timeline;
+pub mod timeline_window;
+pub mod turn_card;
 pub mod wire_panel;

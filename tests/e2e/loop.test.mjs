@@ -161,10 +161,10 @@ test('loop: clicking an edge steps through the trace events that went that way',
   const passes = page.locator('.loop-passes');
   await passes.waitFor({ timeout: 3_000 });
   assert((await passes.innerText()).includes(`passed ${n} times; the trace shows pass 1 of ${n}`), await passes.innerText());
-  const marked = page.locator('.timeline [data-from-loop]');
+  const marked = page.locator('.timeline [data-shown]');
   const shown = async () => {
     await page.waitForFunction(() => {
-      const r = document.querySelector('.timeline [data-from-loop]')?.getBoundingClientRect();
+      const r = document.querySelector('.timeline [data-shown]')?.getBoundingClientRect();
       return r && r.top >= 0 && r.bottom <= window.innerHeight;
     }, null, { timeout: 3_000 }).catch(() => assert(false, 'the event the loop points at is not on screen'));
     assert((await marked.count()) === 1, `${await marked.count()} events marked`);

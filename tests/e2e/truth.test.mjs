@@ -146,27 +146,27 @@ test('truth: opening a kept run brings its trace into view and moves focus to it
   await page.waitForFunction(() => document.querySelectorAll('.history-entry').length === 2, null, { timeout: 5_000 });
   const open = page.locator('.history-entry').nth(1).getByRole('button', { name: /^Open / });
   await open.scrollIntoViewIfNeeded();
-  const before = await page.evaluate(() => document.querySelector('.timeline > li').getBoundingClientRect().bottom);
+  const before = await page.evaluate(() => document.querySelector('.timeline > [data-card]').getBoundingClientRect().bottom);
   assert(before < 0, `the trace was already in view before Open (its first card ends at ${before})`);
 
   await open.click();
   await page.locator('.stop-banner[data-status="tool_call_limit"]').waitFor({ timeout: 5_000 });
   await page
     .waitForFunction(() => {
-      const first = document.querySelector('.timeline > li').getBoundingClientRect();
+      const first = document.querySelector('.timeline > [data-card]').getBoundingClientRect();
       const header = document.querySelector('.page-header').getBoundingClientRect().bottom;
       return first.top >= header - 1 && first.top < window.innerHeight && document.activeElement?.id === 'run-timeline';
     }, null, { timeout: 2_000 })
     .catch(async () => {
       const where = await page.evaluate(() => ({
-        top: document.querySelector('.timeline > li').getBoundingClientRect().top,
+        top: document.querySelector('.timeline > [data-card]').getBoundingClientRect().top,
         header: document.querySelector('.page-header').getBoundingClientRect().bottom,
         height: window.innerHeight,
         focus: document.activeElement?.id || document.activeElement?.tagName,
       }));
       throw new Error(`the opened trace is not in view and focused: ${JSON.stringify(where)}`);
     });
-  const first = await page.locator('.timeline > li').first().innerText();
+  const first = await page.locator('.timeline > [data-card]').first().innerText();
   assert(first.includes('Run started: Tool call limit'), `the first card in view is not the opened run's: ${first}`);
 });
 

@@ -1,0 +1,139 @@
+//! What a timeline card shows: for a model turn, its header (the turn, its
+//! tokens, cost and latency) and one row per event (the request, the
+//! assistant's text, each tool call with its arguments and validation, the
+//! approval bar while the call waits, the decision, and the tool_result
+//! under its call); for the run's start or end, its row. `ui::timeline`
+//! decides which cards are drawn and holds them; this draws one.
+
+use harness::event::RunEvent;
+use leptos::prelude::*;
+
+use crate::state::controller::Card;
+use crate::turn_view::{self, EventType, Item};
+use crate::ui::approval_bar::{approval_bar, Approvals};
+use crate::view_model;
+
+/// The inside of `card`'s list item.
+pub fn card_contents(card: Card) -> AnyView {
+    let events = card.events;
+    match card.turn {
+        None => view! { <CardEvents events=events /> }.into_any(),
+        Some(turn) => {
+            let stats_events = events.clone();
+            let stats = move || stats_events.with(|e| turn_view::turn_stats(e));
+            view! {
+                <header class="turn-header">
+                    <h3>{format!("Turn {turn}")}</h3>
+                    <span class="turn-stats">{move || stats().unwrap_or_else(|| "waiting for the model…".to_string())}</span>
+                </header>
+                <CardEvents events=events />
+            }
+            .into_any()
+        }
+    }
+}
+
+/// A card's rows, keyed by `seq`: a new event adds one row. A row is told
+/// against the card's rows before it (a result against its call), which are
+/// all there when it is drawn, since events only ever append.
+#[component]
+fn CardEvents(events: ArcRwSignal<Vec<RunEvent>>) -> impl IntoView {
+    let card = events.clone();
+    view! {
+        <ol class="card-events">
+            <For
+                each=move || events.get()
+                key=|event| event.seq
+                children=move |event: RunEvent| {
+                    let time = format!("+{}", view_model::format_ms(event.t_ms));
+                    let item = card.with_untracked(|all| {
+                        let earlier = all.iter().position(|e| e.seq == event.seq).unwrap_or(all.len());
+                        turn_view::card_item_in(&event, &all[..earlier])
+                    });
+                    item.map(|item| view! { <ItemView item=item time=time /> })
+                }
+            />
+        </ol>
+    }
+}
+
+#[component]
+fn ItemView(item: Item, time: String) -> impl IntoView {
+    let class = format!(
+        "event {}{}",
+        item.tone.class(),
+        if item.nested { " nested" } else { "" }
+    );
+    let body = item
+        .body
+        .map(|body| body_view(item.kind, body, item.collapsible));
+    let state = item.state.map(|state| {
+        view! {
+            <details class="tool-state">
+                <summary>"Store after this call"</summary>
+                <pre class="event-pre">{state}</pre>
+            </details>
+        }
+    });
+    // The approval bar goes right under the request for the call it is about.
+    // Each request has its own row: only the waiting call's row holds it.
+    let bar = item.call_id.map(|call_id| {
+        let approvals = expect_context::<Approvals>();
+        move || {
+            approvals
+                .pending()
+                .get()
+                .filter(|p| p.call_id == call_id)
+                .map(|pending| Suspend::new(approval_bar(pending, approvals)))
+        }
+    });
+    view! {
+        <li class=class data-kind=item.kind.as_str() data-seq=item.seq data-fate=item.fate.map(|f| f.name())>
+            <span class="event-time">{time}</span>
+            <div class="event-body">
+                <p class="event-title">{item.title}</p>
+                // The text or arguments first, then what is known about them.
+                {body}
+                {item
+                    .lines
+                    .into_iter()
+                    .map(|line| view! { <p class="event-line">{line}</p> })
+                    .collect_view()}
+                {state}
+                {bar}
+            </div>
+        </li>
+    }
+}
+
+/// Assistant text as prose; arguments and results as preformatted blocks,
+/// long ones collapsed behind "Show all".
+fn body_view(kind: EventType, body: String, collapsible: bool) -> AnyView {
+    if kind == EventType::ModelResponse {
+        return view! { <p class="assistant-text">{body}</p> }.into_any();
+    }
+    if !collapsible {
+        return view! { <pre class="event-pre">{body}</pre> }.into_any();
+    }
+    let expanded = RwSignal::new(false);
+    let short = turn_view::collapsed(&body);
+    let text = move || {
+        if expanded.get() {
+            body.clone()
+        } else {
+            short.clone()
+        }
+    };
+    view! {
+        <pre class="event-pre">{text}</pre>
+        <button
+            type="button"
+            class="show-all"
+            aria-expanded=move || expanded.get().to_string()
+            on:click=move |_| expanded.update(|e| *e = !*e)
+        >
+            {move || if expanded.get() { "Show less" } else { "Show all" }}
+        </button>
+    }
+    .into_any()
+}
