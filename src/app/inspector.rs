@@ -8,6 +8,7 @@ use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::ui::compare_panel::compare_panel;
 use crate::ui::run_state_panel::RunStatePanel;
+use crate::ui::tool_bench::tool_bench;
 use crate::ui::wire_panel::WirePanel;
 
 #[component]
@@ -16,6 +17,7 @@ pub fn Inspector(editor: Editor, controller: Controller) -> impl IntoView {
     view! {
         <RunStatePanel book=controller.run_state() />
         <WirePanel events=controller.events() setup=controller.wire_setup() />
+        {Suspend::new(tool_bench(editor.text()))}
         {Suspend::new(compare_panel(
             editor,
             controller.events(),

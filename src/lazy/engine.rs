@@ -14,6 +14,7 @@ use harness::approval::Approver;
 use harness::cancel::CancelToken;
 use harness::driver::Stepper;
 use harness::event::{Outcome, RunEvent};
+use harness::hand_call::{call_by_hand, HandCall};
 use harness::model::ModelClient;
 use harness::replay::{Assertions, Record, ReplayReport};
 use harness::runtime::Runtime;
@@ -25,6 +26,7 @@ use serde_json::Value;
 use harness::library::BUILTIN;
 
 use super::background::{self, AutoDecision};
+use crate::browser::runtime::BrowserRuntime;
 use crate::compare::Side;
 use crate::view_model;
 
@@ -83,6 +85,18 @@ pub trait Engine {
         scenario: Scenario,
         assertions: Assertions,
     ) -> LocalBoxFuture<'static, Result<ReplayReport, Vec<Problem>>>;
+
+    /// A tool of the scenario in `text` called by hand with the arguments
+    /// in `args` (see `harness::hand_call`), on a fresh store; or why it
+    /// cannot be called: the scenario's problems, an unknown tool, arguments
+    /// that are not JSON or break the tool's schema, each said in full.
+    fn call_tool(
+        &self,
+        text: String,
+        tool: String,
+        args: String,
+        cancel: CancelToken,
+    ) -> LocalBoxFuture<'static, Result<HandCall, Vec<String>>>;
 
     /// `background::fork_to_end`: `parent` continued from `seq` under `scenario`.
     fn fork_to_end(
@@ -169,6 +183,36 @@ impl Engine for PageEngine {
         assertions: Assertions,
     ) -> LocalBoxFuture<'static, Result<ReplayReport, Vec<Problem>>> {
         Box::pin(async move { background::replay(&record, &scenario, &assertions).await })
+    }
+
+    fn call_tool(
+        &self,
+        text: String,
+        tool: String,
+        args: String,
+        cancel: CancelToken,
+    ) -> LocalBoxFuture<'static, Result<HandCall, Vec<String>>> {
+        Box::pin(async move {
+            let said = |problems: Vec<Problem>| -> Vec<String> {
+                problems.iter().map(ToString::to_string).collect()
+            };
+            let scenario = Scenario::load(&text).map_err(said)?;
+            let runtime: Rc<dyn Runtime> = Rc::new(BrowserRuntime::new());
+            let (config, _) = scenario
+                .build_with_scripts(runtime.clone(), Some(crate::browser::sandbox::host()))
+                .map_err(said)?;
+            let Some(def) = config.tools.get(&tool) else {
+                let names = config.tools.names();
+                let hint = harness::suggest::did_you_mean(&tool, names.iter().map(String::as_str));
+                return Err(vec![format!(
+                    "the scenario has no tool {tool:?}{hint}; its tools: {}",
+                    names.join(", ")
+                )]);
+            };
+            let args = view_model::check_edited_args(&args, Some(&def.spec.input_schema))?;
+            let timeout = config.limits.tool_timeout_ms;
+            Ok(call_by_hand(def, args, runtime.as_ref(), timeout, &cancel).await)
+        })
     }
 
     fn fork_to_end(

@@ -25,5 +25,6 @@ pub mod share_bar;
 pub mod stop_banner;
 pub mod timeline;
 pub mod timeline_window;
+pub mod tool_bench;
 pub mod turn_card;
 pub mod wire_panel;
