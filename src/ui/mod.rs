@@ -18,6 +18,7 @@ pub mod json_editor;
 pub mod loop_diagram;
 pub mod model_settings;
 pub mod problem_list;
+pub mod protocol_verdict;
 pub mod run_state_panel;
 pub mod scenario_form;
 pub mod scenario_picker;

@@ -7,7 +7,12 @@ use crate::state::controller::Controller;
 use crate::view_model::Banner;
 
 #[component]
-pub fn StopBanner(banner: Banner) -> impl IntoView {
+pub fn StopBanner(
+    banner: Banner,
+    /// Said after the run's numbers: the protocol verdict.
+    #[prop(optional)]
+    children: Option<Children>,
+) -> impl IntoView {
     // The tool calls are the header's counts (the controller's counters, kept
     // per event), so the banner, the header and the cards agree. The banner
     // shows once the run has finished, so they are final by then.
@@ -25,6 +30,7 @@ pub fn StopBanner(banner: Banner) -> impl IntoView {
             <p class="stop-reason">{banner.reason}</p>
             <p class="stop-facts">{facts}</p>
             {banner.answer.map(|answer| view! { <p class="stop-answer">"Answer: " {answer}</p> })}
+            {children.map(|children| children())}
         </div>
     }
 }

@@ -1,0 +1,53 @@
+//! The banner's protocol verdict: a scripted run never meets a provider, so a
+//! history that breaks the protocol still ends `done`. This line says which
+//! providers would have refused the run's requests, from which turn, with
+//! their own HTTP 400 text and where, in plain words; or that the checker
+//! found nothing any of them would refuse. The status stays the loop's.
+//!
+//! A split module of its own: it carries the three providers' request
+//! builders and the checker, which the first paint does not.
+
+use harness::event::RunEvent;
+use harness::event::StopTone;
+use harness::wire::rejections::{first_per_provider, sentence};
+use harness::wire::{rejections, RequestShape};
+#[cfg(feature = "split")]
+use leptos::prelude::lazy;
+use leptos::prelude::*;
+
+#[cfg_attr(feature = "split", lazy)]
+pub async fn protocol_verdict(events: Vec<RunEvent>, shape: RequestShape) -> AnyView {
+    let found = rejections(&shape, &events);
+    let first = first_per_provider(&found);
+    if first.is_empty() {
+        return view! {
+            <p class="stop-verdict" data-verdict="accepted">
+                "✓ The protocol checker finds nothing Anthropic Messages, OpenAI Chat Completions or OpenAI Responses would refuse in this run's requests."
+            </p>
+        }
+        .into_any();
+    }
+    let tone = StopTone::Failure;
+    let lines = first
+        .into_iter()
+        .map(|r| {
+            let place = r.place.as_ref().map(|p| format!(" — at {p}"));
+            view! {
+                <li data-provider=r.violation.provider.label() data-turn=r.turn>
+                    {sentence(r)} {place}
+                    <span class="verdict-why">{r.violation.explanation.clone()}</span>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class=format!("stop-verdict tone-{}", tone.as_str()) data-verdict="rejected" data-tone=tone.as_str()>
+            <p>
+                <span class="tone-icon" aria-hidden="true">{tone.icon()}</span>
+                " But a real provider would have refused this run:"
+            </p>
+            <ul>{lines}</ul>
+        </div>
+    }
+    .into_any()
+}
