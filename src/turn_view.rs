@@ -139,6 +139,10 @@ pub struct Item {
     /// For an approval request: the call it asks about, so the approval bar
     /// shows under this request only while that call waits.
     pub call_id: Option<String>,
+    /// The `tool_use` ids it carries, shown on the card so the pairing can
+    /// be seen: a call's own id and its result's `tool_use_id` (the same
+    /// id), or the ids of the calls a response asks for, in order.
+    pub ids: Vec<String>,
 }
 
 fn item(event: &RunEvent, tone: Tone, title: String) -> Item {
@@ -154,6 +158,7 @@ fn item(event: &RunEvent, tone: Tone, title: String) -> Item {
         state: None,
         fate: None,
         call_id: None,
+        ids: Vec::new(),
     }
 }
 
@@ -269,6 +274,9 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
                 it.lines
                     .push(format!("asks for {}", plural(calls as u64, "tool call")));
             }
+            it.ids = harness::message::tool_calls_of(content)
+                .map(|call| call.id.clone())
+                .collect();
             it
         }
         EventKind::ModelError {
@@ -292,6 +300,7 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             it
         }
         EventKind::ToolCall {
+            id,
             name,
             args,
             args_raw,
@@ -310,6 +319,7 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
                 ""
             };
             let mut it = item(event, tone, format!("Tool call {name}{approval}"));
+            it.ids = vec![id.clone()];
             let body = match args_raw {
                 Some(raw) => format!("(not JSON) {raw}"),
                 None => pretty(args),
@@ -401,6 +411,7 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             }
             it.state = state.as_ref().map(pretty);
             it.fate = Some(fate);
+            it.ids = vec![id.clone()];
             it.nested = true;
             it
         }
@@ -515,6 +526,24 @@ mod tests {
             let word = serde_json::to_value(&event).unwrap()["type"].clone();
             assert_eq!(EventType::of(&event.kind).as_str(), word, "{line}");
         }
+    }
+
+    #[test]
+    fn calls_and_results_carry_the_tool_use_id_that_pairs_them() {
+        let event = |line: &str| -> RunEvent { serde_json::from_str(line).unwrap() };
+        let response = event(
+            r#"{"seq":3,"t_ms":0,"type":"model_response","turn":1,"text":"","content":[{"type":"tool_use","id":"toolu_1","name":"n","input":{}},{"type":"tool_use","id":"toolu_2","name":"n","input":{}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1},"cost_usd":0.0,"latency_ms":1}"#,
+        );
+        assert_eq!(card_item(&response).unwrap().ids, ["toolu_1", "toolu_2"]);
+        let call = event(
+            r#"{"seq":4,"t_ms":0,"type":"tool_call","turn":1,"id":"toolu_2","name":"n","args":{},"validation":{"outcome":"valid"},"needs_approval":false}"#,
+        );
+        let result = event(
+            r#"{"seq":7,"t_ms":0,"type":"tool_result","id":"toolu_2","name":"n","content":"x","is_error":false,"latency_ms":1}"#,
+        );
+        assert_eq!(card_item(&call).unwrap().ids, ["toolu_2"]);
+        assert_eq!(card_item(&result).unwrap().ids, ["toolu_2"]);
+        assert!(card_item(&event(r#"{"seq":1,"t_ms":0,"type":"model_request","turn":1,"attempt":1,"messages":1,"estimated_input_tokens":1,"max_output_tokens":1}"#)).unwrap().ids.is_empty());
     }
 
     #[test]

@@ -216,6 +216,41 @@ fn show_marked(selector: String) {
     );
 }
 
+/// Marks every element of the trace that carries `tool_use` id `id` (a call,
+/// its result, the response that asked for it) with `data-partner`, and
+/// unmarks the rest: hovering or focusing one id shows its pair, and a
+/// duplicated id lights every call and result that share it.
+pub fn mark_partners(id: Option<&str>) {
+    const MARK: &str = "data-partner";
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let each = |selector: &str, f: &dyn Fn(&web_sys::Element)| {
+        if let Ok(found) = document.query_selector_all(selector) {
+            for i in 0..found.length() {
+                if let Some(el) = found
+                    .item(i)
+                    .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+                {
+                    f(&el);
+                }
+            }
+        }
+    };
+    each(&format!(".timeline [{MARK}]"), &|el| {
+        let _ = el.remove_attribute(MARK);
+    });
+    if let Some(id) = id {
+        let quoted = id.replace('\\', "\\\\").replace('"', "\\\"");
+        let rows_and_ids = format!(
+            ".timeline .event[data-call-ids~=\"{quoted}\"], .timeline [data-call-id=\"{quoted}\"]"
+        );
+        each(&rows_and_ids, &|el| {
+            let _ = el.set_attribute(MARK, "");
+        });
+    }
+}
+
 /// The run timeline's element id (`ui::timeline` gives it), so that what
 /// fills the trace from elsewhere can bring it into view.
 pub const TIMELINE_ID: &str = "run-timeline";

@@ -8,6 +8,7 @@
 use harness::event::RunEvent;
 use leptos::prelude::*;
 
+use crate::browser::page;
 use crate::state::controller::Card;
 use crate::turn_view::{self, EventType, Item};
 use crate::ui::approval_bar::{approval_bar, Approvals};
@@ -87,11 +88,15 @@ fn ItemView(item: Item, time: String) -> impl IntoView {
                 .map(|pending| Suspend::new(approval_bar(pending, approvals)))
         }
     });
+    let call_ids = (!item.ids.is_empty()).then(|| item.ids.join(" "));
+    let ids = ids_view(item.kind, item.ids);
     view! {
-        <li class=class data-kind=item.kind.as_str() data-seq=item.seq data-fate=item.fate.map(|f| f.name())>
+        <li class=class data-kind=item.kind.as_str() data-seq=item.seq data-fate=item.fate.map(|f| f.name())
+            data-call-ids=call_ids>
             <span class="event-time">{time}</span>
             <div class="event-body">
                 <p class="event-title">{item.title}</p>
+                {ids}
                 // The text or arguments first, then what is known about them.
                 {body}
                 {item
@@ -104,6 +109,47 @@ fn ItemView(item: Item, time: String) -> impl IntoView {
             </div>
         </li>
     }
+}
+
+/// The `tool_use` ids a row carries, each a control: pointing at or
+/// focusing one marks every row with that id (a call, its result, the
+/// response that asked for it), so the pairing is seen; a duplicated id marks
+/// every call and result that share it.
+fn ids_view(kind: EventType, ids: Vec<String>) -> Option<AnyView> {
+    if ids.is_empty() {
+        return None;
+    }
+    // As each provider's JSON names it.
+    let field = match kind {
+        EventType::ToolResult => "tool_use_id",
+        EventType::ModelResponse => "tool_use ids",
+        _ => "id",
+    };
+    let chips = ids
+        .into_iter()
+        .map(|id| {
+            let (show, label) = (
+                id.clone(),
+                format!("{field} {id}: mark its call and result"),
+            );
+            view! {
+                <button type="button" class="call-id" data-call-id=id.clone() aria-label=label
+                    on:mouseenter=move |_| page::mark_partners(Some(&show))
+                    on:focus={
+                        let id = id.clone();
+                        move |_| page::mark_partners(Some(&id))
+                    }
+                    on:mouseleave=|_| page::mark_partners(None)
+                    on:blur=|_| page::mark_partners(None)>
+                    {id.clone()}
+                </button>
+            }
+        })
+        .collect_view();
+    Some(
+        view! { <p class="call-ids"><span class="call-ids-field">{field} ": "</span>{chips}</p> }
+            .into_any(),
+    )
 }
 
 /// Assistant text as prose; arguments and results as preformatted blocks,

@@ -111,7 +111,11 @@ test('history: export → import gives identical events, and `agent-loop show` r
   await page.locator('.stop-banner[data-status="done"]').waitFor({ timeout: 5_000 });
   const notice = await page.locator('.run-file-notice').innerText();
   assert(notice.includes('Imported history-run.jsonl (with its scenario)'), `import notice: ${notice}`);
-  assert((await page.locator('#scenario-picker').inputValue()) === 'hotel-search', 'the imported scenario is not in the editor');
+  // The picker names the built-in once the editor's text is matched to it
+  // (a split module, fetched on first use): wait for it, not for a frame.
+  const named = await page.waitForFunction(() => document.querySelector('#scenario-picker').value === 'hotel-search', null, { timeout: 5_000 })
+    .then(() => true, () => false);
+  assert(named, 'the imported scenario is not in the editor');
   await waitForCount(page, 2);
   const top = (await listed(page))[0];
   assert(top.text.includes('imported') && top.current === 'true', `the import is not listed as current: ${JSON.stringify(top)}`);

@@ -38,3 +38,36 @@ test('protocol: a run that keeps the rules says the checker found nothing to ref
   assert((await verdict.getAttribute('data-verdict')) === 'accepted', await verdict.innerText());
   assert((await verdict.innerText()).includes('finds nothing'), await verdict.innerText());
 });
+
+/** The rows marked as partners of the id chip `chip` points at, by kind. */
+async function partnersOf(page, chip) {
+  await chip.hover();
+  return page.locator('.timeline .event[data-partner]').evaluateAll((rows) => rows.map((r) => r.dataset.kind));
+}
+
+test('protocol: a call and its result show the same id, and pointing at one marks its pair', async ({ page }) => {
+  assert((await runBuiltin(page, 'get-time')) === 'done', 'get-time did not end done');
+  const call = page.locator('.timeline .event[data-kind="tool_call"]').first();
+  const result = page.locator('.timeline .event[data-kind="tool_result"]').first();
+  const id = await call.locator('.call-id').innerText();
+  assert(/^toolu_\w+$/.test(id), `the call shows ${id}`);
+  assert((await result.locator('.call-id').innerText()) === id, 'the result does not show its call\'s id');
+  assert((await result.locator('.call-ids').innerText()).startsWith('tool_use_id'), 'the result does not name the field');
+  const marked = await partnersOf(page, call.locator('.call-id'));
+  assert(JSON.stringify(marked.sort()) === JSON.stringify(['model_response', 'tool_call', 'tool_result']), `marked: ${marked}`);
+  await page.mouse.move(0, 0);
+  await page.locator('.timeline .event[data-partner]').first().waitFor({ state: 'detached' }).catch(() => {});
+  assert((await page.locator('.timeline .event[data-partner]').count()) === 0, 'the marks stay after the pointer left');
+  // The keyboard does the same.
+  await result.locator('.call-id').focus();
+  assert((await page.locator('.timeline .event[data-partner]').count()) === 3, 'focus does not mark the pair');
+});
+
+test('protocol: a duplicated id marks every call and result that share it', async ({ page }) => {
+  assert((await runBuiltin(page, 'protocol-duplicate-ids')) === 'done', 'did not end done');
+  const chip = page.locator('.timeline .event[data-kind="tool_call"] .call-id').first();
+  assert((await chip.innerText()) === 'toolu_dup', await chip.innerText());
+  const marked = await partnersOf(page, chip);
+  const count = (kind) => marked.filter((k) => k === kind).length;
+  assert(count('tool_call') === 2 && count('tool_result') === 2, `marked: ${marked}`);
+});
