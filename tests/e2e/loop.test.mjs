@@ -68,18 +68,25 @@ for (const [id, status, counter] of ENDINGS) {
   }, { viewport: { width: 1440, height: 900 }, timeoutMs: 40_000 });
 }
 
-test('loop: at 360×800 the run\'s status is on screen without scrolling when it ends', async ({ page }) => {
-  const ended = await runToEnd(page, 'turn-limit');
-  assert(ended === 'turn_limit', `ended ${ended}`);
-  const banner = page.locator('.stop-banner');
-  await page.waitForFunction(() => {
-    const r = document.querySelector('.stop-banner').getBoundingClientRect();
-    return r.top >= 0 && r.top < window.innerHeight;
-  }, null, { timeout: 3_000 }).catch(() => {});
-  const status = banner.locator('.stop-status');
-  assert(await inView(status), 'the banner\'s status is off screen at 360×800');
-  await page.screenshot({ path: join(artifacts, 'loop-360-ended.png') });
-}, { viewport: { width: 360, height: 800 } });
+// On a phone the header scrolls away: the banner is brought into view.
+for (const [id, status, counter] of ENDINGS) {
+  test(`loop: at 360×800 ${id}'s status is on screen without scrolling when it ends, on the loop and the counter`, async ({ page }) => {
+    const ended = await runToEnd(page, id);
+    assert(ended === status, `${id} ended ${ended}, not ${status}`);
+    const banner = page.locator('.stop-banner');
+    await page.waitForFunction(() => {
+      const r = document.querySelector('.stop-banner').getBoundingClientRect();
+      return r.top >= 0 && r.top < window.innerHeight;
+    }, null, { timeout: 3_000 }).catch(() => {});
+    assert(await inView(banner.locator('.stop-status')), `${id}: the banner's status is off screen at 360×800`);
+    // The narrow loop (a list of gates and exits) names the exit too.
+    const name = await (await currentOnLoop(page)).getAttribute('aria-label');
+    assert(name.startsWith(`Exit ${status}`), `${id}: aria-current names ${name}`);
+    const tripped = await page.locator('.counter[data-tripped="true"]').evaluateAll((cs) => cs.map((c) => c.dataset.counter));
+    assert(JSON.stringify(tripped) === JSON.stringify(counter ? [counter] : []), `${id}: tripped counters ${tripped}`);
+    if (id === 'turn-limit') await page.screenshot({ path: join(artifacts, 'loop-360-ended.png') });
+  }, { viewport: { width: 360, height: 800 }, timeoutMs: 40_000 });
+}
 
 test('loop: Stop during a run lights `cancelled`', async ({ page }) => {
   await pick(page, 'turn-limit');
