@@ -9,7 +9,7 @@ use harness::event::RunEvent;
 use leptos::prelude::*;
 
 use crate::browser::page;
-use crate::state::controller::Card;
+use crate::state::controller::{Card, Controller};
 use crate::turn_view::{self, EventType, Item};
 use crate::ui::approval_bar::{approval_bar, Approvals};
 use crate::view_model;
@@ -22,10 +22,20 @@ pub fn card_contents(card: Card) -> AnyView {
         Some(turn) => {
             let stats_events = events.clone();
             let stats = move || stats_events.with(|e| turn_view::turn_stats(e));
+            // A turn with no answer is waiting only while the run goes on;
+            // after Stop, a deadline or an error, no answer ever came.
+            let running = expect_context::<Controller>().running();
+            let no_answer = move || {
+                if running.get() {
+                    "waiting for the model…"
+                } else {
+                    "no answer: the run ended first"
+                }
+            };
             view! {
                 <header class="turn-header">
                     <h3>{format!("Turn {turn}")}</h3>
-                    <span class="turn-stats">{move || stats().unwrap_or_else(|| "waiting for the model…".to_string())}</span>
+                    <span class="turn-stats">{move || stats().unwrap_or_else(|| no_answer().to_string())}</span>
                 </header>
                 <CardEvents events=events />
             }

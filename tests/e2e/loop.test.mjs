@@ -73,6 +73,9 @@ for (const [id, status, counter] of ENDINGS) {
   test(`loop: at 360×800 ${id}'s status is on screen without scrolling when it ends, on the loop and the counter`, async ({ page }) => {
     const ended = await runToEnd(page, id);
     assert(ended === status, `${id} ended ${ended}, not ${status}`);
+    // A turn the run ended in before its answer does not say it still waits.
+    const waiting = await page.locator('.turn-stats', { hasText: 'waiting' }).count();
+    assert(waiting === 0, `${id}: ${waiting} turns still say they wait for the model`);
     const banner = page.locator('.stop-banner');
     await page.waitForFunction(() => {
       const r = document.querySelector('.stop-banner').getBoundingClientRect();
