@@ -189,7 +189,8 @@ pub fn bring_into_view(
 }
 
 /// Brings step `step` of a comparison's column `side` (0 or 1) to the
-/// middle of the window and marks it as the one its loop diagram points at.
+/// middle of the window and marks it `data-shown`, as the Trace marks the
+/// row it shows.
 pub fn show_compare_step(step: usize, side: usize) {
     show_marked(format!(
         ".compare-table tr[data-step=\"{step}\"] > td:nth-of-type({})",
@@ -201,7 +202,7 @@ pub fn show_compare_step(step: usize, side: usize) {
 /// and brings it to the middle of the window.
 fn show_marked(selector: String) {
     // An attribute, not a class: one element carries it at a time.
-    const MARK: &str = "data-from-loop";
+    const MARK: &str = "data-shown";
     bring_into_view(
         move || {
             let document = web_sys::window()?.document()?;

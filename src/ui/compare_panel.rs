@@ -497,7 +497,7 @@ fn SideLoop(side: usize, label: String, events: Vec<RunEvent>) -> impl IntoView 
                 diagram=diagram
                 on_select_node=Callback::new(on_node)
                 on_select_edge=Callback::new(on_edge)
-                second=if side == 0 { "compare-a" } else { "compare-b" }
+                also_drawn_as=if side == 0 { "compare-a" } else { "compare-b" }
             />
         </figure>
     }

@@ -204,11 +204,11 @@ pub fn LoopDiagramView(
     /// it the exits offer no lesson.
     #[prop(optional, into)]
     on_pick_scenario: Option<Callback<&'static str>>,
-    /// One of several diagrams on the page (a comparison's columns): its
-    /// arrowheads get ids of their own, and the tones' legend is left to
-    /// the main diagram.
+    /// Set when this is one of several diagrams on the page (a comparison's
+    /// columns): the prefix of its own arrowhead ids; the tones' legend is
+    /// left to the main diagram.
     #[prop(optional)]
-    second: Option<&'static str>,
+    also_drawn_as: Option<&'static str>,
     /// An edge was picked: show the events that went that way.
     #[prop(optional, into)]
     on_select_edge: Option<Callback<EdgeKey>>,
@@ -220,7 +220,7 @@ pub fn LoopDiagramView(
     // under other limits): its shape, notes and labels come from them.
     let limits = Memo::new(move |_| diagram.with(|d| d.limits().cloned()));
     let is_highlighted = move |id: NodeId| highlight.is_some_and(|h| h.get() == Some(id));
-    let arrows = second.unwrap_or("loop");
+    let arrows = also_drawn_as.unwrap_or("loop");
     let drawing = move || {
         // Read, not only tracked: a memo nobody reads is never recomputed.
         limits.with(|_| ());
@@ -302,7 +302,7 @@ pub fn LoopDiagramView(
             <div class="loop-wide">{drawing}</div>
             <NarrowList diagram on_select_node on_pick_scenario />
             {caption}
-            {second.is_none().then(|| view! { <ToneLegend /> })}
+            {also_drawn_as.is_none().then(|| view! { <ToneLegend /> })}
         </section>
     }
 }

@@ -77,9 +77,9 @@ test('a comparison draws each run\'s own loop, lit to its own exit; picking a no
   }
   // The fixed run's exit: its last step (run_finished) in the second column.
   await exitOf(1).dispatchEvent('click');
-  const marked = compare(page).locator('[data-from-loop]');
+  const marked = compare(page).locator('[data-shown]');
   await page.waitForFunction(() => {
-    const r = document.querySelector('.compare-table [data-from-loop]')?.getBoundingClientRect();
+    const r = document.querySelector('.compare-table [data-shown]')?.getBoundingClientRect();
     return r && r.top >= 0 && r.bottom <= window.innerHeight;
   }, null, { timeout: 3_000 });
   assert((await marked.getAttribute('data-kind')) === 'run_finished', `marked a ${await marked.getAttribute('data-kind')} cell`);
