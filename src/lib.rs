@@ -19,8 +19,9 @@
 //! rows, counters and the stop banner), [`turn_view`] (which card an event
 //! belongs to and what it shows), [`form`] (the scenario form's fields and
 //! limits), [`share`] (share links and the opening scenario), [`provenance`]
-//! (where the editor's text came from), [`wire_view`] (a turn's request body
-//! per provider and the checker's verdict), [`history`] (kept runs and their
+//! (where the editor's text came from), [`wire_view`] (a turn's request, its
+//! verdict and answers per provider, for the inspector), [`marked_json`] (a
+//! body printed in segments a verdict can mark), [`history`] (kept runs and their
 //! storage budget), [`compare`] (two traces side by side), [`run_state`]
 //! (confirmed facts and the tools' stores), [`loop_diagram`] (the loop as
 //! a diagram, lit by a trace) and [`card_window`] (which turn cards the
@@ -44,6 +45,7 @@ pub mod form;
 pub mod history;
 pub mod lazy;
 pub mod loop_diagram;
+pub mod marked_json;
 pub mod provenance;
 pub mod run_state;
 pub mod share;

@@ -1,22 +1,34 @@
-//! The inspector: the Run state panel and the Wire panel beside or below
-//! the trace, and the Compare panel (a split module, painted right after
-//! the page). Each is its own cell of the page's grid.
+//! The inspector column: the Run state panel, the inspector (a turn's
+//! request, response and conversation as the wire carries them) beside the
+//! trace, calling a tool by hand, and the Compare panel (split modules,
+//! painted right after the page). Each is its own cell of the page's grid.
 
 use leptos::prelude::*;
 
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
+use crate::state::inspector::InspectorState;
 use crate::ui::compare_panel::compare_panel;
+use crate::ui::inspector_panel::inspector_panel;
 use crate::ui::run_state_panel::RunStatePanel;
 use crate::ui::tool_bench::tool_bench;
-use crate::ui::wire_panel::WirePanel;
 
 #[component]
-pub fn Inspector(editor: Editor, controller: Controller) -> impl IntoView {
+pub fn Inspector(
+    editor: Editor,
+    controller: Controller,
+    inspector: InspectorState,
+) -> impl IntoView {
     let paused = controller.paused();
     view! {
+        // First, so on a phone the inspector comes right after the trace.
+        {Suspend::new(inspector_panel(
+            inspector,
+            controller.events(),
+            controller.wire_setup(),
+            controller.running(),
+        ))}
         <RunStatePanel book=controller.run_state() />
-        <WirePanel events=controller.events() setup=controller.wire_setup() />
         {Suspend::new(tool_bench(editor.text()))}
         {Suspend::new(compare_panel(
             editor,

@@ -6,8 +6,8 @@
 //!   settings, problems), on the left;
 //! - `trace`: the run's trace in the centre, its stop banner, the replay and
 //!   the run history below it;
-//! - `inspector`: the Run state and Wire panels beside or below it, and the
-//!   Compare panel.
+//! - `inspector`: the Run state panel, the inspector (a turn on the wire)
+//!   beside the trace, calling a tool by hand, and the Compare panel.
 //!
 //! The state is the editor (picked scenario, JSON text, its live check),
 //! the controller (the run log, the run in flight, what it waits for), the
@@ -25,7 +25,9 @@ use crate::browser::page;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::history::History;
+use crate::state::inspector::InspectorState;
 use crate::state::model_choice::ModelChoice;
+use crate::state::protocol::ProtocolWatch;
 use crate::ui::approval_bar::Approvals;
 use inspector::Inspector;
 use scenario::ScenarioSection;
@@ -41,6 +43,10 @@ pub fn App() -> impl IntoView {
     // A panic's error panel offers the trace of the run in view.
     crate::browser::panic::keep_trace(controller.events());
     let approvals = Approvals::new(controller);
+    // Both provide themselves to the turn cards, which open the inspector
+    // and show the checker's verdict on their turn.
+    let inspector = InspectorState::new();
+    ProtocolWatch::new(controller);
     // A share link pasted into this tab changes only the fragment: load it.
     page::on_fragment_change(move |fragment| {
         if editor.open_link(&fragment) {
@@ -53,7 +59,7 @@ pub fn App() -> impl IntoView {
         <main class="layout">
             <ScenarioSection editor controller model_choice />
             <TraceSection editor controller history approvals />
-            <Inspector editor controller />
+            <Inspector editor controller inspector />
         </main>
     }
 }

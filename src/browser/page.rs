@@ -217,8 +217,9 @@ fn show_marked(selector: String) {
     );
 }
 
-/// Marks every element of the trace that carries `tool_use` id `id` (a call,
-/// its result, the response that asked for it) with `data-partner`, and
+/// Marks every element of the trace and of the inspector's conversation that
+/// carries `tool_use` id `id` (a call, its result, the response that asked
+/// for it) with `data-partner`, and
 /// unmarks the rest: hovering or focusing one id shows its pair, and a
 /// duplicated id lights every call and result that share it.
 pub fn mark_partners(id: Option<&str>) {
@@ -238,13 +239,17 @@ pub fn mark_partners(id: Option<&str>) {
             }
         }
     };
-    each(&format!(".timeline [{MARK}]"), &|el| {
-        let _ = el.remove_attribute(MARK);
-    });
+    each(
+        &format!(".timeline [{MARK}], .conversation [{MARK}]"),
+        &|el| {
+            let _ = el.remove_attribute(MARK);
+        },
+    );
     if let Some(id) = id {
         let quoted = id.replace('\\', "\\\\").replace('"', "\\\"");
         let rows_and_ids = format!(
-            ".timeline .event[data-call-ids~=\"{quoted}\"], .timeline [data-call-id=\"{quoted}\"]"
+            ".timeline .event[data-call-ids~=\"{quoted}\"], .timeline [data-call-id=\"{quoted}\"], \
+             .conversation [data-call-ids~=\"{quoted}\"], .conversation [data-call-id=\"{quoted}\"]"
         );
         each(&rows_and_ids, &|el| {
             let _ = el.set_attribute(MARK, "");

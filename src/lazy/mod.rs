@@ -65,7 +65,7 @@ use harness::wire::RequestShape;
 use leptos::prelude::lazy;
 
 use crate::browser::fetch::FetchTransport;
-use crate::wire_view::{self, ProviderWire};
+use crate::wire_view::{self, TurnWire};
 
 pub use background::AutoDecision;
 pub use engine::{Engine, Play};
@@ -128,14 +128,11 @@ pub async fn parse_record(text: String) -> Result<Record, String> {
     Record::from_jsonl(&text)
 }
 
-/// `wire_view::wire_for_turn`: each provider's request body and verdict.
+/// `wire_view::turn_wire`: a turn's request, verdict and answers as each
+/// provider would see them, and its conversation.
 #[cfg_attr(feature = "split", lazy)]
-pub async fn wire_for_turn(
-    events: Vec<RunEvent>,
-    shape: RequestShape,
-    turn: u32,
-) -> Option<Vec<ProviderWire>> {
-    wire_view::wire_for_turn(&events, &shape, turn)
+pub async fn turn_wire(events: Vec<RunEvent>, shape: RequestShape, turn: u32) -> Option<TurnWire> {
+    wire_view::turn_wire(&events, &shape, turn)
 }
 
 /// The model that talks to a real provider over `fetch`.
@@ -144,4 +141,14 @@ pub async fn provider_model(run: ProviderRun) -> Box<dyn ModelClient> {
     let model: Box<dyn ModelClient> =
         Box::new(HttpModel::new(run.settings, run.key, FetchTransport));
     model
+}
+
+/// `wire::rejections`: every request of the run checked for all three
+/// providers, each violation placed at the first turn that carried it.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn rejections(
+    events: Vec<RunEvent>,
+    shape: RequestShape,
+) -> Vec<harness::wire::Rejection> {
+    harness::wire::rejections(&shape, &events)
 }

@@ -11,8 +11,13 @@
 //! - [`history`]: the kept runs and their actions (keep, open, delete,
 //!   import, export, replay).
 //! - [`model_choice`]: the Model settings (scripted or a provider).
+//! - [`inspector`]: what the inspector shows (open, turn, view, format,
+//!   the block a verdict points at).
+//! - [`protocol`]: the protocol checker's verdicts on the run in view, live.
 
 pub mod controller;
 pub mod editor;
 pub mod history;
+pub mod inspector;
 pub mod model_choice;
+pub mod protocol;

@@ -12,8 +12,10 @@
 
 pub mod approval_bar;
 pub mod compare_panel;
+pub mod conversation_view;
 pub mod counters;
 pub mod history_panel;
+pub mod inspector_panel;
 pub mod json_editor;
 pub mod loop_diagram;
 pub mod model_settings;
@@ -28,4 +30,3 @@ pub mod timeline;
 pub mod timeline_window;
 pub mod tool_bench;
 pub mod turn_card;
-pub mod wire_panel;

@@ -5,11 +5,14 @@
 //! under its call); for the run's start or end, its row. `ui::timeline`
 //! decides which cards are drawn and holds them; this draws one.
 
-use harness::event::RunEvent;
+use harness::event::{EventKind, RunEvent, StopTone};
+use harness::wire::rejections::sentence;
 use leptos::prelude::*;
 
 use crate::browser::page;
 use crate::state::controller::{Card, Controller};
+use crate::state::inspector::InspectorState;
+use crate::state::protocol::ProtocolWatch;
 use crate::turn_view::{self, EventType, Item};
 use crate::ui::approval_bar::{approval_bar, Approvals};
 use crate::view_model;
@@ -37,6 +40,7 @@ pub fn card_contents(card: Card) -> AnyView {
                     <h3>{format!("Turn {turn}")}</h3>
                     <span class="turn-stats">{move || stats().unwrap_or_else(|| no_answer().to_string())}</span>
                 </header>
+                <TurnVerdict turn=turn />
                 <CardEvents events=events />
             }
             .into_any()
@@ -61,15 +65,81 @@ fn CardEvents(events: ArcRwSignal<Vec<RunEvent>>) -> impl IntoView {
                         let earlier = all.iter().position(|e| e.seq == event.seq).unwrap_or(all.len());
                         turn_view::card_item_in(&event, &all[..earlier])
                     });
-                    item.map(|item| view! { <ItemView item=item time=time /> })
+                    // The first try's request opens the inspector on its turn.
+                    let inspect = match event.kind {
+                        EventKind::ModelRequest { turn, attempt: 1, .. } => Some(turn),
+                        _ => None,
+                    };
+                    item.map(|item| view! { <ItemView item=item time=time inspect=inspect /> })
                 }
             />
         </ol>
     }
 }
 
+/// What the protocol checker says of this turn's request, live: each
+/// provider that would refuse it, with its HTTP 400 text, what is wrong and
+/// where, and a way to see the block in the inspector. Nothing while every
+/// provider would accept it.
 #[component]
-fn ItemView(item: Item, time: String) -> impl IntoView {
+fn TurnVerdict(turn: u32) -> impl IntoView {
+    let watch = expect_context::<ProtocolWatch>();
+    let inspector = expect_context::<InspectorState>();
+    let tone = StopTone::Failure;
+    move || {
+        let found = watch.at_turn(turn);
+        (!found.is_empty()).then(|| {
+            let lines = found
+                .into_iter()
+                .map(|r| {
+                    let provider = r.violation.provider;
+                    let path = r.violation.path.clone();
+                    let place = r.place.as_ref().map(|p| format!("Where: {p}."));
+                    view! {
+                        <li data-provider=provider.label()>
+                            <span class="verdict-sentence">{sentence(&r)}</span>
+                            <span class="verdict-why">{r.violation.explanation.clone()}</span>
+                            {place.map(|p| view! { <span class="verdict-place">{p}</span> })}
+                            <button type="button" class="verdict-show"
+                                on:click=move |_| {
+                                    inspector.point_at(turn, provider, path.clone());
+                                    bring_inspector_into_view();
+                                }>
+                                {format!("Show it in the {} request", provider.label())}
+                            </button>
+                        </li>
+                    }
+                })
+                .collect_view();
+            view! {
+                <div class=format!("turn-verdict tone-{}", tone.as_str()) data-tone=tone.as_str() role="note">
+                    <p>
+                        <span class="tone-icon" aria-hidden="true">{tone.icon()}</span>
+                        {format!(" A real provider would refuse turn {turn}'s request:")}
+                    </p>
+                    <ul>{lines}</ul>
+                </div>
+            }
+        })
+    }
+}
+
+/// On a narrow screen the inspector is below the trace: bring it up.
+fn bring_inspector_into_view() {
+    page::bring_into_view(
+        || {
+            web_sys::window()?
+                .document()?
+                .query_selector(".inspector")
+                .ok()
+                .flatten()
+        },
+        web_sys::ScrollLogicalPosition::Nearest,
+    );
+}
+
+#[component]
+fn ItemView(item: Item, time: String, inspect: Option<u32>) -> impl IntoView {
     let class = format!(
         "event {}{}",
         item.tone.class(),
@@ -98,6 +168,19 @@ fn ItemView(item: Item, time: String) -> impl IntoView {
                 .map(|pending| Suspend::new(approval_bar(pending, approvals)))
         }
     });
+    let inspect = inspect.map(|turn| {
+        let inspector = expect_context::<InspectorState>();
+        view! {
+            <button type="button" class="inspect"
+                aria-label=format!("Inspect turn {turn}'s request and response")
+                on:click=move |_| {
+                    inspector.open_at(turn);
+                    bring_inspector_into_view();
+                }>
+                "Inspect request and response"
+            </button>
+        }
+    });
     let call_ids = (!item.ids.is_empty()).then(|| item.ids.join(" "));
     let ids = ids_view(item.kind, item.ids);
     view! {
@@ -107,6 +190,7 @@ fn ItemView(item: Item, time: String) -> impl IntoView {
             <div class="event-body">
                 <p class="event-title">{item.title}</p>
                 {ids}
+                {inspect}
                 // The text or arguments first, then what is known about them.
                 {body}
                 {item

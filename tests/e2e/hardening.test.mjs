@@ -174,16 +174,16 @@ test('code splitting: the page paints and shows its scenario with no split modul
   assert(status === 'done', `the scripted run ended ${status}`);
   // Keeping the finished run writes its record out (`lazy::record_jsonl`).
   assert(await asksFor('record_jsonl'), `keeping the finished run fetched ${fetched.join(', ')}`);
-  for (const feature of ['wire_for_turn', 'parse_record', 'provider_model']) {
+  for (const feature of ['turn_wire', 'parse_record', 'provider_model']) {
     assert(!split(feature), `${feature} was fetched before it was used: ${fetched.join(', ')}`);
   }
 
-  // The Wire panel's request bodies and checker.
-  const wire = page.locator('section.wire');
-  await wire.getByRole('button', { name: 'Show request bodies' }).click();
-  await wire.locator('.wire-verdict').first().waitFor({ timeout: 5_000 });
-  assert(split('wire_for_turn'), `the Wire panel fetched ${fetched.join(', ')}`);
-  assert(!split('parse_record') && !split('provider_model'), `more than the Wire module: ${fetched.join(', ')}`);
+  // The inspector's request bodies, answers and checker.
+  const inspector = page.locator('section.inspector');
+  await inspector.getByRole('button', { name: 'Open at the latest turn' }).click();
+  await inspector.locator('.inspector-verdict').first().waitFor({ timeout: 5_000 });
+  assert(split('turn_wire'), `the inspector fetched ${fetched.join(', ')}`);
+  assert(!split('parse_record') && !split('provider_model'), `more than the inspector's module: ${fetched.join(', ')}`);
 
   // A comparison's table (refund-with-approval is half of a pitfall pair),
   // drawn by the Compare panel's own module.

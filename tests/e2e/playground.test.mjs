@@ -1,5 +1,5 @@
 // The playground's own behaviour: runs, the stop banner, the editor, approvals,
-// step mode, sharing, themes, long runs and the Wire panel.
+// step mode, sharing, themes, long runs and the inspector's bodies.
 
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
@@ -598,23 +598,20 @@ test('every built-in scenario ends with its expected status', async ({ page }) =
   assert(wrong.length === 0, wrong.join('; '));
 }, { timeoutMs: 90_000 });
 
-/** Opens the Wire panel and returns it. */
-async function openWire(page) {
-  const wire = page.locator('section.wire');
-  await wire.getByRole('button', { name: 'Show request bodies' }).click();
-  await wire.locator('select[aria-label="Turn"]').waitFor({ timeout: 5_000 });
+/** Opens the inspector on turn `turn` from its request card and returns it. */
+async function openWire(page, turn) {
+  await page.getByRole('button', { name: `Inspect turn ${turn}'s request and response` }).click();
+  const wire = page.locator('section.inspector[data-open]');
+  await wire.locator('.inspector-verdict').waitFor({ timeout: 5_000 });
   return wire;
 }
 
-test('the Wire panel shows turn 2 per provider with a Copy button, and every provider accepts', async ({ page }) => {
+test('the inspector shows turn 2 per provider with a Copy button, and every provider accepts', async ({ page }) => {
   const status = await runBuiltin(page, 'get-time');
   assert(status === 'done', `expected done, got ${status}`);
-  const wire = await openWire(page);
-  const turns = await wire.locator('select[aria-label="Turn"] option').allInnerTexts();
-  assert(turns.length >= 2, `turns: ${turns.join(', ')}`);
-  await wire.locator('select[aria-label="Turn"]').selectOption('2');
-  const tabs = wire.getByRole('tab');
-  assert((await tabs.count()) === 3, 'expected three tabs');
+  const wire = await openWire(page, 2);
+  const tabs = wire.locator('.wire-tabs').getByRole('tab');
+  assert((await tabs.count()) === 3, 'expected three format tabs');
   const anthropicTab = wire.getByRole('tab', { name: 'Anthropic Messages' });
   assert((await anthropicTab.getAttribute('aria-selected')) === 'true', 'Anthropic is not the first tab');
   const body = JSON.parse(await wire.locator('pre.wire-json').innerText());
@@ -623,25 +620,26 @@ test('the Wire panel shows turn 2 per provider with a Copy button, and every pro
   const resultIds = body.messages.flatMap((m) =>
     Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id) : []);
   assert(useIds.length === 1 && resultIds.includes(useIds[0]), `tool_use ${useIds} answered by ${resultIds}`);
+  const verdicts = [await wire.locator('.inspector-verdict').innerText()];
   await wire.getByRole('tab', { name: 'OpenAI Chat Completions' }).click();
   assert((await anthropicTab.getAttribute('aria-selected')) === 'false', 'Anthropic stays selected');
-  const chat = await wire.locator('pre.wire-json').innerText();
-  assert(chat.includes('"role": "tool"'), `chat body: ${chat.slice(0, 300)}`);
+  await wire.locator('pre.wire-json', { hasText: '"role": "tool"' }).waitFor({ timeout: 5_000 });
+  verdicts.push(await wire.locator('.inspector-verdict').innerText());
   await wire.getByRole('tab', { name: 'OpenAI Responses' }).click();
-  assert((await wire.locator('pre.wire-json').innerText()).includes('function_call_output'), 'no function_call_output');
-  const verdicts = await wire.locator('.wire-verdict').allInnerTexts();
-  assert(verdicts.length === 3 && verdicts.every((v) => v.includes('accepted')), `verdicts: ${verdicts.join(' | ')}`);
-  await button(wire, 'Copy').click();
+  await wire.locator('pre.wire-json', { hasText: 'function_call_output' }).waitFor({ timeout: 5_000 });
+  verdicts.push(await wire.locator('.inspector-verdict').innerText());
+  assert(verdicts.every((v) => v.includes('would accept this request')), `verdicts: ${verdicts.join(' | ')}`);
+  await button(wire, 'Copy JSON').click();
   await wire.locator('.notice').filter({ hasText: /cop/i }).waitFor({ timeout: 5_000 });
 });
 
-test('the Wire panel shows the Anthropic 400 text for duplicate tool_use ids', async ({ page }) => {
+test('the inspector shows the Anthropic 400 text for duplicate tool_use ids', async ({ page }) => {
   await runBuiltin(page, 'protocol-duplicate-ids');
-  const wire = await openWire(page);
-  const anthropic = wire.locator('.wire-verdict[data-provider="Anthropic"]');
+  const wire = await openWire(page, 2);
+  const anthropic = wire.locator('.inspector-verdict[data-verdict="rejected"]');
   const text = await anthropic.innerText();
+  assert(text.includes('Anthropic Messages would refuse this request (HTTP 400)'), `Anthropic verdict: ${text}`);
   assert(text.includes('`tool_use` ids must be unique'), `Anthropic verdict: ${text}`);
-  assert(!text.includes('accepted'), `Anthropic verdict: ${text}`);
   const colour = await anthropic.locator('.wire-error').first().evaluate((el) => getComputedStyle(el).color);
   const plain = await wire.locator('h2').evaluate((el) => getComputedStyle(el).color);
   assert(colour !== plain, 'the violation is not error-coloured');

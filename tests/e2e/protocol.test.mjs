@@ -28,6 +28,15 @@ for (const [id, providers, text] of BROKEN) {
       assert(/ — at the \d+(st|nd|rd|th) message \((user|assistant)\)/.test(line.text), `no plain place: ${line.text}`);
     }
     assert(lines.some((l) => l.text.includes(text)), `${id}: no line has "${text}": ${JSON.stringify(lines)}`);
+    // The same verdict, inline on turn 2's card and on no other card.
+    const cards = await page.locator('.timeline li:has(> .turn-header)').evaluateAll((cards) =>
+      cards.map((c) => ({ turn: c.querySelector('h3').textContent, verdict: c.querySelector('.turn-verdict')?.innerText ?? '' })));
+    const carrying = cards.filter((c) => c.verdict);
+    assert(carrying.length === 1 && carrying[0].turn === 'Turn 2', `${id}: verdicts on ${JSON.stringify(carrying.map((c) => c.turn))}`);
+    for (const provider of providers) {
+      assert(carrying[0].verdict.includes(`${provider} would reject turn 2: HTTP 400`), `${id}: card lacks ${provider}: ${carrying[0].verdict}`);
+    }
+    assert(carrying[0].verdict.includes(text), `${id}: the card lacks "${text}"`);
   });
 }
 
@@ -37,6 +46,7 @@ test('protocol: a run that keeps the rules says the checker found nothing to ref
   await verdict.waitFor({ timeout: 5_000 });
   assert((await verdict.getAttribute('data-verdict')) === 'accepted', await verdict.innerText());
   assert((await verdict.innerText()).includes('finds nothing'), await verdict.innerText());
+  assert((await page.locator('.timeline .turn-verdict').count()) === 0, 'a card of a clean run carries a verdict');
 });
 
 /** The rows marked as partners of the id chip `chip` points at, by kind. */

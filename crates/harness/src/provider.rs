@@ -358,7 +358,17 @@ impl<T: Transport> HttpModel<T> {
 
 impl<T: Transport> ModelClient for HttpModel<T> {
     fn label(&self) -> String {
-        format!("{} {}", self.settings.provider.label(), self.settings.model)
+        // The inspector reads the format and the streaming back from it.
+        let streamed = if self.settings.stream {
+            " (streamed)"
+        } else {
+            ""
+        };
+        format!(
+            "{}{streamed} {}",
+            self.settings.provider.label(),
+            self.settings.model
+        )
     }
 
     fn complete<'a>(

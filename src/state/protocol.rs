@@ -1,0 +1,111 @@
+//! The protocol checker, live: after every model request of the run in
+//! view, the checker runs on the history for all three providers, and each
+//! turn card shows the rejections placed at its turn (`wire::rejections`).
+//!
+//! The check runs in a split module (the three request builders and the
+//! rules are not in the first paint), once per new request rather than per
+//! event, and a newer check replaces an older one that is still on its way.
+
+use harness::event::{EventKind, RunEvent};
+use harness::wire::{Rejection, RequestShape};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::lazy;
+use crate::state::controller::Controller;
+
+/// Past this many requests a run is checked only when it ends: each check
+/// reads the whole history, so checking every turn of a 10,000-turn run
+/// would cost the square of its length while it streams.
+pub const LIVE_UP_TO_REQUESTS: usize = 200;
+
+/// What the checker has said of the run in view.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Checked {
+    /// The run it checked (`Controller::run_id`).
+    pub run: u64,
+    /// The system prompt and tools it checked with (a kept run's arrive
+    /// a moment after its events).
+    pub shape: RequestShape,
+    /// The requests (first attempts) of the history it checked.
+    pub requests: usize,
+    /// Every violation, placed at the first turn whose request carried it.
+    pub rejections: Vec<Rejection>,
+}
+
+#[derive(Clone, Copy)]
+pub struct ProtocolWatch {
+    checked: RwSignal<Checked>,
+}
+
+impl ProtocolWatch {
+    /// Made once by the root component; provided to the turn cards.
+    pub fn new(controller: Controller) -> Self {
+        let watch = ProtocolWatch {
+            checked: RwSignal::new(Checked::default()),
+        };
+        provide_context(watch);
+        // Bumped by each check asked for, so a slower, older answer that
+        // lands after a newer one is dropped.
+        let asked = StoredValue::new(0_u64);
+        let events = controller.events();
+        let running = controller.running();
+        let run_id = controller.run_id();
+        let shape = controller.wire_setup();
+        Effect::new(move |_| {
+            let requests = events.with(|e| first_requests(e));
+            let live = requests <= LIVE_UP_TO_REQUESTS;
+            let ended = !running.get();
+            let shape = shape.get();
+            let run = run_id.get();
+            if requests == 0 {
+                watch.checked.set(Checked::default());
+                return;
+            }
+            let done = watch
+                .checked
+                .with_untracked(|c| c.run == run && c.requests == requests && c.shape == shape);
+            if done || !(live || ended) {
+                return;
+            }
+            let ask = asked.get_value() + 1;
+            asked.set_value(ask);
+            let events = events.get_untracked();
+            spawn_local(async move {
+                let rejections = lazy::rejections(events, shape.clone()).await;
+                if asked.get_value() == ask {
+                    watch.checked.set(Checked {
+                        run,
+                        shape,
+                        requests,
+                        rejections,
+                    });
+                }
+            });
+        });
+        watch
+    }
+
+    pub fn checked(&self) -> ReadSignal<Checked> {
+        self.checked.read_only()
+    }
+
+    /// The rejections placed at `turn`'s request.
+    pub fn at_turn(&self, turn: u32) -> Vec<Rejection> {
+        self.checked.with(|c| {
+            c.rejections
+                .iter()
+                .filter(|r| r.turn == turn)
+                .cloned()
+                .collect()
+        })
+    }
+}
+
+/// How many model requests `events` sent, retries not counted.
+fn first_requests(events: &[RunEvent]) -> usize {
+    events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::ModelRequest { attempt: 1, .. }))
+        .count()
+}

@@ -1,0 +1,374 @@
+//! The inspector, beside the trace: one turn of the run as the wire carries
+//! it. Three views: the request body (with the checker's verdict for the
+//! format shown, each verdict able to mark the block it is about, Copy as
+//! JSON and as `curl`), the response (whole, and as SSE events), and the
+//! conversation with its id links. Tabs switch between the three formats,
+//! starting on the one the run's model spoke.
+//!
+//! Opened from a "Request to the model" card or a verdict on a turn card
+//! (`state::inspector`). Render-only: what it shows is `wire_view`'s.
+//! A split module of its own: it carries the request builders, encoders
+//! and checker, which the first paint does not.
+
+use harness::event::RunEvent;
+use harness::wire::{Provider, RequestShape};
+#[cfg(feature = "split")]
+use leptos::prelude::lazy;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use crate::browser::page;
+use crate::lazy;
+use crate::marked_json::{is_within, mark_of};
+use crate::state::inspector::{InspectorState, InspectorView, Pointed};
+use crate::ui::conversation_view::ConversationView;
+use crate::wire_view::{self, AnswerWire, ProviderWire, RunFormat, TurnWire};
+
+#[cfg_attr(feature = "split", lazy)]
+pub async fn inspector_panel(
+    inspector: InspectorState,
+    events: ReadSignal<Vec<RunEvent>>,
+    shape: ReadSignal<RequestShape>,
+    running: ReadSignal<bool>,
+) -> AnyView {
+    view! { <InspectorPanel inspector events shape running /> }.into_any()
+}
+
+#[component]
+fn InspectorPanel(
+    inspector: InspectorState,
+    events: ReadSignal<Vec<RunEvent>>,
+    shape: ReadSignal<RequestShape>,
+    running: ReadSignal<bool>,
+) -> impl IntoView {
+    let open = inspector.open;
+    // The turns that sent a request; read only while open, so a long run
+    // streams at full speed with the inspector closed.
+    let turns = Memo::new(move |_| {
+        if open.get() {
+            events.with(|e| wire_view::request_turns(e))
+        } else {
+            Vec::new()
+        }
+    });
+    let turn = Memo::new(move |_| {
+        let selected = inspector.turn.get();
+        open.get()
+            .then(|| turns.with(|t| selected.filter(|s| t.contains(s)).or(t.last().copied())))
+            .flatten()
+    });
+    // Built again only when the turn's own events change (its answer
+    // arrives), not on every event of a run that streams on.
+    let key = Memo::new(move |_| {
+        let turn = turn.get()?;
+        Some((
+            turn,
+            events.with(|e| wire_view::events_of_turn(e, turn)),
+            shape.get(),
+        ))
+    });
+    let wire = LocalResource::new(move || {
+        let input = key
+            .get()
+            .map(|(turn, _, shape)| (events.get_untracked(), shape, turn));
+        async move {
+            match input {
+                Some((events, shape, turn)) => lazy::turn_wire(events, shape, turn).await,
+                None => None,
+            }
+        }
+    });
+    let shown = move || wire.get().flatten();
+    // The tab: the person's pick, else the run's own format.
+    let provider = Memo::new(move |_| {
+        inspector.provider.get().unwrap_or_else(|| {
+            shown()
+                .and_then(|w| w.format.provider)
+                .unwrap_or(Provider::Anthropic)
+        })
+    });
+    let step = move |by: i64| {
+        let (Some(now), list) = (turn.get_untracked(), turns.get_untracked()) else {
+            return;
+        };
+        let at = list.iter().position(|t| *t == now).unwrap_or(0) as i64 + by;
+        if let Some(next) = usize::try_from(at).ok().and_then(|i| list.get(i)) {
+            inspector.turn.set(Some(*next));
+            inspector.pointed.set(None);
+        }
+    };
+    let first = move || turns.with(|t| t.first().copied()) == turn.get();
+    let last = move || turns.with(|t| t.last().copied()) == turn.get();
+    let has_turns = move || events.with(|e| !wire_view::request_turns(e).is_empty());
+
+    view! {
+        <section class="panel inspector" aria-labelledby="inspector-heading"
+            data-open=move || open.get().then_some("")>
+            <div class="inspector-heading">
+                <h2 id="inspector-heading">
+                    "Inspector"
+                    {move || turn.get().map(|t| format!(" · turn {t}"))}
+                </h2>
+                <Show
+                    when=move || open.get()
+                    fallback=move || view! {
+                        <button type="button" class="inspector-open"
+                            prop:disabled=move || !has_turns()
+                            on:click=move |_| { inspector.turn.set(None); open.set(true) }>
+                            "Open at the latest turn"
+                        </button>
+                    }
+                >
+                    <div class="inspector-nav">
+                        <button type="button" prop:disabled=first on:click=move |_| step(-1)>"‹ Turn before"</button>
+                        <button type="button" prop:disabled=last on:click=move |_| step(1)>"Turn after ›"</button>
+                        <button type="button" class="inspector-close" on:click=move |_| inspector.close()>"Close"</button>
+                    </div>
+                </Show>
+            </div>
+            <Show
+                when=move || open.get()
+                fallback=|| view! {
+                    <p class="empty">
+                        "Open it from any “Request to the model” card to see that turn's request and response as each provider sends them, the protocol checker's verdict, and the conversation with its id links."
+                    </p>
+                }
+            >
+                <Show
+                    when=move || turn.get().is_some()
+                    fallback=|| view! { <p class="empty">"No model request yet: run a scenario."</p> }
+                >
+                    <p class="inspector-format">{move || shown().map(|w| format_note(&w.format))}</p>
+                    <div class="inspector-views" role="tablist" aria-label="What to show">
+                        {InspectorView::ALL.map(|v| view! {
+                            <button type="button" role="tab" class="inspector-tab"
+                                data-view=v.as_str()
+                                aria-selected=move || (inspector.view.get() == v).to_string()
+                                on:click=move |_| inspector.view.set(v)>
+                                {v.label()}
+                            </button>
+                        })}
+                    </div>
+                    <Show when=move || inspector.view.get() != InspectorView::Conversation>
+                        <div class="wire-tabs" role="tablist" aria-label="Wire format">
+                            {Provider::ALL.map(|p| view! {
+                                <button type="button" role="tab" class="wire-tab"
+                                    data-provider=p.label()
+                                    aria-selected=move || (provider.get() == p).to_string()
+                                    on:click=move |_| { inspector.provider.set(Some(p)); inspector.pointed.set(None) }>
+                                    {p.label()}
+                                    {move || (shown().and_then(|w| w.format.provider) == Some(p)).then_some(" (in use)")}
+                                </button>
+                            })}
+                        </div>
+                    </Show>
+                    <div class="inspector-body" role="tabpanel"
+                        aria-label=move || inspector.view.get().label()>
+                        {move || shown().map(|w| body_view(w, inspector, provider.get(), running))}
+                    </div>
+                </Show>
+            </Show>
+        </section>
+    }
+}
+
+/// What the bodies are, in a line: the run's own format, or none.
+fn format_note(format: &RunFormat) -> String {
+    match format.provider {
+        Some(p) if format.streamed => format!(
+            "This run spoke {} to {}, streamed: the response view shows its SSE events.",
+            p.label(),
+            format.model
+        ),
+        Some(p) => format!("This run spoke {} to {}.", p.label(), format.model),
+        None => "This run used the scripted model, which speaks no wire format: these are the bodies each provider would send and receive.".to_string(),
+    }
+}
+
+fn body_view(
+    wire: TurnWire,
+    inspector: InspectorState,
+    provider: Provider,
+    running: ReadSignal<bool>,
+) -> AnyView {
+    match inspector.view.get() {
+        InspectorView::Conversation => view! {
+            <ConversationView
+                conversation=wire.conversation
+                earlier_messages=wire.earlier_messages
+                turn=wire.turn
+            />
+        }
+        .into_any(),
+        view => {
+            let Some(shown) = wire.providers.into_iter().find(|p| p.provider == provider) else {
+                return ().into_any();
+            };
+            if view == InspectorView::Request {
+                request_view(shown, inspector).into_any()
+            } else {
+                response_view(shown.answers, wire.format.streamed, running).into_any()
+            }
+        }
+    }
+}
+
+fn request_view(wire: ProviderWire, inspector: InspectorState) -> impl IntoView {
+    let provider = wire.provider;
+    let label = wire.label;
+    let notice = RwSignal::new(None::<&'static str>);
+    let copy = move |text: String, what: &'static str| {
+        spawn_local(async move {
+            notice.set(Some(match page::copy_text(&text).await {
+                Ok(()) => what,
+                Err(()) => "This browser would not copy: select the text and copy it.",
+            }));
+        });
+    };
+    let (json, curl) = (wire.request_json.clone(), wire.curl.clone());
+    let target = move || {
+        inspector
+            .pointed
+            .get()
+            .filter(|p| p.provider == provider)
+            .and_then(|p| mark_of(&p.path))
+    };
+    let verdict = if wire.violations.is_empty() {
+        view! {
+            <p class="inspector-verdict" data-verdict="accepted">
+                {format!("✓ {label} would accept this request: the checker finds nothing it refuses.")}
+            </p>
+        }
+        .into_any()
+    } else {
+        let lines = wire
+            .violations
+            .iter()
+            .map(|v| {
+                let path = v.path.clone();
+                let markable = v.mark.is_some();
+                let is_pointed = {
+                    let path = path.clone();
+                    move || inspector.pointed.get().is_some_and(|p| p.provider == provider && p.path == path)
+                };
+                view! {
+                    <li data-path=v.path.clone() data-pointed=move || is_pointed().then_some("")>
+                        <code class="wire-error">{format!("HTTP 400 {}", v.message)}</code>
+                        <p class="wire-explanation">{v.explanation.clone()}</p>
+                        {markable.then(|| view! {
+                            <button type="button" class="mark-block"
+                                on:click=move |_| {
+                                    inspector.pointed.set(Some(Pointed { provider, path: path.clone() }));
+                                    bring_marked_into_view();
+                                }>
+                                {format!("Mark it in the body ({})", v.path)}
+                            </button>
+                        })}
+                    </li>
+                }
+            })
+            .collect_view();
+        view! {
+            <div class="inspector-verdict" data-verdict="rejected">
+                <p>{format!("✗ {label} would refuse this request (HTTP 400):")}</p>
+                <ul>{lines}</ul>
+            </div>
+        }
+        .into_any()
+    };
+    // A verdict on a turn card opened the inspector on its block: show it.
+    if inspector
+        .pointed
+        .get_untracked()
+        .is_some_and(|p| p.provider == provider)
+    {
+        bring_marked_into_view();
+    }
+    let segments = wire
+        .request
+        .into_iter()
+        .map(|segment| {
+            let mark = segment.mark.clone();
+            let hit = move || {
+                target()
+                    .is_some_and(|t| is_within(mark.as_deref(), &t))
+                    .then_some("")
+            };
+            view! { <span class="seg" data-mark=segment.mark data-hit=hit>{segment.text}</span> }
+        })
+        .collect_view();
+    view! {
+        {verdict}
+        <div class="inspector-actions">
+            <button type="button" on:click=move |_| copy(json.clone(), "Request body copied to the clipboard.")>
+                "Copy JSON"
+            </button>
+            <button type="button" on:click=move |_| copy(curl.clone(), "curl command copied; it reads the key from your environment.")>
+                "Copy as curl"
+            </button>
+            <span class="notice" aria-live="polite">{move || notice.get()}</span>
+        </div>
+        <pre class="wire-json" aria-label=format!("Request body, {label}") tabindex="0">{segments}</pre>
+    }
+}
+
+/// Scrolls the first marked segment to the middle of the body, once drawn.
+fn bring_marked_into_view() {
+    page::bring_into_view(
+        || {
+            web_sys::window()?
+                .document()?
+                .query_selector(".inspector .seg[data-hit]")
+                .ok()
+                .flatten()
+        },
+        web_sys::ScrollLogicalPosition::Center,
+    );
+}
+
+fn response_view(
+    answers: Vec<AnswerWire>,
+    streamed: bool,
+    running: ReadSignal<bool>,
+) -> impl IntoView {
+    let note = "Rebuilt from the trace by the encoders `agent-loop serve` answers with: the ids and `created` are made up, and the bytes a provider sent are not kept.";
+    if answers.is_empty() {
+        let waiting = if running.get_untracked() {
+            "No answer yet: the model has not replied to this request."
+        } else {
+            "No answer: the run ended before the model replied."
+        };
+        return view! { <p class="empty">{waiting}</p> }.into_any();
+    }
+    let answers = answers
+        .into_iter()
+        .map(|answer| {
+            let count = answer.events.len();
+            let events = (count > 0).then(|| {
+                let summary = if streamed {
+                    format!("As streamed: the {count} SSE events this response arrives as, in order")
+                } else {
+                    format!("As it would stream: {count} SSE events")
+                };
+                view! {
+                    <details class="sse" prop:open=streamed>
+                        <summary>{summary}</summary>
+                        <pre class="wire-json sse-events" tabindex="0">{answer.events.concat()}</pre>
+                    </details>
+                }
+            });
+            view! {
+                <section class="answer">
+                    <h3>{answer.title}</h3>
+                    <pre class="wire-json" tabindex="0">{answer.body}</pre>
+                    {events}
+                </section>
+            }
+        })
+        .collect_view();
+    view! {
+        <p class="inspector-note">{note}</p>
+        {answers}
+    }
+    .into_any()
+}
