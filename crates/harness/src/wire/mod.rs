@@ -31,6 +31,9 @@
 //!   body and runs the provider's rules on it.
 //! - [`verdict`]: what the checker reports ([`Rule`], [`Violation`]) and the
 //!   list the provider rules add their findings to.
+//! - `place`: places in plain words ("the 4th message (user), its 2nd block,
+//!   a tool_result"), the one phrasing of the checker's explanations, of
+//!   [`Violation::place`] and of [`Rejection::place`].
 //! - [`encode`]: the encoders' driver (`response_body`, `stream_events`,
 //!   `error_body`, `stop_reason`), which `agent-loop serve` answers with.
 //! - [`sse`]: Server-Sent Events both ways: the byte-level splitter the
@@ -63,6 +66,7 @@ pub mod history;
 pub mod openai;
 pub mod openai_chat;
 pub mod openai_responses;
+mod place;
 pub mod rejections;
 pub mod replayed;
 pub mod sse;
