@@ -47,11 +47,15 @@ pub fn check(
         max_output_tokens: 0,
         stream: false,
     };
-    let body = provider.request_body(&request);
-    let origins = match provider {
-        Provider::Anthropic => anthropic::check::origins(messages),
-        Provider::OpenaiChat => openai_chat::check::origins(system, messages),
-        Provider::OpenaiResponses => openai_responses::check::origins(messages),
+    // The OpenAI formats move things (the system prompt, results, items),
+    // so their builders say where each wire entry came from as they build.
+    let (body, origins) = match provider {
+        Provider::Anthropic => (
+            anthropic::request_body(&request),
+            anthropic::check::origins(messages),
+        ),
+        Provider::OpenaiChat => openai_chat::request_body_and_origins(&request),
+        Provider::OpenaiResponses => openai_responses::request_body_and_origins(&request),
     };
     check_wire(provider, &body, &origins)
 }

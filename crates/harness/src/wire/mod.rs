@@ -24,7 +24,10 @@
 //!   - `encode.rs`: the server side: a response as the provider sends it,
 //!     whole and as SSE events, its error body, and its stop-reason words.
 //!   - `check.rs`: the provider's protocol rules, which the checker runs on
-//!     the request body, and where each wire message came from in the history.
+//!     the request body. Where each wire message came from in the history
+//!     is Anthropic's `check::origins` (one to one); the OpenAI formats'
+//!     `request_body_and_origins` says it while building the body, since
+//!     they move things.
 //! - [`openai`]: what the two OpenAI formats share: the host and base URL,
 //!   the `authorization` header, and the error body.
 //! - [`check`](mod@check): the checker's driver (`check`, `check_body`): it builds the

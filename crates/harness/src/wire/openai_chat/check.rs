@@ -4,23 +4,15 @@
 //!
 //! Wire indices are not harness indices here (the system prompt is
 //! `messages[0]`, and each tool result is its own `tool` message), so the
-//! origins come from the request builder itself.
+//! origins come from the request builder itself
+//! (`request_body_and_origins`).
 
 use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use crate::message::Message;
 use crate::wire::verdict::{Findings, Rule};
-use crate::wire::{array, place, str_at, Origin};
-
-/// Where each wire message came from (`None` for the system prompt).
-pub(crate) fn origins(system: &str, messages: &[Message]) -> Vec<Option<Origin>> {
-    super::wire_messages(system, messages)
-        .into_iter()
-        .map(|(_, origin)| origin)
-        .collect()
-}
+use crate::wire::{array, place, str_at};
 
 /// "the 3rd message (assistant)": wire message `n`, as the body shows it.
 fn message_place(messages: &[Value], n: usize) -> String {

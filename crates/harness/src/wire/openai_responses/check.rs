@@ -9,17 +9,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use crate::message::Message;
 use crate::wire::verdict::{Findings, Rule};
-use crate::wire::{array, place, str_at, Origin};
-
-/// Where each input item came from.
-pub(crate) fn origins(messages: &[Message]) -> Vec<Option<Origin>> {
-    super::input_items(messages)
-        .into_iter()
-        .map(|(_, origin)| origin)
-        .collect()
-}
+use crate::wire::{array, place, str_at};
 
 /// "the 4th input item (function_call)": input item `n`, named by its type,
 /// or its role for a message given in short form (`{"role": "user", …}`).
