@@ -62,7 +62,7 @@ fn block_place(messages: &[WireMessage<'_>], n: usize, m: usize) -> String {
 }
 
 /// "the 2nd message (assistant), its 2nd block, a tool_use".
-fn place(messages: &[WireMessage<'_>], n: usize, m: usize) -> String {
+fn wire_place(messages: &[WireMessage<'_>], n: usize, m: usize) -> String {
     place::joined(
         message_place(messages, n),
         Some(block_place(messages, n, m)),
@@ -128,7 +128,7 @@ fn block_rules<'v>(
     for (m, block) in messages[n].1.iter().enumerate() {
         match str_at(block, "type") {
             Some("text") if str_at(block, "text") == Some("") => {
-                let at = place(messages, n, m);
+                let at = wire_place(messages, n, m);
                 findings.add(
                     Rule::AnthropicEmptyText,
                     Some((n, Some(m))),
@@ -147,7 +147,7 @@ fn block_rules<'v>(
                     seen.insert(id, (n, m));
                     continue;
                 };
-                let at = place(messages, n, m);
+                let at = wire_place(messages, n, m);
                 findings.add(
                     Rule::AnthropicDuplicateToolUseId,
                     Some((n, Some(m))),
@@ -157,7 +157,7 @@ fn block_rules<'v>(
                     format!(
                         "{}, reuses the id {id}, already used by {}. Each result names the call it answers by id, so two calls with one id cannot both be answered.",
                         place::capitalized(&at),
-                        place(messages, first_n, first_m)
+                        wire_place(messages, first_n, first_m)
                     ),
                 );
             }
@@ -192,7 +192,7 @@ fn unanswered_tool_use(messages: &[WireMessage<'_>], n: usize, findings: &mut Fi
     findings.add(
         Rule::AnthropicUnansweredToolUse,
         Some((n, Some(first_m))),
-        place(messages, n, first_m),
+        wire_place(messages, n, first_m),
         format!("messages.{n}"),
         format!(
             "messages.{n}: `tool_use` ids were found without `tool_result` blocks immediately after: {}. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
@@ -221,7 +221,7 @@ fn results_rules(messages: &[WireMessage<'_>], n: usize, findings: &mut Findings
         if called.contains(id) {
             continue;
         }
-        let at = place(messages, n, m);
+        let at = wire_place(messages, n, m);
         findings.add(
             Rule::AnthropicUnexpectedToolResult,
             Some((n, Some(m))),
@@ -252,7 +252,7 @@ fn results_rules(messages: &[WireMessage<'_>], n: usize, findings: &mut Findings
     findings.add(
         Rule::AnthropicToolResultNotFirst,
         Some((n, Some(other))),
-        place(messages, n, other),
+        wire_place(messages, n, other),
         format!("messages.{n}"),
         format!(
             "messages.{n}: Did not find {} `tool_result` block(s) at the beginning of this message. Messages following `tool_use` blocks must begin with a matching number of `tool_result` blocks.",

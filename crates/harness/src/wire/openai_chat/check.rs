@@ -21,7 +21,7 @@ fn message_place(messages: &[Value], n: usize) -> String {
 
 /// "the 3rd message (assistant), its 1st tool call": wire message `n`, and
 /// entry `call` of its `tool_calls` when there is one.
-fn place(messages: &[Value], n: usize, call: Option<usize>) -> String {
+fn wire_place(messages: &[Value], n: usize, call: Option<usize>) -> String {
     place::joined(
         message_place(messages, n),
         call.map(|k| place::part("tool call", k, None)),
@@ -82,7 +82,7 @@ fn tool_without_tool_calls(
         }
         Some(_) => return,
     };
-    let at = place(messages, n, None);
+    let at = wire_place(messages, n, None);
     findings.add(
         Rule::ChatToolWithoutToolCalls,
         Some((n, None)),
@@ -108,7 +108,7 @@ fn duplicate_tool_call_id<'v>(
         answered_at.insert(id, n);
         return;
     };
-    let at = place(messages, n, None);
+    let at = wire_place(messages, n, None);
     findings.add(
         Rule::ChatDuplicateToolCallId,
         Some((n, None)),
@@ -120,7 +120,7 @@ fn duplicate_tool_call_id<'v>(
         format!(
             "{} answers the call id {id}, which {} already answers. This happens when a model returns two calls with one id; each call needs its own id and exactly one answer.",
             place::capitalized(&at),
-            place(messages, first, None)
+            wire_place(messages, first, None)
         ),
     );
 }
@@ -150,7 +150,7 @@ fn unanswered_tool_calls(messages: &[Value], n: usize, ids: &[&str], findings: &
     findings.add(
         Rule::ChatUnansweredToolCalls,
         Some((n, Some(first_k))),
-        place(messages, n, Some(first_k)),
+        wire_place(messages, n, Some(first_k)),
         format!("messages[{n}]"),
         format!(
             "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: {}",

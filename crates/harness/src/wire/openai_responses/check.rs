@@ -14,7 +14,7 @@ use crate::wire::{array, place, str_at};
 
 /// "the 4th input item (function_call)": input item `n`, named by its type,
 /// or its role for a message given in short form (`{"role": "user", …}`).
-fn place(items: &[Value], n: usize) -> String {
+fn wire_place(items: &[Value], n: usize) -> String {
     let kind = str_at(&items[n], "type").or_else(|| str_at(&items[n], "role"));
     place::item("input item", n, kind)
 }
@@ -65,7 +65,7 @@ fn last_output_per_call_id(items: &[Value]) -> HashMap<&str, usize> {
 
 /// Every `function_call` gets a `function_call_output` after it.
 fn unanswered_call(items: &[Value], n: usize, call_id: &str, findings: &mut Findings<'_>) {
-    let at = place(items, n);
+    let at = wire_place(items, n);
     findings.add(
         Rule::ResponsesUnansweredCall,
         Some((n, None)),
@@ -81,7 +81,7 @@ fn unanswered_call(items: &[Value], n: usize, call_id: &str, findings: &mut Find
 
 /// A `function_call_output` has an `output`.
 fn missing_output(items: &[Value], n: usize, call_id: &str, findings: &mut Findings<'_>) {
-    let at = place(items, n);
+    let at = wire_place(items, n);
     findings.add(
         Rule::ResponsesMissingOutput,
         Some((n, None)),
@@ -97,7 +97,7 @@ fn missing_output(items: &[Value], n: usize, call_id: &str, findings: &mut Findi
 
 /// Every `function_call_output` answers an earlier `function_call`.
 fn orphan_output(items: &[Value], n: usize, call_id: &str, findings: &mut Findings<'_>) {
-    let at = place(items, n);
+    let at = wire_place(items, n);
     findings.add(
         Rule::ResponsesOrphanOutput,
         Some((n, None)),
