@@ -6,7 +6,7 @@ mod common;
 
 use harness::library::{self, BUILTIN};
 use harness::wire::rejections::{first_per_provider, sentence};
-use harness::wire::{rejections, Provider, RequestShape};
+use harness::wire::{check, rejections, replayed_requests, Provider, RequestShape};
 
 async fn rejections_of(id: &str) -> Vec<harness::wire::Rejection> {
     let builtin = library::find(id).unwrap();
@@ -101,4 +101,55 @@ async fn a_later_break_is_placed_at_the_first_turn_that_sent_it() {
         "{:?}",
         first.iter().map(|r| sentence(r)).collect::<Vec<_>>()
     );
+}
+
+/// Each rejection's turn is the first turn whose own request, checked on its
+/// own, carries the same violation: the one-walk placement agrees with
+/// checking every turn.
+#[tokio::test(start_paused = true)]
+async fn each_rejection_is_placed_where_checking_every_turn_would_place_it() {
+    let json = serde_json::json!({
+        "name": "breaks late and often", "task": "t",
+        "tools": [{"name": "look", "description": "d", "input_schema": {"type": "object"}, "result": {"ok": true}}],
+        "model": {"type": "scripted", "responses": [
+            {"tool_calls": [
+                {"id": "toolu_dup", "name": "look", "args": {"a": 1}},
+                {"id": "toolu_dup", "name": "look", "args": {"a": 2}}
+            ]},
+            {"tool_calls": [{"name": "look", "args": {"b": 1}}]},
+            {"tool_calls": [{"id": "toolu_dup", "name": "look", "args": {"a": 3}}]},
+            {"tool_calls": [{"name": "look", "args": {"b": 2}}]},
+            {"text": "done"}
+        ]}
+    })
+    .to_string();
+    let scenario = common::load(&json);
+    let (_, events) = common::run_with(&scenario, None).await;
+    let shape = RequestShape::of(&scenario).unwrap();
+    let found = rejections(&shape, &events);
+    assert!(
+        found.len() >= 4,
+        "{:?}",
+        found.iter().map(sentence).collect::<Vec<_>>()
+    );
+    let requests = replayed_requests(&events);
+    let turns: Vec<u32> = found.iter().map(|r| r.turn).collect();
+    let by_every_turn: Vec<u32> = found
+        .iter()
+        .map(|r| {
+            let v = &r.violation;
+            let carries = |messages| {
+                check(v.provider, &shape.system, messages, &shape.tools)
+                    .iter()
+                    .any(|w| (w.rule, &w.path, &w.message) == (v.rule, &v.path, &v.message))
+            };
+            requests
+                .iter()
+                .find(|q| q.attempt == 1 && carries(&q.messages))
+                .map_or(0, |q| q.turn)
+        })
+        .collect();
+    assert_eq!(turns, by_every_turn);
+    // Breaks sent first at turn 2 and at turn 4, so both placements are tried.
+    assert!(turns.contains(&2) && turns.contains(&4), "{turns:?}");
 }

@@ -1,6 +1,8 @@
 //! The protocol checker: every rule has a failing case (with the provider's
 //! exact text, real indices and ids, and the harness position) and a passing
-//! case. The scripted model breaks the protocol on purpose where it can.
+//! case; each provider's explanations and places are said in plain words,
+//! counted from 1 on the wire. The scripted model breaks the protocol on
+//! purpose where it can.
 
 mod common;
 
@@ -85,9 +87,28 @@ fn expect(
     for v in &got {
         assert_eq!(v.provider, provider);
         assert_eq!(v.rule.provider(), provider);
-        assert!(!v.explanation.is_empty() && !v.path.is_empty());
+        assert!(!v.explanation.is_empty() && !v.path.is_empty() && !v.place.is_empty());
+        // Pointers are plain words: no zero-based index, no harness aside.
+        assert!(
+            !v.explanation.contains("harness message"),
+            "{}",
+            v.explanation
+        );
+        let indexed = v.path.contains(|c: char| c.is_ascii_digit());
+        assert!(
+            !(indexed && v.explanation.contains(&v.path)),
+            "{}",
+            v.explanation
+        );
     }
     got
+}
+
+/// The one violation `provider` finds in `messages`: its explanation and place.
+fn said(provider: Provider, system: &str, messages: &[Message]) -> (String, String) {
+    let got = check(provider, system, messages, &[]);
+    assert_eq!(got.len(), 1, "{got:?}");
+    (got[0].explanation.clone(), got[0].place.clone())
 }
 
 // --- Anthropic ------------------------------------------------------------
@@ -125,6 +146,13 @@ fn anthropic_unexpected_tool_use_id() {
         Some(2),
         Some(1),
     )]);
+    assert_eq!(
+        said(Provider::Anthropic, "", &history),
+        (
+            "The 3rd message (user), its 2nd block, a tool_result, answers toolu_ghost, but the message before it has no tool call with that id. A result can only answer a call of the immediately preceding assistant message.".to_string(),
+            "the 3rd message (user), its 2nd block, a tool_result".to_string()
+        )
+    );
     // A result after a message with no calls at all is unexpected too.
     let history = vec![
         user(vec![text("task")]),
@@ -156,6 +184,14 @@ fn anthropic_tool_result_not_first() {
         Some(2),
         Some(0),
     )]);
+    let (explanation, place) = said(Provider::Anthropic, "", &history);
+    assert!(
+        explanation.starts_with(
+            "The 3rd message (user) answers tool calls, but its 1st block, a text, comes before a result."
+        ),
+        "{explanation}"
+    );
+    assert_eq!(place, "the 3rd message (user), its 1st block, a text");
     // Passing: the text after the results.
     let history = turn(
         vec![call("toolu_a")],
@@ -181,6 +217,11 @@ fn anthropic_duplicate_tool_use_ids() {
             Some(1),
             Some(1),
         )],
+    );
+    let (explanation, _) = said(Provider::Anthropic, "", &history);
+    assert!(
+        explanation.starts_with("The 2nd message (assistant), its 2nd block, a tool_use, reuses the id toolu_dup, already used by the 2nd message (assistant), its 1st block, a tool_use."),
+        "{explanation}"
     );
     // Across turns too.
     let mut history = turn(vec![call("toolu_a")], vec![result("toolu_a")]);
@@ -219,6 +260,7 @@ fn anthropic_duplicate_tool_names() {
         "{}",
         v[0].explanation
     );
+    assert_eq!(v[0].place, "the tools list");
     expect(
         Provider::Anthropic,
         "",
@@ -263,10 +305,19 @@ fn chat_tool_message_without_preceding_tool_calls() {
         Some(0),
     )]);
     assert_eq!(v[0].path, "messages.[2].role");
-    assert!(v[0].explanation.contains("messages.[2].role"));
+    // Said where the wire has it: the 3rd message, though the harness
+    // history holds it 2nd.
+    assert_eq!(v[0].place, "the 3rd message (tool)");
+    assert!(
+        v[0].explanation
+            .starts_with("The 3rd message (tool) follows no assistant message with `tool_calls`."),
+        "{}",
+        v[0].explanation
+    );
     // Without a system prompt the index shifts back.
     let v = check(Provider::OpenaiChat, "", &history, &[]);
     assert_eq!(v[0].path, "messages.[1].role");
+    assert_eq!(v[0].place, "the 2nd message (tool)");
     // A tool message answering an id the assistant did not call.
     let history = turn(
         vec![call("call_a")],
@@ -277,6 +328,11 @@ fn chat_tool_message_without_preceding_tool_calls() {
     assert_eq!(v[0].rule, Rule::ChatToolWithoutToolCalls);
     assert_eq!(v[0].path, "messages.[4].role");
     assert_eq!((v[0].message_index, v[0].block_index), (Some(2), Some(1)));
+    assert!(
+        v[0].explanation.starts_with("The 5th message (tool) answers call_ghost, which the assistant message before it did not call."),
+        "{}",
+        v[0].explanation
+    );
     // Text before the results puts a user message between the calls and
     // the tool messages.
     let history = turn(vec![call("call_a")], vec![text("note"), result("call_a")]);
@@ -313,6 +369,12 @@ fn chat_unanswered_tool_call_ids() {
         Some(1),
         Some(0),
     )]);
+    let (explanation, place) = said(Provider::OpenaiChat, "sys", &history);
+    assert!(
+        explanation.starts_with("The 3rd message (assistant) calls call_a, call_c with no tool message right after it answering them."),
+        "{explanation}"
+    );
+    assert_eq!(place, "the 3rd message (assistant), its 1st tool call");
     // The last turn unanswered (a history cut off mid-turn).
     let history = vec![
         user(vec![text("task")]),
@@ -343,6 +405,14 @@ fn chat_duplicate_tool_call_id() {
         Some(2),
         Some(1),
     )]);
+    // Wire messages 4 and 5 (system prompt first, one tool message per
+    // result) are harness message 3, blocks 1 and 2.
+    let (explanation, place) = said(Provider::OpenaiChat, "sys", &history);
+    assert!(
+        explanation.starts_with("The 5th message (tool) answers the call id call_dup, which the 4th message (tool) already answers."),
+        "{explanation}"
+    );
+    assert_eq!(place, "the 5th message (tool)");
     expect(
         Provider::OpenaiChat,
         "sys",
@@ -374,6 +444,12 @@ fn responses_unanswered_call() {
     );
     // instructions hold the system prompt: input[0] is the task.
     assert_eq!(v[0].path, "input[2]");
+    assert_eq!(v[0].place, "the 3rd input item (function_call)");
+    assert!(
+        v[0].explanation.starts_with("The 3rd input item (function_call), call_id call_b, has no function_call_output after it."),
+        "{}",
+        v[0].explanation
+    );
     expect(
         Provider::OpenaiResponses,
         "sys",
@@ -402,6 +478,12 @@ fn responses_orphan_output() {
         )],
     );
     assert_eq!(v[0].path, "input[3]");
+    assert_eq!(v[0].place, "the 4th input item (function_call_output)");
+    assert!(
+        v[0].explanation.starts_with("The 4th input item (function_call_output) answers call_ghost, but no earlier function_call has that call_id."),
+        "{}",
+        v[0].explanation
+    );
     expect(
         Provider::OpenaiResponses,
         "",
@@ -427,6 +509,13 @@ fn responses_missing_output() {
         "Missing required parameter: 'input[2].output'."
     );
     assert_eq!((v[0].message_index, v[0].block_index), (None, None));
+    assert_eq!(v[0].place, "the 3rd input item (function_call_output)");
+    assert!(
+        v[0].explanation
+            .starts_with("The 3rd input item (function_call_output), for call_a, has no output."),
+        "{}",
+        v[0].explanation
+    );
     // Passing: the harness answers a denied call with the denial as output.
     let history = turn(vec![call("call_a")], vec![denied("call_a")]);
     expect(Provider::OpenaiResponses, "", &history, &[], &[]);
@@ -505,5 +594,263 @@ async fn a_well_behaved_scripted_run_passes_every_format() {
             vec![],
             "{provider:?}"
         );
+    }
+}
+
+// --- the checker against a straightforward reference -------------------------
+
+/// The rules as first written: each block compared with every block before
+/// it, by plain scans of the wire body. Slow (quadratic) but obviously
+/// right; the checker must find the same (rule, path) list in the same order.
+mod reference {
+    use harness::wire::Rule;
+    use serde_json::Value;
+
+    fn list(value: Option<&Value>) -> &[Value] {
+        value.and_then(Value::as_array).map_or(&[], Vec::as_slice)
+    }
+
+    fn text<'v>(value: &'v Value, key: &str) -> Option<&'v str> {
+        value.get(key).and_then(Value::as_str)
+    }
+
+    fn blocks(message: &Value) -> Vec<Value> {
+        match message.get("content") {
+            Some(Value::String(t)) => vec![serde_json::json!({"type": "text", "text": t})],
+            Some(Value::Array(b)) => b.clone(),
+            _ => vec![],
+        }
+    }
+
+    fn ids(blocks: &[Value], kind: &str, key: &str) -> Vec<(usize, String)> {
+        let mut out = vec![];
+        for (m, b) in blocks.iter().enumerate() {
+            if text(b, "type") == Some(kind) {
+                if let Some(id) = text(b, key) {
+                    out.push((m, id.to_string()));
+                }
+            }
+        }
+        out
+    }
+
+    pub fn anthropic(body: &Value) -> Vec<(Rule, String)> {
+        let mut out = vec![];
+        let names: Vec<&str> = list(body.get("tools"))
+            .iter()
+            .map(|t| text(t, "name").unwrap_or_default())
+            .collect();
+        if (0..names.len()).any(|i| names[..i].contains(&names[i])) {
+            out.push((Rule::AnthropicDuplicateToolName, "tools".to_string()));
+        }
+        let messages: Vec<(Option<&str>, Vec<Value>)> = list(body.get("messages"))
+            .iter()
+            .map(|m| (text(m, "role"), blocks(m)))
+            .collect();
+        for (n, (role, bs)) in messages.iter().enumerate() {
+            for (m, b) in bs.iter().enumerate() {
+                let at = format!("messages.{n}.content.{m}");
+                if text(b, "type") == Some("text") && text(b, "text") == Some("") {
+                    out.push((Rule::AnthropicEmptyText, at.clone()));
+                }
+                if text(b, "type") == Some("tool_use") {
+                    let id = text(b, "id").unwrap_or_default();
+                    let before = messages[..n]
+                        .iter()
+                        .flat_map(|(_, bs)| bs.iter())
+                        .chain(bs[..m].iter());
+                    let reused = before.into_iter().any(|e| {
+                        text(e, "type") == Some("tool_use")
+                            && text(e, "id").unwrap_or_default() == id
+                    });
+                    if reused {
+                        out.push((Rule::AnthropicDuplicateToolUseId, at));
+                    }
+                }
+            }
+            if *role == Some("assistant") {
+                let calls = ids(bs, "tool_use", "id");
+                let answers = match messages.get(n + 1) {
+                    Some((Some("user"), next)) => ids(next, "tool_result", "tool_use_id"),
+                    _ => vec![],
+                };
+                if calls
+                    .iter()
+                    .any(|(_, c)| !answers.iter().any(|(_, a)| a == c))
+                {
+                    out.push((Rule::AnthropicUnansweredToolUse, format!("messages.{n}")));
+                }
+            }
+            if *role == Some("user") {
+                let results = ids(bs, "tool_result", "tool_use_id");
+                let previous = match n.checked_sub(1).map(|p| &messages[p]) {
+                    Some((Some("assistant"), prev)) => ids(prev, "tool_use", "id"),
+                    _ => vec![],
+                };
+                for (m, id) in &results {
+                    if !previous.iter().any(|(_, c)| c == id) {
+                        out.push((
+                            Rule::AnthropicUnexpectedToolResult,
+                            format!("messages.{n}.content.{m}"),
+                        ));
+                    }
+                }
+                let other_before_a_result = results.iter().any(|&(last, _)| {
+                    bs[..last]
+                        .iter()
+                        .any(|b| text(b, "type") != Some("tool_result"))
+                });
+                if !previous.is_empty() && other_before_a_result {
+                    out.push((Rule::AnthropicToolResultNotFirst, format!("messages.{n}")));
+                }
+            }
+        }
+        out
+    }
+
+    pub fn chat(body: &Value) -> Vec<(Rule, String)> {
+        let mut out = vec![];
+        let messages = list(body.get("messages"));
+        let call_ids = |m: &Value| -> Vec<String> {
+            list(m.get("tool_calls"))
+                .iter()
+                .map(|c| text(c, "id").unwrap_or_default().to_string())
+                .collect()
+        };
+        for (n, message) in messages.iter().enumerate() {
+            match text(message, "role") {
+                Some("tool") => {
+                    let id = text(message, "tool_call_id").unwrap_or_default();
+                    let owner = messages[..n]
+                        .iter()
+                        .rev()
+                        .find(|m| text(m, "role") != Some("tool"));
+                    let calls = owner
+                        .filter(|m| text(m, "role") == Some("assistant"))
+                        .map(call_ids)
+                        .unwrap_or_default();
+                    if !calls.iter().any(|c| c == id) {
+                        out.push((
+                            Rule::ChatToolWithoutToolCalls,
+                            format!("messages.[{n}].role"),
+                        ));
+                    }
+                    let earlier = messages[..n].iter().any(|m| {
+                        text(m, "role") == Some("tool")
+                            && text(m, "tool_call_id").unwrap_or_default() == id
+                    });
+                    if earlier {
+                        out.push((Rule::ChatDuplicateToolCallId, format!("messages[{n}]")));
+                    }
+                }
+                Some("assistant") => {
+                    let group: Vec<&str> = messages[n + 1..]
+                        .iter()
+                        .take_while(|m| text(m, "role") == Some("tool"))
+                        .filter_map(|m| text(m, "tool_call_id"))
+                        .collect();
+                    if call_ids(message)
+                        .iter()
+                        .any(|c| !group.contains(&c.as_str()))
+                    {
+                        out.push((Rule::ChatUnansweredToolCalls, format!("messages[{n}]")));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    pub fn responses(body: &Value) -> Vec<(Rule, String)> {
+        let mut out = vec![];
+        let items = list(body.get("input"));
+        let is = |item: &Value, kind: &str, id: &str| {
+            text(item, "type") == Some(kind) && text(item, "call_id") == Some(id)
+        };
+        for (n, item) in items.iter().enumerate() {
+            let id = text(item, "call_id").unwrap_or_default();
+            match text(item, "type") {
+                Some("function_call") => {
+                    if !items[n + 1..]
+                        .iter()
+                        .any(|l| is(l, "function_call_output", id))
+                    {
+                        out.push((Rule::ResponsesUnansweredCall, format!("input[{n}]")));
+                    }
+                }
+                Some("function_call_output") => {
+                    if item.get("output").is_none_or(Value::is_null) {
+                        out.push((Rule::ResponsesMissingOutput, format!("input[{n}].output")));
+                    }
+                    if !items[..n].iter().any(|e| is(e, "function_call", id)) {
+                        out.push((Rule::ResponsesOrphanOutput, format!("input[{n}]")));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+/// Any block, from a small alphabet so ids collide and texts are empty often.
+fn any_block() -> impl proptest::strategy::Strategy<Value = ContentBlock> {
+    use proptest::prelude::*;
+    let id = prop_oneof![Just("a"), Just("b"), Just("c")];
+    prop_oneof![
+        prop_oneof![Just(""), Just("x")].prop_map(text),
+        Just(ContentBlock::Thinking {
+            thinking: "hm".into(),
+            signature: None
+        }),
+        id.clone().prop_map(call),
+        id.prop_map(result),
+    ]
+}
+
+fn any_history() -> impl proptest::strategy::Strategy<Value = Vec<Message>> {
+    use proptest::prelude::*;
+    let message = (any::<bool>(), proptest::collection::vec(any_block(), 0..4)).prop_map(
+        |(from_user, content)| {
+            if from_user {
+                user(content)
+            } else {
+                assistant(content)
+            }
+        },
+    );
+    proptest::collection::vec(message, 0..8)
+}
+
+proptest::proptest! {
+    #[test]
+    fn the_checker_finds_what_the_reference_finds(
+        history in any_history(),
+        system in proptest::prop_oneof![proptest::strategy::Just(""), proptest::strategy::Just("sys")],
+        names in proptest::collection::vec(proptest::prop_oneof![proptest::strategy::Just("x"), proptest::strategy::Just("y")], 0..4),
+    ) {
+        let tools: Vec<ToolSpec> = names.into_iter().map(tool).collect();
+        for provider in Provider::ALL {
+            let request = harness::wire::WireRequest {
+                model: "m",
+                system,
+                messages: &history,
+                tools: &tools,
+                max_output_tokens: 1,
+                stream: false,
+            };
+            let body = provider.request_body(&request);
+            let expected = match provider {
+                Provider::Anthropic => reference::anthropic(&body),
+                Provider::OpenaiChat => reference::chat(&body),
+                Provider::OpenaiResponses => reference::responses(&body),
+            };
+            let got: Vec<(Rule, String)> = check(provider, system, &history, &tools)
+                .into_iter()
+                .map(|v| (v.rule, v.path))
+                .collect();
+            proptest::prop_assert_eq!(got, expected, "{:?} on {}", provider, body);
+        }
     }
 }

@@ -6,8 +6,9 @@
 //! rule per bullet of `PROTOCOL.md`). Each [`Violation`] carries the
 //! provider's error text with the real wire indices and ids
 //! (`messages.N.content.M`, `messages[N]`, `input[N]`), a plain-language
-//! explanation, and the harness message and block it comes from, so a view
-//! can point at it.
+//! explanation, the place in plain words as the wire has it ("the 5th
+//! message (tool)", counted from 1), and the harness message and block it
+//! comes from, so a view can point at it.
 //!
 //! Invariants:
 //! - The checker reads the wire body, not the history, so it sees exactly what
@@ -16,6 +17,8 @@
 //!   Responses indexes `input` items, with the system prompt in
 //!   `instructions`). [`check_body`] checks any body, e.g. one typed by hand.
 //! - Violations come in wire order; an empty list means no rule fired.
+//! - Every rule is one pass over the body (ids seen so far are kept in maps),
+//!   so a 10,000-turn history is checked in a fraction of a second.
 //! - The texts are as providers and their users have reported them (see
 //!   `PROTOCOL.md`); where the provider's exact wording for a detail is not
 //!   known (the separator between several ids), it is marked in the code.
@@ -44,11 +47,15 @@ pub fn check(
         max_output_tokens: 0,
         stream: false,
     };
-    let body = provider.request_body(&request);
-    let origins = match provider {
-        Provider::Anthropic => anthropic::check::origins(messages),
-        Provider::OpenaiChat => openai_chat::check::origins(system, messages),
-        Provider::OpenaiResponses => openai_responses::check::origins(messages),
+    // The OpenAI formats move things (the system prompt, results, items),
+    // so their builders say where each wire entry came from as they build.
+    let (body, origins) = match provider {
+        Provider::Anthropic => (
+            anthropic::request_body(&request),
+            anthropic::check::origins(messages),
+        ),
+        Provider::OpenaiChat => openai_chat::request_body_and_origins(&request),
+        Provider::OpenaiResponses => openai_responses::request_body_and_origins(&request),
     };
     check_wire(provider, &body, &origins)
 }

@@ -13,24 +13,39 @@ use crate::message::{ContentBlock, Message, Role, ToolResult};
 /// `model_response`'s content, and its `tool_result` events (consecutive
 /// results form one user message, as the run builds it).
 pub fn history_from_trace(events: &[RunEvent]) -> Vec<Message> {
-    let mut messages: Vec<Message> = Vec::new();
+    let mut history = TraceHistory::default();
+    for event in events {
+        history.push(event);
+    }
+    history.finish()
+}
+
+/// A history rebuilt one event at a time, so a caller that needs its length
+/// at many points of a trace (`rejections`) walks the trace once.
+#[derive(Default)]
+pub(crate) struct TraceHistory {
+    messages: Vec<Message>,
     // A run with `history_mode: text_only` sent its turns back without their
     // thinking; the rebuilt history must show what was really sent.
-    let mut text_only = false;
-    let mut results_mode = crate::limits::ResultsMode::Correct;
-    for event in events {
+    text_only: bool,
+    results_mode: crate::limits::ResultsMode,
+}
+
+impl TraceHistory {
+    /// Adds what `event` put in the history, if anything.
+    pub(crate) fn push(&mut self, event: &RunEvent) {
         match &event.kind {
             EventKind::RunStarted { task, limits, .. } => {
-                text_only = limits.history_mode == crate::limits::HistoryMode::TextOnly;
-                results_mode = limits.results_mode;
-                messages.push(Message::user_text(task.clone()))
+                self.text_only = limits.history_mode == crate::limits::HistoryMode::TextOnly;
+                self.results_mode = limits.results_mode;
+                self.messages.push(Message::user_text(task.clone()))
             }
             EventKind::ModelResponse { content, .. } => {
                 let mut content = content.clone();
-                if text_only {
+                if self.text_only {
                     content.retain(|block| !matches!(block, ContentBlock::Thinking { .. }));
                 }
-                messages.push(Message {
+                self.messages.push(Message {
                     role: Role::Assistant,
                     content,
                 })
@@ -46,14 +61,14 @@ pub fn history_from_trace(events: &[RunEvent]) -> Vec<Message> {
                     content: content.clone(),
                     is_error: *is_error,
                 });
-                match messages.last_mut() {
+                match self.messages.last_mut() {
                     Some(last)
                         if last.role == Role::User
                             && matches!(last.content.last(), Some(ContentBlock::ToolResult(_))) =>
                     {
                         last.content.push(block)
                     }
-                    _ => messages.push(Message {
+                    _ => self.messages.push(Message {
                         role: Role::User,
                         content: vec![block],
                     }),
@@ -62,18 +77,27 @@ pub fn history_from_trace(events: &[RunEvent]) -> Vec<Message> {
             _ => {}
         }
     }
-    // A run whose results_mode reproduces a harness bug sent its results
-    // that way; the rebuilt history shows it, so the checker can catch it.
-    for message in &mut messages {
-        let is_results = message.role == Role::User
-            && !message.content.is_empty()
-            && message
-                .content
-                .iter()
-                .all(|b| matches!(b, ContentBlock::ToolResult(_)));
-        if is_results {
-            crate::message::apply_results_mode(message, results_mode);
-        }
+
+    /// How many messages the history holds so far; `finish` keeps the count.
+    pub(crate) fn len(&self) -> usize {
+        self.messages.len()
     }
-    messages
+
+    /// The history as it was sent.
+    pub(crate) fn finish(mut self) -> Vec<Message> {
+        // A run whose results_mode reproduces a harness bug sent its results
+        // that way; the rebuilt history shows it, so the checker can catch it.
+        for message in &mut self.messages {
+            let is_results = message.role == Role::User
+                && !message.content.is_empty()
+                && message
+                    .content
+                    .iter()
+                    .all(|b| matches!(b, ContentBlock::ToolResult(_)));
+            if is_results {
+                crate::message::apply_results_mode(message, self.results_mode);
+            }
+        }
+        self.messages
+    }
 }

@@ -24,13 +24,19 @@
 //!   - `encode.rs`: the server side: a response as the provider sends it,
 //!     whole and as SSE events, its error body, and its stop-reason words.
 //!   - `check.rs`: the provider's protocol rules, which the checker runs on
-//!     the request body, and where each wire message came from in the history.
+//!     the request body. Where each wire message came from in the history
+//!     is Anthropic's `check::origins` (one to one); the OpenAI formats'
+//!     `request_body_and_origins` says it while building the body, since
+//!     they move things.
 //! - [`openai`]: what the two OpenAI formats share: the host and base URL,
 //!   the `authorization` header, and the error body.
 //! - [`check`](mod@check): the checker's driver (`check`, `check_body`): it builds the
 //!   body and runs the provider's rules on it.
 //! - [`verdict`]: what the checker reports ([`Rule`], [`Violation`]) and the
 //!   list the provider rules add their findings to.
+//! - `place`: places in plain words ("the 4th message (user), its 2nd block,
+//!   a tool_result"), the one phrasing of the checker's explanations, of
+//!   [`Violation::place`] and of [`Rejection::place`].
 //! - [`encode`]: the encoders' driver (`response_body`, `stream_events`,
 //!   `error_body`, `stop_reason`), which `agent-loop serve` answers with.
 //! - [`sse`]: Server-Sent Events both ways: the byte-level splitter the
@@ -63,6 +69,7 @@ pub mod history;
 pub mod openai;
 pub mod openai_chat;
 pub mod openai_responses;
+mod place;
 pub mod rejections;
 pub mod replayed;
 pub mod sse;

@@ -10,12 +10,13 @@
 //! message is in it, so checking the last request once finds every
 //! violation; the first turn that carried one is the first request whose
 //! history reaches the message it blames. That is one check and a binary
-//! search per violation, not a check per turn (a 10,000-turn run stays
-//! linear).
+//! search per violation, not a check per turn, over the history's length
+//! at each request, found in the same walk over the trace that rebuilds the
+//! history (a 10,000-turn run stays n·log n).
 
-use super::{check, history_from_trace, Provider, RequestShape, Violation};
+use super::history::TraceHistory;
+use super::{check, place, Provider, RequestShape, Violation};
 use crate::event::{EventKind, RunEvent};
-use crate::limits::ordinal;
 use crate::message::{ContentBlock, Message, Role};
 
 /// One violation, placed.
@@ -46,15 +47,14 @@ pub fn rejections(shape: &RequestShape, events: &[RunEvent]) -> Vec<Rejection> {
     let Some(&(_, last)) = requests.last() else {
         return Vec::new();
     };
-    let history = history_from_trace(&events[..last]);
-    let length_at = |at: usize| history_from_trace(&events[..at]).len();
+    let (history, lengths) = history_and_lengths(&events[..last], &requests);
     let mut found = Vec::new();
     for provider in Provider::ALL {
         for violation in check(provider, &shape.system, &history, &shape.tools) {
             // Blamed on no message (the tools list): every request carried it.
             let first = match violation.message_index {
                 None => 0,
-                Some(m) => requests.partition_point(|&(_, at)| length_at(at) <= m),
+                Some(m) => lengths.partition_point(|&length| length <= m),
             };
             let turn = requests.get(first).map_or(requests[0].0, |&(turn, _)| turn);
             let place = violation
@@ -68,6 +68,27 @@ pub fn rejections(shape: &RequestShape, events: &[RunEvent]) -> Vec<Rejection> {
         }
     }
     found
+}
+
+/// The history `events` rebuild, and how many messages it held when each
+/// request (`(turn, event index)`, in trace order) was sent: one walk over
+/// the trace, however many violations are then placed.
+fn history_and_lengths(
+    events: &[RunEvent],
+    requests: &[(u32, usize)],
+) -> (Vec<Message>, Vec<usize>) {
+    let mut history = TraceHistory::default();
+    let mut lengths = Vec::with_capacity(requests.len());
+    let mut next = requests.iter().map(|&(_, at)| at).peekable();
+    for (at, event) in events.iter().enumerate() {
+        while next.next_if(|&request| request == at).is_some() {
+            lengths.push(history.len());
+        }
+        history.push(event);
+    }
+    // The last request stands at the end of `events`, past every event.
+    lengths.extend(next.map(|_| history.len()));
+    (history.finish(), lengths)
 }
 
 /// The first turn each provider would reject, with the violation found
@@ -95,22 +116,25 @@ pub fn sentence(rejection: &Rejection) -> String {
     )
 }
 
-/// "the 2nd message (assistant), its 2nd block, a tool_use".
+/// "the 2nd message (assistant), its 2nd block, a tool_use": a place in the
+/// harness history, in the words the checker uses for wire places.
 fn plain_place(history: &[Message], message: usize, block: Option<usize>) -> Option<String> {
     let m = history.get(message)?;
     let role = match m.role {
         Role::User => "user",
         Role::Assistant => "assistant",
     };
-    let mut text = format!("the {} message ({role})", ordinal(message + 1));
-    if let Some(b) = block.and_then(|b| m.content.get(b).map(|c| (b, c))) {
-        let kind = match b.1 {
+    let part = block.and_then(|b| {
+        let kind = match m.content.get(b)? {
             ContentBlock::Text { .. } => "text",
             ContentBlock::Thinking { .. } => "thinking",
             ContentBlock::ToolUse(_) => "tool_use",
             ContentBlock::ToolResult(_) => "tool_result",
         };
-        text.push_str(&format!(", its {} block, a {kind}", ordinal(b.0 + 1)));
-    }
-    Some(text)
+        Some(place::part("block", b, Some(kind)))
+    });
+    Some(place::joined(
+        place::item("message", message, Some(role)),
+        part,
+    ))
 }

@@ -4,6 +4,8 @@
 //!
 //! Job: give every finding the same shape whichever provider's rule found it:
 //! the provider's error text, a plain-language explanation, the wire path,
+//! the same place in plain words ("the 4th message (user), its 1st block, a
+//! tool_result", counted on the wire, as the reader of the body sees it),
 //! and the harness message and block it comes from (mapped back through the
 //! `Origin`s the request builder made), so a view can point at it.
 
@@ -84,6 +86,11 @@ pub struct Violation {
     pub explanation: String,
     /// Where on the wire, as a JSON path (`messages.3.content.1`, `input[4]`).
     pub path: String,
+    /// The same place in plain words, counted from 1 on the wire, with the
+    /// role or type the body shows there: "the 4th message (user), its 2nd
+    /// block, a tool_result"; "the tools list".
+    #[serde(default)]
+    pub place: String,
     /// The harness message it comes from (`None` for the tools list, or when
     /// a hand-written body was checked).
     pub message_index: Option<usize>,
@@ -112,11 +119,13 @@ impl<'a> Findings<'a> {
         self.list
     }
 
-    /// Records a violation at wire message/item `wire`, part `part` of it.
+    /// Records a violation at wire message/item `wire`, part `part` of it,
+    /// said in plain words by `place`.
     pub(crate) fn add(
         &mut self,
         rule: Rule,
         wire: Option<(usize, Option<usize>)>,
+        place: String,
         path: String,
         message: String,
         explanation: String,
@@ -135,24 +144,9 @@ impl<'a> Findings<'a> {
             message,
             explanation,
             path,
+            place,
             message_index: origin.map(|(m, _)| m),
             block_index: origin.and_then(|(_, b)| b),
         });
-    }
-
-    /// " (harness message N, block M)" for wire message/item `wire`, part
-    /// `part`, for an explanation to name; empty when no origin is known.
-    pub(crate) fn harness_place(&self, wire: usize, part: Option<usize>) -> String {
-        let Some(Some(origin)) = self.origins.get(wire) else {
-            return String::new();
-        };
-        let block = match part {
-            Some(p) => origin.blocks.get(p),
-            None => origin.blocks.first(),
-        };
-        match block {
-            Some(b) => format!(" (harness message {}, block {b})", origin.message),
-            None => format!(" (harness message {})", origin.message),
-        }
     }
 }

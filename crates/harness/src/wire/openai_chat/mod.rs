@@ -46,12 +46,18 @@ pub const LABEL: &str = "OpenAI Chat Completions";
 pub const PATH: &str = "/v1/chat/completions";
 
 pub fn request_body(request: &WireRequest<'_>) -> Value {
+    request_body_and_origins(request).0
+}
+
+/// The request body, and where each of its wire messages came from in the
+/// history: built together, so the checker builds the body only once.
+pub(super) fn request_body_and_origins(request: &WireRequest<'_>) -> (Value, Vec<Option<Origin>>) {
     let mut body = Map::new();
     body.insert("model".into(), json!(request.model));
-    let messages: Vec<Value> = wire_messages(request.system, request.messages)
-        .into_iter()
-        .map(|(m, _)| m)
-        .collect();
+    let (messages, origins): (Vec<Value>, Vec<Option<Origin>>) =
+        wire_messages(request.system, request.messages)
+            .into_iter()
+            .unzip();
     body.insert("messages".into(), Value::Array(messages));
     if !request.tools.is_empty() {
         body.insert(
@@ -77,7 +83,7 @@ pub fn request_body(request: &WireRequest<'_>) -> Value {
         // Without this the stream carries no token counts.
         body.insert("stream_options".into(), json!({"include_usage": true}));
     }
-    Value::Object(body)
+    (Value::Object(body), origins)
 }
 
 /// The wire messages, each with the harness message and blocks it came from

@@ -5,76 +5,108 @@
 //! `input[N]` indexes items, not messages, so the origins come from the
 //! request builder itself.
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::Value;
 
-use crate::message::Message;
 use crate::wire::verdict::{Findings, Rule};
-use crate::wire::{array, str_at, Origin};
+use crate::wire::{array, place, str_at};
 
-/// Where each input item came from.
-pub(crate) fn origins(messages: &[Message]) -> Vec<Option<Origin>> {
-    super::input_items(messages)
-        .into_iter()
-        .map(|(_, origin)| origin)
-        .collect()
+/// "the 4th input item (function_call)": input item `n`, named by its type,
+/// or its role for a message given in short form (`{"role": "user", …}`).
+fn wire_place(items: &[Value], n: usize) -> String {
+    let kind = str_at(&items[n], "type").or_else(|| str_at(&items[n], "role"));
+    place::item("input item", n, kind)
 }
 
-/// Responses' rules, run on a request body.
+/// Responses' rules, run on a request body. Outputs are looked up by
+/// call_id in maps built in one pass (the last output of each id, the calls
+/// seen so far), so the check grows linearly with the history.
 pub(crate) fn rules(body: &Value, findings: &mut Findings<'_>) {
     let items = array(body.get("input"));
-    let kind = |item: &Value| str_at(item, "type").map(str::to_string);
+    let last_output = last_output_per_call_id(items);
+    let mut called: HashSet<&str> = HashSet::new();
     for (n, item) in items.iter().enumerate() {
         let call_id = str_at(item, "call_id").unwrap_or_default();
-        match kind(item).as_deref() {
+        match str_at(item, "type") {
             Some("function_call") => {
-                let answered = items[n + 1..].iter().any(|later| {
-                    str_at(later, "type") == Some("function_call_output")
-                        && str_at(later, "call_id") == Some(call_id)
-                });
+                // Answered when its id's last output comes after it.
+                let answered = last_output.get(call_id).is_some_and(|&at| at > n);
                 if !answered {
-                    let at = findings.harness_place(n, None);
-                    findings.add(
-                        Rule::ResponsesUnansweredCall,
-                        Some((n, None)),
-                        format!("input[{n}]"),
-                        format!("No tool output found for function call {call_id}."),
-                        format!(
-                            "The function_call {call_id} at input[{n}]{at} has no function_call_output after it. Every call must be answered, even a denied one (with the denial as its output)."
-                        ),
-                    );
+                    unanswered_call(items, n, call_id, findings);
+                }
+                if let Some(id) = str_at(item, "call_id") {
+                    called.insert(id);
                 }
             }
             Some("function_call_output") => {
                 if item.get("output").is_none_or(Value::is_null) {
-                    let at = findings.harness_place(n, None);
-                    findings.add(
-                        Rule::ResponsesMissingOutput,
-                        Some((n, None)),
-                        format!("input[{n}].output"),
-                        format!("Missing required parameter: 'input[{n}].output'."),
-                        format!(
-                            "The function_call_output for {call_id} at input[{n}]{at} has no output. Responses has no is_error flag: a failed or denied call is answered with its error text as the output."
-                        ),
-                    );
+                    missing_output(items, n, call_id, findings);
                 }
-                let called = items[..n].iter().any(|earlier| {
-                    str_at(earlier, "type") == Some("function_call")
-                        && str_at(earlier, "call_id") == Some(call_id)
-                });
-                if !called {
-                    let at = findings.harness_place(n, None);
-                    findings.add(
-                        Rule::ResponsesOrphanOutput,
-                        Some((n, None)),
-                        format!("input[{n}]"),
-                        format!("No tool call found for function call output with call_id {call_id}."),
-                        format!(
-                            "The function_call_output at input[{n}]{at} answers {call_id}, but no earlier function_call has that call_id."
-                        ),
-                    );
+                if !called.contains(call_id) {
+                    orphan_output(items, n, call_id, findings);
                 }
             }
             _ => {}
         }
     }
+}
+
+/// Where the last `function_call_output` of each call_id stands: a call is
+/// answered when its id's last output comes after it.
+fn last_output_per_call_id(items: &[Value]) -> HashMap<&str, usize> {
+    items
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| str_at(item, "type") == Some("function_call_output"))
+        .filter_map(|(n, item)| str_at(item, "call_id").map(|id| (id, n)))
+        .collect()
+}
+
+/// Every `function_call` gets a `function_call_output` after it.
+fn unanswered_call(items: &[Value], n: usize, call_id: &str, findings: &mut Findings<'_>) {
+    let at = wire_place(items, n);
+    findings.add(
+        Rule::ResponsesUnansweredCall,
+        Some((n, None)),
+        at.clone(),
+        format!("input[{n}]"),
+        format!("No tool output found for function call {call_id}."),
+        format!(
+            "{}, call_id {call_id}, has no function_call_output after it. Every call must be answered, even a denied one (with the denial as its output).",
+            place::capitalized(&at)
+        ),
+    );
+}
+
+/// A `function_call_output` has an `output`.
+fn missing_output(items: &[Value], n: usize, call_id: &str, findings: &mut Findings<'_>) {
+    let at = wire_place(items, n);
+    findings.add(
+        Rule::ResponsesMissingOutput,
+        Some((n, None)),
+        at.clone(),
+        format!("input[{n}].output"),
+        format!("Missing required parameter: 'input[{n}].output'."),
+        format!(
+            "{}, for {call_id}, has no output. Responses has no is_error flag: a failed or denied call is answered with its error text as the output.",
+            place::capitalized(&at)
+        ),
+    );
+}
+
+/// Every `function_call_output` answers an earlier `function_call`.
+fn orphan_output(items: &[Value], n: usize, call_id: &str, findings: &mut Findings<'_>) {
+    let at = wire_place(items, n);
+    findings.add(
+        Rule::ResponsesOrphanOutput,
+        Some((n, None)),
+        at.clone(),
+        format!("input[{n}]"),
+        format!("No tool call found for function call output with call_id {call_id}."),
+        format!(
+            "{} answers {call_id}, but no earlier function_call has that call_id.",
+            place::capitalized(&at)
+        ),
+    );
 }

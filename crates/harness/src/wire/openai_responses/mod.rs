@@ -49,15 +49,19 @@ pub const LABEL: &str = "OpenAI Responses";
 pub const PATH: &str = "/v1/responses";
 
 pub fn request_body(request: &WireRequest<'_>) -> Value {
+    request_body_and_origins(request).0
+}
+
+/// The request body, and where each of its wire input items came from in the
+/// history: built together, so the checker builds the body only once.
+pub(super) fn request_body_and_origins(request: &WireRequest<'_>) -> (Value, Vec<Option<Origin>>) {
     let mut body = Map::new();
     body.insert("model".into(), json!(request.model));
     if !request.system.is_empty() {
         body.insert("instructions".into(), json!(request.system));
     }
-    let input: Vec<Value> = input_items(request.messages)
-        .into_iter()
-        .map(|(item, _)| item)
-        .collect();
+    let (input, origins): (Vec<Value>, Vec<Option<Origin>>) =
+        input_items(request.messages).into_iter().unzip();
     body.insert("input".into(), Value::Array(input));
     if !request.tools.is_empty() {
         body.insert(
@@ -79,7 +83,7 @@ pub fn request_body(request: &WireRequest<'_>) -> Value {
     if request.stream {
         body.insert("stream".into(), json!(true));
     }
-    Value::Object(body)
+    (Value::Object(body), origins)
 }
 
 /// The input items, each with the harness message and blocks it came from.
