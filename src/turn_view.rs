@@ -143,6 +143,9 @@ pub struct Item {
     /// be seen: a call's own id and its result's `tool_use_id` (the same
     /// id), or the ids of the calls a response asks for, in order.
     pub ids: Vec<String>,
+    /// For a call of a turn that asked for several at once, and for its
+    /// approval and result: its place among them (1-based) and how many.
+    pub parallel: Option<(usize, usize)>,
 }
 
 fn item(event: &RunEvent, tone: Tone, title: String) -> Item {
@@ -159,6 +162,7 @@ fn item(event: &RunEvent, tone: Tone, title: String) -> Item {
         fate: None,
         call_id: None,
         ids: Vec::new(),
+        parallel: None,
     }
 }
 
@@ -191,6 +195,46 @@ pub fn card_item(event: &RunEvent) -> Option<Item> {
 /// decision or a result is told against the call. Every event of the trace is
 /// shown; the `Option` leaves room for events a card's header covers on its own.
 pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
+    let mut it = item_of(event, earlier)?;
+    it.parallel = parallel_place(event, earlier);
+    Some(it)
+}
+
+/// Where `event`'s call stands among the calls its turn's response asked
+/// for, when it asked for more than one. Counted by the call events, not by
+/// id, so calls that share an id (a protocol lesson) still count apart.
+fn parallel_place(event: &RunEvent, earlier: &[RunEvent]) -> Option<(usize, usize)> {
+    let (since, asked) = earlier
+        .iter()
+        .enumerate()
+        .rev()
+        .find_map(|(at, e)| match &e.kind {
+            EventKind::ModelResponse { content, .. } => {
+                Some((at + 1, harness::message::tool_calls_of(content).count()))
+            }
+            _ => None,
+        })?;
+    if asked < 2 {
+        return None;
+    }
+    let calls: Vec<&str> = earlier[since..]
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ToolCall { id, .. } => Some(id.as_str()),
+            _ => None,
+        })
+        .collect();
+    let at = match &event.kind {
+        EventKind::ToolCall { .. } => calls.len(),
+        EventKind::ApprovalRequested { id, .. }
+        | EventKind::ApprovalDecided { id, .. }
+        | EventKind::ToolResult { id, .. } => calls.iter().rposition(|c| c == id)?,
+        _ => return None,
+    };
+    Some((at + 1, asked))
+}
+
+fn item_of(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
     let it = match &event.kind {
         EventKind::RunStarted {
             scenario,
@@ -270,9 +314,12 @@ pub fn card_item_in(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
                     _ => {}
                 }
             }
-            if calls > 0 {
-                it.lines
-                    .push(format!("asks for {}", plural(calls as u64, "tool call")));
+            match calls {
+                0 => {}
+                1 => it.lines.push("asks for 1 tool call".to_string()),
+                n => it.lines.push(format!(
+                    "asks for {n} tool calls at once: the harness runs them in turn, and all {n} results go back together in the next message"
+                )),
             }
             it.ids = harness::message::tool_calls_of(content)
                 .map(|call| call.id.clone())
@@ -505,6 +552,33 @@ mod tests {
             cost_usd: 0.0001,
             latency_ms: 250,
         }
+    }
+
+    #[test]
+    fn calls_asked_for_at_once_are_numbered_as_a_group_even_when_ids_repeat() {
+        let lines = [
+            r#"{"seq":0,"t_ms":0,"type":"model_response","turn":1,"text":"","content":[{"type":"tool_use","id":"dup","name":"n","input":{}},{"type":"tool_use","id":"dup","name":"n","input":{}}],"stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1},"cost_usd":0.0,"latency_ms":1}"#,
+            r#"{"seq":1,"t_ms":0,"type":"tool_call","turn":1,"id":"dup","name":"n","args":{},"validation":{"outcome":"valid"},"needs_approval":false}"#,
+            r#"{"seq":2,"t_ms":0,"type":"tool_result","id":"dup","name":"n","content":"1","is_error":false,"latency_ms":1}"#,
+            r#"{"seq":3,"t_ms":0,"type":"tool_call","turn":1,"id":"dup","name":"n","args":{},"validation":{"outcome":"valid"},"needs_approval":false}"#,
+            r#"{"seq":4,"t_ms":0,"type":"tool_result","id":"dup","name":"n","content":"2","is_error":false,"latency_ms":1}"#,
+        ];
+        let events: Vec<RunEvent> = lines
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let places: Vec<Option<(usize, usize)>> = (0..events.len())
+            .map(|i| card_item_in(&events[i], &events[..i]).unwrap().parallel)
+            .collect();
+        assert_eq!(
+            places,
+            [None, Some((1, 2)), Some((1, 2)), Some((2, 2)), Some((2, 2))]
+        );
+        let response = card_item_in(&events[0], &[]).unwrap();
+        assert!(response.lines[0].starts_with("asks for 2 tool calls at once"));
+        // One call alone is no group.
+        let single: RunEvent = serde_json::from_str(lines[1]).unwrap();
+        assert_eq!(card_item_in(&single, &[]).unwrap().parallel, None);
     }
 
     #[test]

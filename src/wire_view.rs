@@ -26,6 +26,9 @@ pub struct VerdictLine {
     pub message: String,
     pub explanation: String,
     pub path: String,
+    /// The path in plain words: "the 3rd message (user), its 1st block, a
+    /// tool_result".
+    pub place: String,
     pub mark: Option<String>,
 }
 
@@ -181,6 +184,7 @@ pub fn turn_wire(events: &[RunEvent], shape: &RequestShape, turn: u32) -> Option
                     message: v.message,
                     explanation: v.explanation,
                     path: v.path,
+                    place: v.place,
                 })
                 .collect();
             ProviderWire {

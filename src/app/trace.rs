@@ -14,7 +14,7 @@ use crate::state::history::History;
 use crate::ui::approval_bar::Approvals;
 use crate::ui::history_panel::{history_panel, RunFiles};
 use crate::ui::loop_diagram::loop_panel;
-use crate::ui::protocol_verdict::protocol_verdict;
+use crate::ui::protocol_verdict::ProtocolVerdict;
 use crate::ui::stop_banner::StopBanner;
 use crate::ui::timeline::timeline;
 use crate::view_model;
@@ -84,16 +84,10 @@ pub fn TraceSection(
                 lazy::engine().await;
                 timeline(controller, approvals).await
             })}
-            {move || banner.get().map(|banner| {
-                // Read once the run has ended; again when the scenario's
-                // request shape arrives (a kept run's comes a moment later).
-                let shape = controller.wire_setup().get();
-                let events = controller.events().get_untracked();
-                view! {
-                    <StopBanner banner=banner>
-                        {Suspend::new(protocol_verdict(events, shape))}
-                    </StopBanner>
-                }
+            {move || banner.get().map(|banner| view! {
+                <StopBanner banner=banner>
+                    <ProtocolVerdict />
+                </StopBanner>
             })}
             {Suspend::new(history_panel(history))}
         </section>

@@ -19,6 +19,23 @@ use crate::state::controller::Controller;
 /// would cost the square of its length while it streams.
 pub const LIVE_UP_TO_REQUESTS: usize = 200;
 
+/// The longest run checked at all. The check is linear (a 1,000-turn run
+/// takes about 30 ms natively, two to three times that in the page), but it
+/// runs on the page's thread in one go, right as the banner is painted, and
+/// a frame held for longer than that is a visible freeze.
+pub const CHECKED_UP_TO_REQUESTS: usize = 500;
+
+/// What the stop banner says of the protocol.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BannerVerdict {
+    /// The run goes on, or the check of its whole history is on its way.
+    Pending,
+    /// Every violation of the whole run (empty: none).
+    Checked(Vec<Rejection>),
+    /// Longer than `CHECKED_UP_TO_REQUESTS`: not checked on the page.
+    TooLong { requests: usize },
+}
+
 /// What the checker has said of the run in view.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Checked {
@@ -36,6 +53,9 @@ pub struct Checked {
 #[derive(Clone, Copy)]
 pub struct ProtocolWatch {
     checked: RwSignal<Checked>,
+    /// The requests the run in view has sent so far.
+    sent: RwSignal<usize>,
+    running: ReadSignal<bool>,
 }
 
 impl ProtocolWatch {
@@ -43,6 +63,8 @@ impl ProtocolWatch {
     pub fn new(controller: Controller) -> Self {
         let watch = ProtocolWatch {
             checked: RwSignal::new(Checked::default()),
+            sent: RwSignal::new(0),
+            running: controller.running(),
         };
         provide_context(watch);
         // Bumped by each check asked for, so a slower, older answer that
@@ -54,8 +76,9 @@ impl ProtocolWatch {
         let shape = controller.wire_setup();
         Effect::new(move |_| {
             let requests = events.with(|e| first_requests(e));
+            watch.sent.set(requests);
             let live = requests <= LIVE_UP_TO_REQUESTS;
-            let ended = !running.get();
+            let last = !running.get() && requests <= CHECKED_UP_TO_REQUESTS;
             let shape = shape.get();
             let run = run_id.get();
             if requests == 0 {
@@ -65,7 +88,7 @@ impl ProtocolWatch {
             let done = watch
                 .checked
                 .with_untracked(|c| c.run == run && c.requests == requests && c.shape == shape);
-            if done || !(live || ended) {
+            if done || !(live || last) {
                 return;
             }
             let ask = asked.get_value() + 1;
@@ -86,8 +109,22 @@ impl ProtocolWatch {
         watch
     }
 
-    pub fn checked(&self) -> ReadSignal<Checked> {
-        self.checked.read_only()
+    /// The verdict on the whole run, once it has ended and been checked.
+    pub fn banner_verdict(&self) -> BannerVerdict {
+        let requests = self.sent.get();
+        if self.running.get() {
+            return BannerVerdict::Pending;
+        }
+        if requests > CHECKED_UP_TO_REQUESTS {
+            return BannerVerdict::TooLong { requests };
+        }
+        self.checked.with(|c| {
+            if c.requests == requests {
+                BannerVerdict::Checked(c.rejections.clone())
+            } else {
+                BannerVerdict::Pending
+            }
+        })
     }
 
     /// The rejections placed at `turn`'s request.

@@ -255,6 +255,7 @@ fn request_view(wire: ProviderWire, inspector: InspectorState) -> impl IntoView 
                     <li data-path=v.path.clone() data-pointed=move || is_pointed().then_some("")>
                         <code class="wire-error">{format!("HTTP 400 {}", v.message)}</code>
                         <p class="wire-explanation">{v.explanation.clone()}</p>
+                        <p class="wire-place">{format!("Where: {}.", v.place)}</p>
                         {markable.then(|| view! {
                             <button type="button" class="mark-block"
                                 on:click=move |_| {

@@ -4,40 +4,38 @@
 //! their own HTTP 400 text and where, in plain words; or that the checker
 //! found nothing any of them would refuse. The status stays the loop's.
 //!
-//! A split module of its own: it carries the three providers' request
-//! builders and the checker, which the first paint does not.
+//! It shows what `state::protocol` found on the whole run: the same check
+//! whose per-turn findings the turn cards show.
 
 use harness::event::StopTone;
-use harness::event::{EventKind, RunEvent};
 use harness::wire::rejections::{first_per_provider, sentence};
-use harness::wire::{rejections, RequestShape};
-#[cfg(feature = "split")]
-use leptos::prelude::lazy;
 use leptos::prelude::*;
 
-/// The longest run the banner checks: the checker's rules compare each
-/// block with the ones before it, so its cost grows with the square of the
-/// history, and a 10,000-turn run would hold the page for seconds.
-const CHECKED_UP_TO_REQUESTS: usize = 200;
+use crate::state::protocol::{BannerVerdict, ProtocolWatch, CHECKED_UP_TO_REQUESTS};
 
-#[cfg_attr(feature = "split", lazy)]
-pub async fn protocol_verdict(events: Vec<RunEvent>, shape: RequestShape) -> AnyView {
-    let requests = events
-        .iter()
-        .filter(|e| matches!(e.kind, EventKind::ModelRequest { attempt: 1, .. }))
-        .count();
-    if requests > CHECKED_UP_TO_REQUESTS {
-        return view! {
-            <p class="stop-verdict" data-verdict="unchecked">
-                {format!(
-                    "The protocol checker was not run: this run sent {requests} requests, and the page checks runs of up to {CHECKED_UP_TO_REQUESTS}. Export it and run `agent-loop check` on its scenario."
-                )}
-            </p>
-        }
-        .into_any();
+#[component]
+pub fn ProtocolVerdict() -> impl IntoView {
+    let watch = expect_context::<ProtocolWatch>();
+    move || {
+        match watch.banner_verdict() {
+        BannerVerdict::Pending => None,
+        BannerVerdict::TooLong { requests } => Some(
+            view! {
+                <p class="stop-verdict" data-verdict="unchecked">
+                    {format!(
+                        "The protocol checker was not run: this run sent {requests} requests, and the page checks runs of up to {CHECKED_UP_TO_REQUESTS}. Export it and run `agent-loop check` on its scenario."
+                    )}
+                </p>
+            }
+            .into_any(),
+        ),
+        BannerVerdict::Checked(found) => Some(verdict_view(&found)),
     }
-    let found = rejections(&shape, &events);
-    let first = first_per_provider(&found);
+    }
+}
+
+fn verdict_view(found: &[harness::wire::Rejection]) -> AnyView {
+    let first = first_per_provider(found);
     if first.is_empty() {
         return view! {
             <p class="stop-verdict" data-verdict="accepted">

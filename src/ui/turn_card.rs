@@ -183,12 +183,24 @@ fn ItemView(item: Item, time: String, inspect: Option<u32>) -> impl IntoView {
     });
     let call_ids = (!item.ids.is_empty()).then(|| item.ids.join(" "));
     let ids = ids_view(item.kind, item.ids);
+    // Calls asked for at once read as one group: a double rule down their
+    // rows, and each call and result says which of the group it is.
+    let parallel = item.parallel.map(|(k, n)| format!("{k}/{n}"));
+    let parallel_tag = item.parallel.map(|(k, n)| {
+        let what = if item.kind == EventType::ToolCall {
+            "call"
+        } else {
+            "for call"
+        };
+        view! { <p class="parallel-tag">{format!("{what} {k} of {n} asked at once")}</p> }
+    });
     view! {
         <li class=class data-kind=item.kind.as_str() data-seq=item.seq data-fate=item.fate.map(|f| f.name())
-            data-call-ids=call_ids>
+            data-call-ids=call_ids data-parallel=parallel>
             <span class="event-time">{time}</span>
             <div class="event-body">
                 <p class="event-title">{item.title}</p>
+                {parallel_tag}
                 {ids}
                 {inspect}
                 // The text or arguments first, then what is known about them.

@@ -96,6 +96,9 @@ test('inspector: a verdict on the turn card marks its block in the request', asy
   const marked = await hit.allInnerTexts();
   assert(marked.join('').includes('"type": "tool_use"'), `the marked block: ${marked}`);
   assert((await hit.first().getAttribute('data-mark')) === '1.1', `marked ${await hit.first().getAttribute('data-mark')}`);
+  // The inspector's own verdict points at the same block, in plain words.
+  const pointed = await panel.locator('.inspector-verdict li[data-pointed]').innerText();
+  assert(pointed.includes('Where: the 2nd message (assistant), its 2nd block, a tool_use.'), pointed);
   // The marked block is brought into view.
   await page.waitForFunction(() => {
     const el = document.querySelector('.inspector .seg[data-hit]');

@@ -68,8 +68,8 @@ test('a 10,000-turn run ends `turn_limit` with a small page, and a card far back
   const took = Date.now() - started;
   assert(status === 'turn_limit', `expected turn_limit, got ${status}`);
   assert((await turnCounter(page)) === '10000 / 10000', `the turn counter says ${await turnCounter(page)}`);
-  // The protocol checker's cost grows with the square of the history: the
-  // banner says it was not run here, rather than holding the page.
+  // A check of the whole history would hold the page as the banner is
+  // painted: the banner says it was not run here, rather than freezing.
   const verdict = page.locator('.stop-banner .stop-verdict');
   await verdict.waitFor({ timeout: 5_000 });
   assert((await verdict.getAttribute('data-verdict')) === 'unchecked' && (await verdict.innerText()).includes('sent 10000 requests'), await verdict.innerText());

@@ -81,3 +81,23 @@ test('protocol: a duplicated id marks every call and result that share it', asyn
   const count = (kind) => marked.filter((k) => k === kind).length;
   assert(count('tool_call') === 2 && count('tool_result') === 2, `marked: ${marked}`);
 });
+
+test('protocol: calls asked for at once read as one group, each call and result numbered', async ({ page }) => {
+  assert((await runBuiltin(page, 'protocol-duplicate-ids')) === 'done', 'did not end done');
+  const turn1 = page.locator('.timeline li', { has: page.locator('h3', { hasText: /^Turn 1$/ }) });
+  const response = await turn1.locator('.event[data-kind="model_response"]').innerText();
+  assert(response.includes('asks for 2 tool calls at once'), response);
+  const rows = await turn1.locator('.event[data-parallel]').evaluateAll((rows) =>
+    rows.map((r) => `${r.dataset.kind} ${r.dataset.parallel} ${r.querySelector('.parallel-tag').textContent}`));
+  assert(JSON.stringify(rows) === JSON.stringify([
+    'tool_call 1/2 call 1 of 2 asked at once',
+    'tool_result 1/2 for call 1 of 2 asked at once',
+    'tool_call 2/2 call 2 of 2 asked at once',
+    'tool_result 2/2 for call 2 of 2 asked at once',
+  ]), `grouped rows: ${JSON.stringify(rows)}`);
+  const rule = await turn1.locator('.event[data-parallel] > .event-body').first().evaluate((b) => getComputedStyle(b).borderLeftStyle);
+  assert(rule === 'double', `the group's rule is ${rule}`);
+  // A turn with one call is no group.
+  assert((await runBuiltin(page, 'get-time')) === 'done', 'get-time did not end done');
+  assert((await page.locator('.timeline .event[data-parallel]').count()) === 0, 'a single call is drawn as a group');
+});
