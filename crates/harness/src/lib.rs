@@ -25,6 +25,7 @@ pub mod library;
 pub mod limits;
 pub mod message;
 pub mod model;
+pub mod person_turn;
 pub mod prices;
 pub mod provider;
 pub mod replay;
