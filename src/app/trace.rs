@@ -2,7 +2,9 @@
 //! export and import), the loop diagram, the timeline of cards with the
 //! approval bar under the call that waits, the stop banner, and below them
 //! the replay and the run history (the diagram, the timeline and the
-//! history are split modules, painted right after the page).
+//! history are split modules, painted right after the page), and while a
+//! run is paused in step mode, the answer panel (a split module fetched at
+//! the first pause).
 
 use leptos::prelude::*;
 
@@ -11,6 +13,7 @@ use crate::lazy;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::history::History;
+use crate::ui::answer_panel::answer_panel;
 use crate::ui::approval_bar::Approvals;
 use crate::ui::history_panel::{history_panel, RunFiles};
 use crate::ui::loop_diagram::loop_panel;
@@ -84,6 +87,8 @@ pub fn TraceSection(
                 lazy::engine().await;
                 timeline(controller, approvals).await
             })}
+            // Paused in step mode: the person may take the step's part.
+            {move || controller.paused().get().map(|before| Suspend::new(answer_panel(controller, before)))}
             {move || banner.get().map(|banner| {
                 // Read once the run has ended; again when the scenario's
                 // request shape arrives (a kept run's comes a moment later).

@@ -102,6 +102,7 @@ fn ItemView(item: Item, time: String) -> impl IntoView {
     let ids = ids_view(item.kind, item.ids);
     view! {
         <li class=class data-kind=item.kind.as_str() data-seq=item.seq data-fate=item.fate.map(|f| f.name())
+            data-by-person=item.by_person.then_some("true")
             data-call-ids=call_ids>
             <span class="event-time">{time}</span>
             <div class="event-body">
