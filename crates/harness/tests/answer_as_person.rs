@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use common::{load, tool_results};
+use common::{load, tool_results, QueueApprover};
 use futures::future::LocalBoxFuture;
 use harness::driver::{drive, Env, Pause, Resume, Stepper};
 use harness::event::{from_jsonl, outline, to_jsonl, EventKind, RunEvent, Status};
@@ -99,6 +99,14 @@ fn echo_scenario() -> Scenario {
 /// Runs `scenario` in step mode with `person` at the pauses; returns the
 /// trace and the history of each request the model itself got.
 async fn run_as(scenario: &Scenario, person: &Person) -> (Vec<RunEvent>, Vec<Vec<Message>>) {
+    run_approving(scenario, person, None).await
+}
+
+async fn run_approving(
+    scenario: &Scenario,
+    person: &Person,
+    approver: Option<&dyn harness::approval::Approver>,
+) -> (Vec<RunEvent>, Vec<Vec<Message>>) {
     let runtime = Rc::new(TokioRuntime::default());
     let (config, model) = scenario.build(runtime.clone()).expect("builds");
     let model = Noting {
@@ -109,7 +117,7 @@ async fn run_as(scenario: &Scenario, person: &Person) -> (Vec<RunEvent>, Vec<Vec
     let env = Env {
         runtime: runtime.as_ref(),
         model: &model,
-        approver: None,
+        approver,
         cancel: Default::default(),
         stepper: Some(person),
     };
@@ -487,4 +495,52 @@ fn a_valid_typed_turn_has_no_problem_and_becomes_the_response_sent() {
             .any(|p| p.path == "tool_calls[1]" && p.message.contains("toolu_x")),
         "{problems:#?}"
     );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_fork_does_not_apply_a_typed_result_to_the_store_of_the_tool_that_never_ran() {
+    let scenario = load(harness::library::find("refund-policy").unwrap().json());
+    // The policy check is answered by a person, so the store never saw it,
+    // and refund_order (whose handler wants a real check first) refuses.
+    let person = Person::answering(vec![
+        Resume::Go,
+        Resume::Go,
+        Resume::Go,
+        Resume::AnswerAsTool(Ok(json!({"order_id": "A1001", "in_window": true}))),
+    ]);
+    let approver = QueueApprover::new(vec![harness::approval::Decision::Approve; 4]);
+    let (events, _) = run_approving(&scenario, &person, Some(&approver)).await;
+    let results = tool_results(&events);
+    assert_eq!(results.len(), 3, "{results:?}");
+    assert!(
+        results[2].1,
+        "refund_order ran after a typed check: {results:?}"
+    );
+
+    let record = Record {
+        scenario: Some(scenario.clone()),
+        events: events.clone(),
+        forked_at: None,
+    };
+    let at = fork_points(&events)
+        .into_iter()
+        .find(|p| p.label.starts_with("before tool call refund_order"))
+        .expect("a fork point before refund_order")
+        .seq;
+    let approver = QueueApprover::new(vec![harness::approval::Decision::Approve; 4]);
+    let child = fork(
+        &record,
+        at,
+        &scenario,
+        Rc::new(TokioRuntime::default()),
+        RunOptions {
+            approver: Some(&approver),
+            ..Default::default()
+        },
+        &mut |_| {},
+    )
+    .await
+    .expect("forks");
+    // Re-running the check in the fork's store would let the refund through.
+    assert_eq!(tool_results(&child.events)[2], results[2]);
 }
