@@ -31,10 +31,10 @@ test('answer as the model: a tool call id an earlier turn used is caught before 
   const panel = await openAnswer(page, 'Answer as the model');
   await button(panel, 'Add a tool call').click();
   const call = panel.locator('.answer-call').first();
-  const id = call.getByLabel('id', { exact: true });
+  const id = call.locator('input.answer-call-id');
   // A fresh id in the run's style, so a valid turn needs no edit.
   assert((await id.inputValue()) === 'toolu_by_you_1', `pre-filled id: ${await id.inputValue()}`);
-  assert((await call.getByLabel('Tool', { exact: true }).inputValue()) === 'get_time', 'the call does not start on the scenario\'s tool');
+  assert((await call.locator('select').inputValue()) === 'get_time', 'the call does not start on the scenario\'s tool');
   assert((await panel.locator('.answer-ok').count()) === 1, 'a valid turn is not said to be valid');
   const send = button(panel, 'Send as the model');
   assert(await send.isEnabled(), 'Send is off for a valid turn');
@@ -65,8 +65,8 @@ test('answer as the model: a valid typed turn runs to done, its card says you wr
   await pick(page, 'get-time');
   await stepTo(page, 'Paused before model call (turn 1)');
   const panel = await openAnswer(page, 'Answer as the model');
-  await panel.getByLabel('Text', { exact: true }).fill('I will look at the clock.');
-  await panel.getByLabel('Thinking (optional)').fill('The user wants the time; get_time has it.');
+  await panel.locator('textarea.answer-text').fill('I will look at the clock.');
+  await panel.locator('textarea.answer-thinking').fill('The user wants the time; get_time has it.');
   await button(panel, 'Add a tool call').click();
   // The schema's descriptions are there as hints.
   assert((await panel.locator('.answer-hints').innerText()).length > 0, 'no hint from the tool');
@@ -98,7 +98,7 @@ test('answer as the tool: an error typed as the result reaches the next model re
   await stepTo(page, 'Paused before model call (turn 1)');
   await stepTo(page, 'Paused before tool call get_time');
   const panel = await openAnswer(page, 'Answer as the tool');
-  await panel.getByLabel('Result (JSON, or plain text)').fill('the clock is broken');
+  await panel.locator('textarea.answer-result').fill('the clock is broken');
   await panel.getByLabel('It is an error').check();
   await button(panel, 'Send as the tool').click();
   await page.locator('.run-state', { hasText: 'Paused before model call (turn 2)' }).waitFor({ timeout: 10_000 });
