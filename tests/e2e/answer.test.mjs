@@ -4,7 +4,9 @@
 // to done, its card says a person wrote it, and the kept run replays; an
 // error typed as the tool reaches the next request as is_error.
 
-import { assert, bannerStatus, button, pick, test } from './lib.mjs';
+import { join } from 'node:path';
+
+import { artifacts, assert, bannerStatus, button, pick, test } from './lib.mjs';
 
 /** Presses Step and waits until the run says it is paused `where`. */
 async function stepTo(page, where) {
@@ -46,6 +48,7 @@ test('answer as the model: a tool call id an earlier turn used is caught before 
   assert(text.includes('tool_calls[0]') && text.includes('`tool_use` ids must be unique') && text.includes(earlier), `problems: ${text}`);
   assert(text.includes('Anthropic Messages') && text.includes('OpenAI Chat Completions'), `the providers are not named: ${text}`);
   assert(await send.isDisabled(), 'Send is on with a duplicate id');
+  await panel.screenshot({ path: join(artifacts, 'answer-duplicate-id.png') });
   const why = await panel.locator('#answer-send-why').innerText();
   assert(why.startsWith('Send is off while') && why.includes('Send it anyway'), `why Send is off: ${why}`);
   // Nothing was sent: the run still waits before turn 2.
@@ -82,6 +85,7 @@ test('answer as the model: a valid typed turn runs to done, its card says you wr
   const written = page.locator('.timeline .event[data-kind="model_response"][data-by-person="true"]');
   assert((await written.count()) === 1, `${await written.count()} turns marked as written by a person`);
   const card = await written.innerText();
+  await written.screenshot({ path: join(artifacts, 'answer-written-by-you.png') });
   assert(card.includes('Written by you, in the model\'s place') && card.includes('I will look at the clock.'), `the card: ${card}`);
   const result = await page.locator('.timeline .event[data-kind="tool_result"]').first().innerText();
   assert(result.startsWith('Result from get_time') || result.includes('Result from get_time'), `the call did not run: ${result}`);
