@@ -87,8 +87,13 @@ pub fn TraceSection(
                 lazy::engine().await;
                 timeline(controller, approvals).await
             })}
-            // Paused in step mode: the person may take the step's part.
-            {move || controller.paused().get().map(|before| Suspend::new(answer_panel(controller, before)))}
+            // Paused in step mode, the person may take the step's part. The
+            // panel's module is fetched at the first pause, and one `Suspend`
+            // holds it, so the first paint carries no code to show it.
+            {Suspend::new(async move {
+                controller.first_pause().await;
+                answer_panel(controller).await
+            })}
             {move || banner.get().map(|banner| {
                 // Read once the run has ended; again when the scenario's
                 // request shape arrives (a kept run's comes a moment later).

@@ -213,6 +213,23 @@ impl Controller {
         self.pause_refused.read_only()
     }
 
+    /// Resolves the first time a run is paused in step mode (at once if one
+    /// is paused now), so what only a pause needs is fetched then.
+    pub async fn first_pause(self) {
+        let (tx, rx) = oneshot::channel::<()>();
+        let mut tx = Some(tx);
+        let paused = self.paused;
+        Effect::new(move |_| {
+            if paused.with(Option::is_some) {
+                if let Some(tx) = tx.take() {
+                    let _ = tx.send(());
+                }
+            }
+        });
+        // A dropped sender (the page going away) ends the wait too.
+        let _ = rx.await;
+    }
+
     /// The scenario of the run in the log; `None` before a run or after Reset.
     pub fn ran_scenario(&self) -> ReadSignal<Option<Scenario>> {
         self.ran.read_only()

@@ -13,7 +13,8 @@
 //! What is sent reaches the run through `Controller::answer`.
 //!
 //! A split module of its own (`answer_panel`): it is fetched the first time
-//! a run pauses, so the first paint does not carry it.
+//! a run pauses (`Controller::first_pause`), so the first paint does not
+//! carry it.
 
 use harness::driver::Resume;
 use harness::model::ToolSpec;
@@ -30,10 +31,17 @@ use leptos::prelude::*;
 use crate::state::controller::Controller;
 use crate::view_model;
 
-/// The panel for the pause `before`, under the trace.
+/// Under the trace: the panel for the pause the run is at, a fresh one at
+/// each pause, none while it runs.
 #[cfg_attr(feature = "split", lazy)]
-pub async fn answer_panel(controller: Controller, before: PauseBefore) -> AnyView {
-    view! { <AnswerPanel controller before /> }.into_any()
+pub async fn answer_panel(controller: Controller) -> AnyView {
+    let paused = controller.paused();
+    (move || {
+        paused
+            .get()
+            .map(|before| view! { <AnswerPanel controller before /> })
+    })
+    .into_any()
 }
 
 #[component]
