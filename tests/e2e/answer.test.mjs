@@ -88,7 +88,7 @@ test('answer as the model: a valid typed turn runs to done, its card says you wr
   await written.screenshot({ path: join(artifacts, 'answer-written-by-you.png') });
   assert(card.includes('Written by you, in the model\'s place') && card.includes('I will look at the clock.'), `the card: ${card}`);
   const result = await page.locator('.timeline .event[data-kind="tool_result"]').first().innerText();
-  assert(result.startsWith('Result from get_time') || result.includes('Result from get_time'), `the call did not run: ${result}`);
+  assert(result.includes('Result from get_time') && !result.includes('Typed by you'), `the call did not run: ${result}`);
   const responses = await page.locator('.timeline .event[data-kind="model_response"]').count();
   assert(responses === 2, `${responses} model turns`);
 
