@@ -164,6 +164,7 @@ mod tests {
         ev(
             seq,
             EventKind::ToolResult {
+                by_person: false,
                 id: format!("c{seq}"),
                 name: name.into(),
                 content: content.into(),

@@ -146,7 +146,15 @@ pub struct Item {
     /// For a call of a turn that asked for several at once, and for its
     /// approval and result: its place among them (1-based) and how many.
     pub parallel: Option<(usize, usize)>,
+    /// A person wrote it in step mode, in the model's or the tool's place.
+    pub by_person: bool,
 }
+
+/// The line a person's turn or result carries, so the card says in words
+/// who wrote it.
+pub const WRITTEN_AS_MODEL: &str =
+    "✍ Written by you, in the model's place: the model was not asked";
+pub const WRITTEN_AS_TOOL: &str = "✍ Typed by you, in the tool's place: the tool did not run";
 
 fn item(event: &RunEvent, tone: Tone, title: String) -> Item {
     Item {
@@ -163,6 +171,7 @@ fn item(event: &RunEvent, tone: Tone, title: String) -> Item {
         call_id: None,
         ids: Vec::new(),
         parallel: None,
+        by_person: false,
     }
 }
 
@@ -289,6 +298,7 @@ fn item_of(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
         EventKind::ModelResponse {
             content,
             stop_reason,
+            by_person,
             ..
         } => {
             let mut it = item(
@@ -296,6 +306,10 @@ fn item_of(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
                 Tone::Normal,
                 format!("Assistant · stop_reason {stop_reason}"),
             );
+            if *by_person {
+                it.by_person = true;
+                it.lines.push(WRITTEN_AS_MODEL.to_string());
+            }
             let calls = content
                 .iter()
                 .filter(|b| matches!(b, ContentBlock::ToolUse(_)))
@@ -433,6 +447,7 @@ fn item_of(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             is_error,
             latency_ms,
             state,
+            by_person,
         } => {
             let mut unrunnable = Unrunnable::default();
             earlier.iter().for_each(|e| unrunnable.note(e));
@@ -455,6 +470,10 @@ fn item_of(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             if fate == CallFate::Ran && edited_args(earlier, id).is_some() {
                 it.lines
                     .push("ran with your edited arguments, not the model's".to_string());
+            }
+            if *by_person {
+                it.by_person = true;
+                it.lines.push(WRITTEN_AS_TOOL.to_string());
             }
             it.state = state.as_ref().map(pretty);
             it.fate = Some(fate);
@@ -541,6 +560,7 @@ mod tests {
 
     fn response(text: &str) -> EventKind {
         EventKind::ModelResponse {
+            by_person: false,
             turn: 1,
             text: text.into(),
             content: vec![ContentBlock::Text { text: text.into() }],
@@ -670,6 +690,7 @@ mod tests {
             card_item(&ev(
                 6,
                 EventKind::ToolResult {
+                    by_person: false,
                     id: "c1".into(),
                     name: "get_time".into(),
                     content,
@@ -820,6 +841,7 @@ mod tests {
 
     fn result_of(id: &str, content: &str, is_error: bool) -> EventKind {
         EventKind::ToolResult {
+            by_person: false,
             id: id.into(),
             name: "issue_refund".into(),
             content: content.into(),

@@ -820,6 +820,7 @@ mod tests {
                 max_output_tokens: 1024,
             }),
             event(EventKind::ModelResponse {
+                by_person: false,
                 turn: 1,
                 text: String::new(),
                 content: vec![],
@@ -876,6 +877,7 @@ mod tests {
 
     fn result(id: &str, content: &str, is_error: bool) -> EventKind {
         EventKind::ToolResult {
+            by_person: false,
             id: id.into(),
             name: "check_stock".into(),
             content: content.into(),
@@ -888,6 +890,7 @@ mod tests {
     fn asks_for(ids: &[&str]) -> EventKind {
         use harness::message::{ContentBlock, ToolCall};
         EventKind::ModelResponse {
+            by_person: false,
             turn: 1,
             text: String::new(),
             content: ids

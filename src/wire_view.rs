@@ -327,6 +327,7 @@ mod tests {
 
     fn response(turn: u32, content: Vec<ContentBlock>) -> EventKind {
         EventKind::ModelResponse {
+            by_person: false,
             turn,
             text: String::new(),
             content,
@@ -351,6 +352,7 @@ mod tests {
 
     fn result(id: &str) -> EventKind {
         EventKind::ToolResult {
+            by_person: false,
             id: id.into(),
             name: "get_time".into(),
             content: "12:00".into(),

@@ -18,7 +18,7 @@ use agent_loop_playground::view_model;
 use futures::future::LocalBoxFuture;
 use harness::approval::{ApprovalRequest, Approver, Decision};
 use harness::cancel::CancelToken;
-use harness::driver::Stepper;
+use harness::driver::{Pause, Resume, Stepper};
 use harness::event::{EventKind, Outcome, RunEvent, Status};
 use harness::library::{self, BuiltinScenario, BUILTIN};
 use harness::limits::CostMode;
@@ -48,10 +48,10 @@ impl Stepper for RecordingStepper {
         true
     }
 
-    fn wait(&self, before: &PauseBefore) -> LocalBoxFuture<'static, ()> {
+    fn wait(&self, pause: &Pause) -> LocalBoxFuture<'static, Resume> {
         let seen = self.events.borrow().len();
-        self.pauses.borrow_mut().push((seen, before.clone()));
-        Box::pin(async {})
+        self.pauses.borrow_mut().push((seen, pause.before.clone()));
+        Box::pin(async { Resume::Go })
     }
 }
 

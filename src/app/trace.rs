@@ -2,7 +2,9 @@
 //! export and import), the loop diagram, the timeline of cards with the
 //! approval bar under the call that waits, the stop banner, and below them
 //! the replay and the run history (the diagram, the timeline and the
-//! history are split modules, painted right after the page).
+//! history are split modules, painted right after the page), and while a
+//! run is paused in step mode, the answer panel (a split module fetched at
+//! the first pause).
 
 use leptos::prelude::*;
 
@@ -11,6 +13,7 @@ use crate::lazy;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::history::History;
+use crate::ui::answer_panel::answer_panel;
 use crate::ui::approval_bar::Approvals;
 use crate::ui::history_panel::{history_panel, RunFiles};
 use crate::ui::loop_diagram::loop_panel;
@@ -83,6 +86,13 @@ pub fn TraceSection(
                 // right after the first paint), and so do a run's cards.
                 lazy::engine().await;
                 timeline(controller, approvals).await
+            })}
+            // Paused in step mode, the person may take the step's part. The
+            // panel's module is fetched at the first pause, and one `Suspend`
+            // holds it, so the first paint carries no code to show it.
+            {Suspend::new(async move {
+                controller.first_pause().await;
+                answer_panel(controller).await
             })}
             {move || banner.get().map(|banner| view! {
                 <StopBanner banner=banner>

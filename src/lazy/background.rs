@@ -9,10 +9,9 @@ use std::rc::Rc;
 use futures::future::LocalBoxFuture;
 use harness::approval::{ApprovalRequest, Approver, Decision};
 use harness::cancel::CancelToken;
-use harness::driver::Stepper;
+use harness::driver::{Pause, Resume, Stepper};
 use harness::event::RunEvent;
 use harness::replay::Record;
-use harness::run::PauseBefore;
 use harness::runtime::Runtime;
 use harness::scenario::Scenario;
 use harness::RunOptions;
@@ -51,9 +50,9 @@ impl Stepper for Yielder {
         false
     }
 
-    fn wait(&self, _before: &PauseBefore) -> LocalBoxFuture<'static, ()> {
+    fn wait(&self, _pause: &Pause) -> LocalBoxFuture<'static, Resume> {
         // Only reached in step mode, which is never on.
-        Box::pin(async {})
+        Box::pin(async { Resume::Go })
     }
 
     fn yield_to_host(&self) -> Option<LocalBoxFuture<'static, ()>> {

@@ -3,7 +3,8 @@
 //! as it happens, holds the cancel token that Stop fires, and holds the two
 //! places where a run waits for a person: the pending approval (a oneshot
 //! sender the approval bar resolves) and the step-mode pause (a oneshot
-//! sender the Step and Run buttons resolve).
+//! sender the Step and Run buttons resolve with "go on", and the answer
+//! panel with a turn or a result a person wrote).
 //!
 //! Invariants:
 //! - The run log is one append-only `RwSignal<Vec<RunEvent>>`: events are only
@@ -29,7 +30,7 @@ use futures::future::{self, LocalBoxFuture};
 use gloo_timers::future::TimeoutFuture;
 use harness::approval::{ApprovalRequest, Approver, Decision};
 use harness::cancel::CancelToken;
-use harness::driver::Stepper;
+use harness::driver::{Pause, Resume, Stepper};
 use harness::event::RunEvent;
 use harness::provider::ProviderRun;
 use harness::run::PauseBefore;
@@ -100,12 +101,15 @@ pub struct Controller {
     pending: RwSignal<Option<PendingApproval>>,
     /// What a paused run does next, while it is paused in step mode.
     paused: RwSignal<Option<PauseBefore>>,
+    /// Why the run refused the last answer given at this pause (one that
+    /// did not fit it), shown by the answer panel.
+    pause_refused: RwSignal<Option<String>>,
     /// Step mode for the next pause decision; read by the driver before every step.
     step_mode: StoredValue<bool>,
     /// The cancel token of the run in flight; the token is `!Send`, hence local storage.
     cancel: StoredValue<Option<CancelToken>, LocalStorage>,
     decision_tx: StoredValue<Option<oneshot::Sender<Decision>>, LocalStorage>,
-    step_tx: StoredValue<Option<oneshot::Sender<()>>, LocalStorage>,
+    step_tx: StoredValue<Option<oneshot::Sender<Resume>>, LocalStorage>,
     /// Tool name → input schema of the run in flight.
     schemas: StoredValue<Vec<(String, Value)>>,
     /// The system prompt and tool specs of the last run, for the Wire panel.
@@ -148,6 +152,7 @@ impl Controller {
             elapsed_ms: RwSignal::new(0),
             pending: RwSignal::new(None),
             paused: RwSignal::new(None),
+            pause_refused: RwSignal::new(None),
             step_mode: StoredValue::new(false),
             cancel: StoredValue::new_local(None),
             decision_tx: StoredValue::new_local(None),
@@ -201,6 +206,28 @@ impl Controller {
 
     pub fn paused(&self) -> ReadSignal<Option<PauseBefore>> {
         self.paused.read_only()
+    }
+
+    /// Why the run refused the answer last given at the current pause.
+    pub fn pause_refused(&self) -> ReadSignal<Option<String>> {
+        self.pause_refused.read_only()
+    }
+
+    /// Resolves the first time a run is paused in step mode (at once if one
+    /// is paused now), so what only a pause needs is fetched then.
+    pub async fn first_pause(self) {
+        let (tx, rx) = oneshot::channel::<()>();
+        let mut tx = Some(tx);
+        let paused = self.paused;
+        Effect::new(move |_| {
+            if paused.with(Option::is_some) {
+                if let Some(tx) = tx.take() {
+                    let _ = tx.send(());
+                }
+            }
+        });
+        // A dropped sender (the page going away) ends the wait too.
+        let _ = rx.await;
     }
 
     /// The scenario of the run in the log; `None` before a run or after Reset.
@@ -517,10 +544,23 @@ impl Controller {
     }
 
     fn release_step(self) {
+        self.resume(Resume::Go);
+    }
+
+    /// A person takes the paused step's part (see `ui::answer_panel`): a
+    /// turn written as the model, or a result typed as the tool. The run
+    /// stays in step mode and pauses again before its next call.
+    pub fn answer(self, resume: Resume) {
+        self.step_mode.set_value(true);
+        self.resume(resume);
+    }
+
+    fn resume(self, resume: Resume) {
         let sender = self.step_tx.try_update_value(Option::take).flatten();
         if let Some(sender) = sender {
             self.paused.set(None);
-            let _ = sender.send(());
+            // A dropped receiver means the run already ended; nothing to tell it.
+            let _ = sender.send(resume);
         }
     }
 
@@ -534,6 +574,9 @@ impl Controller {
         }
         if self.paused.get_untracked().is_some() {
             self.paused.set(None);
+        }
+        if self.pause_refused.get_untracked().is_some() {
+            self.pause_refused.set(None);
         }
     }
 
@@ -628,16 +671,19 @@ impl Stepper for BrowserStepper {
         Some(self.host.next())
     }
 
-    fn wait(&self, before: &PauseBefore) -> LocalBoxFuture<'static, ()> {
+    fn wait(&self, pause: &Pause) -> LocalBoxFuture<'static, Resume> {
         let c = self.controller;
         let (tx, rx) = oneshot::channel();
         if c.run_id.get_untracked() == self.run {
             c.step_tx.set_value(Some(tx));
-            c.paused.set(Some(before.clone()));
+            c.pause_refused.set(pause.refused.clone());
+            c.paused.set(Some(pause.before.clone()));
         }
         Box::pin(async move {
-            if rx.await.is_err() {
-                future::pending::<()>().await;
+            match rx.await {
+                Ok(resume) => resume,
+                // The sender was dropped (reset or a new run): only cancel ends this wait.
+                Err(_) => future::pending().await,
             }
         })
     }

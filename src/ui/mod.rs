@@ -5,11 +5,13 @@
 //! points and pure modules; nothing but another component or the page
 //! (`app`) imports a component.
 //!
-//! Five are split modules of their own, each declaring its `#[lazy]`
-//! function beside it: the approval bar (shown only while a run waits), the
+//! Six are split modules of their own, each declaring its `#[lazy]`
+//! function beside it: the answer panel and the approval bar (shown only
+//! while a run waits), the
 //! timeline with its cards, the loop diagram, the Compare panel and the run
 //! history's list (painted right after the page).
 
+pub mod answer_panel;
 pub mod approval_bar;
 pub mod compare_panel;
 pub mod conversation_view;

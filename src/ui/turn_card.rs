@@ -196,6 +196,7 @@ fn ItemView(item: Item, time: String, inspect: Option<u32>) -> impl IntoView {
     });
     view! {
         <li class=class data-kind=item.kind.as_str() data-seq=item.seq data-fate=item.fate.map(|f| f.name())
+            data-by-person=item.by_person.then_some("true")
             data-call-ids=call_ids data-parallel=parallel>
             <span class="event-time">{time}</span>
             <div class="event-body">

@@ -61,13 +61,19 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             usage,
             cost_usd,
             latency_ms,
+            by_person,
             ..
         } => {
             let mut out = vec![format!(
-                "{t}  ← {stop_reason} · {} in / {} out · {} · {latency_ms} ms",
+                "{t}  ← {stop_reason} · {} in / {} out · {} · {latency_ms} ms{}",
                 usage.input_tokens,
                 usage.output_tokens,
-                usd(*cost_usd)
+                usd(*cost_usd),
+                if *by_person {
+                    " · written by a person, not the model"
+                } else {
+                    ""
+                }
             )];
             for block in content {
                 match block {
@@ -151,11 +157,17 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             content,
             is_error,
             latency_ms,
+            by_person,
             ..
         } => {
             let mark = if *is_error { "✗ error" } else { "→" };
+            let who = if *by_person {
+                ", typed by a person: the tool did not run"
+            } else {
+                ""
+            };
             vec![format!(
-                "{t}  {mark} {name} ({latency_ms} ms): {}",
+                "{t}  {mark} {name} ({latency_ms} ms{who}): {}",
                 clip(content, 200)
             )]
         }
@@ -257,6 +269,46 @@ mod tests {
         assert_eq!(
             decided(DecisionKind::DenyAndStop, Decider::Policy, None),
             "    12 ms  ✘ issue_refund: denied by policy (deny_and_stop)"
+        );
+    }
+
+    #[test]
+    fn a_persons_turn_and_result_say_who_wrote_them() {
+        let response = RunEvent {
+            seq: 2,
+            t_ms: 12,
+            kind: EventKind::ModelResponse {
+                turn: 1,
+                text: "Hi".into(),
+                content: vec![ContentBlock::Text { text: "Hi".into() }],
+                stop_reason: "end_turn".into(),
+                usage: Default::default(),
+                cost_usd: 0.0,
+                latency_ms: 0,
+                by_person: true,
+            },
+        };
+        assert!(
+            lines(&response)[0].ends_with(" · written by a person, not the model"),
+            "{:?}",
+            lines(&response)
+        );
+        let result = RunEvent {
+            seq: 4,
+            t_ms: 12,
+            kind: EventKind::ToolResult {
+                id: "toolu_1".into(),
+                name: "get_time".into(),
+                content: "tool error: broken".into(),
+                is_error: true,
+                latency_ms: 0,
+                state: None,
+                by_person: true,
+            },
+        };
+        assert_eq!(
+            lines(&result),
+            ["    12 ms  ✗ error get_time (0 ms, typed by a person: the tool did not run): tool error: broken"]
         );
     }
 }

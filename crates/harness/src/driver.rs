@@ -5,23 +5,55 @@
 //! out: the pending future is dropped and the run is told why. The driver
 //! makes no decisions of its own; it only translates "what happened" into the
 //! run's `feed_*` calls, so every driver yields the same trace.
+//!
+//! In step mode a person may take the next step's part (`Resume`): a turn
+//! written in the model's place is fed after the run has made its request,
+//! instead of asking the model; a result typed in a tool's place is fed
+//! instead of running the handler. An answer that does not fit the pause is
+//! refused and the stepper asked again with the reason (`Pause::refused`).
 
 use std::future::Future;
 
 use futures::future::{self, Either, LocalBoxFuture};
 use futures::pin_mut;
+use serde_json::Value;
 
 use crate::approval::Approver;
 use crate::cancel::CancelToken;
 use crate::event::{Outcome, RunEvent};
-use crate::model::ModelClient;
+use crate::model::{ModelClient, ModelResponse};
 use crate::run::{PauseBefore, Run, Step};
 use crate::runtime::Runtime;
 
-/// Step mode: whether to pause, and a future that resolves when the user says go.
+/// How a person lets a paused run go on.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Resume {
+    /// Take the step: call the model, or run the tool.
+    Go,
+    /// Paused before a model call: the request is made as usual (its
+    /// `model_request` event), but this turn, written by a person, is the
+    /// answer; the model is not asked.
+    AnswerAsModel(ModelResponse),
+    /// Paused before a tool call: the tool does not run, and this is its
+    /// result (`Err`: an error result, worded as a tool's error).
+    AnswerAsTool(Result<Value, String>),
+}
+
+/// A paused run, as its stepper is asked about it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pause {
+    pub before: PauseBefore,
+    /// Why the last answer was refused: it did not fit this pause (a
+    /// model's turn offered before a tool call, or the other way round).
+    /// The run stays paused and asks again.
+    pub refused: Option<String>,
+}
+
+/// Step mode: whether to pause, and a future that resolves when the person
+/// says how to go on.
 pub trait Stepper {
     fn step_mode(&self) -> bool;
-    fn wait(&self, before: &PauseBefore) -> LocalBoxFuture<'static, ()>;
+    fn wait(&self, pause: &Pause) -> LocalBoxFuture<'static, Resume>;
 
     /// Awaited after each step's events are handed out, before the next step.
     /// A scripted run's futures are all ready at once, so a host that shares
@@ -54,6 +86,8 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
     let origin = env.runtime.now_ms();
     let now = || env.runtime.now_ms() - origin;
     run.set_clock_origin(origin);
+    // A person's answer, taken at a pause, for the step right after it.
+    let mut person: Option<PersonAnswer> = None;
     loop {
         if env.cancel.is_cancelled() {
             run.cancel(now());
@@ -77,6 +111,11 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
         match step {
             Step::Finished(outcome) => return outcome,
             Step::CallModel => {
+                if let Some(PersonAnswer::Model(response)) = person.take() {
+                    env.model.turn_answered_by_person();
+                    run.feed_person_model_response(response, now());
+                    continue;
+                }
                 let timeout = run.limits().model_timeout_ms;
                 let raced = {
                     let request = run.model_request();
@@ -91,6 +130,10 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
                 }
             }
             Step::RunTool(invocation) => {
+                if let Some(PersonAnswer::Tool(result)) = person.take() {
+                    run.feed_person_tool_result(result, now());
+                    continue;
+                }
                 let handler = run.tools().get(&invocation.name).map(|t| t.handler.clone());
                 let Some(handler) = handler else {
                     let message = format!("no handler for tool {}", invocation.name);
@@ -140,12 +183,61 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
                     run.resume();
                     continue;
                 };
-                match race(stepper.wait(&before), None, deadline_in, env).await {
-                    Raced::Done(()) => run.resume(),
-                    Raced::TimedOut | Raced::Deadline => run.feed_deadline(now()),
-                    Raced::Cancelled => run.cancel(now()),
+                let mut pause = Pause {
+                    before,
+                    refused: None,
+                };
+                // An answer that does not fit the pause is refused, and the
+                // stepper is asked again, told why.
+                loop {
+                    match race(stepper.wait(&pause), None, deadline_in, env).await {
+                        Raced::Done(resume) => match PersonAnswer::fitting(&pause.before, resume) {
+                            Ok(answer) => {
+                                person = answer;
+                                run.resume();
+                                break;
+                            }
+                            Err(why) => pause.refused = Some(why),
+                        },
+                        Raced::TimedOut | Raced::Deadline => {
+                            run.feed_deadline(now());
+                            break;
+                        }
+                        Raced::Cancelled => {
+                            run.cancel(now());
+                            break;
+                        }
+                    }
                 }
             }
+        }
+    }
+}
+
+/// What a person answered at a pause, kept for the step it answers.
+enum PersonAnswer {
+    Model(ModelResponse),
+    Tool(Result<Value, String>),
+}
+
+impl PersonAnswer {
+    /// The answer `resume` gives at a pause `before` (`None` for Go), or why
+    /// it does not fit there.
+    fn fitting(before: &PauseBefore, resume: Resume) -> Result<Option<PersonAnswer>, String> {
+        match (before, resume) {
+            (_, Resume::Go) => Ok(None),
+            (PauseBefore::ModelCall { .. }, Resume::AnswerAsModel(response)) => {
+                Ok(Some(PersonAnswer::Model(response)))
+            }
+            (PauseBefore::ToolCall { .. }, Resume::AnswerAsTool(result)) => {
+                Ok(Some(PersonAnswer::Tool(result)))
+            }
+            (PauseBefore::ToolCall { id, name }, Resume::AnswerAsModel(_)) => Err(format!(
+                "a model's turn was offered, but the run is paused before tool call {name} ({id}): answer as the tool, or let it run"
+            )),
+            (PauseBefore::ModelCall { turn }, Resume::AnswerAsTool(_)) => Err(format!(
+                "a tool's result was offered, but the run is paused before model call (turn {turn}): answer as the model, or let it call the model"
+            )),
         }
     }
 }

@@ -51,6 +51,11 @@ pub enum EventKind {
         usage: Usage,
         cost_usd: f64,
         latency_ms: u64,
+        /// A person wrote this turn in the model's place ("Answer as the
+        /// model"); absent (false) for every turn a model wrote, so traces
+        /// from before it existed read the same.
+        #[serde(default, skip_serializing_if = "is_false")]
+        by_person: bool,
     },
     /// A model request that failed; `retry_in_ms` is set when it will be retried.
     ModelError {
@@ -100,8 +105,16 @@ pub enum EventKind {
         /// checks), right after this call. Not sent to the model.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         state: Option<Value>,
+        /// A person typed this result in the tool's place ("Answer as the
+        /// tool"): the handler did not run. Absent (false) otherwise.
+        #[serde(default, skip_serializing_if = "is_false")]
+        by_person: bool,
     },
     RunFinished(Outcome),
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 /// Reads a field through `serde_json::Value`. An internally tagged enum hands

@@ -11,7 +11,10 @@
 //! Built-in tools keep state (refunds, policy checks). To put that state back
 //! without re-running anything the model sees, the earlier successful calls
 //! are applied to the fresh tools silently: their results are discarded and
-//! no event is emitted. The fork's deadline counts from the fork's start;
+//! no event is emitted. A result a person typed in a tool's place is not
+//! applied: that tool never ran. A turn a person wrote is a recorded turn
+//! like any other: it is in the copied prefix, and the script continues
+//! after it (the person's turn took the script's place). The fork's deadline counts from the fork's start;
 //! its event times continue the parent's timeline.
 
 use std::rc::Rc;
@@ -196,10 +199,13 @@ fn restore_tool_state(run: &Run, prefix: &[RunEvent]) {
                 args: Some(edited),
                 ..
             } => args_by_id.push((id, edited)),
+            // A result a person typed in the tool's place: the tool never
+            // ran, so its store was not touched.
             EventKind::ToolResult {
                 id,
                 name,
                 is_error: false,
+                by_person: false,
                 ..
             } => {
                 let args = args_by_id

@@ -26,6 +26,7 @@ pub mod limits;
 pub mod message;
 pub mod model;
 pub mod pairing;
+pub mod person_turn;
 pub mod prices;
 pub mod provider;
 pub mod replay;

@@ -185,6 +185,14 @@ pub trait ModelClient {
         &'a self,
         request: ModelRequest<'a>,
     ) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>>;
+
+    /// A person answered this turn in the model's place (step mode's
+    /// "Answer as the model"), so `complete` was not called for it. A model
+    /// that plays a list of answers moves past the one this turn would have
+    /// had, so the next turn is the list's next, as a fork started after
+    /// such a turn continues; a model that reads only the history, or a
+    /// provider, has nothing to do.
+    fn turn_answered_by_person(&self) {}
 }
 
 /// The harness's token estimate for text: about four characters a token.

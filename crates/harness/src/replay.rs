@@ -6,7 +6,10 @@
 //!
 //! Replay plays the recorded model turns (responses and provider errors,
 //! exactly as recorded, thinking and ids included) and the recorded human
-//! decisions against the *current* tools, limits and verifier, then checks
+//! decisions against the *current* tools, limits and verifier. A turn or a
+//! tool result a person wrote in step mode is played back as that person's
+//! answer, so it stays marked, and the tool it stood in for does not run. It
+//! then checks
 //! outcomes rather than wording (seed 002's regression suite): the same
 //! status, the same sequence of tool calls with the same error flags, no
 //! repeated identical call, and every id the answer names found in a tool
@@ -22,10 +25,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::approval::{ApprovalRequest, Approver, Decider, Decision, DecisionKind};
+use crate::driver::{Pause, Resume, Stepper};
 use crate::event::{from_jsonl, EventKind, Outcome, RunEvent};
 use crate::limits::canonical_call;
 use crate::model::{ModelClient, ModelError, ModelErrorKind, ModelRequest, ModelResponse};
-use crate::run::Run;
+use crate::run::{PauseBefore, Run};
 use crate::runtime::Runtime;
 use crate::scenario::{Problem, Scenario};
 use crate::RunOptions;
@@ -192,6 +196,117 @@ impl ModelClient for RecordedModel {
         });
         Box::pin(async move { answer })
     }
+
+    /// The replay's stepper answers a person's turn from the recording
+    /// (`PersonReplay`); it is the recording's next turn, so move past it.
+    fn turn_answered_by_person(&self) {
+        self.next.set(self.next.get() + 1);
+    }
+}
+
+/// Plays a recording's person-written turns and tool results back as a
+/// person's answers at the pauses they answered, so the replay's trace marks
+/// them `by_person` as the recording does, and a tool a person answered for
+/// is not run now (its recorded result is what the model got). Everything
+/// else goes to `inner` (the page's stepper, which hands the page back
+/// between steps); a recording without a person's answer changes nothing.
+struct PersonReplay<'a> {
+    /// Turn number → the turn a person wrote for it.
+    turns: HashMap<u32, ModelResponse>,
+    /// Call id → the result a person typed for it.
+    results: RefCell<HashMap<String, Vec<Result<Value, String>>>>,
+    inner: Option<&'a dyn Stepper>,
+}
+
+impl<'a> PersonReplay<'a> {
+    fn from_events(events: &[RunEvent], inner: Option<&'a dyn Stepper>) -> Self {
+        let mut turns = HashMap::new();
+        let mut results: HashMap<String, Vec<Result<Value, String>>> = HashMap::new();
+        for event in events {
+            match &event.kind {
+                EventKind::ModelResponse {
+                    turn,
+                    content,
+                    stop_reason,
+                    usage,
+                    by_person: true,
+                    ..
+                } => {
+                    let response = ModelResponse {
+                        content: content.clone(),
+                        stop_reason: stop_reason.clone(),
+                        usage: *usage,
+                    };
+                    turns.insert(*turn, response);
+                }
+                EventKind::ToolResult {
+                    id,
+                    content,
+                    is_error,
+                    by_person: true,
+                    ..
+                } => {
+                    results
+                        .entry(id.clone())
+                        .or_default()
+                        .push(typed_result(content, *is_error));
+                }
+                _ => {}
+            }
+        }
+        PersonReplay {
+            turns,
+            results: RefCell::new(results),
+            inner,
+        }
+    }
+
+    fn has_answers(&self) -> bool {
+        !self.turns.is_empty() || !self.results.borrow().is_empty()
+    }
+}
+
+/// What a person typed, back from the result the run recorded: the run
+/// words an error "tool error: …" (`Run::feed_person_tool_result`), and a
+/// value is the text the model read.
+fn typed_result(content: &str, is_error: bool) -> Result<Value, String> {
+    if is_error {
+        Err(content
+            .strip_prefix("tool error: ")
+            .unwrap_or(content)
+            .to_string())
+    } else {
+        Ok(Value::String(content.to_string()))
+    }
+}
+
+impl Stepper for PersonReplay<'_> {
+    fn step_mode(&self) -> bool {
+        self.has_answers() || self.inner.is_some_and(|s| s.step_mode())
+    }
+
+    fn wait(&self, pause: &Pause) -> LocalBoxFuture<'static, Resume> {
+        let answer = match &pause.before {
+            PauseBefore::ModelCall { turn } => {
+                self.turns.get(turn).cloned().map(Resume::AnswerAsModel)
+            }
+            PauseBefore::ToolCall { id, .. } => self
+                .results
+                .borrow_mut()
+                .get_mut(id)
+                .filter(|queue| !queue.is_empty())
+                .map(|queue| Resume::AnswerAsTool(queue.remove(0))),
+        };
+        match (answer, self.inner) {
+            (Some(answer), _) => Box::pin(async move { answer }),
+            (None, Some(inner)) if inner.step_mode() => inner.wait(pause),
+            (None, _) => Box::pin(async { Resume::Go }),
+        }
+    }
+
+    fn yield_to_host(&self) -> Option<LocalBoxFuture<'static, ()>> {
+        self.inner.and_then(|s| s.yield_to_host())
+    }
 }
 
 /// Replays the user's recorded decisions, call by call id; a call the
@@ -328,13 +443,14 @@ pub async fn replay_with(
     let (config, _) = scenario.build_with_scripts(runtime.clone(), options.scripts)?;
     let model = RecordedModel::from_events(&record.events);
     let approver = RecordedApprover::from_events(&record.events);
+    let person = PersonReplay::from_events(&record.events, options.stepper);
     let mut run = Run::new(config);
     let env = crate::driver::Env {
         runtime: runtime.as_ref(),
         model: &model,
         approver: Some(&approver),
         cancel: options.cancel,
-        stepper: options.stepper,
+        stepper: Some(&person),
     };
     let mut events = Vec::new();
     let outcome = crate::driver::drive(&mut run, &env, &mut |e| events.push(e.clone())).await;

@@ -349,11 +349,30 @@ impl Run {
     /// Takes in a model turn: records it, then stops the run, runs its tool
     /// calls, or continues, as its stop reason and the limits decide.
     pub fn feed_model_response(&mut self, response: ModelResponse, now_ms: f64) {
+        self.take_model_turn(response, false, now_ms);
+    }
+
+    /// Takes in a turn a person wrote in the model's place ("Answer as the
+    /// model"), after `model_request` was emitted for it. The run treats it
+    /// exactly as a model's turn, and the trace marks it `by_person`. A
+    /// person's turn has no provider count, so its usage is the harness's
+    /// estimate, as for a scripted response without `usage`: the request's
+    /// estimated input and the turn's own characters as output.
+    pub fn feed_person_model_response(&mut self, mut response: ModelResponse, now_ms: f64) {
+        let output_chars: usize = response.content.iter().map(ContentBlock::char_len).sum();
+        response.usage = crate::model::Usage {
+            input_tokens: self.meter.estimated_input_tokens(),
+            output_tokens: crate::model::estimate_tokens(output_chars),
+        };
+        self.take_model_turn(response, true, now_ms);
+    }
+
+    fn take_model_turn(&mut self, response: ModelResponse, by_person: bool, now_ms: f64) {
         let Phase::AwaitingModel { since_ms, .. } = self.phase else {
             return;
         };
         let text = text_of(&response.content);
-        self.record_response(&response, &text, since_ms, now_ms);
+        self.record_response(&response, &text, since_ms, by_person, now_ms);
         let ModelResponse {
             content,
             stop_reason,
@@ -376,6 +395,7 @@ impl Run {
         response: &ModelResponse,
         text: &str,
         since_ms: f64,
+        by_person: bool,
         now_ms: f64,
     ) {
         let cost_usd = self.meter.charge(response.usage);
@@ -389,6 +409,7 @@ impl Run {
                 usage: response.usage,
                 cost_usd,
                 latency_ms: elapsed(since_ms, now_ms),
+                by_person,
             },
         );
     }
@@ -767,6 +788,18 @@ impl Run {
     }
 
     pub fn feed_tool_result(&mut self, result: Result<Value, String>, now_ms: f64) {
+        self.take_tool_result(result, false, now_ms);
+    }
+
+    /// Takes in a result a person typed in the tool's place ("Answer as the
+    /// tool"): the handler never ran, and the trace marks it `by_person`.
+    /// Otherwise it is a tool's result: an error reads "tool error: …" and
+    /// a value is capped by `max_result_chars`, as the model would get them.
+    pub fn feed_person_tool_result(&mut self, result: Result<Value, String>, now_ms: f64) {
+        self.take_tool_result(result, true, now_ms);
+    }
+
+    fn take_tool_result(&mut self, result: Result<Value, String>, by_person: bool, now_ms: f64) {
         let Phase::AwaitingTool {
             invocation,
             since_ms,
@@ -800,6 +833,7 @@ impl Run {
             is_error,
             latency_ms: latency,
             state,
+            by_person,
         };
         self.answer(answer, now_ms);
         self.phase = Phase::Calls;
@@ -914,6 +948,7 @@ impl Run {
                 is_error: answer.is_error,
                 latency_ms: answer.latency_ms,
                 state: answer.state,
+                by_person: answer.by_person,
             },
         );
         self.turn_results.push(ContentBlock::ToolResult(ToolResult {
@@ -1036,6 +1071,8 @@ struct ToolAnswer<'a> {
     latency_ms: u64,
     /// The tool's store after the call, for the trace only.
     state: Option<Value>,
+    /// A person typed it in the tool's place.
+    by_person: bool,
 }
 
 impl<'a> ToolAnswer<'a> {
@@ -1048,6 +1085,7 @@ impl<'a> ToolAnswer<'a> {
             is_error: true,
             latency_ms: 0,
             state: None,
+            by_person: false,
         }
     }
 }

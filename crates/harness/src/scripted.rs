@@ -399,6 +399,10 @@ impl ModelClient for ScriptedModel {
             Ok(self.respond(&script, &request))
         })
     }
+
+    fn turn_answered_by_person(&self) {
+        self.calls.set(self.calls.get() + 1);
+    }
 }
 
 /// What providers typically say for each status, so scripted errors read real.

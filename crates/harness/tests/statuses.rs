@@ -1001,9 +1001,8 @@ async fn seed_tools_enforce_their_rules_inside_a_run() {
 #[tokio::test(start_paused = true)]
 async fn the_host_gets_the_thread_after_every_step_with_its_events_already_out() {
     use futures::future::LocalBoxFuture;
-    use harness::driver::Stepper;
+    use harness::driver::{Pause, Resume, Stepper};
     use harness::event::RunEvent;
-    use harness::run::PauseBefore;
     use harness::runtime::TokioRuntime;
     use std::cell::RefCell;
     use std::rc::Rc;
@@ -1017,7 +1016,7 @@ async fn the_host_gets_the_thread_after_every_step_with_its_events_already_out()
         fn step_mode(&self) -> bool {
             false
         }
-        fn wait(&self, _: &PauseBefore) -> LocalBoxFuture<'static, ()> {
+        fn wait(&self, _: &Pause) -> LocalBoxFuture<'static, Resume> {
             unreachable!("never in step mode")
         }
         fn yield_to_host(&self) -> Option<LocalBoxFuture<'static, ()>> {
