@@ -771,13 +771,12 @@ mod reference {
         for (n, item) in items.iter().enumerate() {
             let id = text(item, "call_id").unwrap_or_default();
             match text(item, "type") {
-                Some("function_call") => {
+                Some("function_call")
                     if !items[n + 1..]
                         .iter()
-                        .any(|l| is(l, "function_call_output", id))
-                    {
-                        out.push((Rule::ResponsesUnansweredCall, format!("input[{n}]")));
-                    }
+                        .any(|l| is(l, "function_call_output", id)) =>
+                {
+                    out.push((Rule::ResponsesUnansweredCall, format!("input[{n}]")));
                 }
                 Some("function_call_output") => {
                     if item.get("output").is_none_or(Value::is_null) {
