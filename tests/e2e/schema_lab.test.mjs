@@ -105,9 +105,12 @@ test('the precondition pair parts at the refund call, its approval inside that s
   assert(kinds.join() === 'tool_call,tool_call', `the divergent row holds ${kinds}`);
   const titles = await cells.locator('.compare-event:first-child .cell-title').allInnerTexts();
   assert(titles.every((t) => t.includes('issue_refund')), `titles: ${titles}`);
-  // The fixed run asks for approval: in its call's step, not a row of its own.
-  const approval = cells.nth(1).locator('.compare-event[data-kind="approval_requested"]');
+  // The fixed run's refund is approved (by its policy), the naive one's is
+  // not: that extra event stays in the call's step, not a row of its own.
+  const approval = cells.nth(1).locator('.compare-event[data-kind="approval_decided"]');
   assert((await approval.count()) === 1, 'the approval is not in the refund step');
+  assert((await cells.nth(0).locator('.compare-event[data-kind^="approval"]').count()) === 0, 'the naive refund was approved');
+  assert(summary.includes('in fixed: precondition-in-code it was approved, then failed: '), summary);
   const rowsOfApprovals = await compare(page).locator('td[data-kind^="approval"]').count();
   assert(rowsOfApprovals === 0, `${rowsOfApprovals} cells are an approval alone`);
   await page.screenshot({ path: join(artifacts, 'schema-lab-precondition.png'), fullPage: false });
