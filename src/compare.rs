@@ -1,12 +1,20 @@
-//! Side-by-side comparison of two runs: a pitfall's naive and fixed
-//! scenarios, a scenario and a variant of its tools (A/B), or a run and its
-//! fork. The rows pair the two traces event by event; the first pair whose
-//! steps differ (`harness::fork::first_divergence`, which compares tool
-//! arguments, results and the model's text, not timings or token counts) is
-//! the divergence the page highlights and scrolls to.
+//! Side-by-side comparison of two runs: a pair of built-ins (a pitfall's
+//! naive and fixed scenarios, or a tool-schema pair's A and B), a scenario
+//! and a variant of its tools (A/B), or a run and its fork. The rows pair the
+//! two runs step by step (`steps`: a model call with its response, a tool
+//! call with its validation, approval and result), aligned by turn and
+//! position within the turn; the first row whose steps differ (compared as
+//! `harness::fork::step_key` does: tool arguments, results and the model's
+//! text, not timings or token counts) is the divergence the page highlights,
+//! scrolls to and says in plain words (`words`).
+
+mod steps;
+mod words;
+
+pub use steps::{StepKey, StepKind};
 
 use harness::event::{EventKind, RunEvent, Status};
-use harness::fork::{first_divergence, fork_points, ForkPoint};
+use harness::fork::{fork_points, ForkPoint};
 use harness::message::ContentBlock;
 use harness::replay::Record;
 use harness::run::usd;
@@ -73,6 +81,7 @@ impl Place {
 /// One event of one side, as a row cell shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cell {
+    pub seq: u64,
     pub kind: EventType,
     pub tone: Tone,
     pub title: String,
@@ -80,25 +89,70 @@ pub struct Cell {
     pub detail: Option<String>,
 }
 
+/// One step of one side: its events, as one row cell shows them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepCell {
+    pub kind: StepKind,
+    pub events: Vec<Cell>,
+}
+
+impl StepCell {
+    /// The seqs of the step's events, for `data-seqs` (what a loop diagram's
+    /// node finds its step by).
+    pub fn seqs(&self) -> String {
+        self.events
+            .iter()
+            .map(|c| c.seq.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
-    /// Position in both traces (the rows pair events by index).
+    /// The row's position: "step N" is `index + 1`.
     pub index: usize,
-    pub left: Option<Cell>,
-    pub right: Option<Cell>,
+    /// Where both sides' steps sit in their runs.
+    pub key: StepKey,
+    pub left: Option<StepCell>,
+    pub right: Option<StepCell>,
     pub place: Place,
 }
 
 /// The longest detail a cell shows; the full text is in each run's own trace.
 const DETAIL_CHARS: usize = 160;
 
+/// Both runs' steps aligned, and the row where they first differ.
+struct Aligned {
+    rows: Vec<(Option<steps::Step>, Option<steps::Step>)>,
+    divergence: Option<usize>,
+}
+
+fn aligned(left: &[RunEvent], right: &[RunEvent]) -> Aligned {
+    let rows = steps::align(steps::steps(left), steps::steps(right));
+    let divergence = steps::first_divergent(&rows, left, right);
+    Aligned { rows, divergence }
+}
+
 pub fn rows(left: &[RunEvent], right: &[RunEvent]) -> Vec<Row> {
-    let divergence = first_divergence(left, right).map(|d| d.index);
-    (0..left.len().max(right.len()))
-        .map(|index| Row {
+    let Aligned { rows, divergence } = aligned(left, right);
+    let step_cell = |step: Option<steps::Step>, events: &[RunEvent]| {
+        step.map(|step| StepCell {
+            kind: step.kind,
+            events: step
+                .events
+                .iter()
+                .filter_map(|&i| cell(&events[i]))
+                .collect(),
+        })
+    };
+    rows.into_iter()
+        .enumerate()
+        .map(|(index, (l, r))| Row {
             index,
-            left: left.get(index).and_then(cell),
-            right: right.get(index).and_then(cell),
+            key: l.as_ref().or(r.as_ref()).map_or(StepKey::End, |s| s.key),
+            left: step_cell(l, left),
+            right: step_cell(r, right),
             place: match divergence {
                 Some(at) if index == at => Place::Divergence,
                 Some(at) if index > at => Place::After,
@@ -135,6 +189,7 @@ fn cell(event: &RunEvent) -> Option<Cell> {
             .map(one_line),
     };
     Some(Cell {
+        seq: event.seq,
         kind: item.kind,
         tone: item.tone,
         title: item.title,
@@ -153,46 +208,62 @@ fn one_line(text: &str) -> String {
     }
 }
 
-/// The sentence above the columns: where the runs part, or that they do not.
+/// The sentence above the columns: the first step where the runs part, in
+/// plain words, or that they do not.
 pub fn summary(left: &Side, right: &Side) -> String {
-    let Some(divergence) = first_divergence(left.events(), right.events()) else {
+    let Aligned { rows, divergence } = aligned(left.events(), right.events());
+    let Some(at) = divergence else {
         return format!(
             "{} and {} took the same {} steps: this change made no difference to what the agent did.",
             left.label,
             right.label,
-            left.events().len()
+            rows.len()
         );
     };
-    let describe = |side: &Side| {
-        side.events()
-            .get(divergence.index)
-            .and_then(cell)
-            .map(|c| match c.detail {
-                Some(detail) => format!("{}: {detail}", c.title),
-                None => c.title,
-            })
-            .unwrap_or_else(|| "(its run had already ended)".to_string())
-    };
-    format!(
-        "The runs part at step {}. {}: {}. {}: {}.",
-        divergence.index + 1,
-        left.label,
-        describe(left),
-        right.label,
-        describe(right)
-    )
+    let (l, r) = &rows[at];
+    let key = l.as_ref().or(r.as_ref()).map_or(StepKey::End, |s| s.key);
+    let words = words::divergence(
+        key,
+        words::Said {
+            label: &left.label,
+            step: l.as_ref(),
+            events: left.events(),
+        },
+        words::Said {
+            label: &right.label,
+            step: r.as_ref(),
+            events: right.events(),
+        },
+    );
+    format!("The runs part at step {}. {words}.", at + 1)
 }
 
-/// Where the Trace shows the first step at which the runs part: the step's
-/// position in the left run's trace (the run in the Trace) and its event,
-/// `None` when the left side is not the run in the Trace, the runs do not
-/// part, or the left run had ended before that step.
-pub fn divergence_in_trace(left: &Side, right: &Side) -> Option<(usize, RunEvent)> {
+/// Where the Trace shows the first step at which the runs part: the row's
+/// step number, and the left run's event there (the first of the step's
+/// events that differs from the right run's, else the step's first) with
+/// its position in that run's trace. `None` when the left side is not the
+/// run in the Trace, the runs do not part, or the left run did not take
+/// that step.
+pub fn divergence_in_trace(left: &Side, right: &Side) -> Option<(usize, usize, RunEvent)> {
     if !left.in_trace {
         return None;
     }
-    let index = first_divergence(left.events(), right.events())?.index;
-    Some((index, left.events().get(index)?.clone()))
+    let Aligned { rows, divergence } = aligned(left.events(), right.events());
+    let at = divergence?;
+    let (l, r) = &rows[at];
+    let l = l.as_ref()?;
+    let theirs = r
+        .as_ref()
+        .map(|r| r.signature(right.events()))
+        .unwrap_or_default();
+    let differs = l
+        .signature(left.events())
+        .iter()
+        .zip(theirs.iter().map(Some).chain(std::iter::repeat(None)))
+        .position(|(mine, theirs)| Some(mine) != theirs)
+        .unwrap_or(0);
+    let index = l.events[differs];
+    Some((at + 1, index, left.events().get(index)?.clone()))
 }
 
 /// The steps a run can be forked from (`harness::fork::fork_points`), each
@@ -304,26 +375,31 @@ mod tests {
             .expect("the runs differ");
         assert!(rows[..at].iter().all(|r| r.place == Place::Same));
         assert!(rows[at + 1..].iter().all(|r| r.place == Place::After));
+        // Step 1 is the start, step 2 the first model call: where the id is chosen.
+        assert_eq!(at, 1);
+        assert_eq!(
+            rows[at].key,
+            StepKey::Turn {
+                turn: 1,
+                position: 0
+            }
+        );
         let left = rows[at].left.as_ref().unwrap();
         let right = rows[at].right.as_ref().unwrap();
-        assert_eq!(left.kind, EventType::ModelResponse);
-        assert!(
-            left.detail.as_deref().unwrap().contains("A1001"),
-            "{left:?}"
-        );
-        assert!(
-            right.detail.as_deref().unwrap().contains("ORD-1001"),
-            "{right:?}"
-        );
+        assert_eq!(left.kind, StepKind::ModelCall);
+        let kinds: Vec<EventType> = left.events.iter().map(|c| c.kind).collect();
+        assert_eq!(kinds, [EventType::ModelRequest, EventType::ModelResponse]);
+        assert!(left.events[1].detail.as_deref().unwrap().contains("A1001"));
+        assert!(right.events[1]
+            .detail
+            .as_deref()
+            .unwrap()
+            .contains("ORD-1001"));
 
         let text = summary(&Side::new("A", record(a)), &Side::new("B", record(b)));
-        assert!(
-            text.starts_with(&format!("The runs part at step {}.", at + 1)),
-            "{text}"
-        );
-        assert!(
-            text.contains("A1001") && text.contains("ORD-1001"),
-            "{text}"
+        assert_eq!(
+            text,
+            "The runs part at step 2. In turn 1, A called get_order with order_id \"A1001\"; B with order_id \"ORD-1001\"."
         );
     }
 
@@ -336,21 +412,46 @@ mod tests {
             &Side::new("A", record(a.clone())),
             &Side::new("B", record(b)),
         );
-        assert!(text.contains("made no difference"), "{text}");
+        // Start, two model calls, one tool call, the end.
+        assert_eq!(
+            text,
+            "A and B took the same 5 steps: this change made no difference to what the agent did."
+        );
         assert!(side_stats(&a).starts_with("done · "), "{}", side_stats(&a));
         assert_eq!(side_status(&a), Some(Status::Done));
     }
 
     #[test]
-    fn a_shorter_run_leaves_its_column_empty_after_its_end() {
+    fn a_shorter_run_leaves_its_column_empty_where_it_took_no_step() {
         let a = run("turn-limit");
         let b = run("get-time");
         let rows = rows(&a, &b);
-        assert_eq!(rows.len(), a.len().max(b.len()));
-        let short = a.len().min(b.len());
-        assert!(rows[short..]
+        // Each run's events are in its column once, in order.
+        for (side, events) in [(0, &a), (1, &b)] {
+            let seqs: Vec<u64> = rows
+                .iter()
+                .filter_map(|r| {
+                    if side == 0 {
+                        r.left.as_ref()
+                    } else {
+                        r.right.as_ref()
+                    }
+                })
+                .flat_map(|c| c.events.iter().map(|e| e.seq))
+                .collect();
+            assert_eq!(seqs, events.iter().map(|e| e.seq).collect::<Vec<_>>());
+        }
+        // Both ends share the last row, whatever the turns between.
+        let last = rows.last().unwrap();
+        assert_eq!(last.key, StepKey::End);
+        assert!(last.left.is_some() && last.right.is_some());
+        // get-time ends in turn 2; turn-limit's later turns face empty cells.
+        assert!(rows
             .iter()
-            .all(|r| r.left.is_none() || r.right.is_none()));
+            .filter(|r| r.key.turn().is_some_and(|t| t > 2))
+            .all(|r| r.left.is_some() && r.right.is_none()));
+        let text = summary(&Side::new("A", record(a)), &Side::new("B", record(b)));
+        assert!(text.starts_with("The runs part at step "), "{text}");
     }
 
     #[test]
@@ -375,15 +476,17 @@ mod tests {
     fn the_trace_shows_the_divergence_only_when_its_run_is_a_side() {
         let a = run("rules-without-example");
         let b = run("rules-with-example");
-        let index = rows(&a, &b)
-            .iter()
-            .position(|r| r.place == Place::Divergence)
-            .expect("the runs differ");
         let parent = Side::of_trace("parent", record(a.clone()));
         let fork = Side::new("fork", record(b.clone()));
+        // Step 2 is turn 1's model call; its request is the same in both
+        // runs, its response is where they part.
+        let response = a
+            .iter()
+            .position(|e| matches!(e.kind, EventKind::ModelResponse { .. }))
+            .unwrap();
         assert_eq!(
             divergence_in_trace(&parent, &fork),
-            Some((index, a[index].clone()))
+            Some((2, response, a[response].clone()))
         );
         // An A/B comparison: neither side is in the Trace.
         let plain = Side::new("A", record(a.clone()));

@@ -75,13 +75,23 @@ pub struct ScenarioOption {
     pub clock_age_ms: u64,
 }
 
+/// What ends the label of a built-in that has a counterpart to run beside
+/// it (`harness::library::pair_containing`): words, not only a colour, so
+/// every reader of the picker sees it.
+pub const PAIR_MARK: &str = " ⇄ pair";
+
 /// Built-in scenarios grouped for `<optgroup>`s, groups and options in library order.
 pub fn scenario_groups(builtins: &[BuiltinScenario]) -> Vec<ScenarioGroup> {
     let mut groups: Vec<ScenarioGroup> = Vec::new();
     for builtin in builtins {
+        let mark = if harness::library::pair_of(builtin.id).is_some() {
+            PAIR_MARK
+        } else {
+            ""
+        };
         let option = ScenarioOption {
             id: builtin.id,
-            label: builtin.name().to_string(),
+            label: format!("{}{mark}", builtin.name()),
             expected_status: builtin.expected_status,
             clock_age_ms: harness::library::clock_age_needed_ms(builtin),
         };
@@ -712,8 +722,22 @@ mod tests {
             .flat_map(|g| &g.options)
             .find(|o| o.id == "get-time")
             .expect("get-time is built in");
-        assert_eq!(get_time.label, "What time is it? (seed 001)");
+        // get-time is the fixed half of a pitfall pair.
+        assert_eq!(get_time.label, "What time is it? (seed 001) ⇄ pair");
         assert_eq!(get_time.expected_status, "done");
+        for option in groups.iter().flat_map(|g| &g.options) {
+            assert_eq!(
+                option.label.ends_with(PAIR_MARK),
+                harness::library::pair_of(option.id).is_some(),
+                "{}",
+                option.id
+            );
+        }
+        let turn_limit = groups
+            .iter()
+            .flat_map(|g| &g.options)
+            .find(|o| o.id == "turn-limit");
+        assert_eq!(turn_limit.unwrap().label, "Turn limit");
     }
 
     #[test]

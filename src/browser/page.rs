@@ -188,13 +188,13 @@ pub fn bring_into_view(
     });
 }
 
-/// Brings step `step` of a comparison's column `side` (0 or 1) to the
-/// middle of the window and marks it `data-shown`, as the Trace marks the
-/// row it shows.
-pub fn show_compare_step(step: usize, side: usize) {
+/// Brings the step of a comparison's column `side` (0 or 1) that holds the
+/// event `seq` to the middle of the window and marks it `data-shown`, as
+/// the Trace marks the row it shows. A step's cell lists its events' seqs
+/// in `data-seqs`.
+pub fn show_compare_step(seq: u64, side: usize) {
     show_marked(format!(
-        ".compare-table tr[data-step=\"{step}\"] > td:nth-of-type({})",
-        side + 1
+        ".compare-table td[data-side=\"{side}\"][data-seqs~=\"{seq}\"]"
     ));
 }
 

@@ -1,5 +1,6 @@
 //! The "Compare" panel: two runs side by side with the first step where they
-//! part highlighted. Three ways in: a pitfall's naive and fixed scenarios,
+//! part highlighted. Three ways in: a pair of built-ins (a pitfall's naive
+//! and fixed scenarios, a tool-schema pair's A and B), in one click,
 //! the scenario in the editor against a variant B (edit a tool's description
 //! or schema in B), and a fork of the run in the Trace from one of its steps
 //! under the scenario as now edited. The runs happen in the background
@@ -85,18 +86,8 @@ pub fn ComparePanel(
     let generation = StoredValue::new(0u64);
     let busy = move || shown.with(|s| matches!(s, Shown::Running(_)));
 
-    let pair = Memo::new(move |_| {
-        editor.selected().with(|id| {
-            library::pair_of(id).map(|other| {
-                // The pair's naive scenario always goes on the left.
-                if library::PITFALL_PAIRS.iter().any(|(naive, _)| naive == id) {
-                    (id.clone(), other.to_string())
-                } else {
-                    (other.to_string(), id.clone())
-                }
-            })
-        })
-    });
+    // The pair's A (or naive) half always goes on the left.
+    let pair = Memo::new(move |_| editor.selected().with(|id| library::pair_containing(id)));
     // The steps the run in the Trace can be forked from, listed in a task of
     // their own once it ends or pauses: a 10,000-turn run has 20,000 of
     // them, and the task that paints the run's end should not list them too.
@@ -160,26 +151,27 @@ pub fn ComparePanel(
     };
 
     let run_pair = move |_| {
-        let Some((naive, fixed)) = pair.get_untracked() else {
+        let Some(pair) = pair.get_untracked() else {
             return;
         };
         let choice = decide.get_untracked();
+        let (a_label, b_label) = pair.labels();
         start(
-            format!("Running {naive} and {fixed}…"),
+            format!("Running {} and {}…", pair.a, pair.b),
             Box::new(move |token| {
                 Box::pin(async move {
                     // The built-ins' files are a split module (`lazy::builtin_json`).
-                    let naive_json = crate::lazy::builtin_json(naive.clone())
+                    let a_json = crate::lazy::builtin_json(pair.a.to_string())
                         .await
                         .unwrap_or_default();
-                    let fixed_json = crate::lazy::builtin_json(fixed.clone())
+                    let b_json = crate::lazy::builtin_json(pair.b.to_string())
                         .await
                         .unwrap_or_default();
                     crate::lazy::engine()
                         .await
                         .run_both(
-                            (format!("naive: {naive}"), naive_json.to_string()),
-                            (format!("fixed: {fixed}"), fixed_json.to_string()),
+                            (a_label, a_json.to_string()),
+                            (b_label, b_json.to_string()),
                             choice,
                             token,
                         )
@@ -266,16 +258,19 @@ pub fn ComparePanel(
                     </select>
                 </label>
                 <div class="compare-way">
-                    <h3>"Pitfall pair"</h3>
+                    <h3>"Pair"</h3>
                     {move || match pair.get() {
-                        Some((naive, fixed)) => view! {
-                            <p>{format!("This scenario is half of a pitfall pair: {naive} (naive) and {fixed} (fixed).")}</p>
+                        Some(pair) => view! {
+                            <p>{
+                                let (a, b) = pair.roles();
+                                format!("This scenario is half of {}: {} ({a}) and {} ({b}).", pair.kind_words(), pair.a, pair.b)
+                            }</p>
                             <button type="button" class="compare-pair" prop:disabled=busy on:click=run_pair>
                                 "Run the pair side by side"
                             </button>
                         }.into_any(),
                         None => view! {
-                            <p class="hint">"Pick a scenario from the “Pitfalls: naive vs fixed” group to run its pair."</p>
+                            <p class="hint">"Pick a scenario marked “⇄ pair” in the picker (the pitfalls and the tool-schema effects) to run it beside its counterpart."</p>
                         }.into_any(),
                     }}
                 </div>
@@ -410,7 +405,7 @@ fn comparison_table(
         web_sys::ScrollLogicalPosition::Center,
     );
     let summary = compare::summary(&left, &right);
-    let show_in_trace = compare::divergence_in_trace(&left, &right).map(|(index, event)| {
+    let show_in_trace = compare::divergence_in_trace(&left, &right).map(|(step, index, event)| {
         let seq = event.seq;
         // Only while the Trace still holds that run.
         move || {
@@ -418,8 +413,8 @@ fn comparison_table(
                 .with(|events| events.get(index) == Some(&event))
                 .then(|| {
                     view! {
-                        <button type="button" class="compare-show" on:click=move |_| show_event.run(seq)>
-                            {format!("Show step {} in the Trace", index + 1)}
+                        <button type="button" class="compare-show" data-seq=seq on:click=move |_| show_event.run(seq)>
+                            {format!("Show step {step} in the Trace")}
                         </button>
                     }
                 })
@@ -449,11 +444,12 @@ fn comparison_table(
                     .into_iter()
                     .map(|row| {
                         let id = (row.place == compare::Place::Divergence).then_some("compare-divergence");
+                        let turn = row.key.turn().map(|t| format!("turn {t}"));
                         view! {
                             <tr class=format!("compare-row {}", row.place.class()) id=id data-step=row.index>
-                                <th scope="row">{row.index + 1}</th>
-                                <CellView cell=row.left />
-                                <CellView cell=row.right />
+                                <th scope="row" title=turn>{row.index + 1}</th>
+                                <CellView side=0 cell=row.left />
+                                <CellView side=1 cell=row.right />
                             </tr>
                         }
                     })
@@ -469,20 +465,13 @@ fn comparison_table(
 #[component]
 fn SideLoop(side: usize, label: String, events: Vec<RunEvent>) -> impl IntoView {
     let diagram = Signal::stored(LoopDiagram::from_events(&events));
-    let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
     let show_first = move |passed: Option<u64>| {
-        let step = passed.and_then(|seq| seqs.iter().position(|s| *s == seq));
-        if let Some(step) = step {
-            page::show_compare_step(step, side);
+        if let Some(seq) = passed {
+            page::show_compare_step(seq, side);
         }
     };
-    let on_node = {
-        let show_first = show_first.clone();
-        move |id: NodeId| {
-            show_first(
-                diagram.with_untracked(|d| d.node(id).and_then(|n| n.events.first().copied())),
-            )
-        }
+    let on_node = move |id: NodeId| {
+        show_first(diagram.with_untracked(|d| d.node(id).and_then(|n| n.events.first().copied())))
     };
     let on_edge = move |key: EdgeKey| {
         show_first(diagram.with_untracked(|d| {
@@ -529,16 +518,28 @@ fn SideHeader(side: Side) -> impl IntoView {
     }
 }
 
+/// One side's step: each of its events, titled, with its detail.
 #[component]
-fn CellView(cell: Option<compare::Cell>) -> impl IntoView {
+fn CellView(side: usize, cell: Option<compare::StepCell>) -> impl IntoView {
     match cell {
-        None => view! { <td class="compare-cell empty"></td> }.into_any(),
-        Some(cell) => view! {
-            <td class=format!("compare-cell {}", cell.tone.class()) data-kind=cell.kind.as_str()>
-                <span class="cell-title">{cell.title}</span>
-                {cell.detail.map(|d| view! { <code class="cell-detail">{d}</code> })}
+        None => view! { <td class="compare-cell empty" data-side=side></td> }.into_any(),
+        Some(step) => {
+            let (kind, seqs) = (step.kind.as_str(), step.seqs());
+            view! {
+            <td class="compare-cell" data-side=side data-kind=kind data-seqs=seqs>
+                {step
+                    .events
+                    .into_iter()
+                    .map(|cell| view! {
+                        <div class=format!("compare-event {}", cell.tone.class()) data-kind=cell.kind.as_str() data-seq=cell.seq>
+                            <span class="cell-title">{cell.title}</span>
+                            {cell.detail.map(|d| view! { <code class="cell-detail">{d}</code> })}
+                        </div>
+                    })
+                    .collect_view()}
             </td>
+            }
+            .into_any()
         }
-        .into_any(),
     }
 }

@@ -129,11 +129,12 @@ test('a fork from a step continues under the edited scenario, earlier steps unto
   const summary = await comparisonSummary(page);
   const [parent, fork] = await sideStatuses(page);
   assert(parent === 'failed_verification' && fork === 'done', `parent ended ${parent}, fork ended ${fork}`);
-  assert(summary.startsWith('The runs part at step 3.'), summary);
+  // Step 1 is the start, step 2 turn 1's model call: where the id is chosen.
+  assert(summary.startsWith('The runs part at step 2.'), summary);
   assert(summary.includes('ORD-1001') && summary.includes('A1001'), summary);
   // The steps before the fork point are the parent's, unchanged.
   const same = await compare(page).locator('tr.compare-row.same').count();
-  assert(same === 2, `${same} identical steps before the divergence`);
+  assert(same === 1, `${same} identical steps before the divergence`);
   // The fork exports as a record linked to its parent: the scenario it ran
   // (the edited one) and the parent's event it continued from.
   const forkSeq = Number(await page.locator('#fork-point').inputValue());

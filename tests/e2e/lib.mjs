@@ -98,10 +98,11 @@ export function assert(condition, message) {
 
 /** Picks built-in `id` and waits until the editor holds its file: the
  * built-ins' files are a split module, so the text lands a moment after the
- * pick (the picker's label is the file's `name`). */
+ * pick (the picker's label is the file's `name`, and " ⇄ pair" after it
+ * for a scenario with a counterpart). */
 export async function pick(page, id) {
   await page.selectOption('#scenario-picker', id);
-  const label = (await page.locator(`#scenario-picker option[value="${id}"]`).textContent()).trim();
+  const label = (await page.locator(`#scenario-picker option[value="${id}"]`).textContent()).trim().replace(/ ⇄ pair$/, '');
   await page
     .waitForFunction((name) => {
       try {

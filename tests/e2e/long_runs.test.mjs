@@ -183,10 +183,15 @@ test('compare: "Show step N in the Trace" draws the card of a step far back in t
   const step = Number((await summary.innerText()).match(/^The runs part at step (\d+)\./)?.[1]);
   assert(step > 0, `summary: ${await summary.innerText()}`);
   assert((await page.locator('#run-timeline > .turn-card[data-turn="900"]').count()) === 0, 'turn 900 was drawn before the jump');
-  await compare.getByRole('button', { name: `Show step ${step} in the Trace` }).click();
+  const show = compare.getByRole('button', { name: `Show step ${step} in the Trace` });
+  // The step's event that differs: the one the Trace shows.
+  const seq = await show.getAttribute('data-seq');
+  await show.click();
   await page.waitForFunction(() => document.activeElement?.closest?.('#run-timeline .event'), null, { timeout: 5_000 });
   const row = page.locator('#run-timeline .event:focus');
-  assert((await row.getAttribute('data-seq')) === String(step - 1), `focus is on event ${await row.getAttribute('data-seq')}, not step ${step}`);
+  assert((await row.getAttribute('data-seq')) === seq, `focus is on event ${await row.getAttribute('data-seq')}, not ${seq}`);
+  const cell = compare.locator(`tr.compare-row.divergence td[data-side="0"] .compare-event[data-seq="${seq}"]`);
+  assert((await cell.count()) === 1, `event ${seq} is not in step ${step}'s cell`);
   assert((await row.getAttribute('data-kind')) === 'tool_result', `step ${step} is a ${await row.getAttribute('data-kind')}`);
   assert((await row.innerText()).includes('Result from noop'), await row.innerText());
   const turn = await row.evaluate((el) => el.closest('.turn-card').dataset.turn);

@@ -155,6 +155,38 @@ builtins! {
         "rules-without-example",
         "failed_verification"
     ),
+    ("Tool-schema effects", "schema-place-enum", "done"),
+    (
+        "Tool-schema effects",
+        "schema-place-free-string",
+        "failed_verification"
+    ),
+    ("Tool-schema effects", "schema-nights-required", "done"),
+    (
+        "Tool-schema effects",
+        "schema-nights-default",
+        "failed_verification"
+    ),
+    ("Tool-schema effects", "schema-name-order-id", "done"),
+    ("Tool-schema effects", "schema-name-vague-id", "done"),
+    ("Tool-schema effects", "schema-precondition-stated", "done"),
+    (
+        "Tool-schema effects",
+        "schema-precondition-unstated",
+        "failed_verification"
+    ),
+    ("Tool-schema effects", "schema-example-accurate", "done"),
+    (
+        "Tool-schema effects",
+        "schema-example-misleading",
+        "failed_verification"
+    ),
+    ("Tool-schema effects", "schema-tools-distinct", "done"),
+    (
+        "Tool-schema effects",
+        "schema-tools-overlapping",
+        "failed_verification"
+    ),
     // Natively (no JavaScript sandbox) these end `done` too: the tool answers
     // that it runs only in the browser and the rules model stops there.
     ("User-written tools", "js-tool", "done"),
@@ -178,13 +210,77 @@ pub const PITFALL_PAIRS: &[(&str, &str)] = &[
     ("result-untrimmed", "hotel-search"),
 ];
 
-/// The other half of a pitfall pair, if `id` is in one.
+/// Tool-schema effects as pairs: the same task and model (the rules model)
+/// under two versions of the tools, A the clearer one and B the other. Each
+/// pair changes one thing, and its lesson says which.
+pub const SCHEMA_PAIRS: &[(&str, &str)] = &[
+    ("rules-with-example", "rules-without-example"),
+    ("schema-place-enum", "schema-place-free-string"),
+    ("schema-nights-required", "schema-nights-default"),
+    ("schema-name-order-id", "schema-name-vague-id"),
+    ("schema-precondition-stated", "schema-precondition-unstated"),
+    ("schema-example-accurate", "schema-example-misleading"),
+    ("schema-tools-distinct", "schema-tools-overlapping"),
+];
+
+/// Which list a pair comes from, which says what its halves are called.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PairKind {
+    /// A seed pitfall: the naive scenario and the fixed one.
+    Pitfall,
+    /// A tool-schema effect: version A of the tools and version B.
+    Schema,
+}
+
+/// Two built-ins to run side by side, `a` on the left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pair {
+    pub kind: PairKind,
+    pub a: &'static str,
+    pub b: &'static str,
+}
+
+impl Pair {
+    /// What each half is called: "naive" and "fixed", or "A" and "B".
+    pub fn roles(&self) -> (&'static str, &'static str) {
+        match self.kind {
+            PairKind::Pitfall => ("naive", "fixed"),
+            PairKind::Schema => ("A", "B"),
+        }
+    }
+
+    /// The two columns' labels: "naive: repeated-call-naive", "B: schema-nights-default".
+    pub fn labels(&self) -> (String, String) {
+        let (a, b) = self.roles();
+        (format!("{a}: {}", self.a), format!("{b}: {}", self.b))
+    }
+
+    /// "a pitfall pair" or "a tool-schema pair".
+    pub fn kind_words(&self) -> &'static str {
+        match self.kind {
+            PairKind::Pitfall => "a pitfall pair",
+            PairKind::Schema => "a tool-schema pair",
+        }
+    }
+}
+
+/// Every pair, pitfalls first.
+pub fn pairs() -> impl Iterator<Item = Pair> {
+    let of = |kind| move |&(a, b): &(&'static str, &'static str)| Pair { kind, a, b };
+    PITFALL_PAIRS
+        .iter()
+        .map(of(PairKind::Pitfall))
+        .chain(SCHEMA_PAIRS.iter().map(of(PairKind::Schema)))
+}
+
+/// The pair `id` is half of, if any (a built-in is in one pair at most).
+pub fn pair_containing(id: &str) -> Option<Pair> {
+    pairs().find(|p| p.a == id || p.b == id)
+}
+
+/// The other half of `id`'s pair, if `id` is in one.
 pub fn pair_of(id: &str) -> Option<&'static str> {
-    PITFALL_PAIRS.iter().find_map(|&(naive, fixed)| match id {
-        _ if id == naive => Some(fixed),
-        _ if id == fixed => Some(naive),
-        _ => None,
-    })
+    pair_containing(id).map(|p| if p.a == id { p.b } else { p.a })
 }
 
 /// How long the runtime's clock must have been running (the page open, the
@@ -221,6 +317,41 @@ mod tests {
             );
         }
         assert_eq!(json_of("no-such-scenario"), None);
+    }
+
+    #[test]
+    fn every_pair_is_two_built_ins_and_no_built_in_is_in_two_pairs() {
+        let mut halves: Vec<&str> = pairs().flat_map(|p| [p.a, p.b]).collect();
+        for id in &halves {
+            assert!(find(id).is_some(), "{id} is in a pair but not built in");
+        }
+        let count = halves.len();
+        halves.sort_unstable();
+        halves.dedup();
+        assert_eq!(halves.len(), count, "a built-in is in two pairs");
+        for pair in pairs() {
+            assert_eq!(pair_of(pair.a), Some(pair.b));
+            assert_eq!(pair_of(pair.b), Some(pair.a));
+            assert_eq!(pair_containing(pair.b), Some(pair));
+        }
+        assert_eq!(pair_of("turn-limit"), None);
+        let schema = pair_containing("schema-nights-default").unwrap();
+        assert_eq!(
+            schema.labels(),
+            (
+                "A: schema-nights-required".to_string(),
+                "B: schema-nights-default".to_string()
+            )
+        );
+        let pitfall = pair_containing("repeated-call").unwrap();
+        assert_eq!(pitfall.labels().0, "naive: repeated-call-naive");
+    }
+
+    #[test]
+    fn every_tool_schema_effect_is_half_of_a_pair() {
+        for builtin in BUILTIN.iter().filter(|b| b.group == "Tool-schema effects") {
+            assert!(pair_of(builtin.id).is_some(), "{} has no pair", builtin.id);
+        }
     }
 
     #[test]

@@ -12,11 +12,16 @@
 //!
 //! It picks the first listed tool that has not yet succeeded, unless that
 //! tool's description says it comes *after* another tool that has not
-//! succeeded yet ("only after X", "X first"). It fills each required argument
-//! (and each one with a `default`) by the first rule that applies:
+//! succeeded yet ("only after X", "X first"). A tool whose description
+//! overlaps one that has already succeeded (most of their words shared, see
+//! `same_job`) counts as done: the model takes it for the same job, as real
+//! models confuse tools described alike, and its text says it skipped it.
+//! It fills each required argument (and each one with a `default`) by the
+//! first rule that applies:
 //! 1. a field of that name in an earlier successful result (e.g. `hotel_id`);
-//! 2. the schema's `enum` (its first value), `default`, or `examples` (a task
-//!    word of the same shape as the first example, else the example itself);
+//! 2. the schema's `enum` (the value the task names, case aside, else its
+//!    first value), `default`, or `examples` (a task word of the same shape
+//!    as the first example, else the example itself);
 //! 3. an example in the property's or the tool's description ("e.g. A1001"):
 //!    a word in the task of the same shape (letters, digits, punctuation in the
 //!    same places), else the example itself;
@@ -70,12 +75,37 @@ fn decide(request: &ModelRequest<'_>) -> ModelResponse {
             .iter()
             .any(|o| o.tool == name && matches!(o.result, Some((_, false))))
     };
+    // Tools taken for the same job as one that already succeeded, each with
+    // that tool's name.
+    let skipped: Vec<(&str, &str)> = request
+        .tools
+        .iter()
+        .filter(|tool| !succeeded(&tool.name))
+        .filter_map(|tool| {
+            request
+                .tools
+                .iter()
+                .find(|other| {
+                    other.name != tool.name && succeeded(&other.name) && same_job(tool, other)
+                })
+                .map(|other| (tool.name.as_str(), other.name.as_str()))
+        })
+        .collect();
+    let done = |name: &str| succeeded(name) || skipped.iter().any(|(s, _)| *s == name);
     let next = request.tools.iter().find(|tool| {
-        !succeeded(&tool.name)
+        !done(&tool.name)
             && !request.tools.iter().any(|other| {
-                other.name != tool.name && !succeeded(&other.name) && comes_after(tool, &other.name)
+                other.name != tool.name && !done(&other.name) && comes_after(tool, &other.name)
             })
     });
+    let skip_note: String = skipped
+        .iter()
+        .map(|(tool, like)| {
+            format!(
+                " Skipped {tool}: its description overlaps that of {like}, which already ran, so it looks like the same job."
+            )
+        })
+        .collect();
     let (content, stop_reason) = match next {
         Some(tool) => {
             let last_failure = outcomes
@@ -112,7 +142,7 @@ fn decide(request: &ModelRequest<'_>) -> ModelResponse {
                         vec![
                             ContentBlock::Text {
                                 text: format!(
-                                    "Next tool: {} (the first listed tool not yet done).{why}",
+                                    "Next tool: {} (the first listed tool not yet done).{why}{skip_note}",
                                     tool.name
                                 ),
                             },
@@ -132,6 +162,7 @@ fn decide(request: &ModelRequest<'_>) -> ModelResponse {
                 Some((tool, result)) => format!("Done. {tool} returned: {}", clip(result, 300)),
                 None => format!("Done. No tool was needed for: {}", clip(&task, 200)),
             };
+            let text = text + &skip_note;
             (vec![ContentBlock::Text { text }], "end_turn")
         }
     };
@@ -183,6 +214,21 @@ fn outcomes(messages: &[Message]) -> Vec<Outcome<'_>> {
         }
     }
     outcomes
+}
+
+/// Whether two tools' descriptions say the same job: at least 60% of their
+/// words (of three letters or more, case aside) are shared. Distinct
+/// descriptions of related tools share far less (the seed tools: under 20%).
+fn same_job(tool: &ToolSpec, other: &ToolSpec) -> bool {
+    fn word_set(text: &str) -> std::collections::BTreeSet<String> {
+        text.split(|c: char| !c.is_alphanumeric() && c != '_')
+            .filter(|w| w.chars().count() >= 3)
+            .map(str::to_lowercase)
+            .collect()
+    }
+    let (a, b) = (word_set(&tool.description), word_set(&other.description));
+    let union = a.union(&b).count();
+    union > 0 && a.intersection(&b).count() * 10 >= union * 6
 }
 
 /// Whether `tool`'s description puts it after `other`: "after other" or "other first".
@@ -237,12 +283,17 @@ fn fill_one(
     if let Some((value, source)) = from_results(name, outcomes, messages) {
         return (value, format!("from the result of {source}"));
     }
-    if let Some(first) = property
-        .get("enum")
-        .and_then(Value::as_array)
-        .and_then(|e| e.first())
-    {
-        return (first.clone(), "the first value of its enum".to_string());
+    if let Some(values) = property.get("enum").and_then(Value::as_array) {
+        let named = values.iter().find(|v| {
+            v.as_str()
+                .is_some_and(|value| words(task).any(|w| w.eq_ignore_ascii_case(value)))
+        });
+        if let Some(named) = named {
+            return (named.clone(), "the enum value the task names".to_string());
+        }
+        if let Some(first) = values.first() {
+            return (first.clone(), "the first value of its enum".to_string());
+        }
     }
     if let Some(default) = property.get("default") {
         return (default.clone(), "its schema default".to_string());
@@ -444,6 +495,30 @@ mod tests {
             proper_noun("Find me a hotel in Lisbon for 2 nights.").as_deref(),
             Some("Lisbon")
         );
+    }
+
+    #[test]
+    fn descriptions_that_share_most_words_are_the_same_job() {
+        let tool = |description: &str| ToolSpec {
+            name: "t".into(),
+            description: description.into(),
+            input_schema: json!({}),
+        };
+        assert!(same_job(
+            &tool("Find hotels in a city: names, prices and details."),
+            &tool("Find a hotel in a city: names, prices and details.")
+        ));
+        // The seed's own pairs of related tools are distinct jobs.
+        for (a, b) in [
+            ("search_hotels", "get_hotel_detail"),
+            ("get_order", "check_refund_policy"),
+            ("check_refund_policy", "refund_order"),
+            ("get_order_status", "issue_refund"),
+        ] {
+            let spec = |name| crate::tools::builtin(name).unwrap().spec;
+            assert!(!same_job(&spec(a), &spec(b)), "{a} / {b}");
+        }
+        assert!(!same_job(&tool(""), &tool("")));
     }
 
     #[test]
