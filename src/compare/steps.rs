@@ -124,14 +124,7 @@ pub fn steps(events: &[RunEvent]) -> Vec<Step> {
             }
             EventKind::ToolCall { turn: t, id, .. } => {
                 turn = *t;
-                let position = 1 + steps
-                    .iter()
-                    .filter(|s| s.kind == StepKind::ToolCall && s.key.turn() == Some(turn))
-                    .count() as u32;
-                let mut step =
-                    Step::new(StepKey::Turn { turn, position }, StepKind::ToolCall, index);
-                step.call_id = Some(id.clone());
-                steps.push(step);
+                push_call(&mut steps, turn, id, index);
             }
             EventKind::ApprovalRequested { id, .. }
             | EventKind::ApprovalDecided { id, .. }
@@ -139,14 +132,7 @@ pub fn steps(events: &[RunEvent]) -> Vec<Step> {
                 if !by_call(&mut steps, id) {
                     // A result with no call before it (a trace cut short, or
                     // made by hand) is a step of its own in the current turn.
-                    let position = 1 + steps
-                        .iter()
-                        .filter(|s| s.kind == StepKind::ToolCall && s.key.turn() == Some(turn))
-                        .count() as u32;
-                    let mut step =
-                        Step::new(StepKey::Turn { turn, position }, StepKind::ToolCall, index);
-                    step.call_id = Some(id.clone());
-                    steps.push(step);
+                    push_call(&mut steps, turn, id, index);
                 }
             }
         }
@@ -188,4 +174,15 @@ pub fn first_divergent(
         (Some(l), Some(r)) => l.signature(left) != r.signature(right),
         _ => true,
     })
+}
+
+/// Starts the step of call `id`, the next call of `turn`, at event `index`.
+fn push_call(steps: &mut Vec<Step>, turn: u32, id: &str, index: usize) {
+    let position = 1 + steps
+        .iter()
+        .filter(|s| s.kind == StepKind::ToolCall && s.key.turn() == Some(turn))
+        .count() as u32;
+    let mut step = Step::new(StepKey::Turn { turn, position }, StepKind::ToolCall, index);
+    step.call_id = Some(id.to_string());
+    steps.push(step);
 }
