@@ -32,7 +32,9 @@ test('`bash scripts/serve.sh` serves a page that runs a scenario with no console
   const context = await env.browser.newContext();
   try {
     const url = `http://127.0.0.1:${port}/`;
-    const deadline = Date.now() + 150_000;
+    // A release build from a warm cache: wasm-split and wasm-opt over every
+    // split module take minutes on a 2-core machine.
+    const deadline = Date.now() + 300_000;
     let up = false;
     while (!up && Date.now() < deadline) {
       up = await fetch(url).then((r) => r.ok, () => false);
@@ -53,4 +55,4 @@ test('`bash scripts/serve.sh` serves a page that runs a scenario with no console
     try { process.kill(-child.pid); } catch { /* already gone */ }
     rmSync(dist, { recursive: true, force: true });
   }
-}, { timeoutMs: 180_000 });
+}, { timeoutMs: 330_000 });
