@@ -8,6 +8,8 @@
 //! text, not timings or token counts) is the divergence the page highlights,
 //! scrolls to and says in plain words (`words`).
 
+pub mod change;
+pub mod repeats;
 mod steps;
 mod words;
 
@@ -55,6 +57,13 @@ impl Side {
     pub fn events(&self) -> &[RunEvent] {
         &self.record.events
     }
+}
+
+/// A comparison's runs: each side run once, or N times with a provider.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Compared {
+    pub left: Vec<Side>,
+    pub right: Vec<Side>,
 }
 
 /// Where a row stands relative to the first divergence.
@@ -206,6 +215,18 @@ fn one_line(text: &str) -> String {
     } else {
         flat
     }
+}
+
+/// What differs between the two sides' scenarios (see `change`), or `None`
+/// when a side has no scenario to compare (a bare trace).
+pub fn scenario_changes(left: &Side, right: &Side) -> Option<Vec<change::Change>> {
+    let json = |side: &Side| {
+        side.record
+            .scenario
+            .as_ref()
+            .and_then(|s| serde_json::to_value(s).ok())
+    };
+    Some(change::between(&json(left)?, &json(right)?))
 }
 
 /// The sentence above the columns: the first step where the runs part, in

@@ -343,25 +343,43 @@ pub fn syntax_error(text: &str) -> Option<SyntaxError> {
 /// A tool entry as the form shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ToolForm {
-    /// A built-in tool named in the file; edit it as JSON to change it.
-    Builtin(String),
-    Inline {
+    /// A built-in tool listed by its name: the description, schema and
+    /// approval it comes with (`None` for a name the harness does not have).
+    Builtin {
         name: String,
-        description: String,
-        schema: String,
-        needs_approval: bool,
+        spec: Option<InlineFields>,
     },
+    Inline(InlineFields),
+}
+
+/// What the form edits of a tool: what the model is told, and approval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InlineFields {
+    pub name: String,
+    pub description: String,
+    /// Pretty-printed JSON.
+    pub schema: String,
+    pub needs_approval: bool,
 }
 
 pub fn tool_forms(scenario: &Value) -> Vec<ToolForm> {
     let Some(tools) = scenario.get("tools").and_then(Value::as_array) else {
         return Vec::new();
     };
+    let pretty = |schema: &Value| serde_json::to_string_pretty(schema).unwrap_or_default();
     tools
         .iter()
         .map(|tool| match tool {
-            Value::String(name) => ToolForm::Builtin(name.clone()),
-            other => ToolForm::Inline {
+            Value::String(name) => ToolForm::Builtin {
+                name: name.clone(),
+                spec: harness::tools::builtin(name).map(|b| InlineFields {
+                    name: name.clone(),
+                    description: b.spec.description,
+                    schema: pretty(&b.spec.input_schema),
+                    needs_approval: b.needs_approval,
+                }),
+            },
+            other => ToolForm::Inline(InlineFields {
                 name: other["name"].as_str().unwrap_or_default().to_string(),
                 description: other["description"]
                     .as_str()
@@ -369,12 +387,51 @@ pub fn tool_forms(scenario: &Value) -> Vec<ToolForm> {
                     .to_string(),
                 schema: other
                     .get("input_schema")
-                    .map(|s| serde_json::to_string_pretty(s).unwrap_or_default())
+                    .map(pretty)
                     .unwrap_or_else(|| "{\"type\": \"object\"}".to_string()),
                 needs_approval: other["needs_approval"].as_bool().unwrap_or(false),
-            },
+            }),
         })
         .collect()
+}
+
+/// Where a form edit of tool `index`'s `field` goes, and what it writes. A
+/// built-in listed by its name becomes an inline entry with the built-in as
+/// its handler and the built-in's description, schema and approval, with
+/// `field` replaced: the scenario format's way to override what the model
+/// is told about a built-in. Any other entry gets just `field` set.
+pub fn tool_field_edit(
+    scenario_text: &str,
+    index: usize,
+    field: &'static str,
+    value: Value,
+) -> (Vec<Key>, Value) {
+    let entry = serde_json::from_str::<Value>(scenario_text)
+        .ok()
+        .and_then(|s| s.get("tools")?.get(index).cloned());
+    let builtin = match &entry {
+        Some(Value::String(name)) => harness::tools::builtin(name).map(|b| (name.clone(), b)),
+        _ => None,
+    };
+    match builtin {
+        Some((name, builtin)) => {
+            let mut object = Map::new();
+            object.insert("name".into(), Value::from(name.as_str()));
+            object.insert("builtin".into(), Value::from(name.as_str()));
+            object.insert("description".into(), Value::from(builtin.spec.description));
+            object.insert("input_schema".into(), builtin.spec.input_schema);
+            object.insert("needs_approval".into(), Value::from(builtin.needs_approval));
+            object.insert(field.to_string(), value);
+            (
+                vec![Key::Field("tools"), Key::Index(index)],
+                Value::Object(object),
+            )
+        }
+        None => (
+            vec![Key::Field("tools"), Key::Index(index), Key::Field(field)],
+            value,
+        ),
+    }
 }
 
 /// The scripted responses as the script editor starts.
@@ -395,6 +452,55 @@ pub fn parse_json_field(label: &str, text: &str) -> Result<Value, String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_builtin_shows_what_it_comes_with() {
+        let forms = tool_forms(&json!({"tools": ["get_order", "no_such_tool"]}));
+        let ToolForm::Builtin {
+            name,
+            spec: Some(spec),
+        } = &forms[0]
+        else {
+            panic!("{forms:?}")
+        };
+        assert_eq!(name, "get_order");
+        let builtin = harness::tools::builtin("get_order").unwrap();
+        assert_eq!(spec.description, builtin.spec.description);
+        assert!(spec.schema.contains("\"properties\""), "{}", spec.schema);
+        assert_eq!(
+            forms[1],
+            ToolForm::Builtin {
+                name: "no_such_tool".into(),
+                spec: None
+            }
+        );
+    }
+
+    #[test]
+    fn editing_a_builtin_overrides_it_then_edits_the_override() {
+        let text =
+            r#"{"name": "n", "task": "t", "tools": ["get_order"], "model": {"type": "rules"}}"#;
+        let (path, value) = tool_field_edit(text, 0, "description", json!("Look up an order."));
+        let once = set_path(text, &path, Some(value)).unwrap();
+        let entry = &serde_json::from_str::<Value>(&once).unwrap()["tools"][0];
+        let builtin = harness::tools::builtin("get_order").unwrap();
+        assert_eq!(entry["builtin"], "get_order");
+        assert_eq!(entry["description"], "Look up an order.");
+        assert_eq!(entry["input_schema"], builtin.spec.input_schema);
+        // The scenario loads: a built-in handler under an edited description.
+        let loaded = harness::scenario::Scenario::load(&once).unwrap();
+        assert_eq!(
+            loaded.tool_specs().unwrap()[0].description,
+            "Look up an order."
+        );
+        // A second edit changes its field only, keeping the first.
+        let (path, value) = tool_field_edit(&once, 0, "needs_approval", json!(true));
+        assert_eq!(path.len(), 3);
+        let twice = set_path(&once, &path, Some(value)).unwrap();
+        let entry = &serde_json::from_str::<Value>(&twice).unwrap()["tools"][0];
+        assert_eq!(entry["description"], "Look up an order.");
+        assert_eq!(entry["needs_approval"], true);
+    }
 
     #[test]
     fn set_path_replaces_creates_and_removes() {
@@ -556,15 +662,17 @@ mod tests {
             "model": {"type": "scripted", "responses": [{"text": "hi"}]}
         });
         let forms = tool_forms(&scenario);
-        assert_eq!(forms[0], ToolForm::Builtin("get_time".into()));
+        assert!(
+            matches!(&forms[0], ToolForm::Builtin { name, spec: Some(_) } if name == "get_time")
+        );
         assert_eq!(
             forms[1],
-            ToolForm::Inline {
+            ToolForm::Inline(InlineFields {
                 name: "t".into(),
                 description: "d".into(),
                 schema: "{\n  \"type\": \"object\"\n}".into(),
                 needs_approval: true
-            }
+            })
         );
         assert_eq!(
             responses_text(&scenario),

@@ -191,3 +191,40 @@ async fn each_schema_pair_says_its_lesson_call_in_plain_words() {
         );
     }
 }
+
+/// Repeated runs are counted by the tools each called and how it ended: the
+/// table a provider comparison shows ("how often did B call the wrong tool").
+#[tokio::test(start_paused = true)]
+async fn repeated_runs_are_counted_by_their_tools_and_status() {
+    use agent_loop_playground::compare::repeats::{tool_sequence, ways};
+    let side = |events| {
+        Side::new(
+            "x",
+            Record {
+                scenario: None,
+                events,
+                forked_at: None,
+            },
+        )
+    };
+    let stated = side(run_builtin("schema-precondition-stated").await);
+    let unstated = side(run_builtin("schema-precondition-unstated").await);
+    assert_eq!(
+        tool_sequence(stated.events()),
+        "get_order → check_refund_policy → refund_order"
+    );
+    assert_eq!(tool_sequence(unstated.events()), "get_order → refund_order");
+    let ways = ways(
+        &[stated.clone(), stated.clone(), unstated.clone()],
+        &[unstated.clone(), unstated],
+    );
+    assert_eq!(ways.len(), 2, "{ways:?}");
+    assert_eq!(
+        (ways[0].a, ways[0].b, ways[0].status.as_str()),
+        (1, 2, "failed_verification")
+    );
+    assert_eq!(
+        (ways[1].a, ways[1].b, ways[1].status.as_str()),
+        (2, 0, "done")
+    );
+}

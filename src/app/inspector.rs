@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::inspector::InspectorState;
+use crate::state::model_choice::ModelChoice;
 use crate::ui::compare_panel::compare_panel;
 use crate::ui::inspector_panel::inspector_panel;
 use crate::ui::run_state_panel::RunStatePanel;
@@ -18,6 +19,7 @@ pub fn Inspector(
     editor: Editor,
     controller: Controller,
     inspector: InspectorState,
+    model_choice: ModelChoice,
 ) -> impl IntoView {
     let paused = controller.paused();
     view! {
@@ -32,6 +34,7 @@ pub fn Inspector(
         {Suspend::new(tool_bench(editor.text()))}
         {Suspend::new(compare_panel(
             editor,
+            model_choice,
             controller.events(),
             controller.ran_scenario(),
             controller.running(),

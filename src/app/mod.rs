@@ -59,7 +59,7 @@ pub fn App() -> impl IntoView {
         <main class="layout">
             <ScenarioSection editor controller model_choice />
             <TraceSection editor controller history approvals />
-            <Inspector editor controller inspector />
+            <Inspector editor controller inspector model_choice />
         </main>
     }
 }

@@ -11,13 +11,15 @@ use harness::approval::{ApprovalRequest, Approver, Decision};
 use harness::cancel::CancelToken;
 use harness::driver::{Pause, Resume, Stepper};
 use harness::event::RunEvent;
+use harness::model::ModelClient;
+use harness::provider::ProviderRun;
 use harness::replay::Record;
 use harness::runtime::Runtime;
 use harness::scenario::Scenario;
 use harness::RunOptions;
 
 use crate::browser::runtime::{BrowserRuntime, HostYield};
-use crate::compare::{prefixed, Side};
+use crate::compare::{prefixed, Compared, Side};
 use crate::view_model;
 
 /// How a background run answers a call that asks for approval.
@@ -109,22 +111,24 @@ pub async fn replay(
     .await
 }
 
-/// Runs `scenario` with its own model to the end and returns its trace.
-/// Problems that stop it from building come back as one line each.
+/// Runs `scenario` to the end with `model`, else its own, and returns its
+/// trace. Problems that stop it from building come back as one line each.
 pub async fn run_to_end(
     scenario: &Scenario,
+    model: Option<&dyn ModelClient>,
     decide: AutoDecision,
     cancel: CancelToken,
 ) -> Result<Vec<RunEvent>, Vec<String>> {
     let ground = Background::new(decide);
     let mut events = Vec::new();
-    let result = harness::run_scenario(
-        scenario,
-        ground.runtime.clone(),
-        ground.options(cancel),
-        &mut |event: &RunEvent| events.push(event.clone()),
-    )
-    .await;
+    let mut on_event = |event: &RunEvent| events.push(event.clone());
+    let (runtime, options) = (ground.runtime.clone(), ground.options(cancel));
+    let result = match model {
+        Some(model) => {
+            harness::run_scenario_with_model(scenario, runtime, model, options, &mut on_event).await
+        }
+        None => harness::run_scenario(scenario, runtime, options, &mut on_event).await,
+    };
     match result {
         Ok(_) => Ok(events),
         Err(problems) => Err(problems.iter().map(ToString::to_string).collect()),
@@ -153,13 +157,15 @@ pub async fn fork_to_end(
 }
 
 /// Loads both scenarios (every problem, prefixed by its side) and runs them
-/// one after the other.
+/// `how.times` rounds, A then B in each, with their own models or the
+/// provider `how.model`. Stop ends the rounds: what finished is returned.
 pub async fn run_both(
     (left_label, left_text): (String, String),
     (right_label, right_text): (String, String),
     decide: AutoDecision,
     cancel: CancelToken,
-) -> Result<(Side, Side), Vec<String>> {
+    how: Rounds,
+) -> Result<Compared, Vec<String>> {
     let left = Scenario::load(&left_text);
     let right = Scenario::load(&right_text);
     let (left, right) = match (left, right) {
@@ -175,19 +181,55 @@ pub async fn run_both(
             return Err(problems);
         }
     };
-    let left_events = run_to_end(&left, decide, cancel.clone())
-        .await
-        .map_err(|p| prefixed(&left_label, &p))?;
-    let right_events = run_to_end(&right, decide, cancel)
-        .await
-        .map_err(|p| prefixed(&right_label, &p))?;
-    let record = |scenario, events| Record {
-        scenario: Some(scenario),
-        events,
-        forked_at: None,
+    // A provider run is capped and costed by the settings, as in the Trace.
+    let (left, right) = match &how.model {
+        Some(provider) => (provider.apply(left), provider.apply(right)),
+        None => (left, right),
     };
-    Ok((
-        Side::new(left_label, record(left, left_events)),
-        Side::new(right_label, record(right, right_events)),
-    ))
+    let times = how.times.max(1);
+    let mut compared = Compared::default();
+    for round in 1..=times {
+        // Stop keeps the rounds that finished; the first always runs, so
+        // there is something to show.
+        if round > 1 && cancel.is_cancelled() {
+            break;
+        }
+        (how.progress)(round, times);
+        for (label, scenario, runs) in [
+            (&left_label, &left, &mut compared.left),
+            (&right_label, &right, &mut compared.right),
+        ] {
+            let model = match &how.model {
+                Some(provider) => Some(crate::lazy::provider_model(provider.clone()).await),
+                None => None,
+            };
+            let events = run_to_end(scenario, model.as_deref(), decide, cancel.clone())
+                .await
+                .map_err(|p| prefixed(label, &p))?;
+            let label = if times == 1 {
+                label.clone()
+            } else {
+                format!("{label}, run {round} of {times}")
+            };
+            runs.push(Side::new(
+                label,
+                Record {
+                    scenario: Some(scenario.clone()),
+                    events,
+                    forked_at: None,
+                },
+            ));
+        }
+    }
+    Ok(compared)
+}
+
+/// How a comparison runs its two scenarios.
+pub struct Rounds {
+    /// `None`: each scenario's own model (scripted or rules).
+    pub model: Option<ProviderRun>,
+    /// How many times each side runs; 1 for the scenarios' own models.
+    pub times: u32,
+    /// Told (round, rounds) as each round starts.
+    pub progress: Box<dyn Fn(u32, u32)>,
 }

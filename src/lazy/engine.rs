@@ -25,9 +25,9 @@ use serde_json::Value;
 
 use harness::library::BUILTIN;
 
-use super::background::{self, AutoDecision};
+use super::background::{self, AutoDecision, Rounds};
 use crate::browser::runtime::BrowserRuntime;
-use crate::compare::Side;
+use crate::compare::Compared;
 use crate::view_model;
 
 /// Everything the watched run needs from the page, owned, because it
@@ -69,14 +69,16 @@ pub trait Engine {
     /// `harness::run_scenario`), with the JavaScript sandbox for script tools.
     fn play(&self, play: Play) -> LocalBoxFuture<'static, Result<Outcome, Vec<Problem>>>;
 
-    /// `background::run_both`: both sides of a comparison, each run to the end.
+    /// `background::run_both`: both sides of a comparison, each run to the
+    /// end, once or `rounds.times` times.
     fn run_both(
         &self,
         left: (String, String),
         right: (String, String),
         decide: AutoDecision,
         cancel: CancelToken,
-    ) -> LocalBoxFuture<'static, Result<(Side, Side), Vec<String>>>;
+        rounds: Rounds,
+    ) -> LocalBoxFuture<'static, Result<Compared, Vec<String>>>;
 
     /// `background::replay`: the record's model turns against `scenario`.
     fn replay(
@@ -172,8 +174,9 @@ impl Engine for PageEngine {
         right: (String, String),
         decide: AutoDecision,
         cancel: CancelToken,
-    ) -> LocalBoxFuture<'static, Result<(Side, Side), Vec<String>>> {
-        Box::pin(background::run_both(left, right, decide, cancel))
+        rounds: Rounds,
+    ) -> LocalBoxFuture<'static, Result<Compared, Vec<String>>> {
+        Box::pin(background::run_both(left, right, decide, cancel, rounds))
     }
 
     fn replay(

@@ -67,7 +67,7 @@ use leptos::prelude::lazy;
 use crate::browser::fetch::FetchTransport;
 use crate::wire_view::{self, TurnWire};
 
-pub use background::AutoDecision;
+pub use background::{AutoDecision, Rounds};
 pub use engine::{Engine, Play};
 
 /// The run engine (see `engine`): loading, building and driving runs.

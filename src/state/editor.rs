@@ -31,6 +31,7 @@ use leptos::task::spawn_local;
 use crate::browser::page;
 use crate::provenance::{self, Lesson, Provenance, Source};
 use crate::share;
+use crate::state::form_doc;
 use crate::view_model::{self, CUSTOM};
 use crate::{form, lazy};
 
@@ -239,21 +240,7 @@ impl Editor {
 
     /// Records (or clears, with `None`) why form field `key` cannot be applied.
     pub fn set_field_error(self, key: &str, error: Option<String>) {
-        let known = self.field_errors.with_untracked(|errors| {
-            errors
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, e)| e.clone())
-        });
-        if known == error {
-            return;
-        }
-        self.field_errors.update(|errors| {
-            errors.retain(|(k, _)| k != key);
-            if let Some(error) = error {
-                errors.push((key.to_string(), error));
-            }
-        });
+        form_doc::set_field_error(self.field_errors, key, error)
     }
 
     /// A form field changed: rewrite that one value in the JSON text.
@@ -377,6 +364,28 @@ impl Editor {
             page::set_fragment("");
         }
         self.text.set(text);
+    }
+}
+
+/// The structured form edits the editor's text (A) in place.
+impl form_doc::FormDoc for Editor {
+    fn text(&self) -> ReadSignal<String> {
+        Editor::text(self)
+    }
+    fn revision(&self) -> ReadSignal<u64> {
+        Editor::revision(self)
+    }
+    fn field_errors(&self) -> ReadSignal<Vec<(String, String)>> {
+        Editor::field_errors(self)
+    }
+    fn set_field_error(self, key: &str, error: Option<String>) {
+        Editor::set_field_error(self, key, error)
+    }
+    fn edit_field(self, key: &str, path: &[form::Key], value: Option<serde_json::Value>) {
+        Editor::edit_field(self, key, path, value)
+    }
+    fn id_prefix(&self) -> &'static str {
+        ""
     }
 }
 

@@ -8,6 +8,8 @@
 //!   stops runs), its log, cards, counters and what it waits for.
 //! - [`editor`]: the scenario text the next run loads, where it came from,
 //!   and its live check (what blocks Run).
+//! - [`form_doc`]: a scenario text the structured form edits (A's, or
+//!   the comparison's variant B).
 //! - [`history`]: the kept runs and their actions (keep, open, delete,
 //!   import, export, replay).
 //! - [`model_choice`]: the Model settings (scripted or a provider).
@@ -17,6 +19,7 @@
 
 pub mod controller;
 pub mod editor;
+pub mod form_doc;
 pub mod history;
 pub mod inspector;
 pub mod model_choice;

@@ -26,11 +26,16 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::browser::{files, page};
-use crate::compare::{self, prefixed, Side};
-use crate::lazy::AutoDecision;
+use crate::compare::change::{Change, Words};
+use crate::compare::repeats;
+use crate::compare::{self, prefixed, Compared, Side};
+use crate::lazy::{AutoDecision, Rounds};
 use crate::loop_diagram::{EdgeKey, LoopDiagram, NodeId};
 use crate::state::editor::Editor;
+use crate::state::form_doc::{FormDoc, Variant};
+use crate::state::model_choice::ModelChoice;
 use crate::ui::loop_diagram::LoopDiagramView;
+use crate::ui::scenario_form::ScenarioForm;
 use crate::view_model;
 
 /// Past this many steps, the fork picker lists one turn's steps at a time,
@@ -40,19 +45,24 @@ const LIST_EVERY_FORK_POINT_UP_TO: usize = 200;
 
 /// A comparison's work: given its cancel token, the two finished sides.
 type Work =
-    Box<dyn FnOnce(CancelToken) -> LocalBoxFuture<'static, Result<(Side, Side), Vec<String>>>>;
+    Box<dyn FnOnce(CancelToken, Rounds) -> LocalBoxFuture<'static, Result<Compared, Vec<String>>>>;
+
+/// The most runs a side may have with a provider: each is a paid request
+/// or several, and ten already shows how often a description misleads.
+const MOST_TIMES: u32 = 10;
 
 /// The Compare panel, its view and its actions (see the module's doc).
 #[cfg_attr(feature = "split", lazy)]
 pub async fn compare_panel(
     editor: Editor,
+    model_choice: ModelChoice,
     events: ReadSignal<Vec<RunEvent>>,
     ran: ReadSignal<Option<Scenario>>,
     running: ReadSignal<bool>,
     paused: Signal<bool>,
     show_event: Callback<u64>,
 ) -> AnyView {
-    view! { <ComparePanel editor events ran running paused show_event /> }.into_any()
+    view! { <ComparePanel editor model_choice events ran running paused show_event /> }.into_any()
 }
 
 /// What the panel shows under its controls.
@@ -61,13 +71,15 @@ enum Shown {
     Nothing,
     Running(String),
     Failed(Vec<String>),
-    /// Boxed: two records are large, and the other states are small.
-    Compared(Box<(Side, Side)>),
+    /// Boxed: records are large, and the other states are small.
+    Compared(Box<Compared>),
 }
 
 #[component]
 pub fn ComparePanel(
     editor: Editor,
+    /// The Model settings: with a provider, the runs go to it, N times a side.
+    model_choice: ModelChoice,
     /// The run in the Trace, and the scenario it ran: what a fork starts from.
     events: ReadSignal<Vec<RunEvent>>,
     ran: ReadSignal<Option<Scenario>>,
@@ -78,13 +90,21 @@ pub fn ComparePanel(
     show_event: Callback<u64>,
 ) -> impl IntoView {
     let shown = RwSignal::new(Shown::Nothing);
-    let variant = RwSignal::new(String::new());
+    // B: a scenario text of its own, edited with the same form as A.
+    let variant = Variant::new();
     let decide = RwSignal::new(AutoDecision::Approve);
+    // Runs per side with a provider; the scenarios' own models run once.
+    let times = RwSignal::new(1u32);
+    let provider = move || model_choice.source.get();
+    // A provider chosen with settings that cannot run: the comparison waits
+    // for them, rather than quietly running the scripted model instead.
+    let model_blocked = move || provider().is_some() && !model_choice.problem_lines().is_empty();
     let fork_at = RwSignal::new(None::<u64>);
     let cancel = StoredValue::new_local(None::<CancelToken>);
     // Bumped per comparison, so a replaced one's late result is dropped.
     let generation = StoredValue::new(0u64);
     let busy = move || shown.with(|s| matches!(s, Shown::Running(_)));
+    let cannot_start = move || busy() || model_blocked();
 
     // The pair's A (or naive) half always goes on the left.
     let pair = Memo::new(move |_| editor.selected().with(|id| library::pair_containing(id)));
@@ -136,9 +156,28 @@ pub fn ComparePanel(
         cancel.set_value(Some(token.clone()));
         generation.update_value(|g| *g += 1);
         let mine = generation.get_value();
-        shown.set(Shown::Running(what));
+        shown.set(Shown::Running(what.clone()));
+        let model = model_choice.current();
+        let times = if model.is_some() {
+            times.get_untracked().clamp(1, MOST_TIMES)
+        } else {
+            1
+        };
+        let progress = Box::new(move |round: u32, rounds: u32| {
+            if rounds > 1 && generation.get_value() == mine {
+                shown.set(Shown::Running(format!("{what} Round {round} of {rounds}.")));
+            }
+        });
         spawn_local(async move {
-            let result = work(token).await;
+            let result = work(
+                token,
+                Rounds {
+                    model,
+                    times,
+                    progress,
+                },
+            )
+            .await;
             if generation.get_value() != mine {
                 return;
             }
@@ -158,7 +197,7 @@ pub fn ComparePanel(
         let (a_label, b_label) = pair.labels();
         start(
             format!("Running {} and {}…", pair.a, pair.b),
-            Box::new(move |token| {
+            Box::new(move |token, rounds| {
                 Box::pin(async move {
                     // The built-ins' files are a split module (`lazy::builtin_json`).
                     let a_json = crate::lazy::builtin_json(pair.a.to_string())
@@ -174,6 +213,7 @@ pub fn ComparePanel(
                             (b_label, b_json.to_string()),
                             choice,
                             token,
+                            rounds,
                         )
                         .await
                 })
@@ -182,15 +222,21 @@ pub fn ComparePanel(
     };
     let run_ab = move |_| {
         let a = editor.text().get_untracked();
-        let b = variant.get_untracked();
+        let b = variant.text().get_untracked();
         let choice = decide.get_untracked();
         start(
             "Running A and B…".to_string(),
-            Box::new(move |token| {
+            Box::new(move |token, rounds| {
                 Box::pin(async move {
                     crate::lazy::engine()
                         .await
-                        .run_both(("A".to_string(), a), ("B".to_string(), b), choice, token)
+                        .run_both(
+                            ("A".to_string(), a),
+                            ("B".to_string(), b),
+                            choice,
+                            token,
+                            rounds,
+                        )
                         .await
                 })
             }),
@@ -217,7 +263,9 @@ pub fn ComparePanel(
         let choice = decide.get_untracked();
         start(
             format!("Forking {label}…"),
-            Box::new(move |token| {
+            // A fork replays the parent's steps and continues with the
+            // scenario's own model: it is one run, whatever the settings.
+            Box::new(move |token, _rounds| {
                 Box::pin(async move {
                     let scenario = crate::lazy::engine().await.load(&text).map_err(|p| {
                         prefixed("the edited scenario", &view_model::problem_lines(&p))
@@ -227,10 +275,10 @@ pub fn ComparePanel(
                         .fork_to_end(parent.clone(), seq, scenario, choice, token)
                         .await
                         .map_err(|why| vec![format!("the fork could not start: {why}")])?;
-                    Ok((
-                        Side::of_trace("parent (the run in the Trace)", parent),
-                        Side::new(format!("fork {label}"), child),
-                    ))
+                    Ok(Compared {
+                        left: vec![Side::of_trace("parent (the run in the Trace)", parent)],
+                        right: vec![Side::new(format!("fork {label}"), child)],
+                    })
                 })
             }),
         );
@@ -257,6 +305,30 @@ pub fn ComparePanel(
                         <option value="deny">"Deny each"</option>
                     </select>
                 </label>
+                <div class="compare-times">
+                    <label>
+                        "Runs per side "
+                        <input
+                            type="number"
+                            id="compare-times"
+                            min="1"
+                            max=MOST_TIMES.to_string()
+                            prop:disabled=move || provider().is_none()
+                            prop:value=move || if provider().is_some() { times.get().to_string() } else { "1".to_string() }
+                            on:change=move |ev| {
+                                // Out of range goes to the nearest count; not a number changes nothing.
+                                if let Ok(n) = event_target_value(&ev).trim().parse::<u32>() {
+                                    times.set(n.clamp(1, MOST_TIMES));
+                                }
+                            }
+                        />
+                    </label>
+                    <p class="hint" id="compare-times-why">{move || match provider() {
+                        None => "1: the scenario's own model (scripted or rules) answers the same way every time, so one run a side shows all it does. Choose a provider under Model settings to run each side up to 10 times and count what the real model did.".to_string(),
+                        Some(_) if model_blocked() => "The Model settings have problems (listed there): fix them, and the runs go to the provider.".to_string(),
+                        Some(p) => format!("Each side runs up to {MOST_TIMES} times with {} ({}); the result counts how each run went. A fork runs once, with the scenario's own model.", p.label(), model_choice.model.get().trim()),
+                    }}</p>
+                </div>
                 <div class="compare-way">
                     <h3>"Pair"</h3>
                     {move || match pair.get() {
@@ -265,7 +337,7 @@ pub fn ComparePanel(
                                 let (a, b) = pair.roles();
                                 format!("This scenario is half of {}: {} ({a}) and {} ({b}).", pair.kind_words(), pair.a, pair.b)
                             }</p>
-                            <button type="button" class="compare-pair" prop:disabled=busy on:click=run_pair>
+                            <button type="button" class="compare-pair" prop:disabled=cannot_start on:click=run_pair>
                                 "Run the pair side by side"
                             </button>
                         }.into_any(),
@@ -277,22 +349,34 @@ pub fn ComparePanel(
                 <div class="compare-way">
                     <h3>"A/B: the scenario in the editor (A) against a variant (B)"</h3>
                     <p class="hint">"Copy A into B, change a tool's description, schema or a limit in B, and run both."</p>
-                    <button type="button" on:click=move |_| variant.set(editor.text().get_untracked())>
+                    <button type="button" class="copy-a-into-b" on:click=move |_| variant.replace(editor.text().get_untracked())>
                         "Copy A into B"
                     </button>
+                    <Show
+                        when=move || variant.text().with(|t| !t.trim().is_empty())
+                        fallback=|| view! { <p class="hint">"B is empty: copy A into it to start from A."</p> }
+                    >
+                        <details class="variant-form" open>
+                            <summary>"Edit B with the form"</summary>
+                            <ScenarioForm editor=variant problems=variant.problems() />
+                        </details>
+                    </Show>
                     <label for="variant-json">"Variant B (JSON)"</label>
                     <textarea
                         id="variant-json"
                         spellcheck="false"
                         autocomplete="off"
                         rows="8"
-                        prop:value=variant
-                        on:input=move |ev| variant.set(event_target_value(&ev))
+                        prop:value=move || variant.text().get()
+                        on:input=move |ev| variant.replace(event_target_value(&ev))
                     ></textarea>
+                    <ul class="field-problems" role="alert">
+                        {move || variant.problems().get().into_iter().map(|p| view! { <li>{format!("B: {p}")}</li> }).collect_view()}
+                    </ul>
                     <button
                         type="button"
                         class="compare-ab"
-                        prop:disabled=move || busy() || variant.with(|v| v.trim().is_empty())
+                        prop:disabled=move || cannot_start() || variant.text().with(|v| v.trim().is_empty())
                         on:click=run_ab
                     >
                         "Run A and B"
@@ -380,9 +464,19 @@ fn ComparisonView(
             </div>
         }
         .into_any(),
-        Shown::Compared(sides) => {
-            let (left, right) = *sides;
-            comparison_table(left, right, events, show_event)
+        Shown::Compared(compared) => {
+            let Compared { left, right } = *compared;
+            let counts = (left.len() > 1 || right.len() > 1).then(|| repeats_table(&left, &right));
+            let (Some(first_left), Some(first_right)) =
+                (left.into_iter().next(), right.into_iter().next())
+            else {
+                return ().into_any();
+            };
+            view! {
+                {counts}
+                {comparison_table(first_left, first_right, events, show_event)}
+            }
+            .into_any()
         }
     }
 }
@@ -405,6 +499,7 @@ fn comparison_table(
         web_sys::ScrollLogicalPosition::Center,
     );
     let summary = compare::summary(&left, &right);
+    let changes = compare::scenario_changes(&left, &right);
     let show_in_trace = compare::divergence_in_trace(&left, &right).map(|(step, index, event)| {
         let seq = event.seq;
         // Only while the Trace still holds that run.
@@ -421,6 +516,7 @@ fn comparison_table(
         }
     });
     let rows = compare::rows(left.events(), right.events());
+    let (left_label, right_label) = (left.label.clone(), right.label.clone());
     let loops = view! {
         <div class="compare-loops">
             <SideLoop side=0 label=left.label.clone() events=left.events().to_vec() />
@@ -428,6 +524,7 @@ fn comparison_table(
         </div>
     };
     view! {
+        <ChangePanel changes a=left.label.clone() b=right.label.clone() />
         <p class="compare-summary" role="status">{summary}</p>
         {show_in_trace}
         {loops}
@@ -448,12 +545,103 @@ fn comparison_table(
                         view! {
                             <tr class=format!("compare-row {}", row.place.class()) id=id data-step=row.index>
                                 <th scope="row" title=turn>{row.index + 1}</th>
-                                <CellView side=0 cell=row.left />
-                                <CellView side=1 cell=row.right />
+                                <CellView side=0 label=left_label.clone() cell=row.left />
+                                <CellView side=1 label=right_label.clone() cell=row.right />
                             </tr>
                         }
                     })
                     .collect_view()}
+            </tbody>
+        </table>
+    }
+    .into_any()
+}
+
+/// What differs between the two scenarios, above the columns: each change
+/// with its words or keywords, removed text struck through and marked "−",
+/// added text underlined and marked "+", so the change reads without colour.
+#[component]
+fn ChangePanel(changes: Option<Vec<Change>>, a: String, b: String) -> impl IntoView {
+    let body = match changes {
+        None => view! {
+            <p class="hint">"One of the runs carries no scenario (a bare trace), so what changed cannot be shown."</p>
+        }
+        .into_any(),
+        Some(changes) if changes.is_empty() => view! {
+            <p class="hint">"The two scenarios are the same apart from their names and lessons: any difference in the runs comes from the model or the tools' state."</p>
+        }
+        .into_any(),
+        Some(changes) => view! {
+            <ul class="change-list">
+                {changes.into_iter().map(change_item).collect_view()}
+            </ul>
+        }
+        .into_any(),
+    };
+    view! {
+        <section class="compare-change" aria-labelledby="compare-change-heading">
+            <h3 id="compare-change-heading">{format!("What changed from {a} to {b}")}</h3>
+            {body}
+        </section>
+    }
+}
+
+fn change_item(change: Change) -> impl IntoView {
+    let what = change.what();
+    let detail = match change {
+        Change::Text { words, .. } => view! {
+            <p class="word-diff">
+                {words.into_iter().map(|w| match w {
+                    Words::Same(t) => view! { <span>{t}</span> }.into_any(),
+                    Words::Removed(t) => view! { <del title="only in A">{t}</del> }.into_any(),
+                    Words::Added(t) => view! { <ins title="only in B">{t}</ins> }.into_any(),
+                }).collect_view()}
+            </p>
+        }
+        .into_any(),
+        Change::Keywords { keywords, .. } => view! {
+            <ul class="keyword-diff">
+                {keywords.into_iter().map(|k| view! {
+                    <li><code>{k.path.clone()}</code>": "{k.words()}</li>
+                }).collect_view()}
+            </ul>
+        }
+        .into_any(),
+        Change::Tool { .. } => ().into_any(),
+    };
+    view! {
+        <li class="change">
+            <span class="change-what">{what}</span>
+            {detail}
+        </li>
+    }
+}
+
+/// With N runs a side: each way the runs went (the tools called in order,
+/// and the status), with how many of A's and of B's runs went that way.
+fn repeats_table(left: &[Side], right: &[Side]) -> AnyView {
+    let ways = repeats::ways(left, right);
+    let (a_runs, b_runs) = (left.len(), right.len());
+    view! {
+        <table class="compare-repeats">
+            <caption>{format!("How the runs went: {a_runs} of A, {b_runs} of B. Below, run 1 of each side step by step.")}</caption>
+            <thead>
+                <tr>
+                    <th scope="col">"Tools called, in order"</th>
+                    <th scope="col">"Ended"</th>
+                    <th scope="col">"A"</th>
+                    <th scope="col">"B"</th>
+                </tr>
+            </thead>
+            <tbody>
+                {ways.into_iter().map(|way| view! {
+                    <tr class="compare-way-row">
+                        <th scope="row"><code>{way.tools}</code></th>
+                        <td data-status=way.status.clone()>{way.status.clone()}</td>
+                        <td>{repeats::share(way.a, a_runs)}</td>
+                        <td>{repeats::share(way.b, b_runs)}</td>
+                    </tr>
+                }).collect_view()}
             </tbody>
         </table>
     }
@@ -520,13 +708,19 @@ fn SideHeader(side: Side) -> impl IntoView {
 
 /// One side's step: each of its events, titled, with its detail.
 #[component]
-fn CellView(side: usize, cell: Option<compare::StepCell>) -> impl IntoView {
+fn CellView(
+    side: usize,
+    /// The side's label: on a phone the columns stack and each cell says whose it is.
+    label: String,
+    cell: Option<compare::StepCell>,
+) -> impl IntoView {
     match cell {
-        None => view! { <td class="compare-cell empty" data-side=side></td> }.into_any(),
+        None => view! { <td class="compare-cell empty" data-side=side data-label=label></td> }
+            .into_any(),
         Some(step) => {
             let (kind, seqs) = (step.kind.as_str(), step.seqs());
             view! {
-            <td class="compare-cell" data-side=side data-kind=kind data-seqs=seqs>
+            <td class="compare-cell" data-side=side data-label=label data-kind=kind data-seqs=seqs>
                 {step
                     .events
                     .into_iter()

@@ -14,11 +14,12 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use crate::form::{self, Key, LimitKind, ToolForm};
-use crate::state::editor::Editor;
+use crate::state::form_doc::FormDoc;
 
 #[component]
-pub fn ScenarioForm(
-    editor: Editor,
+pub fn ScenarioForm<D: FormDoc>(
+    /// The text the fields edit: the editor's, or the comparison's B.
+    editor: D,
     /// The live load problems of the text, as `path: message` lines.
     #[prop(into)]
     problems: Signal<Vec<String>>,
@@ -65,7 +66,7 @@ pub fn ScenarioForm(
     }
 }
 
-fn field_error(editor: Editor, key: String) -> impl Fn() -> Option<String> + Clone {
+fn field_error(editor: impl FormDoc, key: String) -> impl Fn() -> Option<String> + Clone {
     move || {
         editor.field_errors().with(|errors| {
             errors
@@ -84,7 +85,7 @@ fn problem_list(lines: impl Fn() -> Vec<String> + Send + Sync + 'static) -> impl
     }
 }
 
-fn form_view(editor: Editor, value: &Value, problems: Signal<Vec<String>>) -> impl IntoView {
+fn form_view(editor: impl FormDoc, value: &Value, problems: Signal<Vec<String>>) -> impl IntoView {
     let task = value["task"].as_str().unwrap_or_default().to_string();
     let system = value["system"].as_str().unwrap_or_default().to_string();
     let string_field = move |field: &'static str| {
@@ -106,14 +107,16 @@ fn form_view(editor: Editor, value: &Value, problems: Signal<Vec<String>>) -> im
     let responses = form::responses_text(value);
     let responses_error = field_error(editor, "responses".to_string());
     let has_script = value.get("model").is_some_and(Value::is_object);
+    let p = editor.id_prefix();
+    let id = move |name: &str| format!("{p}field-{name}");
     view! {
         <details class="form-section" open>
             <summary>"Task and system prompt"</summary>
-            <label for="field-task">"Task"</label>
-            <textarea id="field-task" class="prose" rows="2" prop:value=task on:input=string_field("task")></textarea>
+            <label for=id("task")>"Task"</label>
+            <textarea id=id("task") class="prose" rows="2" prop:value=task on:input=string_field("task")></textarea>
             {problem_list(move || problems.with(|p| form::problems_under(p, "task")))}
-            <label for="field-system">"System prompt"</label>
-            <textarea id="field-system" class="prose" rows="2" prop:value=system on:input=string_field("system")></textarea>
+            <label for=id("system")>"System prompt"</label>
+            <textarea id=id("system") class="prose" rows="2" prop:value=system on:input=string_field("system")></textarea>
         </details>
         <details class="form-section">
             <summary>"Tools"</summary>
@@ -127,8 +130,8 @@ fn form_view(editor: Editor, value: &Value, problems: Signal<Vec<String>>) -> im
         </details>
         <details class="form-section">
             <summary>"Scripted responses"</summary>
-            <label for="field-responses">"Responses (JSON array, one per model call)"</label>
-            <textarea id="field-responses" rows="10" spellcheck="false" prop:value=responses
+            <label for=id("responses")>"Responses (JSON array, one per model call)"</label>
+            <textarea id=id("responses") rows="10" spellcheck="false" prop:value=responses
                 prop:disabled=!has_script
                 on:input=move |ev| {
                     match form::parse_json_field("model.responses", &event_target_value(&ev)) {
@@ -143,63 +146,92 @@ fn form_view(editor: Editor, value: &Value, problems: Signal<Vec<String>>) -> im
     }
 }
 
-fn tool_view(editor: Editor, i: usize, tool: ToolForm, problems: Signal<Vec<String>>) -> AnyView {
+fn tool_view(
+    editor: impl FormDoc,
+    i: usize,
+    tool: ToolForm,
+    problems: Signal<Vec<String>>,
+) -> AnyView {
     let prefix = format!("tools[{i}]");
     let under = {
         let prefix = prefix.clone();
         move || problems.with(|p| form::problems_under(p, &prefix))
     };
-    match tool {
-        ToolForm::Builtin(name) => view! {
-            <fieldset class="tool" data-tool=name.clone()>
-                <legend><code>{name.clone()}</code>" (built-in)"</legend>
-                <p class="hint">"A built-in tool: its description and schema come with it."</p>
-                {problem_list(under)}
-            </fieldset>
-        }
-        .into_any(),
-        ToolForm::Inline {
-            name,
-            description,
-            schema,
-            needs_approval,
-        } => {
-            let schema_key = format!("{prefix}.input_schema");
-            let schema_error = field_error(editor, schema_key.clone());
-            let id = |what: &str| format!("tool-{i}-{what}");
-            view! {
+    let (fields, builtin) = match tool {
+        ToolForm::Builtin { name, spec: None } => {
+            return view! {
                 <fieldset class="tool" data-tool=name.clone()>
-                    <legend><code>{name.clone()}</code></legend>
-                    <label for=id("description")>"Description"</label>
-                    <textarea id=id("description") class="prose" rows="2" prop:value=description
-                        on:input=move |ev| editor.edit_field("description", &[Key::Field("tools"), Key::Index(i), Key::Field("description")], Some(Value::from(event_target_value(&ev))))
-                    ></textarea>
-                    <label for=id("schema")>"Input schema (JSON Schema)"</label>
-                    <textarea id=id("schema") rows="6" spellcheck="false" prop:value=schema
-                        on:input=move |ev| {
-                            match form::parse_json_field(&schema_key, &event_target_value(&ev)) {
-                                Ok(v) => editor.edit_field(&schema_key, &[Key::Field("tools"), Key::Index(i), Key::Field("input_schema")], Some(v)),
-                                Err(why) => editor.set_field_error(&schema_key, Some(why)),
-                            }
-                        }
-                    ></textarea>
-                    <p class="field-error" role="alert">{schema_error}</p>
-                    <label class="check">
-                        <input type="checkbox" prop:checked=needs_approval
-                            on:change=move |ev| editor.edit_field("needs_approval", &[Key::Field("tools"), Key::Index(i), Key::Field("needs_approval")], Some(Value::from(event_target_checked(&ev))))
-                        />
-                        "Needs approval"
-                    </label>
+                    <legend><code>{name.clone()}</code>" (built-in)"</legend>
                     {problem_list(under)}
                 </fieldset>
             }
             .into_any()
         }
+        ToolForm::Builtin {
+            spec: Some(fields), ..
+        } => (fields, true),
+        ToolForm::Inline(fields) => (fields, false),
+    };
+    let form::InlineFields {
+        name,
+        description,
+        schema,
+        needs_approval,
+    } = fields;
+    // A built-in listed by name is overridden by its first edit (see
+    // `form::tool_field_edit`); any other entry has the one field set.
+    let write = move |key: &str, field: &'static str, value: Value| {
+        let text = editor.text().get_untracked();
+        let (path, value) = form::tool_field_edit(&text, i, field, value);
+        editor.edit_field(key, &path, Some(value));
+    };
+    let schema_key = format!("{prefix}.input_schema");
+    let schema_error = field_error(editor, schema_key.clone());
+    let p = editor.id_prefix();
+    let id = |what: &str| format!("{p}tool-{i}-{what}");
+    let legend_note = builtin.then_some(" (built-in)");
+    let builtin_hint = builtin.then(|| view! {
+        <p class="hint">
+            "A built-in tool: below is what the model is told about it. Edit the description or schema to override them for this scenario; the built-in handler stays."
+        </p>
+    });
+    view! {
+        <fieldset class="tool" data-tool=name.clone() data-builtin=builtin.then_some("")>
+            <legend><code>{name.clone()}</code>{legend_note}</legend>
+            {builtin_hint}
+            <label for=id("description")>"Description"</label>
+            <textarea id=id("description") class="prose" rows="2" prop:value=description
+                on:input=move |ev| write("description", "description", Value::from(event_target_value(&ev)))
+            ></textarea>
+            <label for=id("schema")>"Input schema (JSON Schema)"</label>
+            <textarea id=id("schema") rows="6" spellcheck="false" prop:value=schema
+                on:input={
+                    let schema_key = schema_key.clone();
+                    move |ev| match form::parse_json_field(&schema_key, &event_target_value(&ev)) {
+                        Ok(v) => write(&schema_key, "input_schema", v),
+                        Err(why) => editor.set_field_error(&schema_key, Some(why)),
+                    }
+                }
+            ></textarea>
+            <p class="field-error" role="alert">{schema_error}</p>
+            <label class="check">
+                <input type="checkbox" prop:checked=needs_approval
+                    on:change=move |ev| write("needs_approval", "needs_approval", Value::from(event_target_checked(&ev)))
+                />
+                "Needs approval"
+            </label>
+            {problem_list(under)}
+        </fieldset>
     }
+    .into_any()
 }
 
-fn limit_view(editor: Editor, field: &'static form::LimitField, current: String) -> impl IntoView {
-    let id = format!("limit-{}", field.key);
+fn limit_view(
+    editor: impl FormDoc,
+    field: &'static form::LimitField,
+    current: String,
+) -> impl IntoView {
+    let id = format!("{}limit-{}", editor.id_prefix(), field.key);
     let error = field_error(editor, field.key.to_string());
     let on_input = move |ev| match form::parse_limit(field, &event_target_value(&ev)) {
         Ok(value) => editor.edit_field(

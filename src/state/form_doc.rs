@@ -1,0 +1,129 @@
+//! A scenario text that the structured form edits: the editor's (A), or the
+//! comparison's variant B. One form serves both, so B is edited exactly as A
+//! is (`ui::scenario_form` is generic over this trait).
+//!
+//! The contract the form relies on: `text` is the one source of truth;
+//! `revision` is bumped only when the whole text is replaced from outside
+//! the form (so the form rebuilds its fields then, and not while a field is
+//! typed in); `edit_field` rewrites one value of the text in place.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use serde_json::Value;
+
+use crate::form::{self, Key};
+use crate::{lazy, view_model};
+
+pub trait FormDoc: Copy + Send + Sync + 'static {
+    fn text(&self) -> ReadSignal<String>;
+    fn revision(&self) -> ReadSignal<u64>;
+    /// Form fields whose text cannot go into the JSON yet, by field key.
+    fn field_errors(&self) -> ReadSignal<Vec<(String, String)>>;
+    fn set_field_error(self, key: &str, error: Option<String>);
+    /// A form field changed: rewrite that one value in the JSON text.
+    fn edit_field(self, key: &str, path: &[Key], value: Option<Value>);
+    /// Goes before every element id the form makes, so two forms can share
+    /// a page: "" for A, "b-" for B.
+    fn id_prefix(&self) -> &'static str;
+}
+
+/// Records (or clears, with `None`) why form field `key` cannot be applied;
+/// an unchanged error does not notify, so the form does not redraw.
+pub fn set_field_error(errors: RwSignal<Vec<(String, String)>>, key: &str, error: Option<String>) {
+    let known = errors.with_untracked(|errors| {
+        errors
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, e)| e.clone())
+    });
+    if known != error {
+        errors.update(|errors| {
+            errors.retain(|(k, _)| k != key);
+            errors.extend(error.map(|e| (key.to_string(), e)));
+        });
+    }
+}
+
+/// The comparison's variant B: a scenario text of its own, checked as it is
+/// edited like the editor's, but not saved and not shared.
+#[derive(Clone, Copy)]
+pub struct Variant {
+    text: RwSignal<String>,
+    revision: RwSignal<u64>,
+    field_errors: RwSignal<Vec<(String, String)>>,
+    /// Why B cannot run, as `path: message` lines (the engine's own load).
+    problems: RwSignal<Vec<String>>,
+}
+
+impl Default for Variant {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Variant {
+    pub fn new() -> Self {
+        let variant = Variant {
+            text: RwSignal::new(String::new()),
+            revision: RwSignal::new(0),
+            field_errors: RwSignal::new(Vec::new()),
+            problems: RwSignal::new(Vec::new()),
+        };
+        Effect::new(move |_| {
+            let text = variant.text.get();
+            if text.trim().is_empty() {
+                variant.problems.set(Vec::new());
+                return;
+            }
+            spawn_local(async move {
+                let lines = match lazy::engine().await.load(&text) {
+                    Ok(_) => Vec::new(),
+                    Err(problems) => view_model::problem_lines(&problems),
+                };
+                // An answer about a text edited since is dropped.
+                if variant.text.with_untracked(|now| *now == text) {
+                    variant.problems.set(lines);
+                }
+            });
+        });
+        variant
+    }
+
+    /// The whole text replaced (typed in B's JSON box, or copied from A).
+    pub fn replace(self, text: String) {
+        self.field_errors.set(Vec::new());
+        self.text.set(text);
+        self.revision.update(|r| *r += 1);
+    }
+
+    pub fn problems(&self) -> ReadSignal<Vec<String>> {
+        self.problems.read_only()
+    }
+}
+
+impl FormDoc for Variant {
+    fn text(&self) -> ReadSignal<String> {
+        self.text.read_only()
+    }
+    fn revision(&self) -> ReadSignal<u64> {
+        self.revision.read_only()
+    }
+    fn field_errors(&self) -> ReadSignal<Vec<(String, String)>> {
+        self.field_errors.read_only()
+    }
+    fn set_field_error(self, key: &str, error: Option<String>) {
+        set_field_error(self.field_errors, key, error)
+    }
+    fn edit_field(self, key: &str, path: &[Key], value: Option<Value>) {
+        match form::set_path(&self.text.get_untracked(), path, value) {
+            Ok(text) => {
+                self.set_field_error(key, None);
+                self.text.set(text);
+            }
+            Err(why) => self.set_field_error(key, Some(why)),
+        }
+    }
+    fn id_prefix(&self) -> &'static str {
+        "b-"
+    }
+}
