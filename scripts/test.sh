@@ -60,5 +60,25 @@ CHROMEDRIVER="$(command -v chromedriver)" \
   cargo test --target wasm32-unknown-unknown -p agent-loop-playground --no-default-features \
     --test wasm --test wasm_provider --test wasm_bench
 
+step "OpenTelemetry exports against the official protobuf definitions"
+# Runs that between them end every way a run can (done, errors, retries,
+# approvals, refusals of bad arguments, limits), exported with `agent-loop
+# export --otel`, must parse strictly as opentelemetry-proto's TracesData
+# (Python's official package).
+otel_venv="$root/target/otel-venv"
+if [ ! -x "$otel_venv/bin/python" ] || ! "$otel_venv/bin/python" -c 'import opentelemetry.proto' 2>/dev/null; then
+  python3 -m venv "$otel_venv"
+  "$otel_venv/bin/pip" install --quiet opentelemetry-proto==1.45.2
+fi
+otel_dir="$(mktemp -d)"
+for id in get-time refund-with-approval bad-arguments unknown-tool model-error rate-limit-retry \
+  protocol-duplicate-ids turn-limit repeated-call deadline refusal max-tokens; do
+  # A run that does not end `done` exits 3; its record is written all the same.
+  "$root/target/debug/agent-loop" run "$id" --approve all --record "$otel_dir/$id.jsonl" >/dev/null 2>&1 || true
+  "$root/target/debug/agent-loop" export --otel "$otel_dir/$id.jsonl" --out "$otel_dir/$id.json"
+done
+"$otel_venv/bin/python" "$root/tests/otel/validate_otlp.py" "$otel_dir"/*.json
+rm -rf "$otel_dir"
+
 step "browser end-to-end tests"
 bash "$root/scripts/e2e.sh"

@@ -54,11 +54,16 @@ pub enum Command {
     Serve(ServeArgs),
     /// Print the scenario file format as a JSON Schema
     Schema,
+    /// Write a recorded run as an OpenTelemetry trace (OTLP/JSON, GenAI conventions)
+    Export(ExportArgs),
+    /// Read an OpenTelemetry trace (OTLP/JSON with GenAI spans) as a record
+    Import(ImportArgs),
 }
 
 /// Every command's name, in the order `--help` lists them (for "did you mean").
 pub const COMMAND_NAMES: &[&str] = &[
-    "run", "list", "validate", "show", "replay", "fork", "wire", "check", "serve", "schema", "help",
+    "run", "list", "validate", "show", "replay", "fork", "wire", "check", "serve", "schema",
+    "export", "import", "help",
 ];
 
 const RUN_APPROVALS: &str = "\
@@ -303,4 +308,43 @@ mod tests {
         defined.push("help");
         assert_eq!(defined, COMMAND_NAMES);
     }
+}
+
+#[derive(Args)]
+#[command(after_help = "\
+The output is OTLP/JSON (the protobuf JSON mapping of opentelemetry-proto's
+TracesData): POST it to a collector's /v1/traces with content-type
+application/json. One invoke_agent span per run, a chat span per model call,
+an execute_tool span per call; approvals and validation are span events.
+Message content is included. `agent-loop import` reads it back as the same run.")]
+pub struct ExportArgs {
+    /// Write OpenTelemetry (the only export format so far; required so a later one can be added)
+    #[arg(long, required = true)]
+    pub otel: bool,
+    /// The recorded run (a file from `run --record`, or the page's export)
+    #[arg(value_name = "RECORD.jsonl")]
+    pub record: PathBuf,
+    /// When the run started, in Unix milliseconds (a trace keeps only times
+    /// relative to its start); default: now
+    #[arg(long, value_name = "UNIX_MS")]
+    pub started_at_ms: Option<u64>,
+    /// Write to this file instead of standard output
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Args)]
+#[command(after_help = "\
+Reads the first trace in the file. An agent-loop export comes back event for
+event with its scenario. Another tool's GenAI spans (chat, execute_tool,
+invoke_agent) become model turns, calls and results; what the trace does not
+hold (message content is opt-in in every instrumentation) is said on stderr.
+Exit codes: 0 when read, 2 for a file that is not such a trace.")]
+pub struct ImportArgs {
+    /// An OTLP/JSON trace file
+    #[arg(value_name = "TRACE.json")]
+    pub trace: PathBuf,
+    /// Write the record to this file instead of standard output
+    #[arg(long, value_name = "RECORD.jsonl")]
+    pub out: Option<PathBuf>,
 }

@@ -7,6 +7,7 @@
 mod args;
 mod http;
 mod list;
+mod otel;
 mod record;
 mod replay;
 mod run;
@@ -49,6 +50,8 @@ fn main() -> ExitCode {
             println!("{SCENARIO_SCHEMA}");
             ExitCode::SUCCESS
         }
+        Command::Export(args) => otel::export_command(&args),
+        Command::Import(args) => otel::import_command(&args),
     }
 }
 

@@ -25,6 +25,7 @@ pub mod library;
 pub mod limits;
 pub mod message;
 pub mod model;
+pub mod otel;
 pub mod pairing;
 pub mod person_turn;
 pub mod prices;

@@ -83,6 +83,12 @@ impl TraceHistory {
         self.messages.len()
     }
 
+    /// The history so far, as the run built it (before `finish` applies a
+    /// `results_mode` that reproduces a harness bug).
+    pub(crate) fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
     /// The history as it was sent.
     pub(crate) fn finish(mut self) -> Vec<Message> {
         // A run whose results_mode reproduces a harness bug sent its results

@@ -1,0 +1,90 @@
+//! `agent-loop export --otel` and `agent-loop import`: a recorded run as an
+//! OpenTelemetry GenAI trace (OTLP/JSON), and such a trace back as a record
+//! (see `harness::otel`).
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use harness::otel::{from_otlp, to_otlp};
+
+use crate::args::{ExportArgs, ImportArgs};
+use crate::record::read_record_file;
+
+pub fn export_command(args: &ExportArgs) -> ExitCode {
+    let record = match read_record_file(&args.record) {
+        Ok(record) => record,
+        Err(error) => {
+            eprintln!("agent-loop: {}", error.with_path(&args.record));
+            return ExitCode::from(2);
+        }
+    };
+    // The trace keeps times relative to the run's start; OTLP wants them absolute.
+    let started = args.started_at_ms.unwrap_or_else(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64)
+    });
+    let document = to_otlp(&record, started);
+    let text = serde_json::to_string_pretty(&document).unwrap_or_default();
+    write_out(args.out.as_deref(), &text)
+}
+
+pub fn import_command(args: &ImportArgs) -> ExitCode {
+    let shown = args.trace.display();
+    let text = match std::fs::read_to_string(&args.trace) {
+        Ok(text) => text,
+        Err(err) => {
+            eprintln!("agent-loop: {shown}: {}", crate::io_problem(&err));
+            return ExitCode::from(2);
+        }
+    };
+    let document = match serde_json::from_str(&text) {
+        Ok(document) => document,
+        Err(err) => {
+            eprintln!(
+                "agent-loop: {shown}: {}",
+                harness::scenario::syntax::describe(&err, &text)
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let imported = match from_otlp(&document) {
+        Ok(imported) => imported,
+        Err(why) => {
+            eprintln!("agent-loop: {shown}: {why}");
+            return ExitCode::from(2);
+        }
+    };
+    let events = imported.record.events.len();
+    let from = if imported.ours {
+        "an agent-loop export, read back event for event"
+    } else {
+        "GenAI spans"
+    };
+    eprintln!("read {events} events from {shown} ({from})");
+    for note in &imported.notes {
+        eprintln!("note: {note}");
+    }
+    write_out(args.out.as_deref(), &imported.record.to_jsonl())
+}
+
+fn write_out(out: Option<&Path>, text: &str) -> ExitCode {
+    match out {
+        None => {
+            println!("{}", text.trim_end());
+            ExitCode::SUCCESS
+        }
+        Some(path) => match std::fs::write(path, text) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(err) => {
+                eprintln!(
+                    "agent-loop: cannot write {}: {}",
+                    path.display(),
+                    crate::io_problem(&err)
+                );
+                ExitCode::from(2)
+            }
+        },
+    }
+}

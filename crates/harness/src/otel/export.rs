@@ -1,0 +1,408 @@
+//! A run as OTLP/JSON spans under the OpenTelemetry GenAI semantic
+//! conventions: one `invoke_agent` root, a `chat` span per model call (each
+//! attempt), an `execute_tool` span per tool call. Approvals and validation
+//! outcomes are span events on the call's span.
+//!
+//! Message content (`gen_ai.input.messages`, `gen_ai.output.messages`,
+//! `gen_ai.tool.call.arguments`, `gen_ai.tool.call.result`) is opt-in in
+//! the conventions because it can be sensitive; a playground run is the
+//! learner's own, so it is always included here.
+//!
+//! So that an import of this export gives back the same run, every trace
+//! event also rides on the span it belongs to as a span event named
+//! `agent_loop.event` carrying the event's JSON, and the root carries the
+//! scenario. Collectors keep span events and attributes as they are.
+
+use serde_json::{json, Value};
+
+use super::{ids, AGENT_LOOP_EVENT, AGENT_LOOP_SCENARIO, EVENT_JSON};
+use crate::event::{EventKind, RunEvent, Status};
+use crate::message::{ContentBlock, Message, Role};
+use crate::replay::Record;
+use crate::wire::history::TraceHistory;
+
+/// OTLP span kinds and status codes (opentelemetry-proto `trace.proto`).
+const KIND_INTERNAL: u8 = 1;
+const KIND_CLIENT: u8 = 3;
+const STATUS_OK: u8 = 1;
+const STATUS_ERROR: u8 = 2;
+
+/// The run `record` as one OTLP/JSON `TracesData` document (what an
+/// OTLP/HTTP collector accepts at `/v1/traces` with `application/json`).
+/// `started_unix_ms` places the run in time: the trace keeps only times
+/// relative to the run's start.
+pub fn to_otlp(record: &Record, started_unix_ms: u64) -> Value {
+    let ids = ids::Ids::for_record(record);
+    let mut spans = Spans {
+        ids,
+        started_unix_ms,
+        list: Vec::new(),
+    };
+    let root = spans.open(
+        "invoke_agent",
+        KIND_INTERNAL,
+        None,
+        0,
+        vec![kv("gen_ai.operation.name", "invoke_agent")],
+    );
+    let mut history = TraceHistory::default();
+    let mut chat: Option<usize> = None;
+    let mut tools: Vec<(String, usize)> = Vec::new();
+    let mut model_label = String::new();
+    for event in &record.events {
+        let t = event.t_ms;
+        match &event.kind {
+            EventKind::RunStarted {
+                scenario, model, ..
+            } => {
+                model_label = model.clone();
+                spans.list[root].name = format!("invoke_agent {scenario}");
+                spans.list[root]
+                    .attributes
+                    .push(kv("gen_ai.agent.name", scenario));
+                spans.list[root]
+                    .attributes
+                    .push(kv("gen_ai.request.model", model));
+                spans.attach(root, event);
+            }
+            EventKind::ModelRequest {
+                turn,
+                attempt,
+                max_output_tokens,
+                ..
+            } => {
+                let input = genai_messages(history.messages());
+                let span = spans.open(
+                    &format!("chat {model_label}"),
+                    KIND_CLIENT,
+                    Some(root),
+                    t,
+                    vec![
+                        kv("gen_ai.operation.name", "chat"),
+                        kv("gen_ai.request.model", &model_label),
+                        kv_int("gen_ai.request.max_tokens", u64::from(*max_output_tokens)),
+                        kv_int("agent_loop.turn", u64::from(*turn)),
+                        kv_int("agent_loop.attempt", u64::from(*attempt)),
+                        kv("gen_ai.input.messages", &input.to_string()),
+                    ],
+                );
+                spans.attach(span, event);
+                chat = Some(span);
+            }
+            EventKind::ModelResponse {
+                content,
+                stop_reason,
+                usage,
+                ..
+            } => {
+                if let Some(span) = chat.take() {
+                    let output = json!([{
+                        "role": "assistant",
+                        "parts": parts(content),
+                        "finish_reason": stop_reason,
+                    }]);
+                    let s = &mut spans.list[span];
+                    s.attributes.extend([
+                        kv_strings("gen_ai.response.finish_reasons", &[stop_reason]),
+                        kv_int("gen_ai.usage.input_tokens", usage.input_tokens),
+                        kv_int("gen_ai.usage.output_tokens", usage.output_tokens),
+                        kv("gen_ai.output.messages", &output.to_string()),
+                    ]);
+                    spans.close(span, t, STATUS_OK, "");
+                    spans.attach(span, event);
+                }
+            }
+            EventKind::ModelError {
+                status, message, ..
+            } => {
+                if let Some(span) = chat.take() {
+                    let error_type = status.map_or("model_error".to_string(), |s| s.to_string());
+                    spans.list[span]
+                        .attributes
+                        .push(kv("error.type", &error_type));
+                    spans.close(span, t, STATUS_ERROR, message);
+                    spans.attach(span, event);
+                }
+            }
+            EventKind::ToolCall {
+                id,
+                name,
+                args,
+                args_raw,
+                validation,
+                ..
+            } => {
+                let arguments = args_raw.clone().unwrap_or_else(|| args.to_string());
+                let span = spans.open(
+                    &format!("execute_tool {name}"),
+                    KIND_INTERNAL,
+                    Some(root),
+                    t,
+                    vec![
+                        kv("gen_ai.operation.name", "execute_tool"),
+                        kv("gen_ai.tool.name", name),
+                        kv("gen_ai.tool.call.id", id),
+                        kv("gen_ai.tool.type", "function"),
+                        kv("gen_ai.tool.call.arguments", &arguments),
+                    ],
+                );
+                let time = spans.unix_nanos(t);
+                spans.list[span].events.push(span_event(
+                    time,
+                    "agent_loop.validation",
+                    vec![kv("agent_loop.validation", validation.as_str())],
+                ));
+                spans.attach(span, event);
+                tools.push((id.clone(), span));
+            }
+            EventKind::ApprovalRequested { id, .. } | EventKind::ApprovalDecided { id, .. } => {
+                let span = tool_span(&tools, id).unwrap_or(root);
+                let (name, attributes) = match &event.kind {
+                    EventKind::ApprovalDecided {
+                        decision,
+                        by,
+                        reason,
+                        ..
+                    } => (
+                        "agent_loop.approval.decided",
+                        vec![
+                            kv("agent_loop.approval.decision", decision.as_str()),
+                            kv("agent_loop.approval.by", by.as_str()),
+                            kv(
+                                "agent_loop.approval.reason",
+                                reason.as_deref().unwrap_or(""),
+                            ),
+                        ],
+                    ),
+                    _ => ("agent_loop.approval.requested", Vec::new()),
+                };
+                let time = spans.unix_nanos(t);
+                spans.list[span]
+                    .events
+                    .push(span_event(time, name, attributes));
+                spans.attach(span, event);
+            }
+            EventKind::ToolResult {
+                id,
+                content,
+                is_error,
+                ..
+            } => {
+                let span = tool_span(&tools, id).unwrap_or(root);
+                if span != root {
+                    spans.list[span]
+                        .attributes
+                        .push(kv("gen_ai.tool.call.result", content));
+                    let (code, message) = if *is_error {
+                        spans.list[span]
+                            .attributes
+                            .push(kv("error.type", "tool_error"));
+                        (STATUS_ERROR, content.as_str())
+                    } else {
+                        (STATUS_OK, "")
+                    };
+                    spans.close(span, t, code, message);
+                }
+                spans.attach(span, event);
+            }
+            EventKind::RunFinished(outcome) => {
+                let s = &mut spans.list[root];
+                s.attributes.extend([
+                    kv("agent_loop.status", outcome.status.as_str()),
+                    kv("agent_loop.reason", &outcome.reason),
+                    kv_int("agent_loop.turns", u64::from(outcome.turns)),
+                    kv_int("agent_loop.tool_calls", u64::from(outcome.tool_calls)),
+                    kv_int("gen_ai.usage.input_tokens", outcome.input_tokens),
+                    kv_int("gen_ai.usage.output_tokens", outcome.output_tokens),
+                ]);
+                let code = if outcome.status == Status::Done {
+                    STATUS_OK
+                } else {
+                    STATUS_ERROR
+                };
+                spans.close(root, t, code, &outcome.reason);
+                spans.attach(root, event);
+            }
+        }
+        history.push(event);
+    }
+    // Spans a run left open (it stopped mid-call) end with the last event.
+    let last = record.events.last().map_or(0, |e| e.t_ms);
+    for index in 0..spans.list.len() {
+        if spans.list[index].end_ms.is_none() {
+            spans.close(index, last, 0, "");
+        }
+    }
+    if let Some(scenario) = &record.scenario {
+        let text = serde_json::to_string(scenario).unwrap_or_default();
+        spans.list[root]
+            .attributes
+            .push(kv(AGENT_LOOP_SCENARIO, &text));
+    }
+    json!({
+        "resourceSpans": [{
+            "resource": {"attributes": [kv("service.name", "agent-loop")]},
+            "scopeSpans": [{
+                "scope": {"name": "agent-loop", "version": env!("CARGO_PKG_VERSION")},
+                "spans": spans.list.iter().map(|s| s.to_json(&spans)).collect::<Vec<_>>(),
+            }],
+        }],
+    })
+}
+
+fn tool_span(tools: &[(String, usize)], id: &str) -> Option<usize> {
+    tools
+        .iter()
+        .rev()
+        .find(|(call, _)| call == id)
+        .map(|(_, span)| *span)
+}
+
+/// The conventions' message parts for our content blocks.
+fn parts(content: &[ContentBlock]) -> Vec<Value> {
+    content
+        .iter()
+        .map(|block| match block {
+            ContentBlock::Text { text } => json!({"type": "text", "content": text}),
+            ContentBlock::Thinking { thinking, .. } => {
+                json!({"type": "reasoning", "content": thinking})
+            }
+            ContentBlock::ToolUse(call) => json!({
+                "type": "tool_call",
+                "id": call.id,
+                "name": call.name,
+                "arguments": call.input,
+            }),
+            ContentBlock::ToolResult(result) => json!({
+                "type": "tool_call_response",
+                "id": result.tool_use_id,
+                "response": result.content,
+            }),
+        })
+        .collect()
+}
+
+/// A history as the conventions' input messages: a user message that holds
+/// only tool results is the `tool` role's.
+fn genai_messages(messages: &[Message]) -> Value {
+    Value::Array(
+        messages
+            .iter()
+            .map(|message| {
+                let only_results = !message.content.is_empty()
+                    && message
+                        .content
+                        .iter()
+                        .all(|b| matches!(b, ContentBlock::ToolResult(_)));
+                let role = match message.role {
+                    Role::Assistant => "assistant",
+                    Role::User if only_results => "tool",
+                    Role::User => "user",
+                };
+                json!({"role": role, "parts": parts(&message.content)})
+            })
+            .collect(),
+    )
+}
+
+struct Span {
+    id: String,
+    parent: Option<usize>,
+    name: String,
+    kind: u8,
+    start_ms: u64,
+    end_ms: Option<u64>,
+    status: (u8, String),
+    attributes: Vec<Value>,
+    events: Vec<Value>,
+}
+
+impl Span {
+    fn to_json(&self, spans: &Spans) -> Value {
+        let mut status = json!({"code": self.status.0});
+        if !self.status.1.is_empty() {
+            status["message"] = Value::from(self.status.1.as_str());
+        }
+        json!({
+            "traceId": spans.ids.trace_id(),
+            "spanId": self.id,
+            "parentSpanId": self.parent.map_or(String::new(), |p| spans.list[p].id.clone()),
+            "name": self.name,
+            "kind": self.kind,
+            "startTimeUnixNano": spans.unix_nanos(self.start_ms),
+            "endTimeUnixNano": spans.unix_nanos(self.end_ms.unwrap_or(self.start_ms)),
+            "attributes": self.attributes,
+            "events": self.events,
+            "status": status,
+        })
+    }
+}
+
+struct Spans {
+    ids: ids::Ids,
+    started_unix_ms: u64,
+    list: Vec<Span>,
+}
+
+impl Spans {
+    fn open(
+        &mut self,
+        name: &str,
+        kind: u8,
+        parent: Option<usize>,
+        t_ms: u64,
+        attributes: Vec<Value>,
+    ) -> usize {
+        self.list.push(Span {
+            id: self.ids.span_id(self.list.len()),
+            parent,
+            name: name.to_string(),
+            kind,
+            start_ms: t_ms,
+            end_ms: None,
+            status: (0, String::new()),
+            attributes,
+            events: Vec::new(),
+        });
+        self.list.len() - 1
+    }
+
+    fn close(&mut self, index: usize, t_ms: u64, code: u8, message: &str) {
+        let span = &mut self.list[index];
+        span.end_ms = Some(t_ms.max(span.start_ms));
+        span.status = (code, message.to_string());
+    }
+
+    /// The event's JSON on `span`, for a lossless import.
+    fn attach(&mut self, span: usize, event: &RunEvent) {
+        let json = serde_json::to_string(event).unwrap_or_default();
+        let time = self.unix_nanos(event.t_ms);
+        self.list[span].events.push(span_event(
+            time,
+            AGENT_LOOP_EVENT,
+            vec![kv(EVENT_JSON, &json)],
+        ));
+    }
+
+    /// OTLP/JSON writes 64-bit integers as decimal strings.
+    fn unix_nanos(&self, t_ms: u64) -> String {
+        ((u128::from(self.started_unix_ms) + u128::from(t_ms)) * 1_000_000).to_string()
+    }
+}
+
+fn span_event(time: String, name: &str, attributes: Vec<Value>) -> Value {
+    json!({"timeUnixNano": time, "name": name, "attributes": attributes})
+}
+
+fn kv(key: &str, value: &str) -> Value {
+    json!({"key": key, "value": {"stringValue": value}})
+}
+
+fn kv_int(key: &str, value: u64) -> Value {
+    json!({"key": key, "value": {"intValue": value.to_string()}})
+}
+
+fn kv_strings(key: &str, values: &[&String]) -> Value {
+    let values: Vec<Value> = values.iter().map(|v| json!({"stringValue": v})).collect();
+    json!({"key": key, "value": {"arrayValue": {"values": values}}})
+}

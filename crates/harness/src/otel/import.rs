@@ -1,0 +1,564 @@
+//! An OTLP/JSON trace read back as a run.
+//!
+//! Our own export carries every trace event (`agent_loop.event`) and the
+//! scenario, so it comes back exactly. A trace from another tool's GenAI
+//! instrumentation is rebuilt from its spans: each `chat` span a model turn
+//! (its `gen_ai.output.messages`, `gen_ai.response.finish_reasons`,
+//! `gen_ai.usage.*`), each `execute_tool` span a call with its result.
+//! Where no `execute_tool` spans exist (a provider SDK's instrumentation
+//! sees only the model calls), a call's result is read from the next chat's
+//! `gen_ai.input.messages`. What the trace does not hold is said in `notes`,
+//! never made up: content capture is opt-in in every instrumentation.
+
+use serde_json::{json, Value};
+
+use super::{AGENT_LOOP_EVENT, AGENT_LOOP_SCENARIO, EVENT_JSON};
+use crate::event::{EventKind, Outcome, RunEvent, Status, Validation};
+use crate::message::{ContentBlock, ToolCall};
+use crate::model::Usage;
+use crate::replay::Record;
+use crate::scenario::Scenario;
+
+/// A run read from a trace, and what could not be read from it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Imported {
+    pub record: Record,
+    /// Plain sentences: content missing, spans skipped, other traces left.
+    pub notes: Vec<String>,
+    /// The trace is an agent-loop export, read back event for event.
+    pub ours: bool,
+}
+
+/// The conventions' operations that are a call to a model.
+const CHAT_OPERATIONS: [&str; 3] = ["chat", "text_completion", "generate_content"];
+
+const NOT_CAPTURED: &str = "(not in the trace: message content was not captured)";
+
+/// Reads the first trace of an OTLP/JSON document as a run.
+pub fn from_otlp(document: &Value) -> Result<Imported, String> {
+    let mut spans = all_spans(document);
+    if spans.is_empty() {
+        return Err(
+            "no spans found: an OTLP/JSON trace has resourceSpans[].scopeSpans[].spans[]"
+                .to_string(),
+        );
+    }
+    let mut notes = Vec::new();
+    let first_trace = string(&spans[0], "traceId");
+    let traces = {
+        let mut ids: Vec<String> = spans.iter().map(|s| string(s, "traceId")).collect();
+        ids.sort();
+        ids.dedup();
+        ids.len()
+    };
+    if traces > 1 {
+        notes.push(format!(
+            "The file holds {traces} traces; the first, {first_trace}, was read."
+        ));
+        spans.retain(|s| string(s, "traceId") == first_trace);
+    }
+    if let Some(record) = ours(&spans)? {
+        return Ok(Imported {
+            record,
+            notes,
+            ours: true,
+        });
+    }
+    let record = foreign(&spans, &mut notes)?;
+    Ok(Imported {
+        record,
+        notes,
+        ours: false,
+    })
+}
+
+fn all_spans(document: &Value) -> Vec<Value> {
+    let list = |v: &Value, key: &str| {
+        v.get(key)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let mut spans = Vec::new();
+    for resource in list(document, "resourceSpans") {
+        // Older exporters say instrumentationLibrarySpans.
+        let scopes = [
+            list(&resource, "scopeSpans"),
+            list(&resource, "instrumentationLibrarySpans"),
+        ]
+        .concat();
+        for scope in scopes {
+            spans.extend(list(&scope, "spans"));
+        }
+    }
+    spans
+}
+
+/// Our export: the events from `agent_loop.event`, in `seq` order.
+fn ours(spans: &[Value]) -> Result<Option<Record>, String> {
+    let mut events = Vec::new();
+    let mut scenario = None;
+    for span in spans {
+        for event in span
+            .get("events")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if event.get("name").and_then(Value::as_str) != Some(AGENT_LOOP_EVENT) {
+                continue;
+            }
+            let text = attribute(event, EVENT_JSON)
+                .and_then(|v| v.as_str().map(str::to_string))
+                .ok_or("an agent_loop.event span event has no agent_loop.event.json")?;
+            let parsed: RunEvent = serde_json::from_str(&text)
+                .map_err(|e| format!("an agent_loop.event is not a trace event: {e}"))?;
+            events.push(parsed);
+        }
+        if let Some(text) =
+            attribute(span, AGENT_LOOP_SCENARIO).and_then(|v| v.as_str().map(str::to_string))
+        {
+            scenario = Some(Scenario::load(&text).map_err(|problems| {
+                format!(
+                    "the exported scenario does not load: {}",
+                    problems
+                        .first()
+                        .map(ToString::to_string)
+                        .unwrap_or_default()
+                )
+            })?);
+        }
+    }
+    if events.is_empty() {
+        return Ok(None);
+    }
+    events.sort_by_key(|e| e.seq);
+    Ok(Some(Record {
+        scenario,
+        events,
+        forked_at: None,
+    }))
+}
+
+/// A GenAI span of another tool, in start order.
+struct GenaiSpan<'a> {
+    span: &'a Value,
+    operation: String,
+    start_ns: u128,
+    end_ns: u128,
+}
+
+fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
+    let mut genai: Vec<GenaiSpan> = spans
+        .iter()
+        .filter_map(|span| {
+            let operation = attribute(span, "gen_ai.operation.name")
+                .and_then(|v| v.as_str().map(str::to_string))?;
+            Some(GenaiSpan {
+                span,
+                operation,
+                start_ns: nanos(span, "startTimeUnixNano"),
+                end_ns: nanos(span, "endTimeUnixNano"),
+            })
+        })
+        .collect();
+    if genai.is_empty() {
+        return Err(format!(
+            "none of the {} spans is a GenAI span (no gen_ai.operation.name attribute): the trace does not follow the OpenTelemetry GenAI conventions",
+            spans.len()
+        ));
+    }
+    genai.sort_by_key(|s| s.start_ns);
+    let t0 = genai.iter().map(|s| s.start_ns).min().unwrap_or(0);
+    let ms = |ns: u128| ((ns.saturating_sub(t0)) / 1_000_000) as u64;
+    let chats: Vec<&GenaiSpan> = genai
+        .iter()
+        .filter(|s| CHAT_OPERATIONS.contains(&s.operation.as_str()))
+        .collect();
+    let tool_spans: Vec<&GenaiSpan> = genai
+        .iter()
+        .filter(|s| s.operation == "execute_tool")
+        .collect();
+    let agent = genai.iter().find(|s| s.operation == "invoke_agent");
+    // Each tool span belongs to the chat last started before it; spans with
+    // the same start time keep the file's order (the sort is stable).
+    let mut owner: Vec<Option<usize>> = Vec::new();
+    let mut current = None;
+    for span in &genai {
+        match span.operation.as_str() {
+            "execute_tool" => owner.push(current),
+            op if CHAT_OPERATIONS.contains(&op) => current = Some(current.map_or(0, |c| c + 1)),
+            _ => {}
+        }
+    }
+    let skipped = genai.len() - chats.len() - tool_spans.len() - usize::from(agent.is_some());
+    if skipped > 0 {
+        notes.push(format!(
+            "{skipped} GenAI spans of other operations (embeddings, …) were left out."
+        ));
+    }
+
+    let text_attr =
+        |span: &Value, key: &str| attribute(span, key).and_then(|v| v.as_str().map(str::to_string));
+    let json_attr = |span: &Value, key: &str| {
+        text_attr(span, key).and_then(|t| serde_json::from_str::<Value>(&t).ok())
+    };
+    let model = chats
+        .iter()
+        .find_map(|c| {
+            text_attr(c.span, "gen_ai.request.model")
+                .or_else(|| text_attr(c.span, "gen_ai.response.model"))
+        })
+        .unwrap_or_else(|| "unknown model".to_string());
+    let first_input = chats
+        .first()
+        .and_then(|c| json_attr(c.span, "gen_ai.input.messages"));
+    let task = first_input
+        .as_ref()
+        .and_then(|messages| first_text_of_role(messages, "user"))
+        .unwrap_or_else(|| NOT_CAPTURED.to_string());
+    if chats
+        .iter()
+        .all(|c| attribute(c.span, "gen_ai.output.messages").is_none())
+    {
+        notes.push("The trace has no message content (gen_ai.input.messages / gen_ai.output.messages): capture is opt-in in every instrumentation. Timing, tools and tokens are shown; texts are not.".to_string());
+    }
+    let name = agent
+        .and_then(|a| text_attr(a.span, "gen_ai.agent.name"))
+        .unwrap_or_else(|| "Imported OpenTelemetry trace".to_string());
+    let mut tool_names: Vec<String> = tool_spans
+        .iter()
+        .filter_map(|t| text_attr(t.span, "gen_ai.tool.name"))
+        .collect();
+    tool_names.dedup();
+
+    let mut trace = Trace::default();
+    trace.push(
+        0,
+        EventKind::RunStarted {
+            scenario: name,
+            model,
+            approval: Default::default(),
+            tools: tool_names,
+            limits: Default::default(),
+            task,
+        },
+    );
+    let (mut input_tokens, mut output_tokens, mut calls) = (0u64, 0u64, 0u32);
+    let mut last_finish = None::<String>;
+    let mut failed = None::<String>;
+    for (index, chat) in chats.iter().enumerate() {
+        let turn = index as u32 + 1;
+        let usage = Usage {
+            input_tokens: int(chat.span, "gen_ai.usage.input_tokens"),
+            output_tokens: int(chat.span, "gen_ai.usage.output_tokens"),
+        };
+        input_tokens += usage.input_tokens;
+        output_tokens += usage.output_tokens;
+        let latency_ms = ((chat.end_ns.saturating_sub(chat.start_ns)) / 1_000_000) as u64;
+        trace.push(
+            ms(chat.start_ns),
+            EventKind::ModelRequest {
+                turn,
+                attempt: 1,
+                messages: json_attr(chat.span, "gen_ai.input.messages")
+                    .and_then(|m| m.as_array().map(Vec::len))
+                    .unwrap_or(0),
+                estimated_input_tokens: usage.input_tokens,
+                max_output_tokens: int(chat.span, "gen_ai.request.max_tokens") as u32,
+            },
+        );
+        if status_code(chat.span) == 2 {
+            let message = chat.span["status"]["message"]
+                .as_str()
+                .unwrap_or("the model call failed")
+                .to_string();
+            trace.push(
+                ms(chat.end_ns),
+                EventKind::ModelError {
+                    turn,
+                    attempt: 1,
+                    status: None,
+                    message: message.clone(),
+                    retry_in_ms: None,
+                    latency_ms,
+                },
+            );
+            failed = Some(message);
+            continue;
+        }
+        let next_start = chats.get(index + 1).map_or(u128::MAX, |c| c.start_ns);
+        let own_tools: Vec<&&GenaiSpan> = tool_spans
+            .iter()
+            .zip(&owner)
+            .filter(|(_, owner)| **owner == Some(index))
+            .map(|(tool, _)| tool)
+            .collect();
+        let output = json_attr(chat.span, "gen_ai.output.messages");
+        let mut content = output.as_ref().map(content_of).unwrap_or_default();
+        if !content
+            .iter()
+            .any(|b| matches!(b, ContentBlock::ToolUse(_)))
+        {
+            // No captured output: the calls are known from their own spans.
+            content.extend(own_tools.iter().enumerate().map(|(k, t)| {
+                ContentBlock::ToolUse(ToolCall {
+                    id: text_attr(t.span, "gen_ai.tool.call.id")
+                        .unwrap_or_else(|| format!("call_{turn}_{k}")),
+                    name: text_attr(t.span, "gen_ai.tool.name").unwrap_or_default(),
+                    input: json_attr(t.span, "gen_ai.tool.call.arguments").unwrap_or(json!({})),
+                    input_raw: None,
+                })
+            }));
+        }
+        let finish = attribute(chat.span, "gen_ai.response.finish_reasons")
+            .and_then(|v| v.as_array().and_then(|a| a.first().cloned()))
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| "unknown".to_string());
+        last_finish = Some(finish.clone());
+        let text = content
+            .iter()
+            .filter_map(|b| match b {
+                ContentBlock::Text { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let tool_uses: Vec<ToolCall> = content
+            .iter()
+            .filter_map(|b| match b {
+                ContentBlock::ToolUse(c) => Some(c.clone()),
+                _ => None,
+            })
+            .collect();
+        trace.push(
+            ms(chat.end_ns),
+            EventKind::ModelResponse {
+                turn,
+                text,
+                content,
+                stop_reason: finish,
+                usage,
+                cost_usd: 0.0,
+                latency_ms,
+                by_person: false,
+            },
+        );
+        // Each call and its result: from its execute_tool span, else from the next chat's input.
+        let next_input = chats
+            .get(index + 1)
+            .and_then(|c| json_attr(c.span, "gen_ai.input.messages"));
+        for call in tool_uses {
+            calls += 1;
+            let span = own_tools.iter().find(|t| {
+                text_attr(t.span, "gen_ai.tool.call.id").as_deref() == Some(call.id.as_str())
+            });
+            let (start, end, result, is_error) = match span {
+                Some(t) => (
+                    t.start_ns,
+                    t.end_ns,
+                    text_attr(t.span, "gen_ai.tool.call.result"),
+                    status_code(t.span) == 2,
+                ),
+                None => (
+                    chat.end_ns,
+                    next_start.min(chat.end_ns),
+                    next_input.as_ref().and_then(|m| tool_response(m, &call.id)),
+                    false,
+                ),
+            };
+            trace.push(
+                ms(start),
+                EventKind::ToolCall {
+                    turn,
+                    id: call.id.clone(),
+                    name: call.name.clone(),
+                    args: call.input.clone(),
+                    args_raw: None,
+                    validation: Validation::Valid,
+                    needs_approval: false,
+                },
+            );
+            let content = result.unwrap_or_else(|| NOT_CAPTURED.to_string());
+            trace.push(
+                ms(end),
+                EventKind::ToolResult {
+                    id: call.id,
+                    name: call.name,
+                    content,
+                    is_error,
+                    latency_ms: ((end.saturating_sub(start)) / 1_000_000) as u64,
+                    state: None,
+                    by_person: false,
+                },
+            );
+        }
+    }
+    let end_ms = trace.last_ms();
+    let finished = |status: Status, reason: String| Outcome {
+        status,
+        reason,
+        turns: chats.len() as u32,
+        tool_calls: calls,
+        input_tokens,
+        output_tokens,
+        cost_usd: 0.0,
+        elapsed_ms: end_ms,
+        answer: None,
+    };
+    let outcome = match (failed, last_finish.as_deref()) {
+        (Some(message), _) => Some(finished(
+            Status::ModelError,
+            format!("imported: the last model call failed: {message}"),
+        )),
+        (None, Some(reason @ ("stop" | "end_turn"))) => Some(finished(
+            Status::Done,
+            format!("imported: the last response ended with finish reason {reason}"),
+        )),
+        _ => None,
+    };
+    match outcome {
+        Some(outcome) => trace.push(end_ms, EventKind::RunFinished(outcome)),
+        None => notes.push("The trace does not say how the run ended (its last response asked for tools, or gave no finish reason), so the run has no stop status.".to_string()),
+    }
+    Ok(Record {
+        scenario: None,
+        events: trace.events,
+        forked_at: None,
+    })
+}
+
+/// The events being rebuilt, numbered as they come.
+#[derive(Default)]
+struct Trace {
+    events: Vec<RunEvent>,
+}
+
+impl Trace {
+    fn push(&mut self, t_ms: u64, kind: EventKind) {
+        let seq = self.events.len() as u64;
+        self.events.push(RunEvent { seq, t_ms, kind });
+    }
+
+    fn last_ms(&self) -> u64 {
+        self.events.iter().map(|e| e.t_ms).max().unwrap_or(0)
+    }
+}
+
+/// Text and tool calls of the conventions' output messages.
+fn content_of(messages: &Value) -> Vec<ContentBlock> {
+    let mut content = Vec::new();
+    for message in messages.as_array().into_iter().flatten() {
+        for part in message
+            .get("parts")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            match part.get("type").and_then(Value::as_str) {
+                Some("text") => content.push(ContentBlock::Text {
+                    text: part["content"].as_str().unwrap_or_default().to_string(),
+                }),
+                Some("reasoning") => content.push(ContentBlock::Thinking {
+                    thinking: part["content"].as_str().unwrap_or_default().to_string(),
+                    signature: None,
+                }),
+                Some("tool_call") => {
+                    // Arguments are an object, or a JSON text in some instrumentations.
+                    let arguments = match &part["arguments"] {
+                        Value::String(text) => {
+                            serde_json::from_str(text).unwrap_or(Value::String(text.clone()))
+                        }
+                        other => other.clone(),
+                    };
+                    content.push(ContentBlock::ToolUse(ToolCall {
+                        id: part["id"].as_str().unwrap_or_default().to_string(),
+                        name: part["name"].as_str().unwrap_or_default().to_string(),
+                        input: arguments,
+                        input_raw: None,
+                    }))
+                }
+                _ => {}
+            }
+        }
+    }
+    content
+}
+
+fn first_text_of_role(messages: &Value, role: &str) -> Option<String> {
+    messages
+        .as_array()?
+        .iter()
+        .filter(|m| m["role"] == role)
+        .find_map(|m| {
+            m["parts"]
+                .as_array()?
+                .iter()
+                .find(|p| p["type"] == "text")
+                .and_then(|p| p["content"].as_str().map(str::to_string))
+        })
+}
+
+/// The response a tool call got, from the input messages that carried it back.
+fn tool_response(messages: &Value, id: &str) -> Option<String> {
+    messages
+        .as_array()?
+        .iter()
+        .flat_map(|m| m["parts"].as_array().into_iter().flatten())
+        .find(|p| p["type"] == "tool_call_response" && p["id"] == id)
+        .map(|p| match &p["response"] {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        })
+}
+
+/// An attribute's value as plain JSON: a string, a number, a bool, an array.
+fn attribute(holder: &Value, key: &str) -> Option<Value> {
+    let found = holder
+        .get("attributes")?
+        .as_array()?
+        .iter()
+        .find(|a| a["key"] == key)?;
+    any_value(&found["value"])
+}
+
+fn any_value(value: &Value) -> Option<Value> {
+    let object = value.as_object()?;
+    let (kind, inner) = object.iter().next()?;
+    Some(match kind.as_str() {
+        "stringValue" | "boolValue" | "doubleValue" => inner.clone(),
+        // 64-bit integers are strings in OTLP/JSON, numbers from some writers.
+        "intValue" => match inner {
+            Value::String(text) => text.parse::<i64>().map(Value::from).unwrap_or(Value::Null),
+            other => other.clone(),
+        },
+        "arrayValue" => Value::Array(
+            inner["values"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(any_value)
+                .collect(),
+        ),
+        _ => return None,
+    })
+}
+
+fn int(span: &Value, key: &str) -> u64 {
+    attribute(span, key).and_then(|v| v.as_u64()).unwrap_or(0)
+}
+
+fn nanos(span: &Value, key: &str) -> u128 {
+    match &span[key] {
+        Value::String(text) => text.parse().unwrap_or(0),
+        other => other.as_u64().map_or(0, u128::from),
+    }
+}
+
+fn status_code(span: &Value) -> u64 {
+    span["status"]["code"].as_u64().unwrap_or(0)
+}
+
+fn string(span: &Value, key: &str) -> String {
+    span[key].as_str().unwrap_or_default().to_string()
+}

@@ -1,0 +1,290 @@
+//! Runs as OpenTelemetry GenAI traces: every built-in exported and read
+//! back gives the same run; a trace without our own events (as another
+//! tool's instrumentation writes it) still gives its turns, calls, ids,
+//! results and finish reasons; missing content is said, not made up.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use harness::approval::{Decision, FixedApprover};
+use harness::cancel::CancelToken;
+use harness::event::{EventKind, RunEvent, Status};
+use harness::library::{self, BUILTIN};
+use harness::otel::{from_otlp, to_otlp};
+use harness::replay::Record;
+use harness::runtime::TokioRuntime;
+use harness::scenario::Scenario;
+use harness::RunOptions;
+use serde_json::Value;
+
+async fn record_of(id: &str) -> Record {
+    let builtin = library::find(id).unwrap();
+    let scenario = Scenario::load(builtin.json()).unwrap();
+    let runtime = Rc::new(TokioRuntime::default());
+    tokio::time::sleep(std::time::Duration::from_millis(
+        library::clock_age_needed_ms(builtin),
+    ))
+    .await;
+    let cancel = CancelToken::default();
+    let stop = cancel.cancel_after(runtime.as_ref(), builtin.stop_pressed_after_ms());
+    let events = Rc::new(RefCell::new(Vec::new()));
+    let sink = events.clone();
+    let approver = FixedApprover(Decision::Approve);
+    let mut on_event = |event: &RunEvent| sink.borrow_mut().push(event.clone());
+    let run = harness::run_scenario(
+        &scenario,
+        runtime,
+        RunOptions {
+            approver: Some(&approver),
+            cancel,
+            ..RunOptions::default()
+        },
+        &mut on_event,
+    );
+    let (outcome, ()) = futures::join!(run, stop);
+    outcome.expect("builds");
+    Record {
+        scenario: Some(scenario),
+        events: events.take(),
+        forked_at: None,
+    }
+}
+
+fn spans(document: &Value) -> Vec<Value> {
+    document["resourceSpans"][0]["scopeSpans"][0]["spans"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn attr<'a>(span: &'a Value, key: &str) -> Option<&'a Value> {
+    span["attributes"]
+        .as_array()?
+        .iter()
+        .find(|a| a["key"] == key)
+        .map(|a| &a["value"])
+}
+
+fn operation(span: &Value) -> &str {
+    attr(span, "gen_ai.operation.name")
+        .and_then(|v| v["stringValue"].as_str())
+        .unwrap_or("")
+}
+
+/// The export with our own events and scenario taken out: what another
+/// tool's GenAI instrumentation would have written.
+fn as_foreign(mut document: Value, keep_content: bool) -> Value {
+    let spans = document["resourceSpans"][0]["scopeSpans"][0]["spans"]
+        .as_array_mut()
+        .unwrap();
+    for span in spans {
+        span["events"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|e| !e["name"].as_str().unwrap().starts_with("agent_loop"));
+        span["attributes"].as_array_mut().unwrap().retain(|a| {
+            let key = a["key"].as_str().unwrap();
+            !key.starts_with("agent_loop")
+                && (keep_content
+                    || !matches!(
+                        key,
+                        "gen_ai.input.messages"
+                            | "gen_ai.output.messages"
+                            | "gen_ai.tool.call.arguments"
+                            | "gen_ai.tool.call.result"
+                    ))
+        });
+    }
+    document
+}
+
+#[tokio::test(start_paused = true)]
+async fn every_builtin_exports_as_genai_spans_and_reads_back_as_the_same_run() {
+    for builtin in BUILTIN {
+        let record = record_of(builtin.id).await;
+        let document = to_otlp(&record, 1_764_000_000_000);
+        let spans = spans(&document);
+        let count = |op: &str| spans.iter().filter(|s| operation(s) == op).count();
+        let requests = record
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::ModelRequest { .. }))
+            .count();
+        let calls = record
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::ToolCall { .. }))
+            .count();
+        assert_eq!(count("invoke_agent"), 1, "{}", builtin.id);
+        assert_eq!(count("chat"), requests, "{}", builtin.id);
+        assert_eq!(count("execute_tool"), calls, "{}", builtin.id);
+        let root = spans
+            .iter()
+            .find(|s| operation(s) == "invoke_agent")
+            .unwrap();
+        let status = record.outcome().unwrap().status;
+        assert_eq!(
+            attr(root, "agent_loop.status").unwrap()["stringValue"],
+            status.as_str()
+        );
+        assert_eq!(
+            root["status"]["code"],
+            if status == Status::Done { 1 } else { 2 },
+            "{}",
+            builtin.id
+        );
+        for span in &spans {
+            assert_eq!(span["traceId"].as_str().unwrap().len(), 32);
+            assert_eq!(span["spanId"].as_str().unwrap().len(), 16);
+            if operation(span) != "invoke_agent" {
+                assert_eq!(span["parentSpanId"], root["spanId"]);
+            }
+        }
+        let back = from_otlp(&document).unwrap();
+        assert!(
+            back.ours && back.notes.is_empty(),
+            "{}: {:?}",
+            builtin.id,
+            back.notes
+        );
+        assert_eq!(
+            back.record, record,
+            "{} does not read back the same",
+            builtin.id
+        );
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_foreign_trace_gives_its_turns_calls_ids_results_and_finish_reasons() {
+    let record = record_of("refund-policy").await;
+    let foreign = from_otlp(&as_foreign(to_otlp(&record, 0), true)).unwrap();
+    assert!(!foreign.ours);
+    let calls = |events: &[RunEvent]| -> Vec<(String, String, Value)> {
+        events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::ToolCall { id, name, args, .. } => {
+                    Some((id.clone(), name.clone(), args.clone()))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let results = |events: &[RunEvent]| -> Vec<(String, String, bool)> {
+        events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::ToolResult {
+                    id,
+                    content,
+                    is_error,
+                    ..
+                } => Some((id.clone(), content.clone(), *is_error)),
+                _ => None,
+            })
+            .collect()
+    };
+    let stops = |events: &[RunEvent]| -> Vec<String> {
+        events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::ModelResponse { stop_reason, .. } => Some(stop_reason.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    assert!(!calls(&record.events).is_empty());
+    assert_eq!(calls(&foreign.record.events), calls(&record.events));
+    assert_eq!(results(&foreign.record.events), results(&record.events));
+    assert_eq!(stops(&foreign.record.events), stops(&record.events));
+    let EventKind::RunStarted { task, .. } = &foreign.record.events[0].kind else {
+        panic!()
+    };
+    assert_eq!(task, "Please refund my order A1001, it arrived broken.");
+    assert_eq!(
+        foreign.record.outcome().map(|o| o.status),
+        Some(Status::Done)
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_trace_without_content_says_so_and_keeps_tools_and_tokens() {
+    let record = record_of("refund-policy").await;
+    let bare = from_otlp(&as_foreign(to_otlp(&record, 0), false)).unwrap();
+    assert!(
+        bare.notes.iter().any(|n| n.contains("no message content")),
+        "{:?}",
+        bare.notes
+    );
+    let names: Vec<String> = bare
+        .record
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ToolCall { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(!names.is_empty());
+    let EventKind::RunStarted { task, .. } = &bare.record.events[0].kind else {
+        panic!()
+    };
+    assert!(task.starts_with("(not in the trace"), "{task}");
+    let result = bare
+        .record
+        .events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::ToolResult { content, .. } => Some(content.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(result.starts_with("(not in the trace"), "{result}");
+}
+
+#[test]
+fn a_file_that_is_not_a_trace_is_said_plainly() {
+    let err = from_otlp(&serde_json::json!({"hello": 1})).unwrap_err();
+    assert!(err.starts_with("no spans found"), "{err}");
+    let err = from_otlp(&serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "a", "name": "GET /"}]}]}]})).unwrap_err();
+    assert!(
+        err.contains("not follow the OpenTelemetry GenAI conventions"),
+        "{err}"
+    );
+}
+
+/// A provider SDK's instrumentation sees only the model calls: each call's
+/// result is read from the next chat's input messages.
+#[tokio::test(start_paused = true)]
+async fn with_chat_spans_only_results_come_from_the_next_input() {
+    let record = record_of("refund-policy").await;
+    let mut document = as_foreign(to_otlp(&record, 0), true);
+    document["resourceSpans"][0]["scopeSpans"][0]["spans"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|s| operation(s) == "chat");
+    let imported = from_otlp(&document).unwrap();
+    let results: Vec<(String, String)> = imported
+        .record
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ToolResult { id, content, .. } => Some((id.clone(), content.clone())),
+            _ => None,
+        })
+        .collect();
+    let recorded: Vec<(String, String)> = record
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ToolResult { id, content, .. } => Some((id.clone(), content.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results, recorded);
+    assert_eq!(
+        imported.record.outcome().map(|o| o.status),
+        Some(Status::Done)
+    );
+}
