@@ -66,10 +66,8 @@ step "OpenTelemetry exports against the official protobuf definitions"
 # export --otel`, must parse strictly as opentelemetry-proto's TracesData
 # (Python's official package).
 otel_venv="$root/target/otel-venv"
-if [ ! -x "$otel_venv/bin/python" ] || ! "$otel_venv/bin/python" -c 'import opentelemetry.proto' 2>/dev/null; then
-  python3 -m venv "$otel_venv"
-  "$otel_venv/bin/pip" install --quiet opentelemetry-proto==1.45.2
-fi
+[ -x "$otel_venv/bin/python" ] || python3 -m venv "$otel_venv"
+"$otel_venv/bin/pip" install --quiet --disable-pip-version-check -r "$root/tests/otel/requirements.txt"
 otel_dir="$(mktemp -d)"
 for id in get-time refund-with-approval bad-arguments unknown-tool model-error rate-limit-retry \
   protocol-duplicate-ids turn-limit repeated-call deadline refusal max-tokens; do
@@ -78,6 +76,14 @@ for id in get-time refund-with-approval bad-arguments unknown-tool model-error r
   "$root/target/debug/agent-loop" export --otel "$otel_dir/$id.jsonl" --out "$otel_dir/$id.json"
 done
 "$otel_venv/bin/python" "$root/tests/otel/validate_otlp.py" "$otel_dir"/*.json
+
+step "OpenTelemetry spans from the official OpenAI instrumentation, imported"
+# The OpenAI Python SDK, traced by opentelemetry-instrumentation-openai-v2,
+# runs a tool loop against `agent-loop serve`; `agent-loop import` must read
+# back its calls, ids, results and finish reasons.
+start_mock otel refund-policy
+"$otel_venv/bin/python" "$root/tests/otel/openai_instrumented.py" \
+  "$root/target/debug/agent-loop" "http://127.0.0.1:$(mock_port otel)" "$otel_dir"
 rm -rf "$otel_dir"
 
 step "browser end-to-end tests"

@@ -288,3 +288,36 @@ async fn with_chat_spans_only_results_come_from_the_next_input() {
         Some(Status::Done)
     );
 }
+
+/// An SDK's instrumentation without an agent span makes each model call a
+/// trace of its own: with no invoke_agent span, all are read as one run.
+#[tokio::test(start_paused = true)]
+async fn model_calls_in_traces_of_their_own_are_read_as_one_run() {
+    let record = record_of("refund-policy").await;
+    let mut document = as_foreign(to_otlp(&record, 0), true);
+    let spans = document["resourceSpans"][0]["scopeSpans"][0]["spans"]
+        .as_array_mut()
+        .unwrap();
+    spans.retain(|s| operation(s) == "chat");
+    for (i, span) in spans.iter_mut().enumerate() {
+        span["traceId"] = Value::from(format!("{:032x}", i + 1));
+        span["parentSpanId"] = Value::from("");
+    }
+    let imported = from_otlp(&document).unwrap();
+    assert!(
+        imported.notes[0].contains("each model call was its own trace"),
+        "{:?}",
+        imported.notes
+    );
+    let turns = imported
+        .record
+        .events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::ModelResponse { .. }))
+        .count();
+    assert_eq!(turns, 4);
+    assert_eq!(
+        imported.record.outcome().map(|o| o.status),
+        Some(Status::Done)
+    );
+}

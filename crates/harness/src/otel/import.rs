@@ -52,10 +52,22 @@ pub fn from_otlp(document: &Value) -> Result<Imported, String> {
         ids.len()
     };
     if traces > 1 {
-        notes.push(format!(
-            "The file holds {traces} traces; the first, {first_trace}, was read."
-        ));
-        spans.retain(|s| string(s, "traceId") == first_trace);
+        let is_agent = |s: &Value| {
+            attribute(s, "gen_ai.operation.name").and_then(|v| v.as_str().map(str::to_string))
+                == Some("invoke_agent".to_string())
+        };
+        if spans.iter().any(is_agent) {
+            notes.push(format!(
+                "The file holds {traces} traces; the first, {first_trace}, was read."
+            ));
+            spans.retain(|s| string(s, "traceId") == first_trace);
+        } else {
+            // A provider SDK's instrumentation with no agent span around it
+            // makes each model call a trace of its own.
+            notes.push(format!(
+                "The file holds {traces} traces and no invoke_agent span: each model call was its own trace, as an SDK's instrumentation writes them without an agent span around them. They were read as one run, in time order."
+            ));
+        }
     }
     if let Some(record) = ours(&spans)? {
         return Ok(Imported {
