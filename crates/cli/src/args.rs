@@ -56,7 +56,7 @@ pub enum Command {
     Schema,
     /// Write a recorded run as an OpenTelemetry trace (OTLP/JSON, GenAI conventions)
     Export(ExportArgs),
-    /// Read an OpenTelemetry trace (OTLP/JSON with GenAI spans) as a record
+    /// Read an OpenTelemetry trace, or a provider's request body, as a record
     Import(ImportArgs),
 }
 
@@ -335,14 +335,24 @@ pub struct ExportArgs {
 
 #[derive(Args)]
 #[command(after_help = "\
-Reads the first trace in the file. An agent-loop export comes back event for
-event with its scenario. Another tool's GenAI spans (chat, execute_tool,
-invoke_agent) become model turns, calls and results; what the trace does not
-hold (message content is opt-in in every instrumentation) is said on stderr.
-Exit codes: 0 when read, 2 for a file that is not such a trace.")]
+An OTLP/JSON trace: the first trace in the file. An agent-loop export comes
+back event for event with its scenario. Another tool's GenAI spans (chat,
+execute_tool, invoke_agent) become model turns, calls and results; what the
+trace does not hold (message content is opt-in in every instrumentation) is
+said on stderr.
+
+A request body (Anthropic Messages, OpenAI Chat Completions or OpenAI
+Responses, detected): the system prompt, tools and first user message become
+the scenario, each assistant turn a recorded model turn, each tool result its
+call's recorded result (the tools answer with them, so the record replays
+offline). What the scenario cannot hold is listed, and the provider's verdict
+on the body is printed: the HTTP 400 it would answer, at its path.
+
+Exit codes: 0 when read, 3 when the provider would refuse the body (the
+record is still written), 2 for a file that is neither.")]
 pub struct ImportArgs {
-    /// An OTLP/JSON trace file
-    #[arg(value_name = "TRACE.json")]
+    /// An OTLP/JSON trace, or a provider request body (JSON)
+    #[arg(value_name = "FILE.json")]
     pub trace: PathBuf,
     /// Write the record to this file instead of standard output
     #[arg(long, value_name = "RECORD.jsonl")]

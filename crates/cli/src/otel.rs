@@ -1,6 +1,7 @@
 //! `agent-loop export --otel` and `agent-loop import`: a recorded run as an
-//! OpenTelemetry GenAI trace (OTLP/JSON), and such a trace back as a record
-//! (see `harness::otel`).
+//! OpenTelemetry GenAI trace (OTLP/JSON); such a trace, or a provider's
+//! request body, back as a record (see `harness::otel` and
+//! `harness::transcript`).
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -39,7 +40,7 @@ pub fn import_command(args: &ImportArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let document = match serde_json::from_str(&text) {
+    let document: serde_json::Value = match serde_json::from_str(&text) {
         Ok(document) => document,
         Err(err) => {
             eprintln!(
@@ -49,6 +50,9 @@ pub fn import_command(args: &ImportArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if document.get("resourceSpans").is_none() {
+        return import_request_body(&args.trace, &document, args.out.as_deref());
+    }
     let imported = match from_otlp(&document) {
         Ok(imported) => imported,
         Err(why) => {
@@ -67,6 +71,45 @@ pub fn import_command(args: &ImportArgs) -> ExitCode {
         eprintln!("note: {note}");
     }
     write_out(args.out.as_deref(), &imported.record.to_jsonl())
+}
+
+/// A provider's request body: the conversation as a record, what it lost,
+/// and the provider's verdict on the body as pasted. Exit 3 when the
+/// provider would refuse it (the record is written all the same).
+fn import_request_body(path: &Path, body: &serde_json::Value, out: Option<&Path>) -> ExitCode {
+    let shown = path.display();
+    let transcript = match harness::transcript::import_request(body) {
+        Ok(transcript) => transcript,
+        Err(why) => {
+            eprintln!("agent-loop: {shown}: not an OpenTelemetry trace nor a request body it can read: {why}");
+            return ExitCode::from(2);
+        }
+    };
+    let label = transcript.provider.label();
+    eprintln!(
+        "read {shown} as an {label} request ({}): {} events",
+        transcript.detected_by,
+        transcript.record.events.len()
+    );
+    for lost in &transcript.lost {
+        eprintln!("not kept: {lost}");
+    }
+    if transcript.refused.is_empty() {
+        eprintln!("✓ {label} would accept this body");
+    }
+    for violation in &transcript.refused {
+        eprintln!(
+            "✗ {label} would refuse this body: HTTP 400 {}",
+            violation.message
+        );
+        eprintln!("  at {} ({})", violation.path, violation.place);
+    }
+    let code = write_out(out, &transcript.record.to_jsonl());
+    if code == ExitCode::SUCCESS && !transcript.refused.is_empty() {
+        ExitCode::from(3)
+    } else {
+        code
+    }
 }
 
 fn write_out(out: Option<&Path>, text: &str) -> ExitCode {

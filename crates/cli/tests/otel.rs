@@ -101,3 +101,52 @@ fn export_needs_a_format_and_import_names_what_is_wrong() {
     assert_eq!(import.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&import.stderr).contains("not-a-trace.json: "));
 }
+
+#[test]
+fn a_request_body_imports_as_a_record_that_replays_with_the_providers_verdict() {
+    let fixture = format!(
+        "{}/../harness/tests/fixtures/wire/anthropic_request_tool_result.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let record = temp("imported.jsonl");
+    let import = agent_loop(&["import", &fixture, "--out", record.to_str().unwrap()]);
+    assert!(
+        import.status.success(),
+        "{}",
+        String::from_utf8_lossy(&import.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&import.stderr);
+    assert!(
+        stderr.contains("as an Anthropic Messages request"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("✓ Anthropic Messages would accept this body"),
+        "{stderr}"
+    );
+    let replay = agent_loop(&["replay", record.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&replay.stdout);
+    assert!(replay.status.success(), "{out}");
+    assert!(
+        out.contains("the record stops before turn 2's answer, and the replay got there"),
+        "{out}"
+    );
+    // A body the provider refuses: its 400, at its path; the record is still written.
+    let broken = temp("duplicate-ids.json");
+    let call = serde_json::json!({"type": "tool_use", "id": "toolu_dup", "name": "t", "input": {}});
+    std::fs::write(&broken, serde_json::json!({
+        "model": "m", "max_tokens": 10,
+        "tools": [{"name": "t", "input_schema": {"type": "object"}}],
+        "messages": [
+            {"role": "user", "content": "go"},
+            {"role": "assistant", "content": [call.clone(), call]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_dup", "content": "ok"}]}
+        ]
+    }).to_string()).unwrap();
+    let refused = agent_loop(&["import", broken.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("✗ Anthropic Messages would refuse this body: HTTP 400 messages.1.content.1: `tool_use` ids must be unique"), "{stderr}");
+    assert!(stderr.contains("at messages.1.content.1"), "{stderr}");
+    assert!(!refused.stdout.is_empty(), "no record was written");
+}

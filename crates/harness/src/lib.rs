@@ -40,6 +40,7 @@ pub mod scripted;
 pub mod suggest;
 pub mod tool;
 pub mod tools;
+pub mod transcript;
 pub mod verify;
 pub mod wire;
 

@@ -491,23 +491,60 @@ fn check(
     assertions: &Assertions,
 ) -> Vec<AssertionResult> {
     let mut results = Vec::new();
-    let recorded_status = record
-        .outcome()
-        .map(|o| o.status.as_str().to_string())
-        .unwrap_or_default();
-    let want_status = assertions.status.clone().unwrap_or(recorded_status);
-    results.push(AssertionResult {
-        name: "status".into(),
-        passed: outcome.status.as_str() == want_status,
-        detail: if outcome.status.as_str() == want_status {
-            format!("ended {want_status}")
-        } else {
-            format!(
-                "expected {want_status}, got {} ({})",
-                outcome.status, outcome.reason
-            )
-        },
-    });
+    match (record.outcome(), &assertions.status) {
+        // A record that stops mid-run (an imported request body waiting for
+        // the model's answer, a run kept while paused) has no status to
+        // match: the replay must reach where it stops, the first model turn
+        // it never recorded.
+        (None, None) => {
+            let recorded_turns = record
+                .events
+                .iter()
+                .filter(|e| matches!(e.kind, EventKind::ModelResponse { .. }))
+                .count() as u32;
+            let stopped_at = events.iter().rev().find_map(|e| match &e.kind {
+                EventKind::ModelError { turn, .. } => Some(*turn),
+                _ => None,
+            });
+            let reached = outcome.status == crate::event::Status::ModelError
+                && stopped_at == Some(recorded_turns + 1);
+            results.push(AssertionResult {
+                name: "status".into(),
+                passed: reached,
+                detail: if reached {
+                    format!(
+                        "the record stops before turn {}'s answer, and the replay got there",
+                        recorded_turns + 1
+                    )
+                } else {
+                    format!(
+                        "the record stops before turn {}'s answer; the replay ended {} ({})",
+                        recorded_turns + 1,
+                        outcome.status,
+                        outcome.reason
+                    )
+                },
+            });
+        }
+        (recorded, asserted) => {
+            let recorded_status = recorded
+                .map(|o| o.status.as_str().to_string())
+                .unwrap_or_default();
+            let want_status = asserted.clone().unwrap_or(recorded_status);
+            results.push(AssertionResult {
+                name: "status".into(),
+                passed: outcome.status.as_str() == want_status,
+                detail: if outcome.status.as_str() == want_status {
+                    format!("ended {want_status}")
+                } else {
+                    format!(
+                        "expected {want_status}, got {} ({})",
+                        outcome.status, outcome.reason
+                    )
+                },
+            });
+        }
+    }
 
     let recorded = tool_steps(&record.events);
     let replayed = tool_steps(events);

@@ -94,6 +94,11 @@ pub struct InlineTool {
     /// Simulated latency of a fixed-result tool.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay_ms: Option<u64>,
+    /// The results a transcript recorded for this tool, each with the
+    /// arguments of its call: an imported conversation's tools answer with
+    /// them (`tool::RecordedResults`), so it replays and forks offline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recorded: Option<Vec<crate::tool::RecordedResult>>,
 }
 
 fn empty_object_schema() -> Value {
@@ -276,13 +281,13 @@ impl Scenario {
                     match handlers.as_slice() {
                         [] => problems.push(problem(
                             &path,
-                            "an inline tool needs a handler: a fixed \"result\", a \"builtin\" tool's name or a \"js\" function body",
+                            "an inline tool needs a handler: a fixed \"result\", a \"builtin\" tool's name, a \"js\" function body or \"recorded\" results",
                         )),
                         [_] => {}
                         several => problems.push(problem(
                             &path,
                             format!(
-                                "an inline tool has exactly one handler, but this one has {}; keep one of \"result\", \"builtin\" or \"js\"",
+                                "an inline tool has exactly one handler, but this one has {}; keep one of \"result\", \"builtin\", \"js\" or \"recorded\"",
                                 several.iter().map(|f| format!("{f:?}")).collect::<Vec<_>>().join(" and ")
                             ),
                         )),
@@ -471,6 +476,7 @@ impl InlineTool {
             ("result", self.result.is_some()),
             ("builtin", self.builtin.is_some()),
             ("js", self.js.is_some()),
+            ("recorded", self.recorded.is_some()),
         ]
         .into_iter()
         .filter_map(|(name, set)| set.then_some(name))
@@ -498,6 +504,13 @@ fn inline_tool(
             .join("; ")
     })?;
     let handler = match (&tool.result, &tool.builtin, &tool.js) {
+        (None, None, None) if tool.recorded.is_some() => Rc::new(crate::tool::RecordedResults::new(
+            tool.recorded.clone().unwrap_or_default(),
+        ))
+            as Rc<dyn crate::tool::ToolHandler>,
+        _ if tool.recorded.is_some() => {
+            return Err("an inline tool has exactly one handler".to_string())
+        }
         (Some(result), None, None) => Rc::new(FixedResult {
             value: result.clone(),
             delay_ms: tool.delay_ms,
@@ -572,7 +585,7 @@ mod tests {
         assert_eq!(
             load_tool(serde_json::json!({"name": "x", "js": "return 1;", "result": 1})),
             Err(vec![
-                "tools[0]: an inline tool has exactly one handler, but this one has \"result\" and \"js\"; keep one of \"result\", \"builtin\" or \"js\"".to_string()
+                "tools[0]: an inline tool has exactly one handler, but this one has \"result\" and \"js\"; keep one of \"result\", \"builtin\", \"js\" or \"recorded\"".to_string()
             ])
         );
         let both =

@@ -53,6 +53,61 @@ impl ToolHandler for FixedResult {
     }
 }
 
+/// One result a transcript recorded, with the arguments of its call.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordedResult {
+    pub args: Value,
+    /// The result as the model read it.
+    pub content: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub is_error: bool,
+}
+
+/// A tool that answers with the results a transcript recorded: each call
+/// gets the next unused result recorded for the same arguments (object keys
+/// in any order), so an imported conversation replays offline. A call the
+/// transcript never made is an error result that says so: nothing is made up.
+pub struct RecordedResults {
+    entries: Vec<RecordedResult>,
+    used: std::cell::RefCell<Vec<bool>>,
+}
+
+impl RecordedResults {
+    pub fn new(entries: Vec<RecordedResult>) -> Self {
+        let used = std::cell::RefCell::new(vec![false; entries.len()]);
+        RecordedResults { entries, used }
+    }
+}
+
+impl ToolHandler for RecordedResults {
+    fn call(&self, args: Value) -> LocalBoxFuture<'static, Result<Value, String>> {
+        let mut used = self.used.borrow_mut();
+        let same = |e: &&RecordedResult| e.args == args;
+        let next = self
+            .entries
+            .iter()
+            .enumerate()
+            .find(|(i, e)| !used[*i] && same(e))
+            .map(|(i, e)| {
+                used[i] = true;
+                e
+            })
+            // Asked again after its recorded answers ran out: the last one.
+            .or_else(|| self.entries.iter().rev().find(same));
+        let answer = match next {
+            Some(entry) if entry.is_error => Err(entry.content.clone()),
+            Some(entry) => Ok(Value::String(entry.content.clone())),
+            None => Err(format!(
+                "no result was recorded for these arguments ({args}); the transcript's calls to this tool had {} recorded result{}. Give the tool another handler to answer new calls",
+                self.entries.len(),
+                if self.entries.len() == 1 { "" } else { "s" }
+            )),
+        };
+        Box::pin(async move { answer })
+    }
+}
+
 pub struct ToolDef {
     pub spec: ToolSpec,
     pub schema: Schema,

@@ -215,7 +215,7 @@ fn a_problem_in_one_part_does_not_hide_the_checks_of_the_same_part() {
                 "tools": [{"name": "x", "js": 5, "result": 1, "input_schema": {"type": "objekt"}}]}"#
         ),
         [
-            "tools[0]: an inline tool has exactly one handler, but this one has \"result\" and \"js\"; keep one of \"result\", \"builtin\" or \"js\"",
+            "tools[0]: an inline tool has exactly one handler, but this one has \"result\" and \"js\"; keep one of \"result\", \"builtin\", \"js\" or \"recorded\"",
             "tools[0].js: expected a string, found a number (5)",
             "tools[0].input_schema.type: \"objekt\" is not a type name (did you mean \"object\"?)",
         ]

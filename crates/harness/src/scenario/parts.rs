@@ -98,6 +98,7 @@ fn tool_stand_in(entry: &Value, index: usize) -> Option<ToolEntry> {
         builtin: None,
         js: None,
         delay_ms: None,
+        recorded: None,
     })))
 }
 

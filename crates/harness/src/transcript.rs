@@ -1,0 +1,504 @@
+//! A provider request body read as a run: the conversation someone had
+//! elsewhere (an Anthropic Messages, OpenAI Chat Completions or OpenAI
+//! Responses body) becomes a record, a scenario and its trace, so the page
+//! and the CLI can show it as a loop, check it, replay it and continue it.
+//!
+//! - The scenario: the system prompt, the tools with their schemas, the
+//!   first user message as the task, and the model's turns as a scripted
+//!   model. Each tool answers with the results the conversation recorded
+//!   for its calls (`recorded`), so a replay runs offline and passes.
+//! - The trace: each assistant turn a model request and response, each call
+//!   a tool call, each tool result that call's result, in the body's order.
+//!   A body whose last message is the user's or the tools' is the request
+//!   for the next turn: the trace ends on that `model_request`, with no
+//!   `run_finished` (a replay checks that it gets there).
+//! - Nothing is lost silently: what the scenario format cannot hold (images,
+//!   server tools, a person's text in the middle of the run, sampling
+//!   settings) is listed in `lost`, each with its path in the body.
+
+use std::collections::HashMap;
+
+use serde_json::{json, Map, Value};
+
+use crate::event::{EventKind, Outcome, RunEvent, Status, Validation};
+use crate::message::{ContentBlock, Role};
+use crate::replay::Record;
+use crate::scenario::Scenario;
+use crate::wire::Provider;
+
+/// A request body read as a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Transcript {
+    pub provider: Provider,
+    /// Why the body was read as `provider`, in a few words.
+    pub detected_by: String,
+    pub record: Record,
+    /// What the scenario format cannot hold, each "path: what".
+    pub lost: Vec<String>,
+    /// What the provider would answer this very body: its HTTP 400s, each
+    /// at its path in the body (`wire::check_body`). Checked on the body, not
+    /// on the record, because the record cannot hold everything (a user's
+    /// text before the results, say) and that may be the very mistake.
+    pub refused: Vec<crate::wire::Violation>,
+}
+
+/// Which provider's request `body` is, and why; or why it is none.
+pub fn detect(body: &Value) -> Result<(Provider, String), String> {
+    let Some(object) = body.as_object() else {
+        return Err("a request body is a JSON object".to_string());
+    };
+    if object.contains_key("input") && !object.contains_key("messages") {
+        return Ok((
+            Provider::OpenaiResponses,
+            "it has \"input\" and no \"messages\"".to_string(),
+        ));
+    }
+    let Some(messages) = object.get("messages").and_then(Value::as_array) else {
+        return Err("neither \"messages\" (Anthropic Messages, OpenAI Chat Completions) nor \"input\" (OpenAI Responses) is there".to_string());
+    };
+    let role_is = |roles: &[&str]| {
+        messages.iter().any(|m| {
+            m.get("role")
+                .and_then(Value::as_str)
+                .is_some_and(|r| roles.contains(&r))
+        })
+    };
+    let block_is = |kinds: &[&str]| {
+        messages.iter().any(|m| {
+            m.get("content")
+                .and_then(Value::as_array)
+                .is_some_and(|blocks| {
+                    blocks.iter().any(|b| {
+                        b.get("type")
+                            .and_then(Value::as_str)
+                            .is_some_and(|t| kinds.contains(&t))
+                    })
+                })
+        })
+    };
+    let tools = object.get("tools").and_then(Value::as_array);
+    if role_is(&["system", "developer", "tool"])
+        || messages.iter().any(|m| m.get("tool_calls").is_some())
+    {
+        return Ok((
+            Provider::OpenaiChat,
+            "it has a system, developer or tool message, or tool_calls".to_string(),
+        ));
+    }
+    if tools.is_some_and(|t| t.iter().any(|t| t.get("function").is_some())) {
+        return Ok((
+            Provider::OpenaiChat,
+            "its tools are {\"type\": \"function\", \"function\": …}".to_string(),
+        ));
+    }
+    if object.contains_key("system") || block_is(&["tool_use", "tool_result", "thinking"]) {
+        return Ok((
+            Provider::Anthropic,
+            "it has a top-level system, or tool_use, tool_result or thinking blocks".to_string(),
+        ));
+    }
+    if tools.is_some_and(|t| t.iter().any(|t| t.get("input_schema").is_some())) {
+        return Ok((
+            Provider::Anthropic,
+            "its tools have input_schema".to_string(),
+        ));
+    }
+    Ok((
+        Provider::OpenaiChat,
+        "nothing in it is only Anthropic's; the body would read the same as Anthropic Messages"
+            .to_string(),
+    ))
+}
+
+/// Reads `body` as a run (see the module's doc).
+pub fn import_request(body: &Value) -> Result<Transcript, String> {
+    let (provider, detected_by) = detect(body)?;
+    let history = provider.parse_request(body)?;
+    let mut lost = lost_parts(provider, body);
+    let Some(first) = history.messages.first() else {
+        return Err("the body has no messages: there is no conversation to read".to_string());
+    };
+    if first.role != Role::User {
+        return Err(
+            "the first message is the assistant's: a conversation starts with the user's task"
+                .to_string(),
+        );
+    }
+    let task = texts(&first.content).join("\n");
+    let model = body
+        .get("model")
+        .and_then(Value::as_str)
+        .unwrap_or("unknown model")
+        .to_string();
+    let label = provider.label();
+
+    // Each call's name, and the results recorded for each tool.
+    let mut names_by_id: HashMap<String, String> = HashMap::new();
+    let mut args_by_id: HashMap<String, Value> = HashMap::new();
+    let mut recorded: HashMap<String, Vec<Value>> = HashMap::new();
+    let mut responses = Vec::new();
+    for (index, message) in history.messages.iter().enumerate().skip(1) {
+        match message.role {
+            Role::Assistant => {
+                let calls: Vec<Value> = message
+                    .content
+                    .iter()
+                    .filter_map(|b| match b {
+                        ContentBlock::ToolUse(call) => {
+                            names_by_id.insert(call.id.clone(), call.name.clone());
+                            args_by_id.insert(call.id.clone(), call.input.clone());
+                            Some(json!({"name": call.name, "args": call.input}))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                let mut response = Map::new();
+                let text = texts(&message.content).join("\n");
+                if !text.is_empty() {
+                    response.insert("text".into(), Value::from(text));
+                }
+                if let Some(thinking) = message.content.iter().find_map(|b| match b {
+                    ContentBlock::Thinking { thinking, .. } => Some(thinking.clone()),
+                    _ => None,
+                }) {
+                    response.insert("thinking".into(), Value::from(thinking));
+                }
+                if !calls.is_empty() {
+                    response.insert("tool_calls".into(), Value::Array(calls));
+                }
+                responses.push(Value::Object(response));
+            }
+            Role::User => {
+                for block in &message.content {
+                    match block {
+                        ContentBlock::ToolResult(result) => {
+                            let name = names_by_id.get(&result.tool_use_id).cloned();
+                            let args = args_by_id.get(&result.tool_use_id).cloned();
+                            if let (Some(name), Some(args)) = (name, args) {
+                                recorded.entry(name).or_default().push(json!({
+                                    "args": args,
+                                    "content": result.content,
+                                    "is_error": result.is_error,
+                                }));
+                            }
+                        }
+                        ContentBlock::Text { .. } => lost.push(format!(
+                            "message {}: a user's text in the middle of the run (the loop has no place for it; only the first user message, the task, is kept)",
+                            index + 1
+                        )),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    let tools: Vec<Value> = history
+        .tools
+        .iter()
+        .filter(|spec| spec.input_schema.is_object())
+        .map(|spec| {
+            json!({
+                "name": spec.name,
+                "description": spec.description,
+                "input_schema": spec.input_schema,
+                "recorded": recorded.get(&spec.name).cloned().unwrap_or_default(),
+            })
+        })
+        .collect();
+    let turns = responses.len() as u32;
+    let mut scenario = json!({
+        "name": format!("Imported {label} request"),
+        "description": format!("A conversation read from a pasted {label} request body ({model}): its tools answer with the results it recorded, and the scripted model plays its {turns} assistant turns."),
+        "task": task,
+        "tools": tools,
+        // Room for every imported turn and a few more, so a replay is not
+        // cut short by the default limit and a fork can continue.
+        "limits": {"max_turns": (turns + 5).max(10)},
+        "model": {"type": "scripted", "responses": responses},
+    });
+    if !history.system.is_empty() {
+        scenario["system"] = Value::from(history.system.clone());
+    }
+    let scenario_text = scenario.to_string();
+    let scenario = Scenario::load(&scenario_text).map_err(|problems| {
+        let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        format!(
+            "the conversation does not make a scenario: {}",
+            lines.join("; ")
+        )
+    })?;
+    let events = trace(&scenario, &model, &history.messages);
+    Ok(Transcript {
+        provider,
+        detected_by,
+        record: Record {
+            scenario: Some(scenario),
+            events,
+            forked_at: None,
+        },
+        lost,
+        refused: crate::wire::check_body(provider, body),
+    })
+}
+
+/// The trace of the conversation as the loop would have written it.
+fn trace(scenario: &Scenario, model: &str, messages: &[crate::message::Message]) -> Vec<RunEvent> {
+    let mut events: Vec<RunEvent> = Vec::new();
+    let mut push = |kind: EventKind| {
+        let seq = events.len() as u64;
+        events.push(RunEvent { seq, t_ms: 0, kind });
+    };
+    let specs = scenario.tool_specs().unwrap_or_default();
+    let tool_names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    push(EventKind::RunStarted {
+        scenario: scenario.name.clone(),
+        model: model.to_string(),
+        approval: scenario.approval,
+        tools: tool_names.clone(),
+        limits: scenario.limits.clone(),
+        task: scenario.task.clone(),
+    });
+    let mut names_by_id: HashMap<String, String> = HashMap::new();
+    let mut turn = 0u32;
+    let mut calls = 0u32;
+    let mut answer = None;
+    for (index, message) in messages.iter().enumerate() {
+        match message.role {
+            Role::Assistant => {
+                turn += 1;
+                push(EventKind::ModelRequest {
+                    turn,
+                    attempt: 1,
+                    messages: index,
+                    estimated_input_tokens: 0,
+                    max_output_tokens: scenario.limits.max_output_tokens,
+                });
+                let uses: Vec<_> = message
+                    .content
+                    .iter()
+                    .filter_map(|b| match b {
+                        ContentBlock::ToolUse(call) => Some(call.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                let text = texts(&message.content).join("\n");
+                answer = uses.is_empty().then(|| text.clone());
+                push(EventKind::ModelResponse {
+                    turn,
+                    text,
+                    content: message.content.clone(),
+                    stop_reason: if uses.is_empty() {
+                        "end_turn"
+                    } else {
+                        "tool_use"
+                    }
+                    .to_string(),
+                    usage: Default::default(),
+                    cost_usd: 0.0,
+                    latency_ms: 0,
+                    by_person: false,
+                });
+                for call in uses {
+                    calls += 1;
+                    names_by_id.insert(call.id.clone(), call.name.clone());
+                    let validation = if tool_names.contains(&call.name) {
+                        Validation::Valid
+                    } else {
+                        Validation::UnknownTool {
+                            available: tool_names.clone(),
+                        }
+                    };
+                    push(EventKind::ToolCall {
+                        turn,
+                        id: call.id,
+                        name: call.name,
+                        args: call.input,
+                        args_raw: call.input_raw,
+                        validation,
+                        needs_approval: false,
+                    });
+                }
+            }
+            Role::User => {
+                for block in &message.content {
+                    if let ContentBlock::ToolResult(result) = block {
+                        push(EventKind::ToolResult {
+                            id: result.tool_use_id.clone(),
+                            name: names_by_id
+                                .get(&result.tool_use_id)
+                                .cloned()
+                                .unwrap_or_default(),
+                            content: result.content.clone(),
+                            is_error: result.is_error,
+                            latency_ms: 0,
+                            state: None,
+                            by_person: false,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    // A conversation that ends with the user's or the tools' turn is the
+    // request for the next turn: the body itself, which the trace ends on.
+    if messages.last().map(|m| m.role) == Some(Role::User) {
+        push(EventKind::ModelRequest {
+            turn: turn + 1,
+            attempt: 1,
+            messages: messages.len(),
+            estimated_input_tokens: 0,
+            max_output_tokens: scenario.limits.max_output_tokens,
+        });
+    }
+    // One that ends with the model's answer ended there.
+    if let (Some(answer), Some(Role::Assistant)) = (answer, messages.last().map(|m| m.role)) {
+        push(EventKind::RunFinished(Outcome {
+            status: Status::Done,
+            reason: "imported: the conversation ends with the model's answer".to_string(),
+            turns: turn,
+            tool_calls: calls,
+            input_tokens: 0,
+            output_tokens: 0,
+            cost_usd: 0.0,
+            elapsed_ms: 0,
+            answer: Some(answer),
+        }));
+    }
+    events
+}
+
+fn texts(content: &[ContentBlock]) -> Vec<String> {
+    content
+        .iter()
+        .filter_map(|b| match b {
+            ContentBlock::Text { text } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What the body holds that the scenario format cannot: parts of messages
+/// the loop has no block for, server tools, and settings it does not keep.
+fn lost_parts(provider: Provider, body: &Value) -> Vec<String> {
+    let mut lost = Vec::new();
+    let kept_keys: &[&str] = match provider {
+        Provider::Anthropic => &[
+            "model",
+            "messages",
+            "system",
+            "tools",
+            "max_tokens",
+            "stream",
+        ],
+        Provider::OpenaiChat => &[
+            "model",
+            "messages",
+            "tools",
+            "max_tokens",
+            "max_completion_tokens",
+            "stream",
+        ],
+        Provider::OpenaiResponses => &[
+            "model",
+            "input",
+            "instructions",
+            "tools",
+            "max_output_tokens",
+            "stream",
+        ],
+    };
+    if let Some(object) = body.as_object() {
+        let dropped: Vec<&str> = object
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !kept_keys.contains(k))
+            .collect();
+        if !dropped.is_empty() {
+            lost.push(format!("settings not kept: {}", dropped.join(", ")));
+        }
+    }
+    for (i, tool) in body
+        .get("tools")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let is_function = match provider {
+            Provider::Anthropic => tool.get("input_schema").is_some(),
+            _ => tool
+                .get("type")
+                .and_then(Value::as_str)
+                .is_none_or(|t| t == "function"),
+        };
+        if !is_function {
+            let kind = tool
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("unknown");
+            lost.push(format!("tools.{i}: a server tool ({kind}) runs at the provider; the playground cannot run it"));
+        }
+    }
+    let (list_key, known): (&str, &[&str]) = match provider {
+        Provider::Anthropic => ("messages", &["text", "thinking", "tool_use", "tool_result"]),
+        Provider::OpenaiChat => ("messages", &["text"]),
+        Provider::OpenaiResponses => ("input", &["input_text", "output_text", "text"]),
+    };
+    for (i, item) in body
+        .get(list_key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        if provider == Provider::OpenaiResponses {
+            let kind = item
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("message");
+            if ![
+                "message",
+                "function_call",
+                "function_call_output",
+                "reasoning",
+            ]
+            .contains(&kind)
+            {
+                lost.push(format!("input.{i}: a {kind} item"));
+                continue;
+            }
+        }
+        for (j, part) in item
+            .get("content")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let kind = part
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("unknown");
+            if !known.contains(&kind) {
+                lost.push(format!("{list_key}.{i}.content.{j}: a {kind} block (only text, thinking and tool calls and results are kept)"));
+            }
+            // A tool result's own blocks: text is kept, an image is not.
+            for (k, inner) in part
+                .get("content")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let inner_kind = inner
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("unknown");
+                if inner_kind != "text" {
+                    lost.push(format!("{list_key}.{i}.content.{j}.content.{k}: a {inner_kind} block in a tool result"));
+                }
+            }
+        }
+    }
+    lost
+}

@@ -1,0 +1,214 @@
+//! Provider request bodies read as runs (`harness::transcript`): each of
+//! the three formats round-trips through a record; the 400 cases of
+//! PROTOCOL.md, pasted as bodies, get their verdict on the imported turn;
+//! an imported record replays and a fork of it continues to `done`.
+
+use std::rc::Rc;
+
+use harness::approval::{Decision, FixedApprover};
+use harness::event::{EventKind, Status};
+use harness::fork::fork_points;
+use harness::replay::{replay, Assertions};
+use harness::runtime::TokioRuntime;
+use harness::scenario::Scenario;
+use harness::transcript::{detect, import_request};
+use harness::wire::history::history_from_trace;
+use harness::wire::{check_body, rejections, Provider, RequestShape, WireRequest};
+use harness::RunOptions;
+use serde_json::{json, Value};
+
+fn fixture(name: &str) -> Value {
+    let path = format!("{}/tests/fixtures/wire/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+const BODIES: [(&str, Provider); 3] = [
+    ("anthropic_request_tool_result.json", Provider::Anthropic),
+    ("openai_chat_request_tools.json", Provider::OpenaiChat),
+    (
+        "openai_responses_request_function_call_output.json",
+        Provider::OpenaiResponses,
+    ),
+];
+
+#[test]
+fn each_format_is_detected_and_round_trips_through_a_record() {
+    for (name, provider) in BODIES {
+        let body = fixture(name);
+        assert_eq!(detect(&body).unwrap().0, provider, "{name}");
+        let imported = import_request(&body).unwrap();
+        let scenario = imported.record.scenario.as_ref().unwrap();
+        let tools = scenario.tool_specs().unwrap();
+        let messages = history_from_trace(&imported.record.events);
+        let again = provider.request_body(&WireRequest {
+            model: "m",
+            system: &scenario.system,
+            messages: &messages,
+            tools: &tools,
+            max_output_tokens: 1024,
+            stream: false,
+        });
+        let (before, after) = (
+            provider.parse_request(&body).unwrap(),
+            provider.parse_request(&again).unwrap(),
+        );
+        assert_eq!(
+            after.messages, before.messages,
+            "{name}: the conversation changed"
+        );
+        assert_eq!(after.tools, before.tools, "{name}: the tools changed");
+        assert_eq!(
+            after.system, before.system,
+            "{name}: the system prompt changed"
+        );
+    }
+}
+
+#[test]
+fn what_the_scenario_cannot_hold_is_listed() {
+    let chat = import_request(&fixture("openai_chat_request_tools.json")).unwrap();
+    assert_eq!(chat.lost, ["settings not kept: tool_choice"]);
+    let responses = import_request(&fixture(
+        "openai_responses_request_function_call_output.json",
+    ))
+    .unwrap();
+    assert!(responses.lost.is_empty(), "{:?}", responses.lost);
+    let with_image = json!({
+        "model": "claude-sonnet-4-5", "max_tokens": 100, "temperature": 0.2,
+        "tools": [{"type": "web_search_20250305", "name": "web_search"}],
+        "messages": [{"role": "user", "content": [
+            {"type": "text", "text": "What is in this picture?"},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
+        ]}]
+    });
+    let imported = import_request(&with_image).unwrap();
+    assert_eq!(
+        imported.lost,
+        [
+            "settings not kept: temperature",
+            "tools.0: a server tool (web_search_20250305) runs at the provider; the playground cannot run it",
+            "messages.0.content.1: a image block (only text, thinking and tool calls and results are kept)",
+        ]
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_imported_record_replays_and_a_fork_continues_to_done() {
+    let imported = import_request(&fixture("anthropic_request_tool_result.json")).unwrap();
+    let record = imported.record;
+    let scenario = record.scenario.clone().unwrap();
+    // The tool answers with the recorded result.
+    let EventKind::ToolResult { content, .. } = &record
+        .events
+        .iter()
+        .find(|e| matches!(e.kind, EventKind::ToolResult { .. }))
+        .unwrap()
+        .kind
+    else {
+        panic!()
+    };
+    assert_eq!(content, "15 degrees");
+    let report = replay(
+        &record,
+        &scenario,
+        &Assertions::default(),
+        Rc::new(TokioRuntime::default()),
+    )
+    .await
+    .unwrap();
+    assert!(report.passed(), "{:?}", report.first_failure());
+    // Continue: the scripted model gets a final answer typed by hand.
+    let mut edited: Value = serde_json::to_value(&scenario).unwrap();
+    edited["model"]["responses"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"text": "It is 15 degrees in San Francisco."}));
+    let edited = Scenario::load(&edited.to_string()).unwrap();
+    let last = fork_points(&record.events).last().unwrap().seq;
+    let approver = FixedApprover(Decision::Approve);
+    let child = harness::fork::fork(
+        &record,
+        last,
+        &edited,
+        Rc::new(TokioRuntime::default()),
+        RunOptions {
+            approver: Some(&approver),
+            ..RunOptions::default()
+        },
+        &mut |_| {},
+    )
+    .await
+    .unwrap();
+    let outcome = child.outcome().unwrap();
+    assert_eq!(outcome.status, Status::Done, "{}", outcome.reason);
+    assert_eq!(
+        outcome.answer.as_deref(),
+        Some("It is 15 degrees in San Francisco.")
+    );
+}
+
+/// A body a provider answers with HTTP 400 keeps its violation once
+/// imported: the checker finds the same rule on the imported turn.
+#[test]
+fn a_body_a_provider_refuses_keeps_its_verdict_on_the_imported_turn() {
+    let call = |id: &str| json!({"type": "tool_use", "id": id, "name": "get_time", "input": {}});
+    let result = |id: &str| json!({"type": "tool_result", "tool_use_id": id, "content": "12:00"});
+    let tools = json!([{"name": "get_time", "description": "The time", "input_schema": {"type": "object"}}]);
+    let cases = [
+        // Two calls with one id (PROTOCOL.md: "tool_use ids must be unique").
+        json!({"model": "m", "max_tokens": 10, "tools": tools, "messages": [
+            {"role": "user", "content": "time?"},
+            {"role": "assistant", "content": [call("toolu_dup"), call("toolu_dup")]},
+            {"role": "user", "content": [result("toolu_dup"), result("toolu_dup")]}]}),
+        // A call never answered before the next user turn.
+        json!({"model": "m", "max_tokens": 10, "tools": tools, "messages": [
+            {"role": "user", "content": "time?"},
+            {"role": "assistant", "content": [call("toolu_1")]},
+            {"role": "user", "content": [{"type": "text", "text": "well?"}]}]}),
+        // Text before the results in the user message that answers the calls.
+        json!({"model": "m", "max_tokens": 10, "tools": tools, "messages": [
+            {"role": "user", "content": "time?"},
+            {"role": "assistant", "content": [call("toolu_1")]},
+            {"role": "user", "content": [{"type": "text", "text": "here:"}, result("toolu_1")]}]}),
+    ];
+    for (case, body) in cases.iter().enumerate() {
+        let verdict = check_body(Provider::Anthropic, body);
+        assert!(!verdict.is_empty(), "the checker accepts {body}");
+        let imported = import_request(body).unwrap();
+        // The body's own verdict, at its path in the body.
+        assert_eq!(imported.refused, verdict);
+        let scenario = imported.record.scenario.as_ref().unwrap();
+        let shape = RequestShape::of(scenario).unwrap();
+        let found = rejections(&shape, &imported.record.events);
+        let rules: Vec<_> = found
+            .iter()
+            .filter(|r| r.violation.provider == Provider::Anthropic)
+            .map(|r| r.violation.rule)
+            .collect();
+        if case == 2 {
+            // The record has no place for the user's text, so it cannot
+            // repeat that mistake: the import says the text was left out,
+            // and the verdict stays the body's.
+            assert!(
+                imported
+                    .lost
+                    .iter()
+                    .any(|l| l.contains("a user's text in the middle of the run")),
+                "{:?}",
+                imported.lost
+            );
+        } else {
+            // The record repeats the mistake, on the turn that made it.
+            assert!(
+                rules.contains(&verdict[0].rule),
+                "{body}: pasted {:?}, imported {rules:?}",
+                verdict[0].rule
+            );
+            let at = found
+                .iter()
+                .find(|r| r.violation.rule == verdict[0].rule)
+                .unwrap();
+            assert_eq!(at.turn, 2, "{body}");
+        }
+    }
+}
