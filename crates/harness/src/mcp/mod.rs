@@ -19,7 +19,14 @@
 //! run is built only once they are resolved (`Scenario::mcp`).
 
 pub mod config;
+pub mod content;
+pub mod jsonrpc;
+pub mod recorded;
+pub mod resolve;
 pub mod schema;
+pub mod session;
+pub mod tools;
+pub mod transport;
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
