@@ -278,7 +278,7 @@ mod tests {
         );
         assert_eq!(
             message(&["agent-loop"]),
-            "expected a command: run, list, validate, show, replay, fork, wire, check, serve or schema"
+            "expected a command: run, list, validate, show, replay, fork, wire, check, serve, mcp or schema"
         );
     }
 }

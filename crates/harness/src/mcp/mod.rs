@@ -14,6 +14,7 @@
 //! - [`resolve`]: every server of a scenario, names de-duplicated, into a
 //!   [`ResolvedMcp`] the scenario builds its run with.
 //! - [`recorded`]: the same tools answered from a record's results, offline.
+//! - [`server`]: the other end, serving a scenario's own tools.
 //!
 //! A scenario with `mcp_servers` loads before its servers are reached; its
 //! run is built only once they are resolved (`Scenario::mcp`).
@@ -24,6 +25,7 @@ pub mod jsonrpc;
 pub mod recorded;
 pub mod resolve;
 pub mod schema;
+pub mod server;
 pub mod session;
 pub mod tools;
 pub mod transport;

@@ -45,8 +45,13 @@ impl RecordedCaller {
                     ..
                 } if tools.iter().any(|t| &t.name == name) => {
                     if let Some(args) = args_by_id.get(id.as_str()) {
+                        // The run words a handler's error "tool error: …";
+                        // the handler gave what follows.
                         let result = if *is_error {
-                            Err(content.clone())
+                            Err(content
+                                .strip_prefix("tool error: ")
+                                .unwrap_or(content)
+                                .to_string())
                         } else {
                             Ok(Value::String(content.clone()))
                         };

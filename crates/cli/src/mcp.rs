@@ -1,0 +1,146 @@
+//! MCP from the command line: `agent-loop mcp tools URL`, and loading a
+//! scenario's `mcp_servers` before `run` (over plain HTTP, as providers are).
+
+use std::process::ExitCode;
+use std::rc::Rc;
+
+use harness::mcp::config::{McpServer, Secret};
+use harness::mcp::resolve::resolve;
+use harness::mcp::session::Session;
+use harness::mcp::tools;
+use harness::mcp::transport::McpTransport;
+use harness::scenario::Scenario;
+use serde_json::{json, Value};
+use tokio::task::LocalSet;
+
+use crate::args::{McpArgs, McpCommand, McpToolsArgs};
+use crate::http::NativeHttp;
+use crate::report_problems;
+
+pub fn command(args: &McpArgs) -> ExitCode {
+    match &args.command {
+        McpCommand::Tools(args) => tools_command(args),
+    }
+}
+
+fn tools_command(args: &McpToolsArgs) -> ExitCode {
+    let headers = match parse_headers(&args.headers) {
+        Ok(headers) => headers,
+        Err(message) => return crate::usage::usage_error(&message, Some("mcp tools")),
+    };
+    let runtime = match crate::tokio_runtime() {
+        Ok(runtime) => runtime,
+        Err(code) => return code,
+    };
+    let local = LocalSet::new();
+    let transport: Rc<dyn McpTransport> = Rc::new(NativeHttp);
+    let listed = local.block_on(&runtime, async {
+        let session = Session::connect(&args.url, headers.clone(), transport).await?;
+        let listed = tools::list(&session).await?;
+        Ok::<_, String>((session, listed))
+    });
+    let (session, listed) = match listed {
+        Ok(found) => found,
+        Err(why) => {
+            eprintln!("agent-loop: cannot list the tools of {}: {why}", args.url);
+            return ExitCode::from(2);
+        }
+    };
+    eprintln!(
+        "{}{} speaks {}: {} tool{}",
+        args.url,
+        session
+            .server_info()
+            .map(|i| format!(" ({i})"))
+            .unwrap_or_default(),
+        session.protocol_version(),
+        listed.len(),
+        if listed.len() == 1 { "" } else { "s" }
+    );
+    // Approval is read from the hints alone here: no scenario overrides it.
+    let server = McpServer {
+        name: "server".to_string(),
+        url: args.url.clone(),
+        allowed_tools: None,
+        headers: Default::default(),
+        approval: None,
+    };
+    let mut out = Vec::new();
+    for tool in &listed {
+        let (_, checked, left) = harness::mcp::schema::compile_checked(&tool.input_schema);
+        for line in &left {
+            eprintln!("  {}: left to the server: {line}", tool.name);
+        }
+        let mut entry = json!({
+            "name": tool.name,
+            "description": tool.description,
+            "input_schema": checked,
+        });
+        if tools::needs_approval(&server, tool) {
+            entry["needs_approval"] = Value::Bool(true);
+        }
+        out.push(entry);
+    }
+    eprintln!(
+        "note: pasted into \"tools\", each needs a handler (\"result\", \"builtin\" or \"js\") to run without the server; to call the server itself, add \"mcp_servers\": [{{\"name\": \"NAME\", \"url\": \"{}\"}}]",
+        args.url
+    );
+    println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    ExitCode::SUCCESS
+}
+
+/// `Name: value` pairs from `--header`.
+fn parse_headers(raw: &[String]) -> Result<Vec<(String, Secret)>, String> {
+    raw.iter()
+        .map(|header| match header.split_once(':') {
+            Some((name, value)) if !name.trim().is_empty() => {
+                Ok((name.trim().to_string(), Secret::new(value.trim())))
+            }
+            _ => Err(format!(
+                "--header {header:?} is not NAME: VALUE, e.g. \"Authorization: Bearer …\""
+            )),
+        })
+        .collect()
+}
+
+/// Loads the tools of `scenario`'s MCP servers (a report per server on
+/// stderr), or reports every problem (exit 2). A scenario without servers
+/// comes back as it is.
+pub fn load_tools(
+    runtime: &tokio::runtime::Runtime,
+    local: &LocalSet,
+    scenario: Scenario,
+    source: &str,
+) -> Result<Scenario, ExitCode> {
+    if scenario.mcp_servers.is_empty() || scenario.mcp.is_some() {
+        return Ok(scenario);
+    }
+    let transport: Rc<dyn McpTransport> = Rc::new(NativeHttp);
+    match local.block_on(runtime, resolve(scenario, transport)) {
+        Ok((scenario, reports)) => {
+            for report in &reports {
+                eprintln!("{report}");
+            }
+            if let Some(mcp) = &scenario.mcp {
+                for tool in mcp.tools.iter().filter(|t| !t.left_to_server.is_empty()) {
+                    for line in &tool.left_to_server {
+                        eprintln!("  {}: left to the server: {line}", tool.name);
+                    }
+                }
+            }
+            Ok(scenario)
+        }
+        Err(problems) => {
+            report_problems(source, &problems);
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// Gives cancellation notices still on their way (spawned as a call was
+/// dropped) a moment to be sent before the process ends.
+pub fn send_pending(runtime: &tokio::runtime::Runtime, local: LocalSet) {
+    runtime.block_on(async {
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), local).await;
+    });
+}
