@@ -439,3 +439,48 @@ fn a_call_past_tool_timeout_is_cancelled_on_the_server() {
         server.log.lock().unwrap()
     );
 }
+
+#[test]
+fn the_mcp_built_in_runs_against_the_server_its_lesson_names() {
+    let builtin = harness::library::find("mcp-tools").expect("the built-in");
+    let mut scenario: Value = serde_json::from_str(builtin.json()).unwrap();
+    let lesson = scenario["description"].as_str().unwrap();
+    assert!(
+        lesson.contains("`agent-loop serve --mcp refund-with-approval`"),
+        "{lesson}"
+    );
+    assert_eq!(
+        scenario["mcp_servers"][0]["url"],
+        "http://127.0.0.1:8787/mcp"
+    );
+    // The lesson's server, on a free port instead of 8787.
+    let server = shop("builtin");
+    scenario["mcp_servers"][0]["url"] = json!(format!("http://127.0.0.1:{}/mcp", server.port));
+    let path = temp_scenario("mcp-builtin", &scenario);
+    let run = agent_loop(&["run", "--jsonl", "--approve", "all", path.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let events: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let calls: Vec<(&str, bool)> = events
+        .iter()
+        .filter(|e| e["type"] == "tool_call")
+        .map(|e| (e["name"].as_str().unwrap(), e["needs_approval"] == true))
+        .collect();
+    assert_eq!(calls, [("get_order_status", false), ("issue_refund", true)]);
+    assert_eq!(events.last().unwrap()["status"], "done");
+
+    let list = agent_loop(&["list"]);
+    let text = String::from_utf8_lossy(&list.stdout);
+    assert!(
+        text.contains("mcp-tools")
+            && text.contains("once `agent-loop serve --mcp refund-with-approval` is running"),
+        "{text}"
+    );
+}
