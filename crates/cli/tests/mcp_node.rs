@@ -200,6 +200,34 @@ fn a_scripted_run_calls_echo_and_get_sum_then_replays_without_the_server() {
         "{}",
         String::from_utf8_lossy(&replay.stdout)
     );
+    // An edited scenario naming the same server replays against the record's
+    // tools and results too, and a fork continues from them.
+    let edited = agent_loop(&[
+        "replay",
+        record.to_str().unwrap(),
+        "--scenario",
+        scenario.to_str().unwrap(),
+    ]);
+    assert!(
+        edited.status.success(),
+        "{}",
+        String::from_utf8_lossy(&edited.stdout)
+    );
+    let fork = agent_loop(&[
+        "fork",
+        record.to_str().unwrap(),
+        "--at",
+        "5",
+        "--scenario",
+        scenario.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&fork.stdout);
+    assert!(
+        fork.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&fork.stderr)
+    );
+    assert!(text.contains("The sum of 2 and 3 is 5."), "{text}");
 }
 
 #[test]

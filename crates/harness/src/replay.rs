@@ -135,6 +135,18 @@ impl Record {
         })
     }
 
+    /// `scenario` (an edited one, say) with this record's MCP tools and
+    /// their recorded results, when it names servers it has not loaded: a
+    /// replay or a fork never contacts a server.
+    pub fn with_recorded_mcp(&self, scenario: Scenario) -> Scenario {
+        match self.scenario.as_ref().and_then(|s| s.mcp.clone()) {
+            Some(mcp) if scenario.mcp.is_none() && !scenario.mcp_servers.is_empty() => {
+                scenario.with_mcp(mcp)
+            }
+            _ => scenario,
+        }
+    }
+
     pub fn outcome(&self) -> Option<&Outcome> {
         self.events.iter().rev().find_map(|e| match &e.kind {
             EventKind::RunFinished(outcome) => Some(outcome),
