@@ -4,6 +4,8 @@
 #   2. native tests: the harness (statuses, properties, golden traces), the
 #      schema validator against the JSON Schema Test Suite, the CLI, the app's
 #      view models;
+#   2b. MCP: the official TypeScript SDK's client against `serve --mcp`
+#      (the Rust tests against node MCP servers ran in step 2);
 #   3. the harness compiled to wasm, in headless Chromium (wasm-bindgen-test),
 #      including the provider adapter over fetch against `agent-loop serve`;
 #   4. the page end to end in headless Chromium (playwright-core), which prints
@@ -23,6 +25,25 @@ cargo clippy -p agent-loop-playground --target wasm32-unknown-unknown --all-targ
 
 step "native tests"
 cargo test --workspace
+
+step "MCP: the official TypeScript SDK against agent-loop serve --mcp"
+# The SDK's Client lists serve's tools and calls one, answered over SSE and
+# whole; it is the client browsers and agents use, so serve must satisfy it.
+cargo build -q -p agent-loop
+mcp_out="$(mktemp)"
+"$root/target/debug/agent-loop" serve --port 0 --mcp refund-with-approval >"$mcp_out" 2>/dev/null &
+mcp_pid=$!
+mcp_port=""
+for _ in $(seq 100); do
+  mcp_port="$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$mcp_out" | head -n 1)"
+  [ -n "$mcp_port" ] && break
+  sleep 0.1
+done
+mcp_status=0
+node "$root/tests/mcp/sdk_client.mjs" "http://127.0.0.1:$mcp_port/mcp" || mcp_status=$?
+kill "$mcp_pid" 2>/dev/null || true
+rm -f "$mcp_out"
+[ "$mcp_status" = 0 ] || { echo "the SDK client failed against serve --mcp" >&2; exit "$mcp_status"; }
 
 step "wasm tests in headless Chromium"
 # The provider adapter is tested over the browser's fetch against real

@@ -52,6 +52,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Serve a scenario's model as an HTTP API on 127.0.0.1, in all three providers' formats
     Serve(ServeArgs),
+    /// Talk to an MCP server: list its tools as scenario tool JSON
+    Mcp(McpArgs),
     /// Print the scenario file format as a JSON Schema
     Schema,
     /// Write a recorded run as an OpenTelemetry trace (OTLP/JSON, GenAI conventions)
@@ -62,7 +64,7 @@ pub enum Command {
 
 /// Every command's name, in the order `--help` lists them (for "did you mean").
 pub const COMMAND_NAMES: &[&str] = &[
-    "run", "list", "validate", "show", "replay", "fork", "wire", "check", "serve", "schema",
+    "run", "list", "validate", "show", "replay", "fork", "wire", "check", "serve", "mcp", "schema",
     "export", "import", "help",
 ];
 
@@ -260,17 +262,58 @@ pub struct CheckArgs {
 Routes: POST /v1/messages (Anthropic), /v1/chat/completions and /v1/responses
 (OpenAI), streamed when the body has \"stream\": true. Each request plays the
 script's next response; a request with no assistant message, or POST /reset,
-starts the script over.")]
+starts the script over.
+
+With --mcp: POST /mcp speaks MCP's Streamable HTTP (2026-07-28, and 2025-03-26
+… 2025-11-25 with sessions), answering tools/call as SSE when the client
+accepts it. A page on another machine's origin gets 403; pages on
+http://127.0.0.1:* and http://localhost:* are allowed (CORS included).")]
 pub struct ServeArgs {
-    /// A scenario file, or the name of a built-in scenario, whose model answers
-    #[arg(value_name = "SCENARIO")]
-    pub scenario: String,
+    /// A scenario file, or the name of a built-in scenario, whose model
+    /// answers; without it, the --mcp scenario's model answers
+    #[arg(value_name = "SCENARIO", required_unless_present = "mcp")]
+    pub scenario: Option<String>,
+    /// Also serve this scenario's tools (built-in and fixed-result, with
+    /// their stores) over MCP at POST /mcp, in both protocol generations
+    #[arg(long, value_name = "FILE|BUILTIN")]
+    pub mcp: Option<String>,
     /// The port to listen on, on 127.0.0.1 only; 0 picks a free one
     #[arg(long, value_name = "PORT", default_value_t = 8787, value_parser = port_number)]
     pub port: u16,
     /// Send a streamed answer's events this many milliseconds apart
     #[arg(long, value_name = "MS", default_value_t = 0, value_parser = milliseconds)]
     pub pace_ms: u64,
+}
+
+#[derive(Args)]
+pub struct McpArgs {
+    #[command(subcommand)]
+    pub command: McpCommand,
+}
+
+#[derive(Subcommand)]
+pub enum McpCommand {
+    /// Print an MCP server's tools as scenario tool JSON, ready to paste into "tools"
+    #[command(after_long_help = "\
+Speaks Streamable HTTP, either generation: 2026-07-28 (stateless) or
+2025-03-26 … 2025-11-25 (initialize and a session), as the spec's fallback
+rule finds. The JSON goes to stdout; on stderr: who answered, in which
+protocol version, and each schema check the harness leaves to the server.
+A tool needs approval unless the server marks it read-only or not destructive.
+
+Exit codes: 0 when the tools were listed, 2 when the server cannot be reached
+or refuses (the message says which and why).")]
+    Tools(McpToolsArgs),
+}
+
+#[derive(Args)]
+pub struct McpToolsArgs {
+    /// The server's MCP endpoint, e.g. http://127.0.0.1:3001/mcp (plain http only)
+    #[arg(value_name = "URL")]
+    pub url: String,
+    /// A header sent with every request, e.g. "Authorization: Bearer …"; repeatable
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    pub headers: Vec<String>,
 }
 
 // clap's own parsers would say "invalid digit found in string"; these say

@@ -5,6 +5,7 @@
 use bytes::Bytes;
 use futures::future::LocalBoxFuture;
 use futures::StreamExt;
+use harness::mcp::transport::McpTransport;
 use harness::provider::{HttpRequest, HttpResponse, Transport};
 use http_body_util::{BodyExt, Full};
 use hyper_util::rt::TokioIo;
@@ -14,6 +15,20 @@ pub struct NativeHttp;
 impl Transport for NativeHttp {
     fn send(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, String>> {
         Box::pin(send(request))
+    }
+}
+
+/// MCP's transport on the same client. Dropping a request's future or its
+/// body closes the connection, which is how a call is aborted.
+impl McpTransport for NativeHttp {
+    fn post(&self, request: HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, String>> {
+        Box::pin(send(request))
+    }
+
+    /// The CLI runs on a current-thread runtime inside a `LocalSet`
+    /// (`crate::local`), so a `!Send` task can be spawned beside the run.
+    fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
+        tokio::task::spawn_local(task);
     }
 }
 

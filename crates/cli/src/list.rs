@@ -10,7 +10,7 @@
 use std::process::ExitCode;
 
 use harness::approval::ApprovalPolicy;
-use harness::library::{clock_age_needed_ms, BuiltinScenario, BUILTIN};
+use harness::library::{clock_age_needed_ms, BuiltinScenario, BUILTIN, WITH_SERVER};
 use harness::scenario::Scenario;
 
 pub fn list_command() -> ExitCode {
@@ -50,6 +50,21 @@ pub fn list_command() -> ExitCode {
         println!(
             "  {:id_width$}  {:status_width$}  {name}{note}",
             builtin.id, promise.status
+        );
+    }
+    // Listed apart: they run only once their server is up.
+    for with_server in WITH_SERVER {
+        let builtin = &with_server.scenario;
+        if builtin.group != group {
+            group = builtin.group;
+            println!("{group}:");
+        }
+        println!(
+            "  {:id_width$}  {:status_width$}  {} (with --approve all, once `{}` is running)",
+            builtin.id,
+            builtin.expected_status,
+            builtin.name(),
+            with_server.serve
         );
     }
     ExitCode::SUCCESS

@@ -7,6 +7,7 @@
 mod args;
 mod http;
 mod list;
+mod mcp;
 mod otel;
 mod record;
 mod replay;
@@ -46,6 +47,7 @@ fn main() -> ExitCode {
         Command::Wire(args) => run::wire_command(&args),
         Command::Check(args) => run::check_command(&args),
         Command::Serve(args) => serve::command(&args),
+        Command::Mcp(args) => mcp::command(&args),
         Command::Schema => {
             println!("{SCENARIO_SCHEMA}");
             ExitCode::SUCCESS

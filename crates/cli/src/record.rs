@@ -64,7 +64,7 @@ fn scenario_for(
     command: &str,
 ) -> Result<Scenario, ExitCode> {
     match (source, &record.scenario) {
-        (Some(source), _) => load(source),
+        (Some(source), _) => load(source).map(|edited| record.with_recorded_mcp(edited)),
         (None, Some(scenario)) => Ok(scenario.clone()),
         (None, None) => Err(usage_error(NO_SCENARIO, Some(command))),
     }

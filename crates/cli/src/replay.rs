@@ -162,11 +162,16 @@ struct Replayer {
 
 impl Replayer {
     fn replay(&self, record: &Record) -> Result<ReplayReport, Vec<harness::scenario::Problem>> {
-        let scenario = self.scenario.as_ref().or(record.scenario.as_ref());
-        let scenario = scenario.expect("callers check that a scenario exists");
+        let scenario = match &self.scenario {
+            Some(edited) => record.with_recorded_mcp(edited.clone()),
+            None => record
+                .scenario
+                .clone()
+                .expect("callers check that a scenario exists"),
+        };
         self.runtime.block_on(replay(
             record,
-            scenario,
+            &scenario,
             &self.assertions,
             Rc::new(TokioRuntime::default()),
         ))

@@ -46,6 +46,13 @@ pub fn run_command(args: &RunArgs) -> ExitCode {
         Ok(runtime) => runtime,
         Err(code) => return code,
     };
+    // MCP sessions and their cancellation notices are `!Send`: they live
+    // on this thread, in this set.
+    let local = tokio::task::LocalSet::new();
+    let scenario = match crate::mcp::load_tools(&runtime, &local, scenario, &args.scenario) {
+        Ok(scenario) => scenario,
+        Err(code) => return code,
+    };
     let jsonl = args.jsonl;
     let mut recorded = Vec::new();
     let mut on_event = |event: &RunEvent| {
@@ -56,6 +63,9 @@ pub fn run_command(args: &RunArgs) -> ExitCode {
             println!("{}", serde_json::to_string(event).unwrap_or_default());
         } else {
             trace::print(event);
+            if let Some(line) = crate::mcp::left_to_server_line(&scenario, event) {
+                println!("{line}");
+            }
         }
     };
     let clock: Rc<dyn harness::runtime::Runtime> = Rc::new(TokioRuntime::default());
@@ -66,10 +76,13 @@ pub fn run_command(args: &RunArgs) -> ExitCode {
         ..RunOptions::default()
     };
     let outcome = match args.provider {
-        None => runtime.block_on(stop::stoppable(
-            cancel,
-            harness::run_scenario(&scenario, clock, options, &mut on_event),
-        )),
+        None => local.block_on(
+            &runtime,
+            stop::stoppable(
+                cancel,
+                harness::run_scenario(&scenario, clock, options, &mut on_event),
+            ),
+        ),
         Some(provider) => {
             let provider = provider.into();
             let settings = ProviderSettings {
@@ -83,12 +96,22 @@ pub fn run_command(args: &RunArgs) -> ExitCode {
             };
             let key = ApiKey::new(std::env::var("AGENT_LOOP_API_KEY").unwrap_or_default());
             let model = HttpModel::new(settings, key, http::NativeHttp);
-            runtime.block_on(stop::stoppable(
-                cancel,
-                harness::run_scenario_with_model(&scenario, clock, &model, options, &mut on_event),
-            ))
+            local.block_on(
+                &runtime,
+                stop::stoppable(
+                    cancel,
+                    harness::run_scenario_with_model(
+                        &scenario,
+                        clock,
+                        &model,
+                        options,
+                        &mut on_event,
+                    ),
+                ),
+            )
         }
     };
+    crate::mcp::send_pending(&runtime, local);
     if let Some(path) = &args.record {
         let record = harness::replay::Record {
             scenario: Some(scenario.clone()),
@@ -129,6 +152,8 @@ fn run_collecting(
         scenario.approval = policy;
     }
     let runtime = crate::tokio_runtime()?;
+    let local = tokio::task::LocalSet::new();
+    let scenario = crate::mcp::load_tools(&runtime, &local, scenario, source)?;
     let mut events = Vec::new();
     stop::say_how_to_stop(source);
     let cancel = CancelToken::new();
@@ -137,15 +162,19 @@ fn run_collecting(
         ..RunOptions::default()
     };
     let mut on_event = |event: &RunEvent| events.push(event.clone());
-    let outcome = runtime.block_on(stop::stoppable(
-        cancel,
-        harness::run_scenario(
-            &scenario,
-            Rc::new(TokioRuntime::default()),
-            options,
-            &mut on_event,
+    let outcome = local.block_on(
+        &runtime,
+        stop::stoppable(
+            cancel,
+            harness::run_scenario(
+                &scenario,
+                Rc::new(TokioRuntime::default()),
+                options,
+                &mut on_event,
+            ),
         ),
-    ));
+    );
+    crate::mcp::send_pending(&runtime, local);
     match outcome {
         Ok(_) => Ok((scenario, events)),
         Err(problems) => {

@@ -42,6 +42,8 @@
 //!   or `http://localhost:*` is echoed, anything else gets `*`) and exposes
 //!   `retry-after`.
 
+mod mcp;
+
 use std::cell::{Cell, RefCell};
 use std::convert::Infallible;
 use std::process::ExitCode;
@@ -80,21 +82,41 @@ const ALLOWED_HEADERS: &[&str] = &[
     "anthropic-dangerous-direct-browser-access",
     "openai-organization",
     "openai-project",
+    "mcp-protocol-version",
+    "mcp-session-id",
+    "mcp-method",
+    "mcp-name",
+    "last-event-id",
 ];
 
 type Body = UnsyncBoxBody<Bytes, Infallible>;
 
 pub fn command(args: &crate::args::ServeArgs) -> ExitCode {
     let (port, pace_ms) = (args.port, args.pace_ms);
-    let scenario = match crate::load(&args.scenario) {
+    // Without SCENARIO, the --mcp scenario's model answers too.
+    let source = args
+        .scenario
+        .as_deref()
+        .or(args.mcp.as_deref())
+        .unwrap_or_default();
+    let scenario = match crate::load(source) {
         Ok(scenario) => scenario,
         Err(code) => return code,
+    };
+    let mcp = match &args.mcp {
+        None => None,
+        Some(source) => match mcp_core(source) {
+            Ok(core) => Some(core),
+            Err(code) => return code,
+        },
     };
     let runtime = match crate::tokio_runtime() {
         Ok(runtime) => runtime,
         Err(code) => return code,
     };
-    let server = Rc::new(Server::new(scenario.name.clone(), &scenario.model, pace_ms));
+    let mut server = Server::new(scenario.name.clone(), &scenario.model, pace_ms);
+    server.mcp = mcp;
+    let server = Rc::new(server);
     // The scripted model holds `Rc`s and `Cell`s: connections are served on
     // this one thread, as local tasks.
     let local = tokio::task::LocalSet::new();
@@ -105,6 +127,32 @@ pub fn command(args: &crate::args::ServeArgs) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The tools of the `--mcp` scenario, built once so their stores last
+/// across calls, as one run's would.
+fn mcp_core(source: &str) -> Result<harness::mcp::server::McpServerCore, ExitCode> {
+    let scenario = crate::load(source)?;
+    if !scenario.mcp_servers.is_empty() {
+        eprintln!("agent-loop: {source} takes tools from MCP servers itself; serve a scenario whose tools are its own");
+        return Err(ExitCode::from(2));
+    }
+    let runtime: Rc<dyn harness::runtime::Runtime> = Rc::new(TokioRuntime::default());
+    let (config, _) = scenario.build(runtime).map_err(|problems| {
+        crate::report_problems(source, &problems);
+        ExitCode::from(2)
+    })?;
+    let js = scenario.js_tool_names();
+    if !js.is_empty() {
+        eprintln!(
+            "note: {} run only in the browser; over MCP every call to them answers with an error result",
+            js.join(", ")
+        );
+    }
+    Ok(harness::mcp::server::McpServerCore::new(
+        scenario.name.clone(),
+        config.tools,
+    ))
 }
 
 async fn listen(server: Rc<Server>, port: u16) -> Result<(), String> {
@@ -120,6 +168,13 @@ async fn listen(server: Rc<Server>, port: u16) -> Result<(), String> {
         server.model.describe(),
         model_paths().join(", ")
     );
+    if let Some(mcp) = &server.mcp {
+        eprintln!(
+            "serving MCP at http://127.0.0.1:{}/mcp (2026-07-28 and 2025-03-26 … 2025-11-25): {}",
+            bound.port(),
+            mcp.tool_names().join(", ")
+        );
+    }
     {
         use std::io::Write;
         let mut stdout = std::io::stdout();
@@ -194,6 +249,8 @@ struct Server {
     next_id: Cell<u64>,
     /// Milliseconds between a stream's events.
     pace_ms: u64,
+    /// `--mcp`: the tools `POST /mcp` serves.
+    mcp: Option<harness::mcp::server::McpServerCore>,
 }
 
 /// One answer, before CORS headers are added.
@@ -246,6 +303,7 @@ impl Server {
             runtime,
             next_id: Cell::new(1),
             pace_ms,
+            mcp: None,
         }
     }
 
@@ -276,6 +334,7 @@ impl Server {
     async fn route(&self, method: &Method, path: &str, request: Request<Incoming>) -> Answer {
         let provider = Provider::ALL.into_iter().find(|p| p.path() == path);
         match (method, path, provider) {
+            (_, "/mcp", _) => mcp::answer(self.mcp.as_ref(), method, request).await,
             (&Method::POST, _, Some(provider)) => self.model_request(provider, request).await,
             (&Method::POST, "/reset", _) => {
                 self.reset();
@@ -606,7 +665,10 @@ fn preflight_headers(request: &HeaderMap) -> Vec<(&'static str, String)> {
         }
     }
     vec![
-        ("access-control-allow-methods", "GET, POST, OPTIONS".into()),
+        (
+            "access-control-allow-methods",
+            "GET, POST, DELETE, OPTIONS".into(),
+        ),
         ("access-control-allow-headers", allowed.join(", ")),
         ("access-control-max-age", "600".into()),
     ]
@@ -643,7 +705,7 @@ fn respond(answer: Answer, origin: Option<&str>, pace_ms: u64) -> Response<Body>
     set("vary", "origin");
     set(
         "access-control-expose-headers",
-        "retry-after, retry-after-ms",
+        "retry-after, retry-after-ms, mcp-session-id",
     );
     for (name, value) in &answer.headers {
         set(name, value);

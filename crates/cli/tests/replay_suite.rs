@@ -27,6 +27,9 @@ const NOT_REPLAYABLE: &[(&str, &str)] = &[
     // replay's ids_exist check rejects.
     ("failed-verification", "answer names an invented id"),
     ("verifier-weak", "answer names an invented id"),
+    // Its tools come from a server that must be running; `mcp_serve.rs`
+    // runs it against one.
+    ("mcp-tools", "needs its MCP server running"),
 ];
 
 /// One line of `agent-loop list`: the built-in's name, the status it is

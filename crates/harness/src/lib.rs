@@ -23,6 +23,7 @@ pub mod hand_call;
 pub mod instant;
 pub mod library;
 pub mod limits;
+pub mod mcp;
 pub mod message;
 pub mod model;
 pub mod otel;

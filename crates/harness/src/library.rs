@@ -13,7 +13,9 @@ pub struct BuiltinScenario {
 impl BuiltinScenario {
     /// The scenario file's text.
     pub fn json(&self) -> &'static str {
-        json_of(self.id).expect("every listed built-in has a file")
+        json_of(self.id)
+            .or_else(|| with_server_json_of(self.id))
+            .expect("every listed built-in has a file")
     }
 
     /// How long after the run starts a person presses Stop, for a built-in
@@ -294,7 +296,37 @@ pub fn clock_age_needed_ms(builtin: &BuiltinScenario) -> u64 {
 }
 
 pub fn find(id: &str) -> Option<&'static BuiltinScenario> {
-    BUILTIN.iter().find(|s| s.id == id)
+    BUILTIN
+        .iter()
+        .chain(WITH_SERVER.iter().map(|w| &w.scenario))
+        .find(|s| s.id == id)
+}
+
+/// A built-in whose tools come from an MCP server that must be running.
+pub struct WithServer {
+    pub scenario: BuiltinScenario,
+    /// The command that starts its server, as its lesson says.
+    pub serve: &'static str,
+}
+
+/// The built-ins that need a server. Kept out of `BUILTIN`, which everything
+/// that runs every built-in offline reads (the tests, the replay suite, the
+/// page's picker, which cannot reach MCP servers yet): they would fail
+/// these. `find` and `agent-loop run` and `list` know them.
+pub const WITH_SERVER: &[WithServer] = &[WithServer {
+    scenario: BuiltinScenario {
+        id: "mcp-tools",
+        group: "Tools from MCP servers",
+        expected_status: "done",
+    },
+    serve: "agent-loop serve --mcp refund-with-approval",
+}];
+
+fn with_server_json_of(id: &str) -> Option<&'static str> {
+    match id {
+        "mcp-tools" => Some(include_str!("../scenarios/mcp-tools.json")),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -303,7 +335,11 @@ mod tests {
 
     #[test]
     fn every_file_is_listed_once_with_its_text_and_name() {
-        let mut ids: Vec<&str> = BUILTIN.iter().map(|b| b.id).collect();
+        let mut ids: Vec<&str> = BUILTIN
+            .iter()
+            .chain(WITH_SERVER.iter().map(|w| &w.scenario))
+            .map(|b| b.id)
+            .collect();
         ids.sort_unstable();
         let files: Vec<&str> = FACTS.iter().map(|f| f.id).collect();
         assert_eq!(ids, files, "scenarios/ and the BUILTIN list differ");

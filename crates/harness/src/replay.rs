@@ -51,6 +51,10 @@ struct ScenarioLine {
     scenario: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     forked_at: Option<u64>,
+    /// The scenario's MCP tools as the run loaded them: a replay answers
+    /// them from the recorded results (`mcp::recorded`), offline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    mcp_tools: Option<Vec<crate::mcp::McpTool>>,
 }
 
 impl Record {
@@ -61,6 +65,7 @@ impl Record {
                 kind: "scenario".to_string(),
                 scenario: serde_json::to_value(scenario).unwrap_or(Value::Null),
                 forked_at: self.forked_at,
+                mcp_tools: scenario.mcp.as_ref().map(|mcp| mcp.tools.clone()),
             };
             if let Ok(text) = serde_json::to_string(&line) {
                 out.push_str(&text);
@@ -107,11 +112,39 @@ impl Record {
         if events.is_empty() {
             return Err("the record has no run events".to_string());
         }
+        let mcp_tools: Option<Vec<crate::mcp::McpTool>> = match first_value.get("mcp_tools") {
+            Some(tools) => Some(serde_json::from_value(tools.clone()).map_err(|e| {
+                format!(
+                    "line {}: the recorded MCP tools cannot be read: {e}",
+                    first_index + 1
+                )
+            })?),
+            None => None,
+        };
+        let scenario = match (scenario, mcp_tools) {
+            (Some(scenario), Some(tools)) => {
+                let caller = crate::mcp::recorded::RecordedCaller::from_events(&events, &tools);
+                Some(scenario.with_mcp(crate::mcp::connect(tools, std::rc::Rc::new(caller))))
+            }
+            (scenario, _) => scenario,
+        };
         Ok(Record {
             scenario,
             events,
             forked_at,
         })
+    }
+
+    /// `scenario` (an edited one, say) with this record's MCP tools and
+    /// their recorded results, when it names servers it has not loaded: a
+    /// replay or a fork never contacts a server.
+    pub fn with_recorded_mcp(&self, scenario: Scenario) -> Scenario {
+        match self.scenario.as_ref().and_then(|s| s.mcp.clone()) {
+            Some(mcp) if scenario.mcp.is_none() && !scenario.mcp_servers.is_empty() => {
+                scenario.with_mcp(mcp)
+            }
+            _ => scenario,
+        }
     }
 
     pub fn outcome(&self) -> Option<&Outcome> {

@@ -26,6 +26,8 @@ use tool_schema::Schema;
 
 use crate::approval::ApprovalPolicy;
 use crate::limits::Limits;
+use crate::mcp::config::McpServer;
+use crate::mcp::{McpToolHandler, ResolvedMcp};
 use crate::model::{ModelClient, Pricing, ToolSpec};
 use crate::rules::RulesModel;
 use crate::run::RunConfig;
@@ -52,6 +54,9 @@ pub struct Scenario {
     pub system: String,
     #[serde(default)]
     pub tools: Vec<ToolEntry>,
+    /// Servers whose tools join `tools` once resolved (see `crate::mcp`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mcp_servers: Vec<McpServer>,
     #[serde(default)]
     pub limits: Limits,
     #[serde(default)]
@@ -64,6 +69,10 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub now: Option<String>,
     pub model: ModelConfig,
+    /// The `mcp_servers`' tools once loaded, and who answers their calls.
+    /// Never written out: a record keeps the tools beside the scenario.
+    #[serde(skip)]
+    pub mcp: Option<ResolvedMcp>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -256,6 +265,13 @@ impl Scenario {
                 ToolEntry::Inline(tool) => listed.push((tool.spec(), tool.needs_approval)),
             }
         }
+        match (&self.mcp, self.unresolved_mcp()) {
+            (Some(mcp), _) => {
+                listed.extend(mcp.tools.iter().map(|t| (t.spec(), t.needs_approval)));
+            }
+            (None, Some(unresolved)) => problems.push(unresolved),
+            (None, None) => {}
+        }
         if problems.is_empty() {
             Ok(listed)
         } else {
@@ -363,10 +379,47 @@ impl Scenario {
                 ToolEntry::Inline(tool) => tool.name.as_str(),
             })
             .collect();
-        for (path, message) in crate::scripted::script_problems(responses, &tool_names) {
+        // Until the servers answer, any name one of them could offer may be
+        // theirs: it is judged once their tools are loaded (a call to a name
+        // no one offers is then an unknown-tool result, as for local tools).
+        let could_be_remote = |name: &str| match &self.mcp {
+            Some(mcp) => mcp.tools.iter().any(|t| t.name == name),
+            None => self.mcp_servers.iter().any(|s| s.could_offer(name)),
+        };
+        for (path, message) in
+            crate::scripted::script_problems(responses, &tool_names, &could_be_remote)
+        {
+            problems.push(problem(path, message));
+        }
+        for (path, message) in crate::mcp::config::problems(&self.mcp_servers) {
             problems.push(problem(path, message));
         }
         problems
+    }
+
+    /// The problem of building a run before the servers' tools are loaded.
+    fn unresolved_mcp(&self) -> Option<Problem> {
+        if self.mcp_servers.is_empty() || self.mcp.is_some() {
+            return None;
+        }
+        let servers: Vec<String> = self
+            .mcp_servers
+            .iter()
+            .map(|s| format!("{:?} at {}", s.name, s.url))
+            .collect();
+        Some(problem(
+            "mcp_servers",
+            format!(
+                "the tools of {} are not loaded yet; connect to the server first (`agent-loop run` does it before the run)",
+                servers.join(", ")
+            ),
+        ))
+    }
+
+    /// This scenario with its MCP servers' tools loaded (`crate::mcp::resolve`).
+    pub fn with_mcp(mut self, mcp: ResolvedMcp) -> Scenario {
+        self.mcp = Some(mcp);
+        self
     }
 
     /// Builds a fresh run (tools start from their seed state) and its model.
@@ -404,7 +457,8 @@ impl Scenario {
         model_calls_done: usize,
         scripts: Option<Rc<dyn ScriptHost>>,
     ) -> Result<(RunConfig, Box<dyn ModelClient>), Vec<Problem>> {
-        let problems = self.semantic_problems();
+        let mut problems = self.semantic_problems();
+        problems.extend(self.unresolved_mcp());
         if !problems.is_empty() {
             return Err(problems);
         }
@@ -428,6 +482,26 @@ impl Scenario {
                 }
             };
             defs.push(def);
+        }
+        if let Some(mcp) = &self.mcp {
+            let caller = mcp.caller().ok_or_else(|| {
+                vec![problem(
+                    "mcp_servers",
+                    "the connection that loaded these MCP tools is not open here; load the servers' tools again",
+                )]
+            })?;
+            for tool in &mcp.tools {
+                let (schema, _) = crate::mcp::schema::compile(&tool.input_schema);
+                defs.push(ToolDef {
+                    spec: tool.spec(),
+                    schema,
+                    needs_approval: tool.needs_approval,
+                    handler: Rc::new(McpToolHandler {
+                        tool: tool.clone(),
+                        caller: caller.clone(),
+                    }),
+                });
+            }
         }
         let verifier = Verifier::new(self.verify.clone()).map_err(|errors| {
             errors

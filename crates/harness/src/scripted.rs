@@ -170,7 +170,13 @@ pub fn last_outcome(tool: &str, history: &[Message]) -> Option<CallOutcome> {
 /// message): a call given both `args` and `args_raw`, and a branch whose
 /// `when` names a tool the scenario does not have (a typo would silently
 /// leave the branch unplayed).
-pub fn script_problems(responses: &[ScriptedResponse], tools: &[&str]) -> Vec<(String, String)> {
+/// A branch's `when` naming a tool the scenario lacks is a problem, unless
+/// `could_be_remote` says an MCP server may offer it once loaded.
+pub fn script_problems(
+    responses: &[ScriptedResponse],
+    tools: &[&str],
+    could_be_remote: &dyn Fn(&str) -> bool,
+) -> Vec<(String, String)> {
     let mut problems = Vec::new();
     for (i, response) in responses.iter().enumerate() {
         let at = format!("model.responses[{i}]");
@@ -179,7 +185,7 @@ pub fn script_problems(responses: &[ScriptedResponse], tools: &[&str]) -> Vec<(S
             let at = format!("{at}.branches[{k}]");
             call_problems(&at, &branch.tool_calls, &mut problems);
             for tool in branch.when.keys() {
-                if !tools.contains(&tool.as_str()) {
+                if !tools.contains(&tool.as_str()) && !could_be_remote(tool) {
                     problems.push((format!("{at}.when.{tool}"), unknown_tool(tool, tools)));
                 }
             }

@@ -65,12 +65,14 @@ pub(super) fn read(value: &mut Value, reported: &[String], spellings: &Spellings
         task: reader.part("/task").unwrap_or_default(),
         system: reader.part("/system").unwrap_or_default(),
         tools: reader.elements("/tools", tool_stand_in),
+        mcp_servers: reader.elements("/mcp_servers", |_, _| None),
         limits: reader.part("/limits").unwrap_or_default(),
         pricing: reader.part("/pricing").unwrap_or_default(),
         approval: reader.part("/approval").unwrap_or_default(),
         verify: reader.elements("/verify", |_, _| Some(Check::Contains(String::new()))),
         now: reader.part("/now"),
         model: reader.model(),
+        mcp: None,
     };
     Reading {
         scenario,

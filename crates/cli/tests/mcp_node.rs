@@ -1,0 +1,326 @@
+//! `agent-loop` against MCP servers no one here wrote: the official
+//! reference server (`@modelcontextprotocol/server-everything`, 2025-11-25
+//! with sessions and SSE) and a server made with the official TypeScript SDK
+//! (`tests/mcp/sdk_server.mjs`: a tool that asks for elicitation, a slow
+//! tool that prints the cancellations it receives). Each test starts its
+//! server with node on a free port and stops it when done.
+//!
+//! These need node and `npm ci` (scripts/setup.sh runs it); without them
+//! they fail and say so, rather than pass having tested nothing.
+
+use std::io::{BufRead, BufReader};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A node server, stopped on drop; its stdout collected.
+struct NodeServer {
+    child: Child,
+    url: String,
+    out: Arc<Mutex<String>>,
+}
+
+impl Drop for NodeServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(script: &str, args: &[&str]) -> NodeServer {
+    let root = repo_root();
+    let path = root.join(script);
+    let package = root.join("node_modules/@modelcontextprotocol");
+    assert!(
+        package.join("server-everything").is_dir() && package.join("sdk").is_dir(),
+        "{} is missing: run `npm ci` in the repository root (scripts/setup.sh does) to install the MCP test servers",
+        package.display()
+    );
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = Command::new("node")
+        .arg(&path)
+        .args(args)
+        .current_dir(&root)
+        .env("PORT", port.to_string())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start node ({e}); these tests need Node.js 20 on PATH"));
+    let out = Arc::new(Mutex::new(String::new()));
+    let sink = out.clone();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let mut out = sink.lock().unwrap();
+            out.push_str(&line);
+            out.push('\n');
+        }
+    });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "{script} did not listen on port {port} within 30 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    NodeServer {
+        child,
+        url: format!("http://127.0.0.1:{port}/mcp"),
+        out,
+    }
+}
+
+fn everything() -> NodeServer {
+    start(
+        "node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+        &["streamableHttp"],
+    )
+}
+
+fn agent_loop(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_agent-loop"))
+        .args(args)
+        .output()
+        .expect("agent-loop runs")
+}
+
+fn scenario_file(name: &str, scenario: &Value) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("agent-loop-mcp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.json"));
+    std::fs::write(&path, scenario.to_string()).unwrap();
+    path
+}
+
+/// The run's events, from `run --jsonl`.
+fn events(output: &std::process::Output) -> Vec<Value> {
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not an event ({e}): {l}")))
+        .collect()
+}
+
+fn results(events: &[Value]) -> Vec<(String, String, bool)> {
+    events
+        .iter()
+        .filter(|e| e["type"] == "tool_result")
+        .map(|e| {
+            (
+                e["name"].as_str().unwrap().to_string(),
+                e["content"].as_str().unwrap().to_string(),
+                e["is_error"] == true,
+            )
+        })
+        .collect()
+}
+
+fn status(events: &[Value]) -> String {
+    events.last().unwrap()["status"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn mcp_tools_prints_the_reference_servers_tools_as_scenario_json() {
+    let server = everything();
+    let output = agent_loop(&["mcp", "tools", &server.url]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("(mcp-servers/everything 2.0.0) speaks 2025-11-25: 13 tools"),
+        "{stderr}"
+    );
+    let tools: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(tools.len(), 13);
+    let echo = tools.iter().find(|t| t["name"] == "echo").unwrap();
+    assert_eq!(echo["input_schema"]["required"], json!(["message"]));
+    assert_eq!(echo["description"], "Echoes back the input string");
+    let help = agent_loop(&["mcp", "tools", "--help"]);
+    assert!(String::from_utf8_lossy(&help.stdout).contains("Usage: agent-loop mcp tools"));
+}
+
+#[test]
+fn a_scripted_run_calls_echo_and_get_sum_then_replays_without_the_server() {
+    let server = everything();
+    let scenario = scenario_file(
+        "everything",
+        &json!({
+            "name": "everything", "task": "Echo and add.",
+            "mcp_servers": [{"name": "everything", "url": server.url, "allowed_tools": ["echo", "get-sum", "get-tiny-image"]}],
+            "approval": "approve_all",
+            "model": {"type": "scripted", "responses": [
+                {"tool_calls": [{"name": "echo", "args": {"message": "hello"}}, {"name": "get-sum", "args": {"a": 2, "b": 3}}]},
+                {"tool_calls": [{"name": "get-tiny-image", "args": {}}]},
+                {"text": "Echoed and added."}]}
+        }),
+    );
+    let record = scenario.with_extension("jsonl");
+    let output = agent_loop(&[
+        "run",
+        "--jsonl",
+        "--record",
+        record.to_str().unwrap(),
+        scenario.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("MCP server \"everything\" at "), "{stderr}");
+    assert!(stderr.contains("speaks 2025-11-25: 3 tools"), "{stderr}");
+    let events = events(&output);
+    assert_eq!(status(&events), "done");
+    let results = results(&events);
+    assert_eq!(results[0], ("echo".into(), "Echo: hello".into(), false));
+    assert_eq!(
+        results[1],
+        ("get-sum".into(), "The sum of 2 and 3 is 5.".into(), false)
+    );
+    assert!(
+        results[2].1.contains("[image: image/png, "),
+        "{:?}",
+        results[2]
+    );
+    drop(server);
+    let replay = agent_loop(&["replay", record.to_str().unwrap()]);
+    assert!(
+        replay.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replay.stdout)
+    );
+    // An edited scenario naming the same server replays against the record's
+    // tools and results too, and a fork continues from them.
+    let edited = agent_loop(&[
+        "replay",
+        record.to_str().unwrap(),
+        "--scenario",
+        scenario.to_str().unwrap(),
+    ]);
+    assert!(
+        edited.status.success(),
+        "{}",
+        String::from_utf8_lossy(&edited.stdout)
+    );
+    let fork = agent_loop(&[
+        "fork",
+        record.to_str().unwrap(),
+        "--at",
+        "5",
+        "--scenario",
+        scenario.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&fork.stdout);
+    assert!(
+        fork.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&fork.stderr)
+    );
+    assert!(text.contains("The sum of 2 and 3 is 5."), "{text}");
+}
+
+#[test]
+fn an_unreachable_server_is_a_problem_not_zero_tools() {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let scenario = scenario_file(
+        "unreachable",
+        &json!({
+            "name": "u", "task": "t", "mcp_servers": [{"name": "gone", "url": format!("http://127.0.0.1:{port}/mcp")}],
+            "model": {"type": "scripted", "responses": [{"text": "ok"}]}
+        }),
+    );
+    let output = agent_loop(&["run", scenario.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("mcp_servers[0]: cannot load the tools of \"gone\""),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Connection refused"), "{stderr}");
+}
+
+#[test]
+fn the_reference_servers_long_operation_is_cut_at_tool_timeout() {
+    let server = everything();
+    let scenario = scenario_file(
+        "long",
+        &json!({
+            "name": "long", "task": "t", "limits": {"tool_timeout_ms": 400},
+            "mcp_servers": [{"name": "everything", "url": server.url, "allowed_tools": ["trigger-long-running-operation"], "approval": false}],
+            "model": {"type": "scripted", "responses": [
+                {"tool_calls": [{"name": "trigger-long-running-operation", "args": {"duration": 20, "steps": 4}}]},
+                {"text": "gave up"}]}
+        }),
+    );
+    let started = Instant::now();
+    let output = agent_loop(&["run", "--jsonl", scenario.to_str().unwrap()]);
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "the call ran on past its timeout"
+    );
+    let events = events(&output);
+    assert_eq!(status(&events), "done");
+    let results = results(&events);
+    assert!(
+        results[0].2 && results[0].1.contains("did not finish within 400 ms"),
+        "{results:?}"
+    );
+}
+
+#[test]
+fn elicitation_is_declined_and_a_cancelled_call_is_announced_to_the_server() {
+    let server = start("tests/mcp/sdk_server.mjs", &[]);
+    let scenario = scenario_file(
+        "sdk",
+        &json!({
+            "name": "sdk", "task": "t", "limits": {"tool_timeout_ms": 500}, "approval": "approve_all",
+            "mcp_servers": [{"name": "sdk", "url": server.url}],
+            "model": {"type": "scripted", "responses": [
+                {"tool_calls": [{"name": "ask_user", "args": {"question": "Which one?"}}]},
+                {"tool_calls": [{"name": "slow", "args": {}}]},
+                {"text": "done"}]}
+        }),
+    );
+    let started = Instant::now();
+    let output = agent_loop(&["run", "--jsonl", scenario.to_str().unwrap()]);
+    assert!(started.elapsed() < Duration::from_secs(8), "a call hung");
+    let events = events(&output);
+    assert_eq!(status(&events), "done");
+    let results = results(&events);
+    assert!(results[0].2, "{results:?}");
+    assert!(
+        results[0]
+            .1
+            .contains("agent-loop does not offer elicitation/create"),
+        "{results:?}"
+    );
+    assert!(
+        results[1].2 && results[1].1.contains("did not finish within 500 ms"),
+        "{results:?}"
+    );
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !server.out.lock().unwrap().contains("cancelled request") && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = server.out.lock().unwrap().clone();
+    assert!(
+        out.contains("cancelled request")
+            && out.contains("the agent loop stopped waiting (tool timeout, deadline or Stop)"),
+        "the server saw no notifications/cancelled: {out}"
+    );
+}

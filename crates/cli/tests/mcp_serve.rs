@@ -1,0 +1,486 @@
+//! `agent-loop serve --mcp` from both ends: raw HTTP requests checking what
+//! each generation requires (the 2026-07-28 headers against the body, the
+//! legacy session), the Origin and CORS rules, JSON or SSE by Accept; and
+//! our own client (`mcp tools`, `run`) against it, a slow call cancelled.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::{serve_with, temp_scenario};
+use serde_json::{json, Value};
+
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+}
+
+fn post(port: u16, headers: &[(&str, &str)], body: &Value) -> Reply {
+    send(port, "POST", headers, &body.to_string())
+}
+
+fn send(port: u16, method: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut head = format!(
+        "{method} /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(body.as_bytes()).unwrap();
+    let mut raw = String::new();
+    stream.read_to_string(&mut raw).expect("reads the reply");
+    let (head, body) = raw.split_once("\r\n\r\n").expect("a header block");
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap();
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    Reply {
+        status,
+        headers,
+        body: body.to_string(),
+    }
+}
+
+const MODERN: &str = "2026-07-28";
+
+fn meta() -> Value {
+    json!({"io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}})
+}
+
+fn modern_call(port: u16, headers: &[(&str, &str)], name: &str, args: Value) -> Reply {
+    let body = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": name, "arguments": args, "_meta": meta()}});
+    post(port, headers, &body)
+}
+
+/// Each test its own file: tests run at once, and a file being rewritten
+/// while another server reads it would not load.
+fn shop(test: &str) -> common::Server {
+    serve_with(
+        &format!("mcp-shop-{test}"),
+        &json!({"name": "x", "task": "x", "model": {"type": "rules"}}),
+        &["--mcp", "refund-with-approval"],
+    )
+}
+
+#[test]
+fn the_2026_generation_checks_its_headers_against_the_body() {
+    let server = shop("modern");
+    let good = [
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", MODERN),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "get_order_status"),
+    ];
+    let reply = modern_call(
+        server.port,
+        &good,
+        "get_order_status",
+        json!({"order_id": "ord_f6g7h8i9j0"}),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    // A call is streamed when SSE is accepted.
+    assert_eq!(reply.header("content-type"), Some("text/event-stream"));
+    let data = reply
+        .body
+        .lines()
+        .find_map(|l| l.strip_prefix("data: "))
+        .expect("an SSE data line");
+    let message: Value = serde_json::from_str(data).unwrap();
+    assert_eq!(message["id"], 7);
+    assert_eq!(message["result"]["resultType"], "complete");
+    assert!(
+        message["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("ord_f6g7h8i9j0"),
+        "{message}"
+    );
+
+    let whole = modern_call(
+        server.port,
+        &[
+            ("accept", "application/json"),
+            ("mcp-protocol-version", MODERN),
+            ("mcp-method", "tools/call"),
+            ("mcp-name", "get_order_status"),
+        ],
+        "get_order_status",
+        json!({"order_id": "ord_f6g7h8i9j0"}),
+    );
+    assert_eq!(whole.header("content-type"), Some("application/json"));
+    assert_eq!(whole.json()["result"]["isError"], Value::Null);
+
+    let wrong_name = modern_call(
+        server.port,
+        &[
+            ("mcp-protocol-version", MODERN),
+            ("mcp-method", "tools/call"),
+            ("mcp-name", "issue_refund"),
+        ],
+        "get_order_status",
+        json!({}),
+    );
+    assert_eq!(wrong_name.status, 400);
+    assert_eq!(wrong_name.json()["error"]["code"], -32020);
+    assert!(wrong_name.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("Mcp-Name"));
+
+    let no_method = modern_call(
+        server.port,
+        &[
+            ("mcp-protocol-version", MODERN),
+            ("mcp-name", "get_order_status"),
+        ],
+        "get_order_status",
+        json!({}),
+    );
+    assert_eq!(no_method.status, 400);
+    assert_eq!(
+        no_method.json()["error"]["message"],
+        "Header mismatch: the Mcp-Method header is missing"
+    );
+
+    let old = post(
+        server.port,
+        &[
+            ("mcp-protocol-version", "2024-01-01"),
+            ("mcp-method", "tools/list"),
+        ],
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+            "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2024-01-01", "io.modelcontextprotocol/clientCapabilities": {}}}}),
+    );
+    assert_eq!(old.status, 400);
+    assert_eq!(old.json()["error"]["code"], -32022);
+    assert_eq!(old.json()["error"]["data"]["supported"][0], MODERN);
+
+    let listed = post(
+        server.port,
+        &[
+            ("mcp-protocol-version", MODERN),
+            ("mcp-method", "tools/list"),
+        ],
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta()}}),
+    );
+    let tools = listed.json()["result"]["tools"].clone();
+    assert_eq!(tools[0]["name"], "get_order_status");
+    assert_eq!(
+        tools[1]["annotations"]["destructiveHint"], true,
+        "issue_refund needs approval"
+    );
+    assert_eq!(
+        listed.header("mcp-session-id"),
+        None,
+        "2026-07-28 keeps no session"
+    );
+}
+
+#[test]
+fn the_legacy_generation_opens_a_session_and_requires_it() {
+    let server = shop("legacy");
+    let init = post(
+        server.port,
+        &[("accept", "application/json, text/event-stream")],
+        &json!({"jsonrpc": "2.0", "id": 1,
+        "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+    );
+    assert_eq!(init.status, 200);
+    assert_eq!(init.json()["result"]["protocolVersion"], "2025-11-25");
+    let session = init
+        .header("mcp-session-id")
+        .expect("a session")
+        .to_string();
+    let with = [
+        ("mcp-session-id", session.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    assert_eq!(
+        post(
+            server.port,
+            &with,
+            &json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        )
+        .status,
+        202
+    );
+    let listed = post(
+        server.port,
+        &with,
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    );
+    assert_eq!(
+        listed.json()["result"]["tools"].as_array().unwrap().len(),
+        2
+    );
+    let without = post(
+        server.port,
+        &[],
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}),
+    );
+    assert_eq!(without.status, 400);
+    let unknown = post(
+        server.port,
+        &[("mcp-session-id", "nope")],
+        &json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list"}),
+    );
+    assert_eq!(unknown.status, 404);
+    let cancelled = post(
+        server.port,
+        &with,
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 9, "reason": "test"}}),
+    );
+    assert_eq!(cancelled.status, 202);
+    assert_eq!(send(server.port, "DELETE", &with, "").status, 200);
+    assert_eq!(
+        post(
+            server.port,
+            &with,
+            &json!({"jsonrpc": "2.0", "id": 5, "method": "tools/list"})
+        )
+        .status,
+        404
+    );
+    assert_eq!(send(server.port, "GET", &[], "").status, 405);
+}
+
+#[test]
+fn foreign_origins_are_refused_and_the_playground_gets_cors() {
+    let server = shop("origin");
+    let foreign = post(
+        server.port,
+        &[("origin", "https://evil.example")],
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+    );
+    assert_eq!(foreign.status, 403);
+    assert!(foreign.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("evil.example"));
+    let local = post(
+        server.port,
+        &[
+            ("origin", "http://localhost:8080"),
+            ("mcp-protocol-version", MODERN),
+            ("mcp-method", "ping"),
+        ],
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"_meta": meta()}}),
+    );
+    assert_eq!(local.status, 200, "{}", local.body);
+    assert_eq!(
+        local.header("access-control-allow-origin"),
+        Some("http://localhost:8080")
+    );
+    assert!(local
+        .header("access-control-expose-headers")
+        .unwrap()
+        .contains("mcp-session-id"));
+    let preflight = send(
+        server.port,
+        "OPTIONS",
+        &[
+            ("origin", "http://127.0.0.1:8080"),
+            ("access-control-request-method", "POST"),
+            (
+                "access-control-request-headers",
+                "mcp-method, mcp-name, mcp-protocol-version",
+            ),
+        ],
+        "",
+    );
+    let allowed = preflight.header("access-control-allow-headers").unwrap();
+    for name in [
+        "mcp-method",
+        "mcp-name",
+        "mcp-protocol-version",
+        "mcp-session-id",
+    ] {
+        assert!(allowed.contains(name), "{allowed}");
+    }
+}
+
+fn agent_loop(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_agent-loop"))
+        .args(args)
+        .output()
+        .expect("agent-loop runs")
+}
+
+#[test]
+fn our_client_speaks_2026_07_28_to_serve_and_a_run_calls_its_tools() {
+    let server = shop("client");
+    let url = format!("http://127.0.0.1:{}/mcp", server.port);
+    let listed = agent_loop(&["mcp", "tools", &url]);
+    let stderr = String::from_utf8_lossy(&listed.stderr);
+    assert!(listed.status.success(), "{stderr}");
+    assert!(stderr.contains("speaks 2026-07-28: 2 tools"), "{stderr}");
+    let tools: Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(tools[1]["name"], "issue_refund");
+    assert_eq!(tools[1]["needs_approval"], true);
+
+    let scenario = temp_scenario(
+        "mcp-client",
+        &json!({"name": "client", "task": "Check ord_f6g7h8i9j0.",
+        "mcp_servers": [{"name": "shop", "url": url, "headers": {"Authorization": "Bearer sk-never-logged"}}],
+        "model": {"type": "scripted", "responses": [
+            {"tool_calls": [{"name": "get_order_status", "args": {"order_id": "ord_f6g7h8i9j0"}}]},
+            {"text": "checked"}]}}),
+    );
+    let record = std::env::temp_dir().join(format!("mcp-client-{}.jsonl", std::process::id()));
+    let run = agent_loop(&[
+        "run",
+        "--jsonl",
+        "--record",
+        record.to_str().unwrap(),
+        scenario.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let result = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|e| e["type"] == "tool_result")
+        .expect("a tool_result");
+    assert_eq!(result["is_error"], false);
+    assert!(
+        result["content"]
+            .as_str()
+            .unwrap()
+            .contains("ord_f6g7h8i9j0"),
+        "{result}"
+    );
+    let written = std::fs::read_to_string(&record).unwrap();
+    assert!(
+        !written.contains("sk-never-logged"),
+        "the record holds the header value"
+    );
+    assert!(
+        written.contains("\"mcp_tools\""),
+        "the record keeps the loaded tools"
+    );
+    assert!(!server.log.lock().unwrap().contains("sk-never-logged"));
+}
+
+#[test]
+fn a_call_past_tool_timeout_is_cancelled_on_the_server() {
+    let served = json!({"name": "slow", "task": "x", "model": {"type": "rules"},
+        "tools": [{"name": "slow", "result": "late", "delay_ms": 10000}]});
+    let server = serve_with(
+        "mcp-slow",
+        &served,
+        &[
+            "--mcp",
+            temp_scenario("mcp-slow-tools", &served).to_str().unwrap(),
+        ],
+    );
+    let scenario = temp_scenario(
+        "mcp-slow-client",
+        &json!({"name": "c", "task": "x", "limits": {"tool_timeout_ms": 300},
+        "mcp_servers": [{"name": "s", "url": format!("http://127.0.0.1:{}/mcp", server.port)}],
+        "model": {"type": "scripted", "responses": [{"tool_calls": [{"name": "slow", "args": {}}]}, {"text": "gave up"}]}}),
+    );
+    let started = Instant::now();
+    let run = agent_loop(&["run", "--jsonl", scenario.to_str().unwrap()]);
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "the call was not cut at its timeout"
+    );
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(stdout.contains("did not finish within 300 ms"), "{stdout}");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !server.log.lock().unwrap().contains("tools/call cancelled") && Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        server
+            .log
+            .lock()
+            .unwrap()
+            .contains("tools/call cancelled: the client closed the connection"),
+        "{}",
+        server.log.lock().unwrap()
+    );
+}
+
+#[test]
+fn the_mcp_built_in_runs_against_the_server_its_lesson_names() {
+    let builtin = harness::library::find("mcp-tools").expect("the built-in");
+    let mut scenario: Value = serde_json::from_str(builtin.json()).unwrap();
+    let lesson = scenario["description"].as_str().unwrap();
+    assert!(
+        lesson.contains("`agent-loop serve --mcp refund-with-approval`"),
+        "{lesson}"
+    );
+    assert_eq!(
+        scenario["mcp_servers"][0]["url"],
+        "http://127.0.0.1:8787/mcp"
+    );
+    // The lesson's server, on a free port instead of 8787.
+    let server = shop("builtin");
+    scenario["mcp_servers"][0]["url"] = json!(format!("http://127.0.0.1:{}/mcp", server.port));
+    let path = temp_scenario("mcp-builtin", &scenario);
+    let run = agent_loop(&["run", "--jsonl", "--approve", "all", path.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let events: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let calls: Vec<(&str, bool)> = events
+        .iter()
+        .filter(|e| e["type"] == "tool_call")
+        .map(|e| (e["name"].as_str().unwrap(), e["needs_approval"] == true))
+        .collect();
+    assert_eq!(calls, [("get_order_status", false), ("issue_refund", true)]);
+    assert_eq!(events.last().unwrap()["status"], "done");
+
+    let list = agent_loop(&["list"]);
+    let text = String::from_utf8_lossy(&list.stdout);
+    assert!(
+        text.contains("mcp-tools")
+            && text.contains("once `agent-loop serve --mcp refund-with-approval` is running"),
+        "{text}"
+    );
+}

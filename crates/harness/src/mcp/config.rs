@@ -1,0 +1,198 @@
+//! A scenario's `mcp_servers` entries: where a server is, which of its tools
+//! the scenario takes, the headers sent to it, and who decides approval.
+//!
+//! Header values are secrets (an `Authorization` token, say): they are held
+//! as [`Secret`], which serializes as `"[redacted]"` and debugs as `…`, so a
+//! scenario written into a record, an export or a trace never carries them.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// What a header value becomes wherever a scenario is written out.
+pub const REDACTED: &str = "[redacted]";
+
+/// One MCP server a scenario takes tools from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpServer {
+    /// Short and unique in the scenario; prefixes a tool's name when two
+    /// servers (or a server and the scenario) offer the same name.
+    pub name: String,
+    /// The Streamable HTTP endpoint, e.g. `http://127.0.0.1:3001/mcp`.
+    pub url: String,
+    /// Only these of the server's tools (by the server's names); absent: all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allowed_tools: Option<Vec<String>>,
+    /// Sent with every request to this server (e.g. `Authorization`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub headers: BTreeMap<String, Secret>,
+    /// Overrides the server's annotations: `true`/`false` for every tool, or
+    /// a tool name (the server's) to `true`/`false`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval: Option<ApprovalOverride>,
+}
+
+/// Who decides whether a server's tool needs approval, when not its hints.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ApprovalOverride {
+    Every(bool),
+    ByTool(BTreeMap<String, bool>),
+}
+
+impl ApprovalOverride {
+    /// The override for `tool` (the server's name), if it has one.
+    pub fn for_tool(&self, tool: &str) -> Option<bool> {
+        match self {
+            ApprovalOverride::Every(every) => Some(*every),
+            ApprovalOverride::ByTool(by_tool) => by_tool.get(tool).copied(),
+        }
+    }
+}
+
+/// A header value: sent to its server, written nowhere else.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Secret(value.into())
+    }
+
+    /// The value itself, for the one place that needs it: the request headers.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Serialize for Secret {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(REDACTED)
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(…)")
+    }
+}
+
+/// Headers the transport sets itself; a scenario may not override them.
+const RESERVED_HEADERS: &[&str] = &[
+    "accept",
+    "content-type",
+    "content-length",
+    "host",
+    "mcp-session-id",
+    "mcp-protocol-version",
+    "mcp-method",
+    "mcp-name",
+];
+
+/// What the scenario schema cannot say about `mcp_servers`: (path, message).
+pub fn problems(servers: &[McpServer]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (i, server) in servers.iter().enumerate() {
+        let at = format!("mcp_servers[{i}]");
+        if let Some(first) = servers[..i].iter().position(|s| s.name == server.name) {
+            out.push((
+                format!("{at}.name"),
+                format!(
+                    "duplicate server name {:?} (also mcp_servers[{first}]); server names must be unique",
+                    server.name
+                ),
+            ));
+        }
+        if let Err(message) = check_url(&server.url) {
+            out.push((format!("{at}.url"), message));
+        }
+        for name in server.headers.keys() {
+            if RESERVED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
+                out.push((
+                    format!("{at}.headers.{name}"),
+                    format!("{name} is set by the MCP transport itself; leave it out"),
+                ));
+            }
+        }
+        if let Some(allowed) = &server.allowed_tools {
+            for (k, tool) in allowed.iter().enumerate() {
+                if allowed[..k].contains(tool) {
+                    out.push((
+                        format!("{at}.allowed_tools[{k}]"),
+                        format!("{tool:?} is listed twice"),
+                    ));
+                }
+            }
+            if let Some(ApprovalOverride::ByTool(by_tool)) = &server.approval {
+                for tool in by_tool.keys() {
+                    if !allowed.contains(tool) {
+                        out.push((
+                            format!("{at}.approval.{tool}"),
+                            format!(
+                                "{tool:?} is not in allowed_tools, so the scenario never has it"
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn check_url(url: &str) -> Result<(), String> {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return Err(format!(
+            "{url:?} is not a URL; an MCP endpoint looks like http://127.0.0.1:3001/mcp"
+        ));
+    };
+    if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+        return Err(format!(
+            "{url:?} uses {scheme}://; MCP's Streamable HTTP transport needs http:// or https://"
+        ));
+    }
+    if rest.is_empty() || rest.starts_with('/') {
+        return Err(format!("{url:?} has no host"));
+    }
+    Ok(())
+}
+
+/// The names the model could see for a server's `tool`: its own, and the
+/// prefixed form used when it collides with another tool.
+pub fn prefixed(server: &str, tool: &str) -> String {
+    format!("{server}__{tool}")
+}
+
+impl McpServer {
+    /// Whether a tool the script names (`name`, as the model sees it) could
+    /// be one of this server's once its tools are loaded.
+    pub fn could_offer(&self, name: &str) -> bool {
+        match &self.allowed_tools {
+            None => true,
+            Some(allowed) => allowed
+                .iter()
+                .any(|tool| tool == name || prefixed(&self.name, tool) == name),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_values_never_serialize() {
+        let server: McpServer = serde_json::from_value(serde_json::json!({
+            "name": "s", "url": "http://127.0.0.1:1/mcp",
+            "headers": {"Authorization": "Bearer sk-secret"}
+        }))
+        .unwrap();
+        assert_eq!(server.headers["Authorization"].expose(), "Bearer sk-secret");
+        let written = serde_json::to_string(&server).unwrap();
+        assert!(!written.contains("sk-secret"), "{written}");
+        assert!(written.contains(REDACTED), "{written}");
+        assert!(!format!("{server:?}").contains("sk-secret"));
+    }
+}
