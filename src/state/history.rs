@@ -60,6 +60,9 @@ pub struct History {
     batch: RwSignal<Option<Result<Batch, String>>>,
     /// Set by Stop: the batch stops before its next kept run.
     stop_batch: StoredValue<bool>,
+    /// From the press to the end, including the engine's load before the
+    /// batch shows as running, so a second press starts no second batch.
+    batch_busy: StoredValue<bool>,
     now_ms: RwSignal<f64>,
 }
 
@@ -81,6 +84,7 @@ impl History {
             replaying: RwSignal::new(false),
             batch: RwSignal::new(None),
             stop_batch: StoredValue::new(false),
+            batch_busy: StoredValue::new(false),
             now_ms: RwSignal::new(js_sys::Date::now()),
         };
         let events = controller.events();
@@ -419,65 +423,72 @@ impl History {
     /// when its turn comes), a row each, the page handed back in between so
     /// the progress line paints and Stop is heard.
     pub fn replay_all(self) {
-        if self.batch_running() {
+        if self.batch_busy.get_value() {
             return;
         }
-        let text = self.editor.text().get_untracked();
+        self.batch_busy.set_value(true);
         self.stop_batch.set_value(false);
+        let text = self.editor.text().get_untracked();
         spawn_local(async move {
-            let engine = lazy::engine().await;
-            let scenario = match engine.load(&text) {
-                Ok(scenario) => scenario,
-                Err(problems) => {
-                    self.batch.set(Some(Err(format!(
-                        "The scenario in the editor does not load, so nothing was replayed: {}",
-                        view_model::problem_lines(&problems).join("; ")
-                    ))));
-                    return;
-                }
-            };
-            let entries = self.entries.get_untracked();
-            let runs = replay_all::runs_of(&entries, &scenario.name);
-            if runs.is_empty() {
-                self.batch.set(Some(Err(replay_all::found_text(
-                    &scenario.name,
-                    0,
-                    entries.len(),
+            self.replay_batch(text).await;
+            self.batch_busy.set_value(false);
+        });
+    }
+
+    /// The batch itself: load the editor's scenario, match, replay each.
+    async fn replay_batch(self, text: String) {
+        let engine = lazy::engine().await;
+        let scenario = match engine.load(&text) {
+            Ok(scenario) => scenario,
+            Err(problems) => {
+                self.batch.set(Some(Err(format!(
+                    "The scenario in the editor does not load, so nothing was replayed: {}",
+                    view_model::problem_lines(&problems).join("; ")
                 ))));
                 return;
             }
-            self.batch.set(Some(Ok(Batch {
-                scenario: scenario.name.clone(),
-                kept: entries.len(),
-                total: runs.len(),
-                rows: Vec::new(),
-                running: true,
-                stopped: false,
-            })));
-            for entry in &runs {
-                // A frame to paint "Replaying 2 of 3…" and to take a Stop.
-                TimeoutFuture::new(0).await;
-                if self.stop_batch.get_value() {
-                    self.update_batch(|batch| batch.stopped = true);
-                    break;
-                }
-                let verdict = match self.read_record(&entry.id).await {
-                    Err(why) => Verdict::NotReplayed(format!("its record cannot be read: {why}")),
-                    Ok(record) => match engine
-                        .replay(record, scenario.clone(), Assertions::default())
-                        .await
-                    {
-                        Ok(report) => Verdict::of(&report),
-                        Err(problems) => Verdict::NotReplayed(format!(
-                            "the scenario in the editor cannot run: {}",
-                            view_model::problem_lines(&problems).join("; ")
-                        )),
-                    },
-                };
-                self.update_batch(|batch| batch.rows.push(Row::new(entry, verdict)));
+        };
+        let entries = self.entries.get_untracked();
+        let runs = replay_all::runs_of(&entries, &scenario.name);
+        if runs.is_empty() {
+            self.batch.set(Some(Err(replay_all::found_text(
+                &scenario.name,
+                0,
+                entries.len(),
+            ))));
+            return;
+        }
+        self.batch.set(Some(Ok(Batch {
+            scenario: scenario.name.clone(),
+            kept: entries.len(),
+            total: runs.len(),
+            rows: Vec::new(),
+            running: true,
+            stopped: false,
+        })));
+        for entry in &runs {
+            // A frame to paint "Replaying 2 of 3…" and to take a Stop.
+            TimeoutFuture::new(0).await;
+            if self.stop_batch.get_value() {
+                self.update_batch(|batch| batch.stopped = true);
+                break;
             }
-            self.update_batch(|batch| batch.running = false);
-        });
+            let verdict = match self.read_record(&entry.id).await {
+                Err(why) => Verdict::NotReplayed(format!("its record cannot be read: {why}")),
+                Ok(record) => match engine
+                    .replay(record, scenario.clone(), Assertions::default())
+                    .await
+                {
+                    Ok(report) => Verdict::of(&report),
+                    Err(problems) => Verdict::NotReplayed(format!(
+                        "the scenario in the editor cannot run: {}",
+                        view_model::problem_lines(&problems).join("; ")
+                    )),
+                },
+            };
+            self.update_batch(|batch| batch.rows.push(Row::new(entry, verdict)));
+        }
+        self.update_batch(|batch| batch.running = false);
     }
 
     /// Stops a "Replay all" before its next kept run.
