@@ -225,3 +225,17 @@ test('replay all: says which scenario it matched when none is kept, and shows pr
     `stopped: ${await page.locator('.replay-all-status').innerText()}`,
   );
 });
+
+test('replay all: the table fits 360 px in dark mode, a failure still in words', async ({ page }) => {
+  await pick(page, 'rules-with-example');
+  const { a, b, edited } = variants(JSON.parse(await page.locator('#scenario-json').inputValue()));
+  await runKept(page, a, 1);
+  await runKept(page, b, 2);
+  await loadScenario(page, edited);
+  const table = await replayAll(page);
+  assert(table.map((r) => r.verdict).join(',') === 'pass,fail', `rows: ${JSON.stringify(table)}`);
+  assert(table[1].cells[2] === '✗ FAIL' && table[1].cells[3].startsWith('status: expected done'), `row: ${JSON.stringify(table[1])}`);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
+  await page.locator('.replay-all').screenshot({ path: join(artifacts, 'replay-all-360-dark.png') });
+}, { viewport: { width: 360, height: 780 }, colorScheme: 'dark' });
