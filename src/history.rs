@@ -16,6 +16,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::view_model::plural;
 
+pub mod replay_all;
+
 /// How many bytes of records the history may keep. `localStorage` gives an
 /// origin about 5 million UTF-16 units in Chromium and Firefox; the scenario
 /// autosave and the settings need a little of it. A record's UTF-8 length is

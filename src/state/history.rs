@@ -3,7 +3,9 @@
 //! first, restored after a reload, opened read-only in the trace, deleted,
 //! exported and imported as a record file (`run.jsonl`, the format
 //! `agent-loop show` reads), and replayed against the scenario in the editor
-//! with the pass/fail list of `harness::replay`. The panel that shows it is
+//! with the pass/fail list of `harness::replay`; "Replay all" plays every
+//! kept run of the editor's scenario against it, one record at a time, into
+//! a table (`history::replay_all`). The panel that shows it is
 //! `ui::history_panel`; the pure logic (entries, index, budget) is `history`.
 //!
 //! The state lives in `History`, made once in the root component. It watches
@@ -21,6 +23,7 @@ use leptos::task::spawn_local;
 
 use crate::browser::history_store::{self as store, StoreError};
 use crate::browser::{files, page};
+use crate::history::replay_all::{self, Batch, Row, Verdict};
 use crate::history::{self, Entry, Origin, Plan, ReplayView};
 use crate::lazy;
 use crate::state::controller::Controller;
@@ -51,6 +54,15 @@ pub struct History {
     /// (run id, verdict) of the last replay of the trace in view.
     replayed: RwSignal<Option<(u64, Result<ReplayView, String>)>>,
     replaying: RwSignal<bool>,
+    /// The last "Replay all": what it matched and its rows, or why it
+    /// replayed nothing (the editor's scenario does not load, no kept run
+    /// of it).
+    batch: RwSignal<Option<Result<Batch, String>>>,
+    /// Set by Stop: the batch stops before its next kept run.
+    stop_batch: StoredValue<bool>,
+    /// From the press to the end, including the engine's load before the
+    /// batch shows as running, so a second press starts no second batch.
+    batch_busy: StoredValue<bool>,
     now_ms: RwSignal<f64>,
 }
 
@@ -70,6 +82,9 @@ impl History {
             opened: RwSignal::new(None),
             replayed: RwSignal::new(None),
             replaying: RwSignal::new(false),
+            batch: RwSignal::new(None),
+            stop_batch: StoredValue::new(false),
+            batch_busy: StoredValue::new(false),
             now_ms: RwSignal::new(js_sys::Date::now()),
         };
         let events = controller.events();
@@ -149,6 +164,17 @@ impl History {
         self.replaying.read_only()
     }
 
+    /// The last "Replay all", or why it replayed nothing.
+    pub fn batch(&self) -> ReadSignal<Option<Result<Batch, String>>> {
+        self.batch.read_only()
+    }
+
+    /// A "Replay all" is under way.
+    pub fn batch_running(&self) -> bool {
+        self.batch
+            .with(|b| matches!(b, Some(Ok(batch)) if batch.running))
+    }
+
     /// Now, refreshed every half minute, for the "2 min ago" texts.
     pub fn now_ms(&self) -> ReadSignal<f64> {
         self.now_ms.read_only()
@@ -200,12 +226,7 @@ impl History {
     /// brings the trace into view: Open is pressed down in this panel, below
     /// the trace it fills.
     fn show(self, record: &Record, entry_id: String) {
-        self.controller.show_record(record);
-        let run = self.controller.run_id().get_untracked();
-        // Already kept: the watcher must not keep it again.
-        self.handled.set_value(run);
-        self.opened.set(Some((run, entry_id)));
-        page::reveal_timeline();
+        let run = self.show_trace(record, entry_id);
         if let Some(scenario) = record.scenario.clone() {
             // Which built-in it is takes the engine (a split module).
             spawn_local(async move {
@@ -226,21 +247,54 @@ impl History {
         }
     }
 
-    /// Opens a kept run in the trace, and its scenario in the editor.
-    pub async fn open(self, id: String) {
+    /// Reads a kept run's record: from this page's memory when storage did
+    /// not take it, else from storage. `Err` says why it cannot be read.
+    async fn read_record(self, id: &str) -> Result<Record, String> {
         let text = match self
             .memory
-            .with_value(|m| m.iter().find(|(k, _)| *k == id).map(|(_, t)| t.clone()))
+            .with_value(|m| m.iter().find(|(k, _)| k == id).map(|(_, t)| t.clone()))
         {
             Some(text) => Ok(Some(text)),
-            None => store::load_record(&id),
+            None => store::load_record(id),
         };
-        let record = match text {
+        match text {
             Ok(Some(text)) => lazy::parse_record(text).await,
             Ok(None) => Err("its record is no longer in this browser's storage".to_string()),
             Err(err) => Err(unavailable_text(&err)),
-        };
-        match record {
+        }
+    }
+
+    /// Shows a record in the trace only, and brings it into view; returns
+    /// the run id it is shown under.
+    fn show_trace(self, record: &Record, entry_id: String) -> u64 {
+        self.controller.show_record(record);
+        let run = self.controller.run_id().get_untracked();
+        // Already kept: the watcher must not keep it again.
+        self.handled.set_value(run);
+        self.opened.set(Some((run, entry_id)));
+        page::reveal_timeline();
+        run
+    }
+
+    /// Opens a kept run in the trace and leaves the editor as it is: from
+    /// "Replay all", where the editor holds the edit under test, which
+    /// loading the run's own scenario would throw away. "Replay against
+    /// current tools" then lists every check of that run against the edit.
+    pub async fn open_in_trace(self, id: String) {
+        match self.read_record(&id).await {
+            Ok(record) => {
+                self.notice.set(None);
+                self.show_trace(&record, id);
+            }
+            Err(why) => self
+                .notice
+                .set(Some(format!("This kept run cannot be opened: {why}."))),
+        }
+    }
+
+    /// Opens a kept run in the trace, and its scenario in the editor.
+    pub async fn open(self, id: String) {
+        match self.read_record(&id).await {
             Ok(record) => {
                 self.notice.set(None);
                 self.show(&record, id);
@@ -359,6 +413,93 @@ impl History {
             // A newer run replaced the trace meanwhile: this verdict is about the old one.
             if self.controller.run_id().get_untracked() == run {
                 self.replayed.set(Some((run, verdict)));
+            }
+        });
+    }
+
+    /// "Replay all against the current scenario": every kept run whose
+    /// scenario name is the editor's scenario's, replayed against the
+    /// editor's scenario one record at a time (each read from storage only
+    /// when its turn comes), a row each, the page handed back in between so
+    /// the progress line paints and Stop is heard.
+    pub fn replay_all(self) {
+        if self.batch_busy.get_value() {
+            return;
+        }
+        self.batch_busy.set_value(true);
+        self.stop_batch.set_value(false);
+        let text = self.editor.text().get_untracked();
+        spawn_local(async move {
+            self.replay_batch(text).await;
+            self.batch_busy.set_value(false);
+        });
+    }
+
+    /// The batch itself: load the editor's scenario, match, replay each.
+    async fn replay_batch(self, text: String) {
+        let engine = lazy::engine().await;
+        let scenario = match engine.load(&text) {
+            Ok(scenario) => scenario,
+            Err(problems) => {
+                self.batch.set(Some(Err(format!(
+                    "The scenario in the editor does not load, so nothing was replayed: {}",
+                    view_model::problem_lines(&problems).join("; ")
+                ))));
+                return;
+            }
+        };
+        let entries = self.entries.get_untracked();
+        let runs = replay_all::runs_of(&entries, &scenario.name);
+        if runs.is_empty() {
+            self.batch.set(Some(Err(replay_all::found_text(
+                &scenario.name,
+                0,
+                entries.len(),
+            ))));
+            return;
+        }
+        self.batch.set(Some(Ok(Batch {
+            scenario: scenario.name.clone(),
+            kept: entries.len(),
+            total: runs.len(),
+            rows: Vec::new(),
+            running: true,
+            stopped: false,
+        })));
+        for entry in &runs {
+            // A frame to paint "Replaying 2 of 3…" and to take a Stop.
+            TimeoutFuture::new(0).await;
+            if self.stop_batch.get_value() {
+                self.update_batch(|batch| batch.stopped = true);
+                break;
+            }
+            let verdict = match self.read_record(&entry.id).await {
+                Err(why) => Verdict::NotReplayed(format!("its record cannot be read: {why}")),
+                Ok(record) => match engine
+                    .replay(record, scenario.clone(), Assertions::default())
+                    .await
+                {
+                    Ok(report) => Verdict::of(&report),
+                    Err(problems) => Verdict::NotReplayed(format!(
+                        "the scenario in the editor cannot run: {}",
+                        view_model::problem_lines(&problems).join("; ")
+                    )),
+                },
+            };
+            self.update_batch(|batch| batch.rows.push(Row::new(entry, verdict)));
+        }
+        self.update_batch(|batch| batch.running = false);
+    }
+
+    /// Stops a "Replay all" before its next kept run.
+    pub fn stop_replay_all(self) {
+        self.stop_batch.set_value(true);
+    }
+
+    fn update_batch(self, change: impl FnOnce(&mut Batch)) {
+        self.batch.update(|batch| {
+            if let Some(Ok(batch)) = batch {
+                change(batch);
             }
         });
     }

@@ -1,6 +1,7 @@
 //! The run history's panel: the trace heading's file controls (export the
 //! run in view, import a record) and, under the stop banner, the replay
-//! list and the kept runs with Open and Delete. What they show and do is
+//! list, the kept runs with Open and Delete, and "Replay all against the
+//! current scenario" with its table. What they show and do is
 //! `state::history::History`'s.
 //!
 //! The list sits below the trace, so it is a split module of its own
@@ -14,6 +15,7 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 use crate::browser::files;
+use crate::history::replay_all::{Batch, Row};
 use crate::history::{self, Entry};
 use crate::state::history::History;
 use crate::view_model::{self, Tone};
@@ -140,6 +142,7 @@ pub fn HistoryPanel(history: History) -> impl IntoView {
                     <p class="empty">"No kept runs yet. Every run that finishes is kept here, also after a reload."</p>
                 }
             >
+                <ReplayAll history />
                 <ol class="history-list">
                     <For
                         each=move || entries.get()
@@ -209,4 +212,107 @@ pub fn HistoryPanel(history: History) -> impl IntoView {
 /// is worth a look too.
 fn facts_tone(entry: &Entry) -> Tone {
     entry.status.map_or(Tone::Warn, view_model::status_tone)
+}
+
+/// "Replay all against the current scenario": the button, a hint naming the
+/// CLI's equivalent, and the last batch's table, or why it replayed nothing.
+#[component]
+fn ReplayAll(history: History) -> impl IntoView {
+    let running = move || history.batch_running();
+    view! {
+        <section class="replay-all" aria-label="Replay all kept runs of the scenario in the editor">
+            <div class="replay-all-controls">
+                <button
+                    type="button"
+                    class="replay-all-button"
+                    title="Play the recorded model turns of every kept run of the editor's scenario against its tools as they are now"
+                    prop:disabled=running
+                    on:click=move |_| history.replay_all()
+                >
+                    "Replay all against the current scenario"
+                </button>
+                <Show when=running>
+                    <button type="button" class="replay-all-stop" on:click=move |_| history.stop_replay_all()>
+                        "Stop replaying"
+                    </button>
+                </Show>
+            </div>
+            <p class="hint">
+                "Kept runs of the scenario in the editor (matched by its name) replay their recorded model turns against its tools as they are now. In CI: "
+                <code>"agent-loop replay runs/ --scenario edited.json"</code>
+            </p>
+            {move || history.batch().get().map(|batch| match batch {
+                Ok(batch) => view! { <BatchTable history batch /> }.into_any(),
+                Err(why) => view! { <p class="replay-all-none" role="status">{why}</p> }.into_any(),
+            })}
+        </section>
+    }
+}
+
+/// One batch: what it matched, its progress or summary, a row per kept run.
+#[component]
+fn BatchTable(history: History, batch: Batch) -> impl IntoView {
+    let done = !batch.running;
+    let failed = batch.rows.iter().any(|r| r.verdict.key() != "pass");
+    view! {
+        <p class="replay-all-found">{batch.found()}</p>
+        <p
+            class="replay-all-status"
+            role="status"
+            data-running=batch.running.to_string()
+            data-passed=done.then(|| (!failed).to_string())
+        >
+            {batch.status_line()}
+        </p>
+        <table class="replay-all-table">
+            <thead>
+                <tr>
+                    <th scope="col">"Kept"</th>
+                    <th scope="col">"Ended"</th>
+                    <th scope="col">"Replay"</th>
+                    <th scope="col">"First difference"</th>
+                    <th scope="col">"Trace"</th>
+                </tr>
+            </thead>
+            <tbody>
+                {batch.rows.into_iter().map(|row| view! { <BatchRow history row /> }).collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
+#[component]
+fn BatchRow(history: History, row: Row) -> impl IntoView {
+    let now_ms = history.now_ms();
+    let saved_at = row.saved_at_ms;
+    let when = move || history::when_text(saved_at, now_ms.get());
+    let original = row.original;
+    let readable = !matches!(row.verdict, history::replay_all::Verdict::NotReplayed(_));
+    let open_id = row.id.clone();
+    let label = move || format!("Open the run kept {} ({original}) in the Trace", when());
+    view! {
+        <tr class="replay-all-row" data-verdict=row.verdict.key() data-id=row.id.clone()>
+            <td class="replay-all-when">{when}</td>
+            <td class="replay-all-original">{original}</td>
+            <td class="replay-all-verdict">
+                <span class="mark" aria-hidden="true">{row.verdict.mark()}</span>
+                " "
+                {row.verdict.word()}
+            </td>
+            <td class="replay-all-detail">{row.verdict.detail().to_string()}</td>
+            <td>
+                {readable.then(|| view! {
+                    <button
+                        type="button"
+                        class="replay-all-open"
+                        aria-label=label
+                        title="Show this run in the Trace; the editor keeps the scenario it was replayed against"
+                        on:click=move |_| spawn_local(history.open_in_trace(open_id.clone()))
+                    >
+                        "Open"
+                    </button>
+                })}
+            </td>
+        </tr>
+    }
 }

@@ -1,6 +1,7 @@
 //! `agent-loop replay` as a regression suite: the built-ins recorded into a
 //! folder, replayed as one suite (a line per record and a summary), and the
-//! exit codes when a record fails or cannot be read.
+//! exit codes when a record fails or cannot be read; and three runs of one
+//! scenario replayed against an edited copy of it, where exactly one fails.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -264,4 +265,132 @@ fn an_unreadable_record_exits_2_and_the_others_are_still_replayed() {
         )
     );
     assert_eq!(lines[5], "5 records: 3 passed, 0 failed, 2 unreadable");
+}
+
+/// The rules-model refund built-in, as a JSON value to edit.
+fn rules_refund() -> serde_json::Value {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../harness/scenarios/rules-with-example.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn write_json(path: &Path, value: &serde_json::Value) {
+    std::fs::write(path, serde_json::to_string_pretty(value).unwrap()).unwrap();
+}
+
+/// Three runs of one scenario whose calls differ (the page's "Replay all"
+/// e2e test keeps the same three), recorded into `dir/runs`: `a` refunds
+/// A1001; `b`, without the example id in get_order's description, invents
+/// ORD-1001 and stops at get_order's error; `c`, asked about A1003, is
+/// refused by refund_order (outside the refund window).
+fn three_refund_runs(dir: &Path) -> [PathBuf; 3] {
+    let runs = dir.join("runs");
+    std::fs::create_dir_all(&runs).unwrap();
+    let a = rules_refund();
+    let mut b = a.clone();
+    b["tools"][0]["input_schema"]["properties"]["order_id"]["description"] = "The order id".into();
+    let mut c = a.clone();
+    c["task"] = "Please refund my order A1003, it arrived broken.".into();
+    let mut recorded = Vec::new();
+    for (name, scenario, status) in [
+        ("a", &a, "done"),
+        ("b", &b, "failed_verification"),
+        ("c", &c, "failed_verification"),
+    ] {
+        let file = dir.join(format!("{name}.json"));
+        write_json(&file, scenario);
+        let record = runs.join(format!("{name}.jsonl"));
+        let output = agent_loop(&[
+            "run",
+            file.to_str().unwrap(),
+            "--jsonl",
+            "--record",
+            record.to_str().unwrap(),
+        ]);
+        let text = stdout(&output);
+        let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+        assert_eq!(last["status"], status, "run {name}: {text}");
+        recorded.push(record);
+    }
+    recorded.try_into().unwrap()
+}
+
+#[test]
+fn an_edited_schema_fails_exactly_the_record_whose_call_it_now_rejects() {
+    let dir = fresh_dir("suite-edited");
+    let [a, b, c] = three_refund_runs(&dir);
+    let runs = dir.join("runs");
+    // refund_order now requires a reason: only run a's refund succeeded,
+    // and its recorded call has no reason. b never called refund_order, and
+    // c's call was already an error (outside the window), so theirs hold.
+    let mut edited = rules_refund();
+    edited["task"] = "Please refund my order A1003, it arrived broken.".into();
+    edited["tools"][2] = serde_json::json!({
+        "name": "refund_order", "builtin": "refund_order",
+        "description": "Refund an order. Give the reason the customer gave.",
+        "input_schema": {"type": "object",
+            "properties": {"order_id": {"type": "string"}, "reason": {"type": "string"}},
+            "required": ["order_id", "reason"], "additionalProperties": false}
+    });
+    let edited_path = dir.join("edited.json");
+    write_json(&edited_path, &edited);
+    let output = agent_loop(&[
+        "replay",
+        runs.to_str().unwrap(),
+        "--scenario",
+        edited_path.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(3), "{}", stdout(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    // The first failing check is the status (checks run status first); its
+    // reason is the verifier's, which names the refund that no longer ran.
+    assert_eq!(
+        lines[0],
+        format!(
+            "FAIL  {}: status: expected done, got failed_verification (verifier check 2 (tool_called \"refund_order\") failed: refund_order never ran successfully in this run)",
+            a.display()
+        ),
+        "{text}"
+    );
+    assert_eq!(lines[1], format!("pass  {}", b.display()));
+    assert_eq!(lines[2], format!("pass  {}", c.display()));
+    assert_eq!(lines[3], "3 records: 2 passed, 1 failed");
+    assert_eq!(lines.len(), 4, "{text}");
+
+    // The record alone, in detail, shows the call behind it: the recorded
+    // refund was ok, now the schema rejects it for the missing reason.
+    let output = agent_loop(&[
+        "replay",
+        a.to_str().unwrap(),
+        "--scenario",
+        edited_path.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(3));
+    let detail = stdout(&output);
+    let same_errors = detail
+        .lines()
+        .find(|line| line.starts_with("✗ same_errors: "))
+        .unwrap_or_else(|| panic!("no same_errors failure: {detail}"));
+    assert!(
+        same_errors.starts_with("✗ same_errors: call 3 (refund_order): the recording's result was ok, now it is an error: ")
+            && same_errors.contains("reason"),
+        "{same_errors}"
+    );
+
+    // A description alone changes no replay: the recorded model turns are
+    // played as they were, so what a description changes shows only when
+    // the scenario runs again (or in Compare), not here.
+    let mut described = rules_refund();
+    described["tools"][0]["description"] = "Look up an order by its id (never guess one).".into();
+    let described_path = dir.join("described.json");
+    write_json(&described_path, &described);
+    let output = agent_loop(&[
+        "replay",
+        runs.to_str().unwrap(),
+        "--scenario",
+        described_path.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert!(stdout(&output).ends_with("3 records: 3 passed, 0 failed\n"));
 }
