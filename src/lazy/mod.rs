@@ -128,6 +128,37 @@ pub async fn parse_record(text: String) -> Result<Record, String> {
     Record::from_jsonl(&text)
 }
 
+/// A run file picked for import: a record (or a bare trace) as JSON Lines,
+/// or an OpenTelemetry trace as OTLP/JSON (`harness::otel::from_otlp`),
+/// with what the trace did not hold in plain sentences.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn read_run_file(text: String) -> Result<(Record, Vec<String>), String> {
+    let trimmed = text.trim_start();
+    // OTLP/JSON is one JSON object with resourceSpans; a record's first
+    // line is an object too, so the key decides.
+    if trimmed.starts_with('{') {
+        if let Ok(document) = serde_json::from_str::<serde_json::Value>(trimmed) {
+            if document.get("resourceSpans").is_some() {
+                let imported = harness::otel::from_otlp(&document)?;
+                let mut notes = imported.notes;
+                if !imported.ours {
+                    notes.insert(0, "Read from OpenTelemetry GenAI spans written by another tool: the run has no scenario, and its calls and results are as the spans recorded them.".to_string());
+                }
+                return Ok((imported.record, notes));
+            }
+        }
+    }
+    Record::from_jsonl(&text).map(|record| (record, Vec::new()))
+}
+
+/// The run as an OpenTelemetry trace (OTLP/JSON, GenAI conventions; see
+/// `harness::otel::to_otlp`), placed at `started_unix_ms`.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn otlp_json(record: Record, started_unix_ms: u64) -> String {
+    serde_json::to_string_pretty(&harness::otel::to_otlp(&record, started_unix_ms))
+        .unwrap_or_default()
+}
+
 /// `wire_view::turn_wire`: a turn's request, verdict and answers as each
 /// provider would see them, and its conversation.
 #[cfg_attr(feature = "split", lazy)]

@@ -32,6 +32,7 @@ use crate::view_model;
 
 /// The file name an exported run gets.
 const EXPORT_NAME: &str = "run.jsonl";
+const OTEL_EXPORT_NAME: &str = "run.otlp.json";
 /// How often the "2 min ago" texts refresh.
 const CLOCK_REFRESH_MS: u32 = 30_000;
 
@@ -355,10 +356,26 @@ impl History {
         self.file_notice.set(Some(history::import_error(name, why)));
     }
 
-    /// Imports a record file (or a bare trace), keeps it and opens it.
+    /// Saves the run in view as an OpenTelemetry trace (OTLP/JSON GenAI
+    /// spans), started at the time of export: a trace keeps only times
+    /// relative to its start.
+    pub fn export_otel(self) {
+        let record = self.current_record();
+        spawn_local(async move {
+            let text = lazy::otlp_json(record, js_sys::Date::now() as u64).await;
+            let notice = match files::download(OTEL_EXPORT_NAME, "application/json", &text) {
+                Ok(()) => format!("Saved {OTEL_EXPORT_NAME}: OpenTelemetry GenAI spans (OTLP/JSON), dated from now. POST it to a collector's /v1/traces, or import it back here."),
+                Err(why) => why,
+            };
+            self.file_notice.set(Some(notice));
+        });
+    }
+
+    /// Imports a record file (or a bare trace, or an OpenTelemetry trace),
+    /// keeps it and opens it; what the file lacked is said with it.
     pub async fn import(self, name: String, text: String) {
-        match lazy::parse_record(text).await {
-            Ok(record) => {
+        match lazy::read_run_file(text).await {
+            Ok((record, notes)) => {
                 let id = self.keep(record.clone(), Origin::Imported).await;
                 self.show(&record, id);
                 let scenario = if record.scenario.is_some() {
@@ -366,10 +383,15 @@ impl History {
                 } else {
                     "a bare trace, without a scenario"
                 };
-                self.file_notice.set(Some(format!(
+                let mut notice = format!(
                     "Imported {name} ({scenario}): {} events.",
                     record.events.len()
-                )));
+                );
+                for note in notes {
+                    notice.push(' ');
+                    notice.push_str(&note);
+                }
+                self.file_notice.set(Some(notice));
             }
             Err(why) => self
                 .file_notice

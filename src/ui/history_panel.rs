@@ -63,9 +63,17 @@ pub fn RunFiles(history: History) -> impl IntoView {
             >
                 "Export trace (JSONL)"
             </button>
+            <button
+                type="button"
+                title="Save the run in view as OpenTelemetry GenAI spans (OTLP/JSON): an invoke_agent span, a chat span per model call, an execute_tool span per call; agent-loop import and Import run read it back"
+                prop:disabled=move || events.with(Vec::is_empty)
+                on:click=move |_| history.export_otel()
+            >
+                "Export as OpenTelemetry"
+            </button>
             <label class="file-button run-import">
                 "Import run…"
-                <input type="file" accept=".jsonl,.ndjson,.json,application/x-ndjson" on:change=import />
+                <input type="file" accept=".jsonl,.ndjson,.json,application/x-ndjson,application/json" on:change=import />
             </label>
         </div>
         <p class="run-file-notice" role="status">{move || history.file_notice().get()}</p>

@@ -1,0 +1,69 @@
+// Issue 18, OpenTelemetry in the page: a run exports as OTLP/JSON GenAI
+// spans, the export imports back as the same run, and spans that another
+// tool wrote (no agent-loop events in them) import as a run whose loop and
+// cards show, with what the trace lacked said where the person looks.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { artifacts, assert, button, runBuiltin, test } from './lib.mjs';
+
+async function exportOtel(page, name) {
+  const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Export as OpenTelemetry').click()]);
+  assert(download.suggestedFilename() === 'run.otlp.json', `export named ${download.suggestedFilename()}`);
+  const path = join(artifacts, name);
+  await download.saveAs(path);
+  return path;
+}
+
+const cardKinds = (page) => page.locator('#run-timeline .event').evaluateAll((rows) => rows.map((r) => r.dataset.kind));
+
+test('a run exports as OpenTelemetry GenAI spans and imports back as the same run', async ({ page }) => {
+  assert((await runBuiltin(page, 'refund-policy')) === 'done', 'refund-policy did not end done');
+  const kinds = await cardKinds(page);
+  const path = await exportOtel(page, 'refund.otlp.json');
+  const document = JSON.parse(readFileSync(path, 'utf8'));
+  const spans = document.resourceSpans[0].scopeSpans[0].spans;
+  const op = (s) => s.attributes.find((a) => a.key === 'gen_ai.operation.name')?.value.stringValue;
+  assert(spans.filter((s) => op(s) === 'invoke_agent').length === 1, 'not one invoke_agent span');
+  assert(spans.filter((s) => op(s) === 'chat').length === 4, 'not a chat span per model call');
+  const tools = spans.filter((s) => op(s) === 'execute_tool').map((s) => s.attributes.find((a) => a.key === 'gen_ai.tool.call.id').value.stringValue);
+  assert(tools.join() === 'toolu_0001,toolu_0002,toolu_0003', `tool call ids: ${tools}`);
+  await button(page, 'Reset').click();
+  await page.locator('.run-import input[type="file"]').setInputFiles(path);
+  const notice = page.locator('.run-file-notice');
+  await notice.filter({ hasText: 'Imported refund.otlp.json' }).waitFor({ timeout: 5_000 });
+  assert((await page.locator('.stop-banner').getAttribute('data-status')) === 'done', 'the imported run is not done');
+  assert((await cardKinds(page)).join() === kinds.join(), 'the imported run shows other cards');
+}, { viewport: { width: 1440, height: 900 } });
+
+test('spans another tool wrote import as a run with its loop, and say what they lacked', async ({ page }) => {
+  assert((await runBuiltin(page, 'refund-policy')) === 'done', 'refund-policy did not end done');
+  const document = JSON.parse(readFileSync(await exportOtel(page, 'ours.otlp.json'), 'utf8'));
+  // As an SDK's instrumentation writes them: model calls only, each its own
+  // trace, no agent-loop events, and no message content captured.
+  const spans = document.resourceSpans[0].scopeSpans[0].spans
+    .filter((s) => s.name.startsWith('chat'))
+    .map((s, i) => ({
+      ...s,
+      traceId: (i + 1).toString(16).padStart(32, '0'),
+      parentSpanId: '',
+      events: [],
+      attributes: s.attributes.filter((a) => !a.key.startsWith('agent_loop') && !a.key.endsWith('.messages')),
+    }));
+  document.resourceSpans[0].scopeSpans[0].spans = spans;
+  const path = join(artifacts, 'foreign.otlp.json');
+  writeFileSync(path, JSON.stringify(document));
+  await button(page, 'Reset').click();
+  await page.locator('.run-import input[type="file"]').setInputFiles(path);
+  const notice = page.locator('.run-file-notice');
+  await notice.filter({ hasText: 'Imported foreign.otlp.json' }).waitFor({ timeout: 5_000 });
+  const said = await notice.innerText();
+  assert(said.includes('another tool') && said.includes('no message content') && said.includes('its own trace'), said);
+  // The loop diagram lit the model calls: four of them.
+  const requests = await page.locator('#run-timeline .event[data-kind="model_request"]').count();
+  assert(requests === 4, `${requests} model requests shown`);
+  const node = await page.locator('.loop-diagram [data-node="model-call"]').first().getAttribute('aria-label');
+  assert(node.startsWith('Model call, 4 events'), `the loop's model call node: ${node}`);
+  const exit = await page.locator('.loop-diagram [data-node="exit-done"]').first().getAttribute('aria-label');
+  assert(exit.includes('the run ended here'), `the loop's exit: ${exit}`);
+}, { viewport: { width: 1440, height: 900 } });
