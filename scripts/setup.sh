@@ -43,8 +43,10 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver
 fi
 
-# wasm-opt (binaryen 132; Debian's 108 breaks the module) and playwright-core.
-if [ ! -x "$root/node_modules/.bin/wasm-opt" ] || [ ! -d "$root/node_modules/playwright-core" ]; then
-  log "installing npm packages (binaryen, playwright-core)"
+# wasm-opt (binaryen 132; Debian's 108 breaks the module), playwright-core,
+# and the MCP reference server and TypeScript SDK the MCP tests run against.
+if [ ! -x "$root/node_modules/.bin/wasm-opt" ] || [ ! -d "$root/node_modules/playwright-core" ] \
+  || [ ! -d "$root/node_modules/@modelcontextprotocol/sdk" ]; then
+  log "installing npm packages (binaryen, playwright-core, the MCP server and SDK)"
   (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
 fi
