@@ -50,6 +50,22 @@ async fn record_of(id: &str) -> Record {
     }
 }
 
+/// Each tool result's id, content and error flag, in order.
+fn tool_results(events: &[RunEvent]) -> Vec<(String, String, bool)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ToolResult {
+                id,
+                content,
+                is_error,
+                ..
+            } => Some((id.clone(), content.clone(), *is_error)),
+            _ => None,
+        })
+        .collect()
+}
+
 fn spans(document: &Value) -> Vec<Value> {
     document["resourceSpans"][0]["scopeSpans"][0]["spans"]
         .as_array()
@@ -171,20 +187,6 @@ async fn a_foreign_trace_gives_its_turns_calls_ids_results_and_finish_reasons() 
             })
             .collect()
     };
-    let results = |events: &[RunEvent]| -> Vec<(String, String, bool)> {
-        events
-            .iter()
-            .filter_map(|e| match &e.kind {
-                EventKind::ToolResult {
-                    id,
-                    content,
-                    is_error,
-                    ..
-                } => Some((id.clone(), content.clone(), *is_error)),
-                _ => None,
-            })
-            .collect()
-    };
     let stops = |events: &[RunEvent]| -> Vec<String> {
         events
             .iter()
@@ -196,7 +198,10 @@ async fn a_foreign_trace_gives_its_turns_calls_ids_results_and_finish_reasons() 
     };
     assert!(!calls(&record.events).is_empty());
     assert_eq!(calls(&foreign.record.events), calls(&record.events));
-    assert_eq!(results(&foreign.record.events), results(&record.events));
+    assert_eq!(
+        tool_results(&foreign.record.events),
+        tool_results(&record.events)
+    );
     assert_eq!(stops(&foreign.record.events), stops(&record.events));
     let EventKind::RunStarted { task, .. } = &foreign.record.events[0].kind else {
         panic!()
@@ -265,24 +270,10 @@ async fn with_chat_spans_only_results_come_from_the_next_input() {
         .unwrap()
         .retain(|s| operation(s) == "chat");
     let imported = from_otlp(&document).unwrap();
-    let results: Vec<(String, String)> = imported
-        .record
-        .events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::ToolResult { id, content, .. } => Some((id.clone(), content.clone())),
-            _ => None,
-        })
-        .collect();
-    let recorded: Vec<(String, String)> = record
-        .events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::ToolResult { id, content, .. } => Some((id.clone(), content.clone())),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(results, recorded);
+    assert_eq!(
+        tool_results(&imported.record.events),
+        tool_results(&record.events)
+    );
     assert_eq!(
         imported.record.outcome().map(|o| o.status),
         Some(Status::Done)
