@@ -129,8 +129,9 @@ pub async fn parse_record(text: String) -> Result<Record, String> {
 }
 
 /// A run file picked for import: a record (or a bare trace) as JSON Lines,
-/// or an OpenTelemetry trace as OTLP/JSON (`harness::otel::from_otlp`),
-/// with what the trace did not hold in plain sentences.
+/// an OpenTelemetry trace as OTLP/JSON (`harness::otel::from_otlp`), or a
+/// provider's request body (`harness::transcript`), with what the file did
+/// not hold, and a body's verdict, in plain sentences.
 #[cfg_attr(feature = "split", lazy)]
 pub async fn read_run_file(text: String) -> Result<(Record, Vec<String>), String> {
     let trimmed = text.trim_start();
@@ -145,6 +146,33 @@ pub async fn read_run_file(text: String) -> Result<(Record, Vec<String>), String
                     notes.insert(0, "Read from OpenTelemetry GenAI spans written by another tool: the run has no scenario, and its calls and results are as the spans recorded them.".to_string());
                 }
                 return Ok((imported.record, notes));
+            }
+            // A provider's request body: the conversation it carries, with
+            // what was left out and the provider's verdict on the body.
+            // (A trace event has a `seq`; a request body never does.)
+            let body = document.get("messages").is_some_and(|m| m.is_array())
+                || document.get("input").is_some();
+            if body && document.get("seq").is_none() {
+                let transcript = harness::transcript::import_request(&document)
+                    .map_err(|why| format!("not a request body the playground can read: {why}"))?;
+                let label = transcript.provider.label();
+                let mut notes = vec![format!(
+                    "Read as an {label} request ({}); its tools answer with the results it recorded.",
+                    transcript.detected_by
+                )];
+                if !transcript.lost.is_empty() {
+                    notes.push(format!("Not kept: {}.", transcript.lost.join("; ")));
+                }
+                notes.extend(transcript.refused.iter().map(|v| {
+                    format!(
+                        "✗ {label} would refuse this body: HTTP 400 {} (at {}).",
+                        v.message, v.path
+                    )
+                }));
+                if transcript.refused.is_empty() {
+                    notes.push(format!("✓ {label} would accept this body."));
+                }
+                return Ok((transcript.record, notes));
             }
         }
     }

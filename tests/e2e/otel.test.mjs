@@ -67,3 +67,31 @@ test('spans another tool wrote import as a run with its loop, and say what they 
   const exit = await page.locator('.loop-diagram [data-node="exit-done"]').first().getAttribute('aria-label');
   assert(exit.includes('the run ended here'), `the loop's exit: ${exit}`);
 }, { viewport: { width: 1440, height: 900 } });
+
+test('an Anthropic request body file that the API would refuse imports as a run, with the 400 on its turn', async ({ page }) => {
+  const call = { type: 'tool_use', id: 'toolu_dup', name: 'get_time', input: {} };
+  const body = {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 256,
+    tools: [{ name: 'get_time', description: 'The time now', input_schema: { type: 'object' } }],
+    messages: [
+      { role: 'user', content: 'What time is it?' },
+      { role: 'assistant', content: [call, call] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_dup', content: '12:00' }, { type: 'tool_result', tool_use_id: 'toolu_dup', content: '12:00' }] },
+    ],
+  };
+  const path = join(artifacts, 'duplicate-ids-body.json');
+  writeFileSync(path, JSON.stringify(body));
+  await page.locator('.run-import input[type="file"]').setInputFiles(path);
+  const notice = page.locator('.run-file-notice');
+  await notice.filter({ hasText: 'Imported duplicate-ids-body.json' }).waitFor({ timeout: 5_000 });
+  const said = await notice.innerText();
+  assert(said.includes('Read as an Anthropic Messages request'), said);
+  assert(said.includes('✗ Anthropic Messages would refuse this body: HTTP 400 messages.1.content.1: `tool_use` ids must be unique (at messages.1.content.1).'), said);
+  // The imported run: its calls with the recorded results, and turn 2's
+  // request carries the duplicate ids, so the checker's verdict is on it.
+  const results = await page.locator('#run-timeline .event[data-kind="tool_result"]').allInnerTexts();
+  assert(results.length === 2 && results.every((r) => r.includes('12:00')), `results: ${results}`);
+  const verdict = page.locator('#run-timeline .turn-card[data-turn="2"]').getByText("A real provider would refuse turn 2's request");
+  await verdict.waitFor({ timeout: 5_000 });
+}, { viewport: { width: 1440, height: 900 } });
