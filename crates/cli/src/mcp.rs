@@ -198,9 +198,11 @@ mod tests {
             server: "s".into(),
             name: "pick".into(),
             remote_name: "pick".into(),
+            title: None,
             description: String::new(),
             input_schema: json!({"type": "object", "unevaluatedProperties": false}),
             needs_approval: false,
+            annotations: Value::Null,
             left_to_server: vec!["/unevaluatedProperties: not checked here".into()],
         };
         let scenario = Scenario::load(&text)

@@ -147,6 +147,23 @@ impl Record {
         }
     }
 
+    /// This record with its MCP tools answered from its own results, not
+    /// by the connection that ran it (a live server, perhaps stopped since).
+    pub fn offline(mut self) -> Record {
+        if let Some(scenario) = self.scenario.take() {
+            let scenario = match scenario.mcp.clone() {
+                Some(mcp) => {
+                    let caller =
+                        crate::mcp::recorded::RecordedCaller::from_events(&self.events, &mcp.tools);
+                    scenario.with_mcp(crate::mcp::connect(mcp.tools, std::rc::Rc::new(caller)))
+                }
+                None => scenario,
+            };
+            self.scenario = Some(scenario);
+        }
+        self
+    }
+
     pub fn outcome(&self) -> Option<&Outcome> {
         self.events.iter().rev().find_map(|e| match &e.kind {
             EventKind::RunFinished(outcome) => Some(outcome),

@@ -11,6 +11,7 @@
 //!   chosen by the spec's fallback rule; requests, notifications, cancelling.
 //! - [`tools`]: `tools/list` followed to the end, into tools a run can call.
 //! - [`content`]: a `tools/call` result as the text the model reads.
+//! - [`cors`]: what a page needs a server on another origin to allow.
 //! - [`resolve`]: every server of a scenario, names de-duplicated, into a
 //!   [`ResolvedMcp`] the scenario builds its run with.
 //! - [`recorded`]: the same tools answered from a record's results, offline.
@@ -21,6 +22,7 @@
 
 pub mod config;
 pub mod content;
+pub mod cors;
 pub mod jsonrpc;
 pub mod recorded;
 pub mod resolve;
@@ -50,10 +52,17 @@ pub struct McpTool {
     pub name: String,
     /// The name the server knows it by.
     pub remote_name: String,
+    /// The server's display name for the tool, shown beside its name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     #[serde(default)]
     pub description: String,
     pub input_schema: Value,
     pub needs_approval: bool,
+    /// The server's hints (`readOnlyHint`, `destructiveHint`, …), as it sent
+    /// them: unverified, shown so a person sees what decided the approval.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub annotations: Value,
     /// The schema checks the harness does not run, each with its path; the
     /// server still checks them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -15,6 +15,8 @@ const MAX_PAGES: usize = 100;
 #[derive(Clone, Debug, PartialEq)]
 pub struct ListedTool {
     pub name: String,
+    /// The server's display name for it, if it gave one.
+    pub title: Option<String>,
     pub description: String,
     pub input_schema: Value,
     pub annotations: Value,
@@ -48,6 +50,10 @@ pub async fn list(session: &Session) -> Result<Vec<ListedTool>, String> {
             };
             tools.push(ListedTool {
                 name: name.to_string(),
+                title: tool
+                    .get("title")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
                 description: tool
                     .get("description")
                     .and_then(Value::as_str)
@@ -101,9 +107,11 @@ pub fn to_run_tool(server: &McpServer, tool: &ListedTool, name: String) -> McpTo
         server: server.name.clone(),
         name,
         remote_name: tool.name.clone(),
+        title: tool.title.clone(),
         description: tool.description.clone(),
         input_schema: tool.input_schema.clone(),
         needs_approval: needs_approval(server, tool),
+        annotations: tool.annotations.clone(),
         left_to_server,
     }
 }
@@ -120,6 +128,7 @@ mod tests {
     fn tool(annotations: Value) -> ListedTool {
         ListedTool {
             name: "t".into(),
+            title: None,
             description: String::new(),
             input_schema: json!({"type": "object"}),
             annotations,
