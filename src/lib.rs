@@ -46,6 +46,7 @@ pub mod history;
 pub mod lazy;
 pub mod loop_diagram;
 pub mod marked_json;
+pub mod mcp_text;
 pub mod provenance;
 pub mod run_state;
 pub mod share;

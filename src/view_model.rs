@@ -73,15 +73,25 @@ pub struct ScenarioOption {
     /// How long the page must have been open for that status (a shared
     /// deadline counts from page load); 0 for almost every scenario.
     pub clock_age_ms: u64,
+    /// Its tools come from an MCP server that must be running (its lesson
+    /// names the command): no status is promised without it.
+    pub needs_server: bool,
 }
+
+/// What ends the label of a built-in whose tools come from an MCP server.
+pub const SERVER_MARK: &str = " (needs its MCP server)";
 
 /// What ends the label of a built-in that has a counterpart to run beside
 /// it (`harness::library::pair_containing`): words, not only a colour, so
 /// every reader of the picker sees it.
 pub const PAIR_MARK: &str = " ⇄ pair";
 
-/// Built-in scenarios grouped for `<optgroup>`s, groups and options in library order.
-pub fn scenario_groups(builtins: &[BuiltinScenario]) -> Vec<ScenarioGroup> {
+/// Built-in scenarios grouped for `<optgroup>`s, groups and options in
+/// library order, then those that need an MCP server running, marked.
+pub fn scenario_groups(
+    builtins: &[BuiltinScenario],
+    with_server: &[harness::library::WithServer],
+) -> Vec<ScenarioGroup> {
     let mut groups: Vec<ScenarioGroup> = Vec::new();
     for builtin in builtins {
         let mark = if harness::library::pair_of(builtin.id).is_some() {
@@ -94,6 +104,23 @@ pub fn scenario_groups(builtins: &[BuiltinScenario]) -> Vec<ScenarioGroup> {
             label: format!("{}{mark}", builtin.name()),
             expected_status: builtin.expected_status,
             clock_age_ms: harness::library::clock_age_needed_ms(builtin),
+            needs_server: false,
+        };
+        match groups.iter_mut().find(|g| g.name == builtin.group) {
+            Some(group) => group.options.push(option),
+            None => groups.push(ScenarioGroup {
+                name: builtin.group,
+                options: vec![option],
+            }),
+        }
+    }
+    for builtin in with_server.iter().map(|w| &w.scenario) {
+        let option = ScenarioOption {
+            id: builtin.id,
+            label: format!("{}{SERVER_MARK}", builtin.name()),
+            expected_status: builtin.expected_status,
+            clock_age_ms: 0,
+            needs_server: true,
         };
         match groups.iter_mut().find(|g| g.name == builtin.group) {
             Some(group) => group.options.push(option),
@@ -702,17 +729,33 @@ mod tests {
 
     #[test]
     fn built_ins_are_grouped_in_library_order() {
-        let groups = scenario_groups(BUILTIN);
+        let with_server = harness::library::WITH_SERVER;
+        let groups = scenario_groups(BUILTIN, with_server);
         let names: Vec<&str> = groups.iter().map(|g| g.name).collect();
         let mut expected: Vec<&str> = Vec::new();
-        for builtin in BUILTIN {
+        for builtin in BUILTIN
+            .iter()
+            .chain(with_server.iter().map(|w| &w.scenario))
+        {
             if !expected.contains(&builtin.group) {
                 expected.push(builtin.group);
             }
         }
         assert_eq!(names, expected);
         let count: usize = groups.iter().map(|g| g.options.len()).sum();
-        assert_eq!(count, BUILTIN.len());
+        assert_eq!(count, BUILTIN.len() + with_server.len());
+        let marked: Vec<&str> = groups
+            .iter()
+            .flat_map(|g| &g.options)
+            .filter(|o| o.needs_server)
+            .map(|o| o.id)
+            .collect();
+        assert_eq!(marked, ["mcp-tools"]);
+        assert!(groups
+            .iter()
+            .flat_map(|g| &g.options)
+            .filter(|o| o.needs_server)
+            .all(|o| o.label.ends_with(SERVER_MARK)));
         assert!(groups
             .iter()
             .flat_map(|g| &g.options)
@@ -748,7 +791,7 @@ mod tests {
             group: "G",
             expected_status: "done",
         }];
-        assert_eq!(scenario_groups(&odd)[0].options[0].label, "odd");
+        assert_eq!(scenario_groups(&odd, &[])[0].options[0].label, "odd");
         assert_eq!(scenario_description("not json"), None);
         assert_eq!(
             scenario_description(r#"{"description": "A lesson."}"#).as_deref(),

@@ -26,6 +26,7 @@ use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::history::History;
 use crate::state::inspector::InspectorState;
+use crate::state::mcp::Mcp;
 use crate::state::model_choice::ModelChoice;
 use crate::state::protocol::ProtocolWatch;
 use crate::ui::approval_bar::Approvals;
@@ -36,8 +37,9 @@ use trace::TraceSection;
 
 #[component]
 pub fn App() -> impl IntoView {
-    let editor = Editor::new();
-    let controller = Controller::new();
+    let mcp = Mcp::new();
+    let editor = Editor::new(mcp);
+    let controller = Controller::new(mcp);
     let model_choice = ModelChoice::new();
     let history = History::new(controller, editor);
     // A panic's error panel offers the trace of the run in view.
@@ -57,7 +59,7 @@ pub fn App() -> impl IntoView {
     view! {
         <Toolbar editor controller model_choice />
         <main class="layout">
-            <ScenarioSection editor controller model_choice />
+            <ScenarioSection editor controller model_choice mcp />
             <TraceSection editor controller history approvals />
             <Inspector editor controller inspector model_choice />
         </main>

@@ -6,8 +6,10 @@ use leptos::prelude::*;
 
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
+use crate::state::mcp::Mcp;
 use crate::state::model_choice::ModelChoice;
 use crate::ui::json_editor::JsonEditor;
+use crate::ui::mcp_panel::mcp_panel;
 use crate::ui::model_settings::ModelSettings;
 use crate::ui::problem_list::ProblemList;
 use crate::ui::scenario_form::ScenarioForm;
@@ -18,6 +20,7 @@ pub fn ScenarioSection(
     editor: Editor,
     controller: Controller,
     model_choice: ModelChoice,
+    mcp: Mcp,
 ) -> impl IntoView {
     let live_problems = editor.live_problems();
     // The live check's problems, then why the last run could not start.
@@ -34,6 +37,7 @@ pub fn ScenarioSection(
             <ScenarioForm editor=editor problems=live_problems />
             <label for="scenario-json">"Scenario JSON"</label>
             <JsonEditor text=editor.text() on_input=move |text| editor.edit(text) />
+            {Suspend::new(mcp_panel(mcp, editor))}
             <ShareBar editor=editor on_arrival=move |()| controller.clear_for_another_scenario() />
             <ModelSettings choice=model_choice />
             <ProblemList problems=shown_problems />

@@ -2,7 +2,7 @@
 //! picker, Run / Step / Stop / Reset with the run's state, why Run cannot
 //! start, and the live counters).
 
-use harness::library::BUILTIN;
+use harness::library::{BUILTIN, WITH_SERVER};
 use leptos::prelude::*;
 
 use crate::browser::page;
@@ -80,7 +80,7 @@ pub fn Toolbar(editor: Editor, controller: Controller, model_choice: ModelChoice
             <div class="toolbar">
                 <div class="picker">
                     <ScenarioPicker
-                        groups=view_model::scenario_groups(BUILTIN)
+                        groups=view_model::scenario_groups(BUILTIN, WITH_SERVER)
                         selected=editor.selected()
                         custom_label=Signal::derive(move || editor.custom_label())
                         on_select=move |id: String| {

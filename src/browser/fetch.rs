@@ -41,7 +41,7 @@ fn js_text(value: JsValue) -> String {
         .unwrap_or_else(|| format!("{value:?}"))
 }
 
-async fn send(request: HttpRequest) -> Result<HttpResponse, String> {
+pub(crate) async fn send(request: HttpRequest) -> Result<HttpResponse, String> {
     let window = web_sys::window().ok_or("fetch needs a window")?;
     let abort = Rc::new(AbortOnDrop(
         web_sys::AbortController::new().map_err(js_text)?,

@@ -5,6 +5,7 @@ pub mod csp;
 pub mod fetch;
 pub mod files;
 pub mod history_store;
+pub mod mcp_fetch;
 pub mod page;
 pub mod panic;
 pub mod runtime;

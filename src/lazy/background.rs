@@ -101,9 +101,12 @@ pub async fn replay(
 ) -> Result<harness::replay::ReplayReport, Vec<harness::scenario::Problem>> {
     // The recorded decisions answer approvals; the setting here is unused.
     let ground = Background::new(AutoDecision::Deny);
+    // MCP tools answer from the record's results: a replay never needs the server.
+    let record = record.clone().offline();
+    let scenario = record.with_recorded_mcp(scenario.clone());
     harness::replay::replay_with(
-        record,
-        scenario,
+        &record,
+        &scenario,
         assertions,
         ground.runtime.clone(),
         ground.options(CancelToken::new()),
@@ -145,10 +148,13 @@ pub async fn fork_to_end(
     cancel: CancelToken,
 ) -> Result<Record, String> {
     let ground = Background::new(decide);
+    // MCP tools answer from the parent's results, offline, as in a replay.
+    let parent = parent.clone().offline();
+    let scenario = parent.with_recorded_mcp(scenario.clone());
     harness::fork::fork(
-        parent,
+        &parent,
         seq,
-        scenario,
+        &scenario,
         ground.runtime.clone(),
         ground.options(cancel),
         &mut |_| {},

@@ -15,6 +15,7 @@ use harness::cancel::CancelToken;
 use harness::driver::Stepper;
 use harness::event::{Outcome, RunEvent};
 use harness::hand_call::{call_by_hand, HandCall};
+use harness::mcp::transport::McpTransport;
 use harness::model::ModelClient;
 use harness::replay::{Assertions, Record, ReplayReport};
 use harness::runtime::Runtime;
@@ -26,9 +27,14 @@ use serde_json::Value;
 use harness::library::BUILTIN;
 
 use super::background::{self, AutoDecision, Rounds};
+use crate::browser::mcp_fetch::{McpFetch, McpWire};
 use crate::browser::runtime::BrowserRuntime;
 use crate::compare::Compared;
 use crate::view_model;
+
+/// A scenario with its MCP servers' tools loaded and a line per server,
+/// or every problem as a line (see `Engine::resolve_mcp`).
+pub type McpLoaded = Result<(Scenario, Vec<String>), Vec<String>>;
 
 /// Everything the watched run needs from the page, owned, because it
 /// crosses into another module.
@@ -99,6 +105,18 @@ pub trait Engine {
         args: String,
         cancel: CancelToken,
     ) -> LocalBoxFuture<'static, Result<HandCall, Vec<String>>>;
+
+    /// `harness::mcp::resolve::resolve` over the page's `fetch`: `scenario`
+    /// with its MCP servers' tools loaded, and a line per server saying who
+    /// answered; or every problem as a line, with CORS explained for each
+    /// server the browser got no answer from. Each exchange is told to
+    /// `on_wire` as it happens; the tools' later calls go over the same
+    /// connection, and are told too.
+    fn resolve_mcp(
+        &self,
+        scenario: Scenario,
+        on_wire: Rc<dyn Fn(McpWire)>,
+    ) -> LocalBoxFuture<'static, McpLoaded>;
 
     /// `background::fork_to_end`: `parent` continued from `seq` under `scenario`.
     fn fork_to_end(
@@ -218,6 +236,14 @@ impl Engine for PageEngine {
         })
     }
 
+    fn resolve_mcp(
+        &self,
+        scenario: Scenario,
+        on_wire: Rc<dyn Fn(McpWire)>,
+    ) -> LocalBoxFuture<'static, McpLoaded> {
+        Box::pin(resolve_mcp(scenario, on_wire))
+    }
+
     fn fork_to_end(
         &self,
         parent: Record,
@@ -229,6 +255,45 @@ impl Engine for PageEngine {
         Box::pin(
             async move { background::fork_to_end(&parent, seq, &scenario, decide, cancel).await },
         )
+    }
+}
+
+/// See `Engine::resolve_mcp`. A server outside the page's
+/// Content-Security-Policy is refused before any request: the browser
+/// would block it with the same bare network error as CORS.
+async fn resolve_mcp(scenario: Scenario, on_wire: Rc<dyn Fn(McpWire)>) -> McpLoaded {
+    let origin = crate::browser::csp::page_origin();
+    let blocked: Vec<String> = scenario
+        .mcp_servers
+        .iter()
+        .enumerate()
+        .filter_map(|(i, server)| {
+            let url = harness::provider::parse_base_url(&server.url).ok()?;
+            let why = crate::state::model_choice::csp_problem(&url, &origin)?;
+            Some(format!(
+                "mcp_servers[{i}].url: {}",
+                why.replacen("Base URL: ", "", 1)
+            ))
+        })
+        .collect();
+    if !blocked.is_empty() {
+        return Err(blocked);
+    }
+    let fetch = McpFetch::new(on_wire);
+    let transport: Rc<dyn McpTransport> = Rc::new(fetch.clone());
+    match harness::mcp::resolve::resolve(scenario.clone(), transport).await {
+        Ok((scenario, reports)) => {
+            Ok((scenario, reports.iter().map(ToString::to_string).collect()))
+        }
+        Err(problems) => {
+            let mut lines = view_model::problem_lines(&problems);
+            for server in &scenario.mcp_servers {
+                if fetch.unreachable(&server.url) {
+                    lines.push(harness::mcp::cors::advice(server, &origin));
+                }
+            }
+            Err(lines)
+        }
     }
 }
 

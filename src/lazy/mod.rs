@@ -64,11 +64,15 @@ use harness::wire::RequestShape;
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
 
+use std::rc::Rc;
+
 use crate::browser::fetch::FetchTransport;
+use crate::browser::mcp_fetch::McpWire;
+use crate::mcp_text::{self, HeaderSecret};
 use crate::wire_view::{self, TurnWire};
 
 pub use background::{AutoDecision, Rounds};
-pub use engine::{Engine, Play};
+pub use engine::{Engine, McpLoaded, Play};
 
 /// The run engine (see `engine`): loading, building and driving runs.
 #[cfg_attr(feature = "split", lazy)]
@@ -80,7 +84,7 @@ pub async fn engine() -> &'static dyn Engine {
 /// does not carry.
 #[cfg_attr(feature = "split", lazy)]
 pub async fn builtin_json(id: String) -> Option<&'static str> {
-    library::json_of(&id)
+    library::json_of(&id).or_else(|| library::find(&id).map(|b| b.json()))
 }
 
 /// Fetches the built-ins' module without calling into it.
@@ -94,6 +98,7 @@ pub async fn preload_builtins() {
 pub async fn builtin_id_of(text: String) -> Option<&'static str> {
     library::BUILTIN
         .iter()
+        .chain(library::WITH_SERVER.iter().map(|w| &w.scenario))
         .find(|b| b.json() == text)
         .map(|b| b.id)
 }
@@ -192,6 +197,24 @@ pub async fn otlp_json(record: Record, started_unix_ms: u64) -> String {
 #[cfg_attr(feature = "split", lazy)]
 pub async fn turn_wire(events: Vec<RunEvent>, shape: RequestShape, turn: u32) -> Option<TurnWire> {
     wire_view::turn_wire(&events, &shape, turn)
+}
+
+/// The scenario in `text` with its MCP servers' tools loaded (the held
+/// header values put back first), each exchange told to `on_wire`; `None`
+/// when the text does not load (the editor's check says why).
+#[cfg_attr(feature = "split", lazy)]
+pub async fn load_mcp(
+    text: String,
+    secrets: Vec<HeaderSecret>,
+    on_wire: Rc<dyn Fn(McpWire)>,
+) -> Option<McpLoaded> {
+    let engine = engine::page_engine();
+    let scenario = engine.load(&text).ok()?;
+    let filled = match mcp_text::fill_secrets(scenario, &secrets) {
+        Ok(filled) => filled,
+        Err(lines) => return Some(Err(lines)),
+    };
+    Some(engine.resolve_mcp(filled, on_wire).await)
 }
 
 /// The model that talks to a real provider over `fetch`.

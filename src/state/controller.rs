@@ -44,6 +44,7 @@ use serde_json::Value;
 use crate::browser::runtime::{BrowserRuntime, HostYield};
 use crate::lazy::{self, Play};
 use crate::run_state::RunStateBook;
+use crate::state::mcp::Mcp;
 use crate::turn_view::{self, Placement};
 use crate::view_model::{self, Counters};
 
@@ -126,19 +127,15 @@ pub struct Controller {
     /// The trace event the person asked to see (its `seq`), for the
     /// timeline to draw its card and scroll to it; set again for each ask.
     shown_event: RwSignal<Option<u64>>,
-}
-
-impl Default for Controller {
-    fn default() -> Self {
-        Self::new()
-    }
+    /// The scenario's MCP servers: a run takes their loaded tools.
+    mcp: Mcp,
 }
 
 impl Controller {
     /// Call once, in the root component, so the signals live as long as the
     /// page. It is also provided as context, for the components that show
     /// what it holds without being handed it (the stop banner).
-    pub fn new() -> Self {
+    pub fn new(mcp: Mcp) -> Self {
         let controller = Controller {
             events: RwSignal::new(Vec::new()),
             arrived: StoredValue::new(Vec::new()),
@@ -163,6 +160,7 @@ impl Controller {
             ran: RwSignal::new(None),
             picked_event: RwSignal::new(None),
             shown_event: RwSignal::new(None),
+            mcp,
         };
         provide_context(controller);
         controller
@@ -322,6 +320,20 @@ impl Controller {
                 Ok(scenario) => scenario,
                 Err(problems) => {
                     self.problems.set(view_model::problem_lines(&problems));
+                    self.ran.set(None);
+                    self.end_run();
+                    return;
+                }
+            };
+            // Tools from MCP servers: the loaded ones, or loaded now.
+            let ready = self.mcp.ready(&text, scenario).await;
+            if !current() {
+                return;
+            }
+            let scenario = match ready {
+                Ok(scenario) => scenario,
+                Err(lines) => {
+                    self.problems.set(lines);
                     self.ran.set(None);
                     self.end_run();
                     return;

@@ -32,6 +32,7 @@ use crate::browser::page;
 use crate::provenance::{self, Lesson, Provenance, Source};
 use crate::share;
 use crate::state::form_doc;
+use crate::state::mcp::Mcp;
 use crate::view_model::{self, CUSTOM};
 use crate::{form, lazy};
 
@@ -62,17 +63,16 @@ pub struct Editor {
     live_problems: RwSignal<Vec<String>>,
     /// The scenario's lesson: its own `description`.
     lesson: Memo<String>,
-}
-
-impl Default for Editor {
-    fn default() -> Self {
-        Self::new()
-    }
+    /// Takes header values out of the text as it arrives (see `state::mcp`).
+    mcp: Mcp,
 }
 
 impl Editor {
-    pub fn new() -> Self {
+    pub fn new(mcp: Mcp) -> Self {
         let (initial, link_error) = share::initial_text(&page::fragment(), page::saved_scenario());
+        // A header value in a link or a saved draft leaves the text before
+        // it is saved again (a draft from before the page held them).
+        let initial = initial.map(|(text, source)| (mcp.take_secrets(text), source));
         let (text, provenance) = match initial {
             Some((text, share::Source::Link)) => {
                 // The link's scenario is now the current one, also after a reload.
@@ -118,7 +118,12 @@ impl Editor {
             picks: StoredValue::new(0),
             live_problems: RwSignal::new(Vec::new()),
             lesson: lesson_of(text_signal.read_only(), loading.read_only()),
+            mcp,
         };
+        if mcp.moved().get_untracked().is_some() {
+            page::save_scenario(&editor.text.get_untracked());
+        }
+        mcp.watch(editor.text.read_only());
         page::save_selection(&editor.selected.get_untracked());
         if known.is_none() {
             editor.identify(text);
@@ -359,6 +364,7 @@ impl Editor {
     }
 
     fn set_text(self, text: String) {
+        let text = self.mcp.take_secrets(text);
         page::save_scenario(&text);
         if page::fragment().starts_with(share::FRAGMENT_PREFIX) {
             page::set_fragment("");

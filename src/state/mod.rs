@@ -12,6 +12,8 @@
 //!   the comparison's variant B).
 //! - [`history`]: the kept runs and their actions (keep, open, delete,
 //!   import, export, replay).
+//! - [`mcp`]: the scenario's MCP servers: their tools, loaded; the
+//!   JSON-RPC exchanges; header values, held in memory only.
 //! - [`model_choice`]: the Model settings (scripted or a provider).
 //! - [`inspector`]: what the inspector shows (open, turn, view, format,
 //!   the block a verdict points at).
@@ -22,5 +24,6 @@ pub mod editor;
 pub mod form_doc;
 pub mod history;
 pub mod inspector;
+pub mod mcp;
 pub mod model_choice;
 pub mod protocol;

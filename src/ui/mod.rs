@@ -20,6 +20,7 @@ pub mod history_panel;
 pub mod inspector_panel;
 pub mod json_editor;
 pub mod loop_diagram;
+pub mod mcp_panel;
 pub mod model_settings;
 pub mod problem_list;
 pub mod protocol_verdict;

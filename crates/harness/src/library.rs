@@ -310,9 +310,9 @@ pub struct WithServer {
 }
 
 /// The built-ins that need a server. Kept out of `BUILTIN`, which everything
-/// that runs every built-in offline reads (the tests, the replay suite, the
-/// page's picker, which cannot reach MCP servers yet): they would fail
-/// these. `find` and `agent-loop run` and `list` know them.
+/// that runs every built-in offline reads (the tests, the replay suite):
+/// they would fail these. `find`, `agent-loop run` and `list`, and the
+/// page's picker (marked as needing their server) know them.
 pub const WITH_SERVER: &[WithServer] = &[WithServer {
     scenario: BuiltinScenario {
         id: "mcp-tools",

@@ -1,0 +1,211 @@
+//! "MCP servers", in the scenario section, shown when the scenario names
+//! servers: which server answered and how, the tools it gave the run (name,
+//! title, description, schema, hints, the approval they decide, checks left
+//! to the server), the header values the page holds for it, and every
+//! JSON-RPC exchange with it, request and answer (SSE events as they came).
+
+use harness::mcp::McpTool;
+#[cfg(feature = "split")]
+use leptos::prelude::lazy;
+use leptos::prelude::*;
+
+use crate::mcp_text::held_headers;
+use crate::state::editor::Editor;
+use crate::state::mcp::{Exchange, Mcp, McpStatus};
+
+/// The panel, a split module: the first paint leaves it out (see `lazy`).
+#[cfg_attr(feature = "split", lazy)]
+pub async fn mcp_panel(mcp: Mcp, editor: Editor) -> AnyView {
+    view! { <McpPanel mcp editor /> }.into_any()
+}
+
+#[component]
+fn McpPanel(mcp: Mcp, editor: Editor) -> impl IntoView {
+    let status = mcp.status();
+    let text = editor.text();
+    let held = Memo::new(move |_| text.with(|t| held_headers(t)));
+    let shown = move || status.with(|s| *s != McpStatus::None) || held.with(|h| !h.is_empty());
+    view! {
+        <Show when=shown>
+            <section class="mcp-panel" aria-label="MCP servers">
+                <h3>"MCP servers"</h3>
+                <p class="mcp-trust">
+                    "Tool names, descriptions, schemas and hints come from the server; nothing here verifies them."
+                </p>
+                {move || status_view(status.get())}
+                <HeaderFields mcp held />
+                {move || mcp.moved().get().map(|said| view! { <p class="mcp-moved" role="status">{said}</p> })}
+                <button
+                    type="button"
+                    class="mcp-reload"
+                    on:click=move |_| mcp.reload(text.get_untracked())
+                >
+                    "Load the tools again"
+                </button>
+                <WireList mcp />
+            </section>
+        </Show>
+    }
+}
+
+fn status_view(status: McpStatus) -> AnyView {
+    match status {
+        McpStatus::None => ().into_any(),
+        McpStatus::Loading(servers) => view! {
+            <p class="mcp-status" role="status">{format!("Loading tools from {servers}…")}</p>
+        }
+        .into_any(),
+        McpStatus::Failed(lines) => view! {
+            <div class="mcp-failed" role="alert">
+                <p class="mcp-failed-title">"✗ The MCP servers' tools did not load:"</p>
+                <ul>{lines.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}</ul>
+            </div>
+        }
+        .into_any(),
+        McpStatus::Loaded { reports, tools } => view! {
+            <ul class="mcp-reports" role="status">
+                {reports.into_iter().map(|line| view! { <li>{format!("✓ {line}")}</li> }).collect_view()}
+            </ul>
+            <ul class="mcp-tools" aria-label="Tools from MCP servers">
+                {tools.into_iter().map(tool_view).collect_view()}
+            </ul>
+        }
+        .into_any(),
+    }
+}
+
+fn tool_view(tool: McpTool) -> impl IntoView {
+    let approval = if tool.needs_approval {
+        "needs approval"
+    } else {
+        "no approval"
+    };
+    let hints = hint_words(&tool);
+    let schema = serde_json::to_string_pretty(&tool.input_schema).unwrap_or_default();
+    let renamed = (tool.name != tool.remote_name).then(|| {
+        format!(
+            " (the server's {:?}, renamed: another tool has its name)",
+            tool.remote_name
+        )
+    });
+    view! {
+        <li class="mcp-tool" data-tool=tool.name.clone()>
+            <p class="mcp-tool-head">
+                <code>{tool.name.clone()}</code>
+                {tool.title.clone().map(|title| format!(" · {title}"))}
+                {format!(" · from {:?}", tool.server)}
+                {renamed}
+                <span class="mcp-approval">{format!(" · {approval} ({hints})")}</span>
+            </p>
+            <p class="mcp-description">
+                {if tool.description.is_empty() { "(no description)".to_string() } else { tool.description.clone() }}
+            </p>
+            {(!tool.left_to_server.is_empty()).then(|| view! {
+                <p class="mcp-left">
+                    {format!("Checked by the server only, not here: {}", tool.left_to_server.join("; "))}
+                </p>
+            })}
+            <details>
+                <summary>"Input schema"</summary>
+                <pre class="wire-json">{schema}</pre>
+            </details>
+        </li>
+    }
+}
+
+/// The hints that decided approval, in words.
+fn hint_words(tool: &McpTool) -> String {
+    let hint = |name: &str| tool.annotations.get(name).and_then(|v| v.as_bool());
+    let mut words: Vec<String> = [
+        "readOnlyHint",
+        "destructiveHint",
+        "idempotentHint",
+        "openWorldHint",
+    ]
+    .iter()
+    .filter_map(|name| hint(name).map(|v| format!("{name}: {v}")))
+    .collect();
+    if words.is_empty() {
+        words.push("no hints: destructive by the spec's default".into());
+    }
+    words.join(", ")
+}
+
+#[component]
+fn HeaderFields(mcp: Mcp, held: Memo<Vec<(String, String)>>) -> impl IntoView {
+    view! {
+        <Show when=move || held.with(|h| !h.is_empty())>
+            <fieldset class="mcp-headers">
+                <legend>"Header values (in memory only)"</legend>
+                {move || {
+                    held.get()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, (server, header))| {
+                            let id = format!("mcp-header-{i}");
+                            let (s, h) = (server.clone(), header.clone());
+                            let (s2, h2) = (server.clone(), header.clone());
+                            view! {
+                                <label for=id.clone()>{format!("{header} for {server:?}")}</label>
+                                <input
+                                    id=id
+                                    type="password"
+                                    autocomplete="off"
+                                    spellcheck="false"
+                                    prop:value=move || mcp.secret(&s, &h).unwrap_or_default()
+                                    on:change=move |ev| mcp.set_secret(&s2, &h2, event_target_value(&ev))
+                                />
+                            }
+                        })
+                        .collect_view()
+                }}
+                <p class="key-warning">
+                    "Sent to that server only. Never saved in this browser, put in a link, a record, an export or a trace; gone when you close the tab."
+                </p>
+            </fieldset>
+        </Show>
+    }
+}
+
+#[component]
+fn WireList(mcp: Mcp) -> impl IntoView {
+    let wire = mcp.wire();
+    view! {
+        <details class="mcp-wire">
+            <summary>{move || format!("JSON-RPC on the wire ({} exchanges)", wire.with(Vec::len))}</summary>
+            <ol>
+                {move || wire.get().into_iter().map(exchange_view).collect_view()}
+            </ol>
+        </details>
+    }
+}
+
+fn exchange_view(exchange: Exchange) -> impl IntoView {
+    let answer = match (&exchange.no_answer, exchange.status) {
+        (Some(why), _) => format!("← no answer: {why}"),
+        (None, Some(status)) => format!(
+            "← HTTP {status}{}",
+            if exchange.content_type.is_empty() {
+                String::new()
+            } else {
+                format!(" · {}", exchange.content_type)
+            }
+        ),
+        (None, None) => "← waiting…".to_string(),
+    };
+    let headers = exchange
+        .headers
+        .iter()
+        .map(|(name, value)| format!("{name}: {value}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    view! {
+        <li class="mcp-exchange" data-method=exchange.method.clone()>
+            <p class="mcp-exchange-head">{format!("→ POST {} · {}", exchange.url, exchange.method)}</p>
+            <pre class="wire-json mcp-request-headers">{headers}</pre>
+            <pre class="wire-json mcp-request">{exchange.request}</pre>
+            <p class="mcp-exchange-head">{answer}</p>
+            <pre class="wire-json mcp-response">{exchange.response}</pre>
+        </li>
+    }
+}
