@@ -33,9 +33,18 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
 /// The text of the first file picked in `input`; `None` when none was picked.
 pub async fn read_picked(input: &web_sys::HtmlInputElement) -> Option<Result<String, String>> {
     let file = input.files()?.get(0)?;
-    let text = JsFuture::from(file.text())
+    Some(read_file(&file).await)
+}
+
+/// The first file dropped with `event`, with its name, if one was dropped.
+pub fn dropped_file(event: &web_sys::DragEvent) -> Option<web_sys::File> {
+    event.data_transfer()?.files()?.get(0)
+}
+
+/// A file's text (as UTF-8).
+pub async fn read_file(file: &web_sys::File) -> Result<String, String> {
+    JsFuture::from(file.text())
         .await
         .map_err(|_| format!("could not read {}", file.name()))
-        .map(|value| value.as_string().unwrap_or_default());
-    Some(text)
+        .map(|value| value.as_string().unwrap_or_default())
 }

@@ -20,6 +20,9 @@ use crate::history::{self, Entry};
 use crate::state::history::History;
 use crate::view_model::{self, Tone};
 
+/// What the notices call text imported from the paste box.
+const PASTED: &str = "the pasted text";
+
 /// The run history's list, below the trace: painted right after the page.
 #[cfg_attr(feature = "split", lazy)]
 pub async fn history_panel(history: History) -> AnyView {
@@ -27,7 +30,8 @@ pub async fn history_panel(history: History) -> AnyView {
 }
 
 /// The trace heading's file controls: export the run in view as a record,
-/// import a record (or a bare trace) to view and keep it.
+/// import a record (or a bare trace) to view and keep it: picked, dropped,
+/// or pasted.
 #[component]
 pub fn RunFiles(history: History) -> impl IntoView {
     let events = history.controller().events();
@@ -53,8 +57,26 @@ pub fn RunFiles(history: History) -> impl IntoView {
             input.set_value("");
         });
     };
+    // A file dropped on the buttons imports as if picked.
+    let drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        let Some(file) = files::dropped_file(&ev) else {
+            return;
+        };
+        spawn_local(async move {
+            match files::read_file(&file).await {
+                Ok(text) => history.import(file.name(), text).await,
+                Err(why) => history.import_unreadable(&file.name(), &why),
+            }
+        });
+    };
     view! {
-        <div class="run-files">
+        <div
+            class="run-files"
+            title="Drop a run file here: a record (.jsonl), an OpenTelemetry trace, or a provider's request body (.json)"
+            on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default()
+            on:drop=drop
+        >
             <button
                 type="button"
                 title="Save the run in view with its scenario as run.jsonl (agent-loop show reads it)"
@@ -75,9 +97,45 @@ pub fn RunFiles(history: History) -> impl IntoView {
                 "Import run…"
                 <input type="file" accept=".jsonl,.ndjson,.json,application/x-ndjson,application/json" on:change=import />
             </label>
+            <span class="drop-hint">"or drop a file here"</span>
         </div>
+        {Suspend::new(run_paste(history))}
         <p class="run-file-notice" role="status">{move || history.file_notice().get()}</p>
     }
+}
+
+/// "Paste a request body or a trace…": a split module, fetched after the
+/// first paint (see `lazy`).
+#[cfg_attr(feature = "split", lazy)]
+pub async fn run_paste(history: History) -> AnyView {
+    let pasted = RwSignal::new(String::new());
+    let import_pasted = move |_| {
+        let text = pasted.get_untracked();
+        spawn_local(async move { history.import(PASTED.to_string(), text).await });
+    };
+    view! {
+        <details class="run-paste">
+            <summary>"Paste a request body or a trace…"</summary>
+            <label for="run-paste-text">
+                "A request body for Anthropic Messages, OpenAI Chat Completions or OpenAI Responses; an OpenTelemetry trace (OTLP/JSON); or a record (JSON Lines)"
+            </label>
+            <textarea
+                id="run-paste-text"
+                rows="6"
+                spellcheck="false"
+                prop:value=pasted
+                on:input=move |ev| pasted.set(event_target_value(&ev))
+            ></textarea>
+            <button
+                type="button"
+                prop:disabled=move || pasted.with(|t| t.trim().is_empty())
+                on:click=import_pasted
+            >
+                "Import pasted text"
+            </button>
+        </details>
+    }
+    .into_any()
 }
 
 /// The replay list and the kept runs, shown under the stop banner.

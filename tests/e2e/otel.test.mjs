@@ -95,3 +95,94 @@ test('an Anthropic request body file that the API would refuse imports as a run,
   const verdict = page.locator('#run-timeline .turn-card[data-turn="2"]').getByText("A real provider would refuse turn 2's request");
   await verdict.waitFor({ timeout: 5_000 });
 }, { viewport: { width: 1440, height: 900 } });
+
+// The same broken body, pasted rather than picked: the page says which
+// format it read, and the verdict's button marks the block it is about.
+const brokenBody = () => {
+  const call = { type: 'tool_use', id: 'toolu_dup', name: 'get_time', input: {} };
+  return {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 256,
+    tools: [{ name: 'get_time', description: 'The time now', input_schema: { type: 'object' } }],
+    messages: [
+      { role: 'user', content: 'What time is it?' },
+      { role: 'assistant', content: [call, call] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_dup', content: '12:00' }, { type: 'tool_result', tool_use_id: 'toolu_dup', content: '12:00' }] },
+    ],
+  };
+};
+
+test('a pasted broken Anthropic body shows the 400 on its turn, and the verdict marks its block in the request', async ({ page }) => {
+  await page.locator('.run-paste summary').click();
+  const importPasted = button(page, 'Import pasted text');
+  assert(await importPasted.isDisabled(), 'Import is offered with nothing pasted');
+  await page.locator('#run-paste-text').fill(JSON.stringify(brokenBody(), null, 2));
+  await importPasted.click();
+  const notice = page.locator('.run-file-notice');
+  await notice.filter({ hasText: 'Imported the pasted text' }).waitFor({ timeout: 5_000 });
+  const said = await notice.innerText();
+  assert(said.includes('Read as an Anthropic Messages request'), said);
+  assert(said.includes('HTTP 400 messages.1.content.1: `tool_use` ids must be unique'), said);
+  const card = page.locator('#run-timeline .turn-card[data-turn="2"]');
+  const line = card.locator('.turn-verdict li[data-provider="Anthropic Messages"]');
+  await line.waitFor({ timeout: 5_000 });
+  await button(line, 'Show it in the Anthropic Messages request').click();
+  const hit = page.locator('.inspector[data-open] .seg[data-hit]');
+  await hit.first().waitFor({ timeout: 5_000 });
+  assert((await hit.allInnerTexts()).join('').includes('"id": "toolu_dup"'), 'the marked block is not the duplicate tool_use');
+  assert((await hit.first().getAttribute('data-mark')) === '1.1', `marked ${await hit.first().getAttribute('data-mark')}`);
+}, { viewport: { width: 1440, height: 900 } });
+
+test('a request body dropped on the run files imports like a picked one; pasted junk says why and keeps the run in view', async ({ page }) => {
+  assert((await runBuiltin(page, 'get-time')) === 'done', 'get-time did not end done');
+  const rows = await page.locator('#run-timeline .event').count();
+  await page.locator('.run-paste summary').click();
+  await page.locator('#run-paste-text').fill('{"messages": [ oops');
+  await button(page, 'Import pasted text').click();
+  const notice = page.locator('.run-file-notice');
+  await notice.filter({ hasText: 'the pasted text' }).waitFor({ timeout: 5_000 });
+  assert((await notice.innerText()).includes('line 1'), `junk: ${await notice.innerText()}`);
+  assert((await page.locator('#run-timeline .event').count()) === rows, 'a broken paste changed the trace');
+  // A drop carries a File in a DataTransfer, as the browser makes it.
+  const transfer = await page.evaluateHandle((text) => {
+    const data = new DataTransfer();
+    data.items.add(new File([text], 'dropped-body.json', { type: 'application/json' }));
+    return data;
+  }, JSON.stringify(brokenBody()));
+  await page.locator('.run-files').dispatchEvent('drop', { dataTransfer: transfer });
+  await notice.filter({ hasText: 'Imported dropped-body.json' }).waitFor({ timeout: 5_000 });
+  assert((await notice.innerText()).includes('Read as an Anthropic Messages request'), await notice.innerText());
+  const results = await page.locator('#run-timeline .event[data-kind="tool_result"]').allInnerTexts();
+  assert(results.length === 2 && results.every((r) => r.includes('12:00')), `results: ${results}`);
+}, { viewport: { width: 1440, height: 900 } });
+
+test('a fork of an imported body continues to done with a turn typed into its script', async ({ page }) => {
+  const body = {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 256,
+    tools: [{ name: 'get_time', description: 'The time now', input_schema: { type: 'object' } }],
+    messages: [
+      { role: 'user', content: 'What time is it?' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_time', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '12:00' }] },
+    ],
+  };
+  await page.locator('.run-paste summary').click();
+  await page.locator('#run-paste-text').fill(JSON.stringify(body));
+  await button(page, 'Import pasted text').click();
+  await page.locator('.run-file-notice').filter({ hasText: 'Imported the pasted text' }).waitFor({ timeout: 5_000 });
+  // The editor holds the imported scenario: its script plays the recorded
+  // turn; the next turn is typed into it.
+  const json = page.locator('#scenario-json');
+  const scenario = JSON.parse(await json.inputValue());
+  assert(scenario.model.type === 'scripted' && scenario.model.responses.length === 1, `imported model: ${JSON.stringify(scenario.model)}`);
+  scenario.model.responses.push({ text: 'It is 12:00.' });
+  await json.fill(JSON.stringify(scenario, null, 2));
+  const last = await page.locator('#fork-point option').evaluateAll((os) => os.at(-1).value);
+  await page.selectOption('#fork-point', last);
+  const compare = page.locator('section.compare');
+  await compare.getByRole('button', { name: 'Fork and compare' }).click();
+  await compare.locator('.compare-summary').waitFor({ timeout: 15_000 });
+  const [, fork] = await compare.locator('thead .compare-side').evaluateAll((ths) => ths.map((th) => th.dataset.status));
+  assert(fork === 'done', `the fork ended ${fork}`);
+}, { viewport: { width: 1440, height: 900 } });
