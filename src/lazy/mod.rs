@@ -192,6 +192,40 @@ pub async fn otlp_json(record: Record, started_unix_ms: u64) -> String {
         .unwrap_or_default()
 }
 
+/// The run POSTed as OTLP/JSON to the OTLP/HTTP endpoint typed in
+/// `endpoint` (see `harness::otel::send`): what happened, in a sentence.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn send_otlp(
+    record: Record,
+    started_unix_ms: u64,
+    endpoint: String,
+) -> Result<String, String> {
+    use futures::StreamExt;
+    use harness::otel::send;
+    let endpoint = send::endpoint(&endpoint)?;
+    let origin = crate::browser::csp::page_origin();
+    if let Ok(url) = harness::provider::parse_base_url(&endpoint) {
+        if let Some(why) = crate::state::model_choice::csp_problem(&url, &origin) {
+            return Err(why.replacen("Base URL: ", "OTLP endpoint: ", 1));
+        }
+    }
+    let document = harness::otel::to_otlp(&record, started_unix_ms);
+    let spans = document
+        .pointer("/resourceSpans/0/scopeSpans/0/spans")
+        .and_then(|s| s.as_array())
+        .map_or(0, Vec::len);
+    let response = crate::browser::fetch::send(send::request(&endpoint, document.to_string()))
+        .await
+        .map_err(|_| send::no_answer(&endpoint, &origin))?;
+    let status = response.status;
+    let mut body = Vec::new();
+    let mut chunks = response.body;
+    while let Some(Ok(chunk)) = chunks.next().await {
+        body.extend(chunk);
+    }
+    send::answer(&endpoint, spans, status, &String::from_utf8_lossy(&body))
+}
+
 /// `wire_view::turn_wire`: a turn's request, verdict and answers as each
 /// provider would see them, and its conversation.
 #[cfg_attr(feature = "split", lazy)]

@@ -371,6 +371,21 @@ impl History {
         });
     }
 
+    /// POSTs the run in view as OpenTelemetry to the OTLP/HTTP `endpoint`
+    /// (a local collector, Jaeger, Phoenix); the notice says what happened.
+    pub fn send_otel(self, endpoint: String) {
+        let record = self.current_record();
+        self.file_notice
+            .set(Some(format!("Sending the run to {}…", endpoint.trim())));
+        spawn_local(async move {
+            let said = lazy::send_otlp(record, js_sys::Date::now() as u64, endpoint).await;
+            self.file_notice.set(Some(match said {
+                Ok(sent) => sent,
+                Err(why) => format!("✗ Not sent: {why}"),
+            }));
+        });
+    }
+
     /// Imports a record file (or a bare trace, or an OpenTelemetry trace),
     /// keeps it and opens it; what the file lacked is said with it.
     pub async fn import(self, name: String, text: String) {

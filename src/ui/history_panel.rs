@@ -100,6 +100,7 @@ pub fn RunFiles(history: History) -> impl IntoView {
             <span class="drop-hint">"or drop a file here"</span>
         </div>
         {Suspend::new(run_paste(history))}
+        {Suspend::new(otel_send(history))}
         <p class="run-file-notice" role="status">{move || history.file_notice().get()}</p>
     }
 }
@@ -132,6 +133,36 @@ pub async fn run_paste(history: History) -> AnyView {
                 on:click=import_pasted
             >
                 "Import pasted text"
+            </button>
+        </details>
+    }
+    .into_any()
+}
+
+/// "Send to an OpenTelemetry endpoint…": the run in view POSTed as OTLP/JSON
+/// to a collector the person names. A split module, like the paste box.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn otel_send(history: History) -> AnyView {
+    let events = history.controller().events();
+    let endpoint = RwSignal::new(harness::otel::send::DEFAULT_ENDPOINT.to_string());
+    view! {
+        <details class="run-send">
+            <summary>"Send to an OpenTelemetry endpoint…"</summary>
+            <label for="otlp-endpoint">"OTLP/HTTP traces endpoint (a collector, Jaeger, Phoenix, Langfuse)"</label>
+            <input
+                id="otlp-endpoint"
+                type="url"
+                spellcheck="false"
+                autocomplete="off"
+                prop:value=endpoint
+                on:input=move |ev| endpoint.set(event_target_value(&ev))
+            />
+            <button
+                type="button"
+                prop:disabled=move || events.with(Vec::is_empty)
+                on:click=move |_| history.send_otel(endpoint.get_untracked())
+            >
+                "Send the run"
             </button>
         </details>
     }

@@ -4,6 +4,7 @@
 // cards show, with what the trace lacked said where the person looks.
 
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { artifacts, assert, button, runBuiltin, test } from './lib.mjs';
 
@@ -185,4 +186,60 @@ test('a fork of an imported body continues to done with a turn typed into its sc
   await compare.locator('.compare-summary').waitFor({ timeout: 15_000 });
   const [, fork] = await compare.locator('thead .compare-side').evaluateAll((ths) => ths.map((th) => th.dataset.status));
   assert(fork === 'done', `the fork ended ${fork}`);
+}, { viewport: { width: 1440, height: 900 } });
+
+/** A stand-in OTLP/HTTP collector: keeps what is POSTed; with `cors`,
+ * allows any page as the Collector's `cors.allowed_origins` does. */
+async function collector({ cors }) {
+  const received = [];
+  const server = createServer((req, res) => {
+    const allow = cors ? { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type' } : {};
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { ...allow, 'access-control-allow-methods': 'POST' });
+      res.end();
+      return;
+    }
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      received.push({ path: req.url, type: req.headers['content-type'], body });
+      res.writeHead(200, { ...allow, 'content-type': 'application/json' });
+      res.end('{"partialSuccess":{}}');
+    });
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  return { base: `http://127.0.0.1:${server.address().port}`, received, close: () => server.close() };
+}
+
+test('Send the run POSTs it as OTLP/JSON to the endpoint named; a collector without CORS gets the explained message', async ({ page, errors }) => {
+  assert((await runBuiltin(page, 'refund-policy')) === 'done', 'refund-policy did not end done');
+  const good = await collector({ cors: true });
+  const bad = await collector({ cors: false });
+  try {
+    await page.locator('.run-send summary').click();
+    const endpoint = page.getByLabel('OTLP/HTTP traces endpoint (a collector, Jaeger, Phoenix, Langfuse)');
+    assert((await endpoint.inputValue()) === 'http://127.0.0.1:4318/v1/traces', `default endpoint: ${await endpoint.inputValue()}`);
+    await endpoint.fill(good.base);
+    await button(page, 'Send the run').click();
+    const notice = page.locator('.run-file-notice');
+    await notice.filter({ hasText: 'Sent the run' }).waitFor({ timeout: 10_000 });
+    const said = await notice.innerText();
+    assert(good.received.length === 1, `${good.received.length} POSTs arrived`);
+    const [post] = good.received;
+    assert(post.path === '/v1/traces' && post.type === 'application/json', `POST ${post.path} as ${post.type}`);
+    const spans = JSON.parse(post.body).resourceSpans[0].scopeSpans[0].spans;
+    assert(said === `Sent the run to ${good.base}/v1/traces as OpenTelemetry: ${spans.length} spans, HTTP 200.`, said);
+    assert(spans.some((s) => s.name.startsWith('invoke_agent')), 'no invoke_agent span arrived');
+    await endpoint.fill(`${bad.base}/v1/traces`);
+    await button(page, 'Send the run').click();
+    await notice.filter({ hasText: 'Not sent' }).waitFor({ timeout: 10_000 });
+    const refused = await notice.innerText();
+    assert(refused.includes('does not allow this page (CORS)') && refused.includes('allowed_origins'), refused);
+  } finally {
+    good.close();
+    bad.close();
+  }
+  for (let i = errors.length - 1; i >= 0; i -= 1) {
+    if (/CORS|Failed to fetch|ERR_FAILED/.test(errors[i])) errors.splice(i, 1);
+  }
 }, { viewport: { width: 1440, height: 900 } });

@@ -1,7 +1,8 @@
 //! Runs as OpenTelemetry traces, out and back in: `export::to_otlp` writes a
 //! run as OTLP/JSON spans under the GenAI semantic conventions, and
 //! `import::from_otlp` reads such a trace (ours, or one that another tool's
-//! GenAI instrumentation produced) back as a run.
+//! GenAI instrumentation produced) back as a run; `send` is the POST of an
+//! export to an OTLP/HTTP endpoint.
 //!
 //! OTLP/JSON is the protobuf JSON mapping of opentelemetry-proto's
 //! `TracesData`, with two departures the OTLP spec makes: trace and span ids
@@ -9,6 +10,7 @@
 
 pub mod export;
 pub mod import;
+pub mod send;
 
 pub use export::to_otlp;
 pub use import::{from_otlp, Imported};
