@@ -366,6 +366,7 @@ fn item_of(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             args,
             args_raw,
             validation,
+            unchecked,
             needs_approval,
             ..
         } => {
@@ -387,6 +388,11 @@ fn item_of(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             };
             it.body = Some(clip(&body, MAX_BODY_CHARS));
             it.lines.push(match validation {
+                // A pass says which checks it did not make.
+                Validation::Valid if !unchecked.is_empty() => format!(
+                    "✓ arguments valid for the checks run here; left to the server: {}",
+                    unchecked.join("; ")
+                ),
                 Validation::Valid => "✓ arguments valid".to_string(),
                 other => format!("✗ {}", validation_line(other)),
             });
@@ -670,6 +676,7 @@ mod tests {
                 validation: Validation::SchemaViolation {
                     errors: vec!["/nights: expected integer".into()],
                 },
+                unchecked: Vec::new(),
                 needs_approval: true,
             },
         );
@@ -682,6 +689,27 @@ mod tests {
         );
         assert_eq!(it.tone, Tone::Error);
         assert!(!it.nested);
+    }
+
+    #[test]
+    fn a_pass_names_the_checks_left_to_the_server() {
+        let call = ev(
+            5,
+            EventKind::ToolCall {
+                turn: 1,
+                id: "c1".into(),
+                name: "pick".into(),
+                args: json!({}),
+                args_raw: None,
+                validation: Validation::Valid,
+                unchecked: vec!["/unevaluatedProperties: not checked here".into()],
+                needs_approval: false,
+            },
+        );
+        assert_eq!(
+            card_item(&call).unwrap().lines,
+            ["✓ arguments valid for the checks run here; left to the server: /unevaluatedProperties: not checked here"]
+        );
     }
 
     #[test]
@@ -835,6 +863,7 @@ mod tests {
             args: json!({"order_id": order}),
             args_raw: None,
             validation: Validation::Valid,
+            unchecked: Vec::new(),
             needs_approval: true,
         }
     }

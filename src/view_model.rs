@@ -906,6 +906,7 @@ mod tests {
                 args: json!({}),
                 args_raw: None,
                 validation: harness::event::Validation::Valid,
+                unchecked: Vec::new(),
                 needs_approval: false,
             }),
         ];
@@ -938,6 +939,7 @@ mod tests {
                     errors: vec!["/warehouse: expected a string".into()],
                 }
             },
+            unchecked: Vec::new(),
             needs_approval: false,
         }
     }

@@ -4,7 +4,6 @@
 use std::process::ExitCode;
 use std::rc::Rc;
 
-use harness::event::{EventKind, RunEvent, Validation};
 use harness::mcp::config::{McpServer, Secret};
 use harness::mcp::resolve::resolve;
 use harness::mcp::session::Session;
@@ -138,84 +137,10 @@ pub fn load_tools(
     }
 }
 
-/// Under a valid call to an MCP tool whose schema has checks this harness
-/// does not run: which ones the server alone checks.
-pub fn left_to_server_line(scenario: &Scenario, event: &RunEvent) -> Option<String> {
-    let EventKind::ToolCall {
-        name,
-        validation: Validation::Valid,
-        ..
-    } = &event.kind
-    else {
-        return None;
-    };
-    let tool = scenario
-        .mcp
-        .as_ref()?
-        .tools
-        .iter()
-        .find(|t| &t.name == name)?;
-    (!tool.left_to_server.is_empty()).then(|| {
-        format!(
-            "           checked here but for what is left to the server: {}",
-            tool.left_to_server.join("; ")
-        )
-    })
-}
-
 /// Gives cancellation notices still on their way (spawned as a call was
 /// dropped) a moment to be sent before the process ends.
 pub fn send_pending(runtime: &tokio::runtime::Runtime, local: LocalSet) {
     runtime.block_on(async {
         let _ = tokio::time::timeout(std::time::Duration::from_secs(2), local).await;
     });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use harness::mcp::{connect, McpCaller, McpTool};
-
-    struct Never;
-
-    impl McpCaller for Never {
-        fn call(
-            &self,
-            _: &McpTool,
-            _: Value,
-        ) -> futures::future::LocalBoxFuture<'static, Result<Value, String>> {
-            Box::pin(futures::future::pending())
-        }
-    }
-
-    #[test]
-    fn a_valid_call_says_which_checks_only_the_server_runs() {
-        let text = json!({"name": "t", "task": "t",
-            "mcp_servers": [{"name": "s", "url": "http://h/mcp"}],
-            "model": {"type": "scripted", "responses": [{"text": "ok"}]}})
-        .to_string();
-        let tool = McpTool {
-            server: "s".into(),
-            name: "pick".into(),
-            remote_name: "pick".into(),
-            title: None,
-            description: String::new(),
-            input_schema: json!({"type": "object", "unevaluatedProperties": false}),
-            needs_approval: false,
-            annotations: Value::Null,
-            left_to_server: vec!["/unevaluatedProperties: not checked here".into()],
-        };
-        let scenario = Scenario::load(&text)
-            .unwrap()
-            .with_mcp(connect(vec![tool], std::rc::Rc::new(Never)));
-        let event: RunEvent =
-            serde_json::from_value(json!({"seq": 3, "t_ms": 0, "type": "tool_call",
-            "turn": 1, "id": "toolu_1", "name": "pick", "args": {},
-            "validation": {"outcome": "valid"}, "needs_approval": false}))
-            .unwrap();
-        assert_eq!(
-            left_to_server_line(&scenario, &event).as_deref(),
-            Some("           checked here but for what is left to the server: /unevaluatedProperties: not checked here")
-        );
-    }
 }

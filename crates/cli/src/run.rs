@@ -63,9 +63,6 @@ pub fn run_command(args: &RunArgs) -> ExitCode {
             println!("{}", serde_json::to_string(event).unwrap_or_default());
         } else {
             trace::print(event);
-            if let Some(line) = crate::mcp::left_to_server_line(&scenario, event) {
-                println!("{line}");
-            }
         }
     };
     let clock: Rc<dyn harness::runtime::Runtime> = Rc::new(TokioRuntime::default());

@@ -120,10 +120,14 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             name,
             id,
             validation,
+            unchecked,
             needs_approval,
             ..
         } => {
             let verdict = match validation {
+                Validation::Valid if !unchecked.is_empty() => {
+                    format!("valid here; left to the server: {}", unchecked.join("; "))
+                }
                 Validation::Valid => "valid".to_string(),
                 Validation::UnknownTool { .. } => "unknown tool".to_string(),
                 Validation::UnparseableArguments { message } => {

@@ -77,6 +77,10 @@ pub enum EventKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         args_raw: Option<String>,
         validation: Validation,
+        /// For arguments found valid: the schema checks not run here (an
+        /// MCP tool's keywords the validator lacks), left to the server.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        unchecked: Vec<String>,
         needs_approval: bool,
     },
     ApprovalRequested {

@@ -672,9 +672,13 @@ impl Run {
             .tools
             .check(call)
             .map(|tool| tool.needs_approval);
-        let (validation, needs_approval) = match &checked {
-            Ok(needs) => (Validation::Valid, *needs),
-            Err(rejection) => (rejection.validation.clone(), false),
+        let (validation, needs_approval, unchecked) = match &checked {
+            Ok(needs) => (
+                Validation::Valid,
+                *needs,
+                self.config.tools.unchecked(&call.name).to_vec(),
+            ),
+            Err(rejection) => (rejection.validation.clone(), false, Vec::new()),
         };
         self.emit(
             now_ms,
@@ -685,6 +689,7 @@ impl Run {
                 args: call.input.clone(),
                 args_raw: call.input_raw.clone(),
                 validation,
+                unchecked,
                 needs_approval,
             },
         );

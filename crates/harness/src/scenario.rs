@@ -483,6 +483,7 @@ impl Scenario {
             };
             defs.push(def);
         }
+        let mut left_to_server = Vec::new();
         if let Some(mcp) = &self.mcp {
             let caller = mcp.caller().ok_or_else(|| {
                 vec![problem(
@@ -491,7 +492,8 @@ impl Scenario {
                 )]
             })?;
             for tool in &mcp.tools {
-                let (schema, _) = crate::mcp::schema::compile(&tool.input_schema);
+                let (schema, unchecked) = crate::mcp::schema::compile(&tool.input_schema);
+                left_to_server.push((tool.name.clone(), unchecked));
                 defs.push(ToolDef {
                     spec: tool.spec(),
                     schema,
@@ -528,7 +530,13 @@ impl Scenario {
             pricing: self.pricing,
             approval: self.approval,
             verifier,
-            tools: ToolRegistry::new(defs),
+            tools: {
+                let mut tools = ToolRegistry::new(defs);
+                for (name, unchecked) in left_to_server {
+                    tools.leave_to_server(&name, unchecked);
+                }
+                tools
+            },
         };
         Ok((config, model))
     }

@@ -122,6 +122,10 @@ pub struct ToolRegistry {
     tools: Vec<ToolDef>,
     /// Kept beside `tools` so a model request can borrow them as a slice.
     specs: Vec<ToolSpec>,
+    /// By tool name: the schema checks not run here (an MCP tool's keywords
+    /// the validator lacks), which its server still runs. A call that passes
+    /// says so, rather than a plain "valid".
+    unchecked: Vec<(String, Vec<String>)>,
 }
 
 /// Why a call cannot run, as the model is told.
@@ -133,7 +137,26 @@ pub struct Rejection {
 impl ToolRegistry {
     pub fn new(tools: Vec<ToolDef>) -> Self {
         let specs = tools.iter().map(|t| t.spec.clone()).collect();
-        ToolRegistry { tools, specs }
+        ToolRegistry {
+            tools,
+            specs,
+            unchecked: Vec::new(),
+        }
+    }
+
+    /// Notes that `tool`'s schema checks `unchecked` are left to its server.
+    pub fn leave_to_server(&mut self, tool: &str, unchecked: Vec<String>) {
+        if !unchecked.is_empty() {
+            self.unchecked.push((tool.to_string(), unchecked));
+        }
+    }
+
+    /// The schema checks of `tool` not run here (see `leave_to_server`).
+    pub fn unchecked(&self, tool: &str) -> &[String] {
+        self.unchecked
+            .iter()
+            .find(|(name, _)| name == tool)
+            .map_or(&[], |(_, checks)| checks.as_slice())
     }
 
     pub fn specs(&self) -> &[ToolSpec] {

@@ -315,6 +315,7 @@ fn trace(scenario: &Scenario, model: &str, messages: &[crate::message::Message])
                         args: call.input,
                         args_raw: call.input_raw,
                         validation,
+                        unchecked: Vec::new(),
                         needs_approval: false,
                     });
                 }

@@ -290,3 +290,64 @@ async fn tools_are_listed_across_pages_filtered_and_prefixed_only_on_collision()
         "mcp_servers[0].allowed_tools[1]: \"shop\" does not offer \"get_tme\" (did you mean `get_time`?); it offers: get_time, delete"
     );
 }
+
+mod common;
+
+/// Answers every call with "ok".
+struct Ok_;
+
+impl harness::mcp::McpCaller for Ok_ {
+    fn call(
+        &self,
+        _: &harness::mcp::McpTool,
+        _: Value,
+    ) -> LocalBoxFuture<'static, Result<Value, String>> {
+        Box::pin(async { Ok(Value::String("ok".into())) })
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_valid_call_says_which_checks_only_the_server_runs() {
+    let scenario = Scenario::load(
+        &json!({"name": "t", "task": "t",
+            "mcp_servers": [{"name": "s", "url": "http://h/mcp"}],
+            "model": {"type": "scripted", "responses": [
+                {"tool_calls": [{"name": "pick", "args": {"n": 1}}]},
+                {"text": "done"}]}})
+        .to_string(),
+    )
+    .unwrap();
+    let listed = harness::mcp::McpTool {
+        server: "s".into(),
+        name: "pick".into(),
+        remote_name: "pick".into(),
+        title: None,
+        description: String::new(),
+        input_schema: json!({"type": "object", "unevaluatedProperties": false}),
+        needs_approval: false,
+        annotations: Value::Null,
+        left_to_server: Vec::new(),
+    };
+    let scenario = scenario.with_mcp(harness::mcp::connect(vec![listed], Rc::new(Ok_)));
+    let (outcome, events) = common::run_with(&scenario, None).await;
+    assert_eq!(outcome.status.as_str(), "done");
+    let unchecked = events
+        .iter()
+        .find_map(|e| match &e.kind {
+            harness::event::EventKind::ToolCall { unchecked, .. } => Some(unchecked.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(unchecked.len(), 1, "{unchecked:?}");
+    assert!(
+        unchecked[0].contains("unevaluatedProperties"),
+        "{unchecked:?}"
+    );
+    // In the trace's JSON, as a record keeps it.
+    let call = events
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap())
+        .find(|v| v["type"] == "tool_call")
+        .unwrap();
+    assert_eq!(call["unchecked"][0], json!(unchecked[0]));
+}

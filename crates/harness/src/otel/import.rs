@@ -388,6 +388,7 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
                     args: call.input.clone(),
                     args_raw: None,
                     validation: Validation::Valid,
+                    unchecked: Vec::new(),
                     needs_approval: false,
                 },
             );
