@@ -41,7 +41,7 @@ pub fn App() -> impl IntoView {
     let editor = Editor::new(mcp);
     let controller = Controller::new(mcp);
     let model_choice = ModelChoice::new();
-    let history = History::new(controller, editor);
+    let history = History::new(controller, editor, mcp);
     // A panic's error panel offers the trace of the run in view.
     crate::browser::panic::keep_trace(controller.events());
     let approvals = Approvals::new(controller);

@@ -28,6 +28,7 @@ use crate::history::{self, Entry, Origin, Plan, ReplayView};
 use crate::lazy;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
+use crate::state::mcp::Mcp;
 use crate::view_model;
 
 /// The file name an exported run gets.
@@ -65,12 +66,17 @@ pub struct History {
     /// batch shows as running, so a second press starts no second batch.
     batch_busy: StoredValue<bool>,
     now_ms: RwSignal<f64>,
+    /// The scenario's MCP servers, for a replay that calls them again.
+    mcp: Mcp,
+    /// "Call the MCP servers again": a replay reaches the servers instead of
+    /// answering their tools from the run's results.
+    call_mcp: RwSignal<bool>,
 }
 
 impl History {
     /// Call once, in the root component: it reads the stored index and starts
     /// keeping finished runs.
-    pub fn new(controller: Controller, editor: Editor) -> Self {
+    pub fn new(controller: Controller, editor: Editor, mcp: Mcp) -> Self {
         let (entries, notice) = restore();
         let history = History {
             controller,
@@ -87,6 +93,8 @@ impl History {
             stop_batch: StoredValue::new(false),
             batch_busy: StoredValue::new(false),
             now_ms: RwSignal::new(js_sys::Date::now()),
+            mcp,
+            call_mcp: RwSignal::new(false),
         };
         let events = controller.events();
         Effect::new(move |_| {
@@ -125,6 +133,11 @@ impl History {
     /// The controller whose runs this history keeps.
     pub fn controller(&self) -> Controller {
         self.controller
+    }
+
+    /// The scenario text in the editor (tracked).
+    pub fn editor_text(&self) -> ReadSignal<String> {
+        self.editor.text()
     }
 
     /// The kept runs, newest first.
@@ -414,6 +427,11 @@ impl History {
         }
     }
 
+    /// Whether a replay calls the MCP servers again (see `call_mcp`).
+    pub fn call_mcp(&self) -> RwSignal<bool> {
+        self.call_mcp
+    }
+
     /// Replays the trace in view against the scenario in the editor.
     pub fn replay(self) {
         let run = self.controller.run_id().get_untracked();
@@ -434,6 +452,27 @@ impl History {
                     }
                     return;
                 }
+            };
+            // Asked to: the servers' tools, loaded (the record's results otherwise).
+            let scenario = if self.call_mcp.get_untracked() {
+                match self.mcp.ready(&text, scenario).await {
+                    Ok(scenario) => scenario,
+                    Err(lines) => {
+                        self.replaying.set(false);
+                        if self.controller.run_id().get_untracked() == run {
+                            self.replayed.set(Some((
+                                run,
+                                Err(format!(
+                                    "The MCP servers could not be reached: {}",
+                                    lines.join("; ")
+                                )),
+                            )));
+                        }
+                        return;
+                    }
+                }
+            } else {
+                scenario
             };
             let verdict = match lazy::engine()
                 .await

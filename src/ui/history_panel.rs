@@ -185,6 +185,7 @@ pub fn HistoryPanel(history: History) -> impl IntoView {
     };
     let verdict = move || history.verdict();
     let count = move || entries.with(Vec::len);
+    let editor_text = history.editor_text();
     view! {
         <div class="history" role="region" aria-labelledby="history-heading">
             <Show when=finished>
@@ -205,6 +206,16 @@ pub fn HistoryPanel(history: History) -> impl IntoView {
                     >
                         "Replay against current tools"
                     </button>
+                    <Show when=move || editor_text.with(|t| crate::mcp_text::servers_key(t, &[]).is_some())>
+                        <label class="check replay-mcp">
+                            <input
+                                type="checkbox"
+                                prop:checked=history.call_mcp()
+                                on:change=move |ev| history.call_mcp().set(event_target_checked(&ev))
+                            />
+                            "Call the MCP servers again (else their tools answer with this run's results, offline)"
+                        </label>
+                    </Show>
                     {move || verdict().map(|verdict| match verdict {
                         Ok(view) => view! {
                             <div class="replay-verdict" data-passed=view.passed.to_string()>

@@ -216,7 +216,7 @@ test('an MCP header token is sent to its server and appears in no trace, export,
   dropExpected(errors, server.url);
 }, { timeoutMs: 60_000 });
 
-test('a kept MCP run replays with the server stopped', async ({ page, errors }) => {
+test('a kept MCP run replays with the server stopped, unless told to call the servers again', async ({ page, errors }) => {
   const server = await everything();
   try {
     await loadScenario(page, scenario(server.url, { approval: false }));
@@ -231,6 +231,16 @@ test('a kept MCP run replays with the server stopped', async ({ page, errors }) 
   const verdict = page.locator('.replay-verdict');
   await verdict.waitFor({ timeout: 15_000 });
   assert((await verdict.getAttribute('data-passed')) === 'true', `replay without the server: ${await verdict.innerText()}`);
+  // Asked to call the servers again, the replay reaches for the stopped one,
+  // and its calls fail where the record's succeeded.
+  await page.getByLabel(/Call the MCP servers again/).check();
+  await button(page, 'Replay against current tools').click();
+  await page.locator('.replay-verdict[data-passed="false"]').waitFor({ timeout: 15_000 });
+  const said = await page.locator('.replay-verdict').innerText();
+  assert(said.includes('same_errors') || said.includes('error'), `live replay with the server stopped: ${said}`);
+  for (let i = errors.length - 1; i >= 0; i -= 1) {
+    if (/Failed to fetch|ERR_CONNECTION_REFUSED|ERR_FAILED/.test(errors[i])) errors.splice(i, 1);
+  }
 }, { timeoutMs: 60_000 });
 
 test('the built-in "Tools from an MCP server" runs in the page against agent-loop serve --mcp, asking before the destructive call', async ({ page, errors }) => {

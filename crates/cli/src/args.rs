@@ -211,6 +211,10 @@ pub struct ReplayArgs {
     /// the summary goes to stderr
     #[arg(long)]
     pub jsonl: bool,
+    /// Call the scenario's MCP servers again, instead of answering their tools
+    /// from the results the record holds (the default, which needs no server)
+    #[arg(long)]
+    pub call_mcp_servers: bool,
 }
 
 #[derive(Args)]
@@ -231,6 +235,10 @@ pub struct ForkArgs {
     /// Write the fork (the parent's events before the step, then the new ones) to this file
     #[arg(long = "record", id = "out", value_name = "OUT.jsonl")]
     pub out: Option<PathBuf>,
+    /// Call the scenario's MCP servers again, instead of answering their tools
+    /// from the parent's results (the default, which needs no server)
+    #[arg(long)]
+    pub call_mcp_servers: bool,
 }
 
 #[derive(Args)]

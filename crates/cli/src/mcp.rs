@@ -103,6 +103,13 @@ fn parse_headers(raw: &[String]) -> Result<Vec<(String, Secret)>, String> {
         .collect()
 }
 
+/// `scenario` without the MCP tools it holds (a record's, answered from its
+/// results), so `load_tools` reaches its servers again.
+pub fn unloaded(mut scenario: Scenario) -> Scenario {
+    scenario.mcp = None;
+    scenario
+}
+
 /// Loads the tools of `scenario`'s MCP servers (a report per server on
 /// stderr), or reports every problem (exit 2). A scenario without servers
 /// comes back as it is.

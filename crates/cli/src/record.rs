@@ -120,14 +120,30 @@ pub fn fork_command(args: &ForkArgs) -> ExitCode {
         Ok(runtime) => runtime,
         Err(code) => return code,
     };
-    let forked = runtime.block_on(harness::fork::fork(
-        &parent,
-        at,
-        &scenario,
-        Rc::new(TokioRuntime::default()),
-        Default::default(),
-        &mut |event| trace::print(event),
-    ));
+    let local = tokio::task::LocalSet::new();
+    let scenario = if args.call_mcp_servers {
+        let source = args
+            .scenario
+            .clone()
+            .unwrap_or_else(|| args.record.display().to_string());
+        match crate::mcp::load_tools(&runtime, &local, crate::mcp::unloaded(scenario), &source) {
+            Ok(scenario) => scenario,
+            Err(code) => return code,
+        }
+    } else {
+        scenario
+    };
+    let forked = local.block_on(
+        &runtime,
+        harness::fork::fork(
+            &parent,
+            at,
+            &scenario,
+            Rc::new(TokioRuntime::default()),
+            Default::default(),
+            &mut |event| trace::print(event),
+        ),
+    );
     let child = match forked {
         Ok(child) => child,
         Err(err) => {

@@ -19,7 +19,11 @@ use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;
 use serde_json::json;
 
+use harness::mcp::resolve::resolve;
+use harness::mcp::transport::McpTransport;
+
 use crate::args::ReplayArgs;
+use crate::http::NativeHttp;
 use crate::record::{read_record_file, NO_SCENARIO};
 use crate::{load, problems_heading, report_problems};
 
@@ -45,9 +49,11 @@ pub fn replay_command(args: &ReplayArgs) -> ExitCode {
     };
     let replayer = Replayer {
         runtime,
+        local: tokio::task::LocalSet::new(),
         scenario,
         scenario_source: args.scenario.clone(),
         assertions,
+        call_mcp_servers: args.call_mcp_servers,
     };
     match args.records.as_slice() {
         [single] if !args.jsonl && !single.is_dir() => replayer.one_in_detail(single),
@@ -154,10 +160,14 @@ enum Verdict {
 
 struct Replayer {
     runtime: tokio::runtime::Runtime,
+    /// MCP calls run here: a cancelled legacy call spawns its notice.
+    local: tokio::task::LocalSet,
     /// `--scenario`, loaded; otherwise each record's own.
     scenario: Option<Scenario>,
     scenario_source: Option<String>,
     assertions: Assertions,
+    /// `--call-mcp-servers`: reach the servers rather than the record's results.
+    call_mcp_servers: bool,
 }
 
 impl Replayer {
@@ -169,12 +179,25 @@ impl Replayer {
                 .clone()
                 .expect("callers check that a scenario exists"),
         };
-        self.runtime.block_on(replay(
-            record,
-            &scenario,
-            &self.assertions,
-            Rc::new(TokioRuntime::default()),
-        ))
+        let scenario = if self.call_mcp_servers && !scenario.mcp_servers.is_empty() {
+            let transport: Rc<dyn McpTransport> = Rc::new(NativeHttp);
+            let resolved = self.local.block_on(
+                &self.runtime,
+                resolve(crate::mcp::unloaded(scenario), transport),
+            );
+            resolved.map(|(scenario, _)| scenario)?
+        } else {
+            scenario
+        };
+        self.local.block_on(
+            &self.runtime,
+            replay(
+                record,
+                &scenario,
+                &self.assertions,
+                Rc::new(TokioRuntime::default()),
+            ),
+        )
     }
 
     fn one_in_detail(&self, path: &Path) -> ExitCode {

@@ -484,3 +484,90 @@ fn the_mcp_built_in_runs_against_the_server_its_lesson_names() {
         "{text}"
     );
 }
+
+#[test]
+fn replay_answers_mcp_tools_from_the_record_unless_told_to_call_the_servers_again() {
+    let builtin = harness::library::find("mcp-tools").expect("the built-in");
+    let mut scenario: Value = serde_json::from_str(builtin.json()).unwrap();
+    // Approved by the scenario's policy, so the edited scenario below
+    // decides the same way without a person's recorded decision.
+    scenario["approval"] = json!("approve_all");
+    let first = shop("replay-first");
+    scenario["mcp_servers"][0]["url"] = json!(format!("http://127.0.0.1:{}/mcp", first.port));
+    let path = temp_scenario("mcp-replay-first", &scenario);
+    let record = path.with_extension("jsonl");
+    let run = agent_loop(&[
+        "run",
+        "--record",
+        record.to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    drop(first);
+    let record = record.to_str().unwrap();
+    // The server is gone: the default replay needs none.
+    let offline = agent_loop(&["replay", record]);
+    assert!(
+        offline.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&offline.stdout),
+        String::from_utf8_lossy(&offline.stderr)
+    );
+    // Asked to call it again, the replay reaches for it and says it is gone.
+    let gone = agent_loop(&["replay", "--call-mcp-servers", record]);
+    let said = String::from_utf8_lossy(&gone.stderr);
+    assert_eq!(gone.status.code(), Some(2), "{said}");
+    assert!(said.contains("cannot load the tools of \"shop\""), "{said}");
+    // A fresh server, named by an edited scenario: the calls go to it, and pass.
+    let second = shop("replay-second");
+    scenario["mcp_servers"][0]["url"] = json!(format!("http://127.0.0.1:{}/mcp", second.port));
+    let edited = temp_scenario("mcp-replay-second", &scenario);
+    let live = agent_loop(&[
+        "replay",
+        "--call-mcp-servers",
+        "--scenario",
+        edited.to_str().unwrap(),
+        record,
+    ]);
+    assert!(
+        live.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&live.stdout),
+        String::from_utf8_lossy(&live.stderr)
+    );
+    // A fork before the refund calls that server for it: the live replay
+    // refunded the order there already, and the server says so (a record's
+    // result would have been the refund).
+    let list = agent_loop(&["fork", "--list", record]);
+    let listed = String::from_utf8_lossy(&list.stdout);
+    let at = listed
+        .lines()
+        .find(|l| l.contains("before tool call issue_refund"))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no fork point before the refund: {listed}"));
+    let fork = agent_loop(&[
+        "fork",
+        record,
+        "--at",
+        at,
+        "--scenario",
+        edited.to_str().unwrap(),
+        "--call-mcp-servers",
+    ]);
+    let out = String::from_utf8_lossy(&fork.stdout);
+    assert!(
+        out.contains("already refunded; refusing to refund it twice"),
+        "{out}{}",
+        String::from_utf8_lossy(&fork.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&fork.stderr)
+            .contains(&format!("at http://127.0.0.1:{}/mcp", second.port)),
+        "the fork did not load the server's tools: {}",
+        String::from_utf8_lossy(&fork.stderr)
+    );
+}
