@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::inspector::InspectorState;
+use crate::state::mcp::Mcp;
 use crate::state::model_choice::ModelChoice;
 use crate::ui::compare_panel::compare_panel;
 use crate::ui::inspector_panel::inspector_panel;
@@ -20,6 +21,7 @@ pub fn Inspector(
     controller: Controller,
     inspector: InspectorState,
     model_choice: ModelChoice,
+    mcp: Mcp,
 ) -> impl IntoView {
     let paused = controller.paused();
     view! {
@@ -29,6 +31,7 @@ pub fn Inspector(
             controller.events(),
             controller.wire_setup(),
             controller.running(),
+            mcp.wire(),
         ))}
         <RunStatePanel book=controller.run_state() />
         {Suspend::new(tool_bench(editor.text()))}

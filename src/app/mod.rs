@@ -61,7 +61,7 @@ pub fn App() -> impl IntoView {
         <main class="layout">
             <ScenarioSection editor controller model_choice mcp />
             <TraceSection editor controller history approvals />
-            <Inspector editor controller inspector model_choice />
+            <Inspector editor controller inspector model_choice mcp />
         </main>
     }
 }

@@ -15,13 +15,16 @@ pub enum InspectorView {
     Response,
     /// The messages array as the provider sees it, with its id links.
     Conversation,
+    /// The turn's calls to MCP tools as JSON-RPC: request and answer.
+    Mcp,
 }
 
 impl InspectorView {
-    pub const ALL: [InspectorView; 3] = [
+    pub const ALL: [InspectorView; 4] = [
         InspectorView::Request,
         InspectorView::Response,
         InspectorView::Conversation,
+        InspectorView::Mcp,
     ];
 
     pub fn label(self) -> &'static str {
@@ -29,6 +32,7 @@ impl InspectorView {
             InspectorView::Request => "Request",
             InspectorView::Response => "Response",
             InspectorView::Conversation => "Conversation",
+            InspectorView::Mcp => "MCP calls",
         }
     }
 
@@ -37,6 +41,7 @@ impl InspectorView {
             InspectorView::Request => "request",
             InspectorView::Response => "response",
             InspectorView::Conversation => "conversation",
+            InspectorView::Mcp => "mcp",
         }
     }
 }

@@ -21,7 +21,9 @@ use crate::browser::page;
 use crate::lazy;
 use crate::marked_json::{is_within, mark_of};
 use crate::state::inspector::{InspectorState, InspectorView, Pointed};
+use crate::state::mcp::Exchange;
 use crate::ui::conversation_view::ConversationView;
+use crate::ui::mcp_panel::exchange_view;
 use crate::wire_view::{self, AnswerWire, ProviderWire, RunFormat, TurnWire};
 
 #[cfg_attr(feature = "split", lazy)]
@@ -30,8 +32,9 @@ pub async fn inspector_panel(
     events: ReadSignal<Vec<RunEvent>>,
     shape: ReadSignal<RequestShape>,
     running: ReadSignal<bool>,
+    mcp_wire: ReadSignal<Vec<Exchange>>,
 ) -> AnyView {
-    view! { <InspectorPanel inspector events shape running /> }.into_any()
+    view! { <InspectorPanel inspector events shape running mcp_wire /> }.into_any()
 }
 
 #[component]
@@ -40,8 +43,10 @@ fn InspectorPanel(
     events: ReadSignal<Vec<RunEvent>>,
     shape: ReadSignal<RequestShape>,
     running: ReadSignal<bool>,
+    mcp_wire: ReadSignal<Vec<Exchange>>,
 ) -> impl IntoView {
     let open = inspector.open;
+    let has_mcp = move || mcp_wire.with(|w| w.iter().any(|e| e.method.starts_with("tools/call ")));
     // The turns that sent a request; read only while open, so a long run
     // streams at full speed with the inspector closed.
     let turns = Memo::new(move |_| {
@@ -141,15 +146,18 @@ fn InspectorPanel(
                     <p class="inspector-format">{move || shown().map(|w| format_note(&w.format))}</p>
                     <div class="inspector-views" role="tablist" aria-label="What to show">
                         {InspectorView::ALL.map(|v| view! {
-                            <button type="button" role="tab" class="inspector-tab"
-                                data-view=v.as_str()
-                                aria-selected=move || (inspector.view.get() == v).to_string()
-                                on:click=move |_| inspector.view.set(v)>
-                                {v.label()}
-                            </button>
+                            // The MCP tab only for a page that has spoken MCP.
+                            <Show when=move || v != InspectorView::Mcp || has_mcp()>
+                                <button type="button" role="tab" class="inspector-tab"
+                                    data-view=v.as_str()
+                                    aria-selected=move || (inspector.view.get() == v).to_string()
+                                    on:click=move |_| inspector.view.set(v)>
+                                    {v.label()}
+                                </button>
+                            </Show>
                         })}
                     </div>
-                    <Show when=move || inspector.view.get() != InspectorView::Conversation>
+                    <Show when=move || !matches!(inspector.view.get(), InspectorView::Conversation | InspectorView::Mcp)>
                         <div class="wire-tabs" role="tablist" aria-label="Wire format">
                             {Provider::ALL.map(|p| view! {
                                 <button type="button" role="tab" class="wire-tab"
@@ -164,7 +172,13 @@ fn InspectorPanel(
                     </Show>
                     <div class="inspector-body" role="tabpanel"
                         aria-label=move || inspector.view.get().label()>
-                        {move || shown().map(|w| body_view(w, inspector, provider.get(), running))}
+                        {move || match (inspector.view.get(), turn.get()) {
+                            (InspectorView::Mcp, Some(t)) => Some(mcp_view(
+                                events.with(|e| calls_of_turn(e, t)),
+                                mcp_wire.get(),
+                            )),
+                            _ => shown().map(|w| body_view(w, inspector, provider.get(), running)),
+                        }}
                     </div>
                 </Show>
             </Show>
@@ -183,6 +197,72 @@ fn format_note(format: &RunFormat) -> String {
         Some(p) => format!("This run spoke {} to {}.", p.label(), format.model),
         None => "This run used the scripted model, which speaks no wire format: these are the bodies each provider would send and receive.".to_string(),
     }
+}
+
+/// The tool calls of `turn`: name and arguments, in order.
+fn calls_of_turn(events: &[RunEvent], turn: u32) -> Vec<(String, serde_json::Value)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            harness::event::EventKind::ToolCall {
+                turn: t,
+                name,
+                args,
+                ..
+            } if *t == turn => Some((name.clone(), args.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Each MCP call of the turn with the JSON-RPC exchange that carried it:
+/// the `tools/call` for the same tool (the server's name, or the
+/// `server__name` the run used) with the same arguments, oldest first.
+fn mcp_view(calls: Vec<(String, serde_json::Value)>, wire: Vec<Exchange>) -> AnyView {
+    let mut used = vec![false; wire.len()];
+    let mut rows = Vec::new();
+    for (name, args) in calls {
+        let found = wire.iter().enumerate().position(|(i, exchange)| {
+            if used[i] {
+                return false;
+            }
+            let Ok(request) = serde_json::from_str::<serde_json::Value>(&exchange.request) else {
+                return false;
+            };
+            let remote = request
+                .pointer("/params/name")
+                .and_then(|n| n.as_str())
+                .unwrap_or_default();
+            request.get("method").and_then(|m| m.as_str()) == Some("tools/call")
+                && (name == remote || name.ends_with(&format!("__{remote}")))
+                && request
+                    .pointer("/params/arguments")
+                    .unwrap_or(&serde_json::Value::Null)
+                    == &args
+        });
+        match found {
+            Some(i) => {
+                used[i] = true;
+                rows.push(view! {
+                    <li class="mcp-call" data-tool=name.clone()>
+                        <h3>{format!("{name}: tools/call on the wire")}</h3>
+                        <ol>{exchange_view(wire[i].clone())}</ol>
+                    </li>
+                }.into_any());
+            }
+            None => rows.push(view! {
+                <li class="mcp-call" data-tool=name.clone()>
+                    <p class="empty">{format!(
+                        "{name}: no JSON-RPC exchange for this call in this page (not an MCP tool, or a run that was opened, imported or replayed, whose calls were answered from its record)"
+                    )}</p>
+                </li>
+            }.into_any()),
+        }
+    }
+    if rows.is_empty() {
+        return view! { <p class="empty">"This turn called no tool."</p> }.into_any();
+    }
+    view! { <ul class="mcp-calls">{rows}</ul> }.into_any()
 }
 
 fn body_view(

@@ -180,7 +180,7 @@ fn WireList(mcp: Mcp) -> impl IntoView {
     }
 }
 
-fn exchange_view(exchange: Exchange) -> impl IntoView {
+pub fn exchange_view(exchange: Exchange) -> impl IntoView {
     let answer = match (&exchange.no_answer, exchange.status) {
         (Some(why), _) => format!("← no answer: {why}"),
         (None, Some(status)) => format!(

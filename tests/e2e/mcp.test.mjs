@@ -127,6 +127,16 @@ test('a scenario naming the reference MCP server loads its tools, and a run call
     const request = await call.locator('.mcp-request').innerText();
     assert(request.includes('"method": "tools/call"') && request.includes('"hello mcp"'), request);
     assert((await call.locator('.mcp-response').innerText()).includes('Echo: hello mcp'), 'the answer is not on the wire');
+    // The inspector's MCP tab: turn 1's calls, each with its own exchange.
+    await page.getByRole('button', { name: "Inspect turn 1's request and response" }).click();
+    const inspector = page.locator('.inspector[data-open]');
+    await inspector.getByRole('tab', { name: 'MCP calls' }).click();
+    const echoCall = inspector.locator('.mcp-call[data-tool="echo"]');
+    await echoCall.waitFor({ timeout: 5_000 });
+    assert((await echoCall.locator('.mcp-request').innerText()).includes('"hello mcp"'), 'the echo call is not shown');
+    assert((await echoCall.locator('.mcp-response').innerText()).includes('Echo: hello mcp'), "the echo call's answer is not shown");
+    const sum = await inspector.locator('.mcp-call[data-tool="get-sum"] .mcp-request').innerText();
+    assert(sum.includes('"a": 2') && sum.includes('"b": 3'), `the get-sum call: ${sum}`);
   } finally {
     server.stop();
   }
