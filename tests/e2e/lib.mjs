@@ -128,17 +128,23 @@ export async function runBuiltin(page, id, { approve = false } = {}) {
     await page.locator('.timeline .event[data-kind="model_request"]').nth(1).waitFor({ timeout: 5_000 });
     await button(page, 'Stop').click();
   }
+  return untilBanner(page, { approve, what: id });
+}
+
+/** Waits for the run in the trace to end and returns its status; with
+ * `approve`, every approval bar that appears on the way is approved. */
+export async function untilBanner(page, { approve = false, what = 'the run', ms = 10_000 } = {}) {
   const banner = page.locator('.stop-banner');
   const bar = page.locator('.approval-bar');
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     await banner.or(bar).first().waitFor({ timeout: deadline - Date.now() });
     if ((await banner.count()) > 0) return banner.getAttribute('data-status');
-    if (!approve) throw new Error(`${id} asked for approval`);
+    if (!approve) throw new Error(`${what} asked for approval`);
     await bar.getByRole('button', { name: 'Approve', exact: true }).click();
     await bar.waitFor({ state: 'detached' }).catch(() => {});
   }
-  throw new Error(`${id}: no stop banner within 10 s`);
+  throw new Error(`${what}: no stop banner within ${ms / 1000} s`);
 }
 
 /** The outer HTML of the controls matching `selector` that have no accessible name. */

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, connect } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
 import { join } from 'node:path';
-import { CLI, artifacts, assert, button, loadScenario, root, test } from './lib.mjs';
+import { CLI, artifacts, assert, button, loadScenario, root, test, untilBanner } from './lib.mjs';
 
 function freePort() {
   return new Promise((ok, fail) => {
@@ -90,16 +90,7 @@ function dropExpected(errors, url) {
 /** Runs the scenario in the editor, approving each call that asks. */
 async function runApproving(page) {
   await button(page, 'Run').click();
-  const banner = page.locator('.stop-banner');
-  const bar = page.locator('.approval-bar');
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    await banner.or(bar).first().waitFor({ timeout: deadline - Date.now() });
-    if ((await banner.count()) > 0) return banner.getAttribute('data-status');
-    await bar.getByRole('button', { name: 'Approve', exact: true }).click();
-    await bar.waitFor({ state: 'detached' }).catch(() => {});
-  }
-  throw new Error('no stop banner within 15 s');
+  return untilBanner(page, { approve: true, ms: 15_000 });
 }
 
 test('a scenario naming the reference MCP server loads its tools, and a run calling echo and get-sum ends done with its answers', async ({ page, errors }) => {

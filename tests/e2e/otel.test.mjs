@@ -69,9 +69,10 @@ test('spans another tool wrote import as a run with its loop, and say what they 
   assert(exit.includes('the run ended here'), `the loop's exit: ${exit}`);
 }, { viewport: { width: 1440, height: 900 } });
 
-test('an Anthropic request body file that the API would refuse imports as a run, with the 400 on its turn', async ({ page }) => {
+/** An Anthropic request body the API refuses: two tool_use blocks share an id. */
+const brokenBody = () => {
   const call = { type: 'tool_use', id: 'toolu_dup', name: 'get_time', input: {} };
-  const body = {
+  return {
     model: 'claude-sonnet-4-5',
     max_tokens: 256,
     tools: [{ name: 'get_time', description: 'The time now', input_schema: { type: 'object' } }],
@@ -81,6 +82,10 @@ test('an Anthropic request body file that the API would refuse imports as a run,
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_dup', content: '12:00' }, { type: 'tool_result', tool_use_id: 'toolu_dup', content: '12:00' }] },
     ],
   };
+};
+
+test('an Anthropic request body file that the API would refuse imports as a run, with the 400 on its turn', async ({ page }) => {
+  const body = brokenBody();
   const path = join(artifacts, 'duplicate-ids-body.json');
   writeFileSync(path, JSON.stringify(body));
   await page.locator('.run-import input[type="file"]').setInputFiles(path);
@@ -97,22 +102,8 @@ test('an Anthropic request body file that the API would refuse imports as a run,
   await verdict.waitFor({ timeout: 5_000 });
 }, { viewport: { width: 1440, height: 900 } });
 
-// The same broken body, pasted rather than picked: the page says which
-// format it read, and the verdict's button marks the block it is about.
-const brokenBody = () => {
-  const call = { type: 'tool_use', id: 'toolu_dup', name: 'get_time', input: {} };
-  return {
-    model: 'claude-sonnet-4-5',
-    max_tokens: 256,
-    tools: [{ name: 'get_time', description: 'The time now', input_schema: { type: 'object' } }],
-    messages: [
-      { role: 'user', content: 'What time is it?' },
-      { role: 'assistant', content: [call, call] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_dup', content: '12:00' }, { type: 'tool_result', tool_use_id: 'toolu_dup', content: '12:00' }] },
-    ],
-  };
-};
-
+// The same body, pasted rather than picked: the page says which format it
+// read, and the verdict's button marks the block it is about.
 test('a pasted broken Anthropic body shows the 400 on its turn, and the verdict marks its block in the request', async ({ page }) => {
   await page.locator('.run-paste summary').click();
   const importPasted = button(page, 'Import pasted text');
