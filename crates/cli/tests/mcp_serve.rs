@@ -86,10 +86,15 @@ fn modern_call(port: u16, headers: &[(&str, &str)], name: &str, args: Value) -> 
 /// Each test its own file: tests run at once, and a file being rewritten
 /// while another server reads it would not load.
 fn shop(test: &str) -> common::Server {
+    serving(&format!("shop-{test}"), "refund-with-approval")
+}
+
+/// `serve --mcp served`: the tools of scenario `served` over MCP.
+fn serving(test: &str, served: &str) -> common::Server {
     serve_with(
-        &format!("mcp-shop-{test}"),
+        &format!("mcp-{test}"),
         &json!({"name": "x", "task": "x", "model": {"type": "rules"}}),
-        &["--mcp", "refund-with-approval"],
+        &["--mcp", served],
     )
 }
 
@@ -570,4 +575,36 @@ fn replay_answers_mcp_tools_from_the_record_unless_told_to_call_the_servers_agai
         "the fork did not load the server's tools: {}",
         String::from_utf8_lossy(&fork.stderr)
     );
+}
+
+#[test]
+fn the_rules_model_reads_an_mcp_tools_description_as_any_other() {
+    // The schema-lab pair, served over MCP: the same tools, one parameter
+    // description with an example id and one without.
+    let run_against = |server: &common::Server, name: &str| -> String {
+        let scenario = json!({
+            "name": "rules over MCP", "task": "Please refund my order A1001, it arrived broken.",
+            "mcp_servers": [{"name": "shop", "url": format!("http://127.0.0.1:{}/mcp", server.port)}],
+            "approval": "approve_all",
+            "model": {"type": "rules"}
+        });
+        let path = temp_scenario(name, &scenario);
+        let run = agent_loop(&["run", "--jsonl", path.to_str().unwrap()]);
+        let stdout = String::from_utf8_lossy(&run.stdout).to_string();
+        stdout
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .find(|e| e["type"] == "tool_call" && e["name"] == "get_order")
+            .map(|e| {
+                e["args"]["order_id"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .unwrap_or_else(|| panic!("no get_order call: {stdout}"))
+    };
+    let with = serving("described-with", "rules-with-example");
+    let without = serving("described-without", "rules-without-example");
+    assert_eq!(run_against(&with, "rules-mcp-with"), "A1001");
+    assert_eq!(run_against(&without, "rules-mcp-without"), "ORD-1001");
 }
