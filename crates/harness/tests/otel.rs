@@ -15,7 +15,7 @@ use harness::replay::Record;
 use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;
 use harness::RunOptions;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 async fn record_of(id: &str) -> Record {
     let builtin = library::find(id).unwrap();
@@ -311,4 +311,214 @@ async fn model_calls_in_traces_of_their_own_are_read_as_one_run() {
         imported.record.outcome().map(|o| o.status),
         Some(Status::Done)
     );
+}
+
+/// A message in the conventions' "parts" shape, as OpenAI chat writes it.
+fn openai_message(message: &Value) -> Value {
+    let parts = message["parts"].as_array().cloned().unwrap_or_default();
+    let role = message["role"].as_str().unwrap();
+    if let Some(response) = parts.iter().find(|p| p["type"] == "tool_call_response") {
+        return json!({"role": "tool", "tool_call_id": response["id"], "content": response["response"]});
+    }
+    let text: String = parts
+        .iter()
+        .filter(|p| p["type"] == "text")
+        .filter_map(|p| p["content"].as_str())
+        .collect();
+    let calls: Vec<Value> = parts
+        .iter()
+        .filter(|p| p["type"] == "tool_call")
+        .map(|p| {
+            json!({"id": p["id"], "type": "function",
+            "function": {"name": p["name"], "arguments": p["arguments"].to_string()}})
+        })
+        .collect();
+    let mut out = json!({"role": role, "content": text});
+    if !calls.is_empty() {
+        out["tool_calls"] = Value::Array(calls);
+    }
+    out
+}
+
+fn string_attr(key: &str, value: impl Into<Value>) -> Value {
+    let value: Value = value.into();
+    let value = match value {
+        Value::String(s) => json!({"stringValue": s}),
+        other => json!({"stringValue": other.to_string()}),
+    };
+    json!({"key": key, "value": value})
+}
+
+/// Our foreign-looking export with each chat span's content moved from the
+/// current attributes into an older form.
+fn in_older_form(document: &Value, form: &str) -> Value {
+    let mut document = document.clone();
+    let spans = document["resourceSpans"][0]["scopeSpans"][0]["spans"]
+        .as_array_mut()
+        .unwrap();
+    for span in spans.iter_mut().filter(|s| operation(s) == "chat") {
+        let read = |key: &str| -> Vec<Value> {
+            attr(span, key)
+                .and_then(|v| v["stringValue"].as_str())
+                .map(|t| serde_json::from_str::<Vec<Value>>(t).unwrap())
+                .unwrap_or_default()
+        };
+        let input: Vec<Value> = read("gen_ai.input.messages")
+            .iter()
+            .map(openai_message)
+            .collect();
+        let output: Vec<Value> = read("gen_ai.output.messages")
+            .iter()
+            .map(|m| json!({"message": openai_message(m), "finish_reason": m["finish_reason"]}))
+            .collect();
+        span["attributes"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|a| !a["key"].as_str().unwrap().ends_with(".messages"));
+        let (mut events, mut attributes) = (Vec::new(), Vec::new());
+        match form {
+            "events" => {
+                for m in &input {
+                    let role = m["role"].as_str().unwrap();
+                    let mut fields = vec![string_attr("content", m["content"].clone())];
+                    if let Some(calls) = m.get("tool_calls") {
+                        fields.push(string_attr("tool_calls", calls.to_string()));
+                    }
+                    if let Some(id) = m.get("tool_call_id") {
+                        fields.push(string_attr("id", id.clone()));
+                    }
+                    events.push(
+                        json!({"name": format!("gen_ai.{role}.message"), "attributes": fields}),
+                    );
+                }
+                for choice in &output {
+                    events.push(json!({"name": "gen_ai.choice", "attributes": [
+                        string_attr("message", choice["message"].to_string()),
+                        string_attr("finish_reason", choice["finish_reason"].clone()),
+                    ]}));
+                }
+            }
+            "content events" => {
+                events.push(json!({"name": "gen_ai.content.prompt",
+                    "attributes": [string_attr("gen_ai.prompt", Value::Array(input).to_string())]}));
+                events.push(json!({"name": "gen_ai.content.completion",
+                    "attributes": [string_attr("gen_ai.completion", Value::Array(output).to_string())]}));
+            }
+            "indexed" => {
+                for (n, m) in input.iter().enumerate() {
+                    for (field, value) in m.as_object().unwrap() {
+                        if field == "tool_calls" {
+                            continue;
+                        }
+                        attributes.push(string_attr(
+                            &format!("gen_ai.prompt.{n}.{field}"),
+                            value.clone(),
+                        ));
+                    }
+                    for (k, call) in m["tool_calls"].as_array().into_iter().flatten().enumerate() {
+                        attributes.push(string_attr(
+                            &format!("gen_ai.prompt.{n}.tool_calls.{k}.id"),
+                            call["id"].clone(),
+                        ));
+                        attributes.push(string_attr(
+                            &format!("gen_ai.prompt.{n}.tool_calls.{k}.name"),
+                            call["function"]["name"].clone(),
+                        ));
+                        attributes.push(string_attr(
+                            &format!("gen_ai.prompt.{n}.tool_calls.{k}.arguments"),
+                            call["function"]["arguments"].clone(),
+                        ));
+                    }
+                }
+                for (n, choice) in output.iter().enumerate() {
+                    let m = &choice["message"];
+                    attributes.push(string_attr(
+                        &format!("gen_ai.completion.{n}.role"),
+                        "assistant",
+                    ));
+                    attributes.push(string_attr(
+                        &format!("gen_ai.completion.{n}.content"),
+                        m["content"].clone(),
+                    ));
+                    attributes.push(string_attr(
+                        &format!("gen_ai.completion.{n}.finish_reason"),
+                        choice["finish_reason"].clone(),
+                    ));
+                    for (k, call) in m["tool_calls"].as_array().into_iter().flatten().enumerate() {
+                        attributes.push(string_attr(
+                            &format!("gen_ai.completion.{n}.tool_calls.{k}.id"),
+                            call["id"].clone(),
+                        ));
+                        attributes.push(string_attr(
+                            &format!("gen_ai.completion.{n}.tool_calls.{k}.name"),
+                            call["function"]["name"].clone(),
+                        ));
+                        attributes.push(string_attr(
+                            &format!("gen_ai.completion.{n}.tool_calls.{k}.arguments"),
+                            call["function"]["arguments"].clone(),
+                        ));
+                    }
+                }
+            }
+            other => panic!("no form {other}"),
+        }
+        span["events"].as_array_mut().unwrap().extend(events);
+        span["attributes"]
+            .as_array_mut()
+            .unwrap()
+            .extend(attributes);
+    }
+    document
+}
+
+#[tokio::test(start_paused = true)]
+async fn content_in_the_older_forms_of_the_conventions_reads_as_the_current_form() {
+    let record = record_of("refund-policy").await;
+    let current = as_foreign(to_otlp(&record, 0), true);
+    let expected = from_otlp(&current).unwrap();
+    let seen = |events: &[RunEvent]| -> Vec<String> {
+        events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::RunStarted { task, .. } => Some(format!("task {task}")),
+                EventKind::ToolCall { id, name, args, .. } => {
+                    Some(format!("call {id} {name} {args}"))
+                }
+                EventKind::ToolResult { id, content, .. } => Some(format!("result {id} {content}")),
+                EventKind::ModelResponse {
+                    stop_reason,
+                    content,
+                    ..
+                } => Some(format!(
+                    "response {stop_reason} {}",
+                    harness::message::text_of(content)
+                )),
+                _ => None,
+            })
+            .collect()
+    };
+    for form in ["events", "content events", "indexed"] {
+        let imported = from_otlp(&in_older_form(&current, form)).unwrap();
+        assert_eq!(
+            seen(&imported.record.events),
+            seen(&expected.record.events),
+            "{form}"
+        );
+        assert!(
+            imported
+                .notes
+                .iter()
+                .any(|n| n.contains("older form of the GenAI conventions")),
+            "{form}: {:?}",
+            imported.notes
+        );
+        assert!(
+            !imported
+                .notes
+                .iter()
+                .any(|n| n.contains("no message content")),
+            "{form}: {:?}",
+            imported.notes
+        );
+    }
 }

@@ -76,6 +76,20 @@ pub fn from_otlp(document: &Value) -> Result<Imported, String> {
             ours: true,
         });
     }
+    // Content in an older form of the conventions, read as the current one.
+    let mut upgraded = 0;
+    for span in spans.iter_mut() {
+        if let Some(newer) = super::legacy::upgrade(span) {
+            *span = newer;
+            upgraded += 1;
+        }
+    }
+    if upgraded > 0 {
+        notes.push(format!(
+            "Message content on {upgraded} span{} was read from an older form of the GenAI conventions (gen_ai.*.message / gen_ai.choice span events, gen_ai.content.prompt / completion, or gen_ai.prompt.N / gen_ai.completion.N attributes).",
+            if upgraded == 1 { "" } else { "s" }
+        ));
+    }
     let record = foreign(&spans, &mut notes)?;
     Ok(Imported {
         record,
@@ -525,8 +539,9 @@ fn tool_response(messages: &Value, id: &str) -> Option<String> {
         })
 }
 
-/// An attribute's value as plain JSON: a string, a number, a bool, an array.
-fn attribute(holder: &Value, key: &str) -> Option<Value> {
+/// An attribute's value as plain JSON: a string, a number, a bool, an
+/// array, an object (a key-value list).
+pub(super) fn attribute(holder: &Value, key: &str) -> Option<Value> {
     let found = holder
         .get("attributes")?
         .as_array()?
@@ -535,7 +550,7 @@ fn attribute(holder: &Value, key: &str) -> Option<Value> {
     any_value(&found["value"])
 }
 
-fn any_value(value: &Value) -> Option<Value> {
+pub(super) fn any_value(value: &Value) -> Option<Value> {
     let object = value.as_object()?;
     let (kind, inner) = object.iter().next()?;
     Some(match kind.as_str() {
@@ -551,6 +566,14 @@ fn any_value(value: &Value) -> Option<Value> {
                 .into_iter()
                 .flatten()
                 .filter_map(any_value)
+                .collect(),
+        ),
+        "kvlistValue" => Value::Object(
+            inner["values"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|kv| Some((kv["key"].as_str()?.to_string(), any_value(&kv["value"])?)))
                 .collect(),
         ),
         _ => return None,

@@ -10,6 +10,7 @@
 
 pub mod export;
 pub mod import;
+mod legacy;
 pub mod send;
 
 pub use export::to_otlp;
