@@ -137,9 +137,26 @@ pub async fn parse_record(text: String) -> Result<Record, String> {
 /// an OpenTelemetry trace as OTLP/JSON (`harness::otel::from_otlp`), or a
 /// provider's request body (`harness::transcript`), with what the file did
 /// not hold, and a body's verdict, in plain sentences.
+///
+/// A provider's response (a body, or a saved SSE stream) is read as the
+/// answer to the request `in_view` ends on (`harness::transcript::import_response`).
 #[cfg_attr(feature = "split", lazy)]
-pub async fn read_run_file(text: String) -> Result<(Record, Vec<String>), String> {
+pub async fn read_run_file(text: String, in_view: Record) -> Result<(Record, Vec<String>), String> {
     let trimmed = text.trim_start();
+    let response_body = serde_json::from_str::<serde_json::Value>(trimmed).is_ok_and(|d| {
+        d["type"] == "message" || d["object"] == "chat.completion" || d["object"] == "response"
+    });
+    let sse = trimmed.starts_with("event:") || trimmed.starts_with("data:");
+    if response_body || sse {
+        let answered = harness::transcript::import_response(&in_view, &text)?;
+        let note = format!(
+            "Read as an {} response ({}): turn {}'s answer, added to the run in view.",
+            answered.provider.label(),
+            answered.read_as,
+            answered.turn
+        );
+        return Ok((answered.record, vec![note]));
+    }
     // OTLP/JSON is one JSON object with resourceSpans; a record's first
     // line is an object too, so the key decides.
     if trimmed.starts_with('{') {

@@ -402,7 +402,7 @@ impl History {
     /// Imports a record file (or a bare trace, or an OpenTelemetry trace),
     /// keeps it and opens it; what the file lacked is said with it.
     pub async fn import(self, name: String, text: String) {
-        match lazy::read_run_file(text).await {
+        match lazy::read_run_file(text, self.current_record()).await {
             Ok((record, notes)) => {
                 let id = self.keep(record.clone(), Origin::Imported).await;
                 self.show(&record, id);

@@ -118,7 +118,7 @@ pub async fn run_paste(history: History) -> AnyView {
         <details class="run-paste">
             <summary>"Paste a request body or a trace…"</summary>
             <label for="run-paste-text">
-                "A request body for Anthropic Messages, OpenAI Chat Completions or OpenAI Responses; an OpenTelemetry trace (OTLP/JSON); or a record (JSON Lines)"
+                "A request body for Anthropic Messages, OpenAI Chat Completions or OpenAI Responses; then, if you have it, its response (the body, or the SSE stream as saved); an OpenTelemetry trace (OTLP/JSON); or a record (JSON Lines)"
             </label>
             <textarea
                 id="run-paste-text"

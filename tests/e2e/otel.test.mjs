@@ -234,3 +234,41 @@ test('Send the run POSTs it as OTLP/JSON to the endpoint named; a collector with
     if (/CORS|Failed to fetch|ERR_FAILED/.test(errors[i])) errors.splice(i, 1);
   }
 }, { viewport: { width: 1440, height: 900 } });
+
+test('a response pasted after its request becomes the turn the request waited for, shown in the inspector', async ({ page }) => {
+  const body = {
+    model: 'claude-sonnet-4-5',
+    max_tokens: 256,
+    tools: [{ name: 'get_time', description: 'The time now', input_schema: { type: 'object' } }],
+    messages: [
+      { role: 'user', content: 'What time is it?' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_time', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '12:00' }] },
+    ],
+  };
+  // As the Anthropic API streams it, saved from the network tab.
+  const stream = [
+    ['message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, usage: { input_tokens: 40, output_tokens: 1 } } }],
+    ['content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }],
+    ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'It is ' } }],
+    ['content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: '12:00.' } }],
+    ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+    ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 7 } }],
+    ['message_stop', { type: 'message_stop' }],
+  ].map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+  await page.locator('.run-paste summary').click();
+  const box = page.locator('#run-paste-text');
+  await box.fill(JSON.stringify(body));
+  await button(page, 'Import pasted text').click();
+  const notice = page.locator('.run-file-notice');
+  await notice.filter({ hasText: 'Imported the pasted text' }).waitFor({ timeout: 5_000 });
+  await box.fill(stream);
+  await button(page, 'Import pasted text').click();
+  await notice.filter({ hasText: "turn 2's answer" }).waitFor({ timeout: 5_000 });
+  assert((await notice.innerText()).includes('Read as an Anthropic Messages response (an SSE stream)'), await notice.innerText());
+  assert((await page.locator('.stop-banner').getAttribute('data-status')) === 'done', 'the answered run is not done');
+  await page.getByRole('button', { name: "Inspect turn 2's request and response" }).click();
+  const inspector = page.locator('.inspector[data-open]');
+  await inspector.getByRole('tab', { name: 'Response', exact: true }).click();
+  await inspector.getByText('It is 12:00.').first().waitFor({ timeout: 5_000 });
+}, { viewport: { width: 1440, height: 900 } });

@@ -503,3 +503,119 @@ fn lost_parts(provider: Provider, body: &Value) -> Vec<String> {
     }
     lost
 }
+
+/// A provider's answer read as the next turn of an imported conversation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answered {
+    /// The conversation with the answer as its last turn.
+    pub record: Record,
+    pub provider: Provider,
+    /// "a response body" or "an SSE stream".
+    pub read_as: &'static str,
+    /// The turn the answer is.
+    pub turn: u32,
+}
+
+/// A provider's response (a JSON body, or its SSE stream as saved) to the
+/// request `record` ends on, added as that turn: the conversation is read
+/// again with the answer after it (as `import_request` reads a body), so
+/// its tool calls, the scripted model and a fork see it as any other turn.
+pub fn import_response(record: &Record, text: &str) -> Result<Answered, String> {
+    let waiting = record.events.last().and_then(|e| match &e.kind {
+        EventKind::ModelRequest { turn, .. } => Some(*turn),
+        _ => None,
+    });
+    let Some(turn) = waiting else {
+        return Err("the run in view does not end on a request waiting for its answer: import the request body first, then its response".to_string());
+    };
+    let scenario = record
+        .scenario
+        .as_ref()
+        .ok_or("the run in view has no scenario to continue")?;
+    let (provider, response, read_as) = read_response(text)?;
+    let model = record
+        .events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::RunStarted { model, .. } => Some(model.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let mut messages = crate::wire::history::history_from_trace(&record.events);
+    messages.push(crate::message::Message {
+        role: Role::Assistant,
+        content: response.content.clone(),
+    });
+    let tools = scenario.tool_specs().unwrap_or_default();
+    let body = provider.request_body(&crate::wire::WireRequest {
+        model: &model,
+        system: &scenario.system,
+        messages: &messages,
+        tools: &tools,
+        max_output_tokens: scenario.limits.max_output_tokens,
+        stream: false,
+    });
+    let mut record = import_request(&body)?.record;
+    // The answer's own stop reason and usage, which a request cannot carry.
+    if let Some(EventKind::ModelResponse {
+        stop_reason, usage, ..
+    }) = record
+        .events
+        .iter_mut()
+        .rev()
+        .map(|e| &mut e.kind)
+        .find(|k| matches!(k, EventKind::ModelResponse { .. }))
+    {
+        *stop_reason = response.stop_reason.clone();
+        *usage = response.usage;
+    }
+    Ok(Answered {
+        record,
+        provider,
+        read_as,
+        turn,
+    })
+}
+
+/// Which provider wrote `text`, and what it answered.
+fn read_response(
+    text: &str,
+) -> Result<(Provider, crate::model::ModelResponse, &'static str), String> {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') {
+        let body: Value =
+            serde_json::from_str(trimmed).map_err(|e| format!("the response is not JSON: {e}"))?;
+        let provider = if body["type"] == "message" {
+            Provider::Anthropic
+        } else if body["object"] == "chat.completion" || body.get("choices").is_some() {
+            Provider::OpenaiChat
+        } else if body["object"] == "response" || body.get("output").is_some() {
+            Provider::OpenaiResponses
+        } else {
+            return Err("not a response body: an Anthropic message has \"type\": \"message\", an OpenAI chat completion \"choices\", an OpenAI response \"output\"".to_string());
+        };
+        let response = provider
+            .parse_response(&body)
+            .map_err(|e| format!("the {} response cannot be read: {e}", provider.label()))?;
+        return Ok((provider, response, "a response body"));
+    }
+    let provider = if trimmed.contains("message_start") {
+        Provider::Anthropic
+    } else if trimmed.contains("response.created") || trimmed.contains("\"response.") {
+        Provider::OpenaiResponses
+    } else if trimmed.contains("chat.completion.chunk") || trimmed.contains("\"choices\"") {
+        Provider::OpenaiChat
+    } else {
+        return Err(
+            "neither a JSON response nor a provider's SSE stream (data: lines)".to_string(),
+        );
+    };
+    let mut assembler = provider.assembler();
+    assembler
+        .push(trimmed.as_bytes())
+        .map_err(|e| format!("the {} stream cannot be read: {e}", provider.label()))?;
+    let response = assembler
+        .finish()
+        .map_err(|e| format!("the {} stream cannot be read: {e}", provider.label()))?;
+    Ok((provider, response, "an SSE stream"))
+}

@@ -212,3 +212,86 @@ fn a_body_a_provider_refuses_keeps_its_verdict_on_the_imported_turn() {
         }
     }
 }
+
+/// A request body that ends on the tools' turn: the record waits for turn 2.
+fn waiting_for_turn_two() -> harness::replay::Record {
+    let body = json!({
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 256,
+        "tools": [{"name": "get_time", "description": "The time now", "input_schema": {"type": "object"}}],
+        "messages": [
+            {"role": "user", "content": "What time is it?"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "get_time", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "12:00"}]}
+        ]
+    });
+    import_request(&body).unwrap().record
+}
+
+#[test]
+fn a_response_body_or_its_sse_stream_is_read_as_the_turn_the_request_waited_for() {
+    use harness::message::ContentBlock;
+    use harness::model::{ModelResponse, Usage};
+    use harness::transcript::import_response;
+    use harness::wire::encode::{response_body, stream_events};
+    let answer = ModelResponse {
+        content: vec![ContentBlock::Text {
+            text: "It is 12:00.".into(),
+        }],
+        stop_reason: "end_turn".into(),
+        usage: Usage {
+            input_tokens: 40,
+            output_tokens: 7,
+        },
+    };
+    let meta = harness::wire::Meta {
+        model: "m",
+        id_seed: 1,
+        created: 0,
+    };
+    let waiting = waiting_for_turn_two();
+    for provider in Provider::ALL {
+        let body = response_body(provider, &answer, &meta).to_string();
+        let stream = stream_events(provider, &answer, &meta).concat();
+        for (text, read_as) in [(body, "a response body"), (stream, "an SSE stream")] {
+            let answered = import_response(&waiting, &text)
+                .unwrap_or_else(|e| panic!("{}: {read_as}: {e}", provider.label()));
+            assert_eq!(
+                (answered.provider, answered.read_as, answered.turn),
+                (provider, read_as, 2)
+            );
+            let outcome = answered.record.outcome().expect("the answer ends the run");
+            assert_eq!(outcome.status, Status::Done);
+            assert_eq!(outcome.answer.as_deref(), Some("It is 12:00."));
+            let usage = answered
+                .record
+                .events
+                .iter()
+                .rev()
+                .find_map(|e| match &e.kind {
+                    EventKind::ModelResponse { usage, .. } => Some(*usage),
+                    _ => None,
+                });
+            assert_eq!(usage, Some(answer.usage), "{} {read_as}", provider.label());
+            // The earlier turn and its recorded result are kept.
+            assert!(answered.record.events.iter().any(|e| matches!(&e.kind,
+                EventKind::ToolResult { id, content, .. } if id == "toolu_1" && content == "12:00")));
+        }
+    }
+    // A run that is not waiting, and text that is no response, say so.
+    let done = import_response(
+        &waiting,
+        &response_body(Provider::Anthropic, &answer, &meta).to_string(),
+    )
+    .unwrap()
+    .record;
+    assert!(import_response(&done, "{}")
+        .unwrap_err()
+        .contains("import the request body first"));
+    assert!(import_response(&waiting, "{\"hello\": 1}")
+        .unwrap_err()
+        .contains("not a response body"));
+    assert!(import_response(&waiting, "nonsense")
+        .unwrap_err()
+        .contains("neither a JSON response"));
+}
