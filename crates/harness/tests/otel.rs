@@ -471,6 +471,32 @@ fn in_older_form(document: &Value, form: &str) -> Value {
     document
 }
 
+/// The GenAI span events moved into log records beside the spans, as the
+/// instrumentations that write events through the logs API export them.
+fn as_log_records(mut document: Value) -> Value {
+    let mut records = Vec::new();
+    for span in document["resourceSpans"][0]["scopeSpans"][0]["spans"]
+        .as_array_mut()
+        .unwrap()
+    {
+        let (trace, id) = (span["traceId"].clone(), span["spanId"].clone());
+        let events = span["events"].as_array_mut().unwrap();
+        for event in events
+            .iter()
+            .filter(|e| e["name"].as_str().unwrap().starts_with("gen_ai."))
+        {
+            records.push(json!({
+                "traceId": trace, "spanId": id, "eventName": event["name"],
+                "body": {"kvlistValue": {"values": event["attributes"]}},
+            }));
+        }
+        events.retain(|e| !e["name"].as_str().unwrap().starts_with("gen_ai."));
+    }
+    assert!(!records.is_empty());
+    document["resourceLogs"] = json!([{"scopeLogs": [{"logRecords": records}]}]);
+    document
+}
+
 #[tokio::test(start_paused = true)]
 async fn content_in_the_older_forms_of_the_conventions_reads_as_the_current_form() {
     let record = record_of("refund-policy").await;
@@ -497,8 +523,13 @@ async fn content_in_the_older_forms_of_the_conventions_reads_as_the_current_form
             })
             .collect()
     };
-    for form in ["events", "content events", "indexed"] {
-        let imported = from_otlp(&in_older_form(&current, form)).unwrap();
+    for form in ["events", "content events", "indexed", "log records"] {
+        let document = if form == "log records" {
+            as_log_records(in_older_form(&current, "events"))
+        } else {
+            in_older_form(&current, form)
+        };
+        let imported = from_otlp(&document).unwrap();
         assert_eq!(
             seen(&imported.record.events),
             seen(&expected.record.events),

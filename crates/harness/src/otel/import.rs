@@ -37,6 +37,9 @@ const NOT_CAPTURED: &str = "(not in the trace: message content was not captured)
 /// Reads the first trace of an OTLP/JSON document as a run.
 pub fn from_otlp(document: &Value) -> Result<Imported, String> {
     let mut spans = all_spans(document);
+    // Events written as log records (resourceLogs beside resourceSpans) go
+    // onto their spans as span events, the form `legacy` reads.
+    super::legacy::attach_log_events(document, &mut spans);
     if spans.is_empty() {
         return Err(
             "no spans found: an OTLP/JSON trace has resourceSpans[].scopeSpans[].spans[]"

@@ -13,12 +13,61 @@
 //!   (OpenLLMetry and the tools that read it).
 //!
 //! Messages in these forms are OpenAI-chat shaped (`role`, `content`,
-//! `tool_calls[].function`, `tool_call_id`). The forms written as log
-//! records rather than span events are not read.
+//! `tool_calls[].function`, `tool_call_id`). The same events written as log
+//! records (`resourceLogs` in the same file) are first put on their spans
+//! (`attach_log_events`).
 
 use serde_json::{json, Map, Value};
 
 use super::import::{any_value, attribute};
+
+/// The GenAI event log records of `document` (`resourceLogs`), each put on
+/// the span it names (`spanId`) as a span event: its name from `eventName`
+/// or the `event.name` attribute, its fields from the body (a key-value
+/// list), as instrumentations that write events as logs record them.
+pub fn attach_log_events(document: &Value, spans: &mut [Value]) {
+    let list = |v: &Value, key: &str| {
+        v.get(key)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    for resource in list(document, "resourceLogs") {
+        for scope in list(&resource, "scopeLogs") {
+            for log in list(&scope, "logRecords") {
+                let name = log
+                    .get("eventName")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+                    .or_else(|| {
+                        attribute(&log, "event.name").and_then(|v| v.as_str().map(str::to_string))
+                    });
+                let Some(name) = name.filter(|n| n.starts_with("gen_ai.")) else {
+                    continue;
+                };
+                let Some(span) = spans
+                    .iter_mut()
+                    .find(|s| s["spanId"] == log["spanId"] && s["traceId"] == log["traceId"])
+                else {
+                    continue;
+                };
+                let attributes = log["body"]["kvlistValue"]["values"].clone();
+                let event = json!({
+                    "name": name,
+                    "timeUnixNano": log.get("timeUnixNano").cloned().unwrap_or(Value::Null),
+                    "attributes": if attributes.is_array() { attributes } else { json!([]) },
+                });
+                if let Some(events) = span
+                    .as_object_mut()
+                    .map(|o| o.entry("events").or_insert_with(|| json!([])))
+                    .and_then(Value::as_array_mut)
+                {
+                    events.push(event);
+                }
+            }
+        }
+    }
+}
 
 /// The span with `gen_ai.input.messages` / `gen_ai.output.messages` added
 /// from an older form, when it lacks them and has one; and whether it did.
