@@ -19,7 +19,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::import::{any_value, attribute};
+use super::attributes::{any_value, attribute};
 
 /// The GenAI event log records of `document` (`resourceLogs`), each put on
 /// the span it names (`spanId`) as a span event: its name from `eventName`

@@ -8,6 +8,7 @@
 //! `TracesData`, with two departures the OTLP spec makes: trace and span ids
 //! are hex strings (not base64), and enums are their integers.
 
+mod attributes;
 pub mod export;
 pub mod import;
 mod legacy;
