@@ -148,17 +148,20 @@ test('a request body dropped on the run files imports like a picked one; pasted 
   assert(results.length === 2 && results.every((r) => r.includes('12:00')), `results: ${results}`);
 }, { viewport: { width: 1440, height: 900 } });
 
+/** An Anthropic request body that ends on the tool's result: it waits for turn 2. */
+const waitingBody = () => ({
+  model: 'claude-sonnet-4-5',
+  max_tokens: 256,
+  tools: [{ name: 'get_time', description: 'The time now', input_schema: { type: 'object' } }],
+  messages: [
+    { role: 'user', content: 'What time is it?' },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_time', input: {} }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '12:00' }] },
+  ],
+});
+
 test('a fork of an imported body continues to done with a turn typed into its script', async ({ page }) => {
-  const body = {
-    model: 'claude-sonnet-4-5',
-    max_tokens: 256,
-    tools: [{ name: 'get_time', description: 'The time now', input_schema: { type: 'object' } }],
-    messages: [
-      { role: 'user', content: 'What time is it?' },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_time', input: {} }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '12:00' }] },
-    ],
-  };
+  const body = waitingBody();
   await page.locator('.run-paste summary').click();
   await page.locator('#run-paste-text').fill(JSON.stringify(body));
   await button(page, 'Import pasted text').click();
@@ -236,16 +239,7 @@ test('Send the run POSTs it as OTLP/JSON to the endpoint named; a collector with
 }, { viewport: { width: 1440, height: 900 } });
 
 test('a response pasted after its request becomes the turn the request waited for, shown in the inspector', async ({ page }) => {
-  const body = {
-    model: 'claude-sonnet-4-5',
-    max_tokens: 256,
-    tools: [{ name: 'get_time', description: 'The time now', input_schema: { type: 'object' } }],
-    messages: [
-      { role: 'user', content: 'What time is it?' },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_time', input: {} }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '12:00' }] },
-    ],
-  };
+  const body = waitingBody();
   // As the Anthropic API streams it, saved from the network tab.
   const stream = [
     ['message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, usage: { input_tokens: 40, output_tokens: 1 } } }],
