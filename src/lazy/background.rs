@@ -139,22 +139,33 @@ pub async fn run_to_end(
 }
 
 /// Continues `parent` from the event with `seq` under `scenario` (see
-/// `harness::fork::fork`).
+/// `harness::fork::fork`), its later turns answered by `provider` when one
+/// is chosen, else by the scenario's own model.
 pub async fn fork_to_end(
     parent: &Record,
     seq: u64,
     scenario: &Scenario,
     decide: AutoDecision,
     cancel: CancelToken,
+    provider: Option<ProviderRun>,
 ) -> Result<Record, String> {
     let ground = Background::new(decide);
     // MCP tools answer from the parent's results, offline, as in a replay.
     let parent = parent.clone().offline();
     let scenario = parent.with_recorded_mcp(scenario.clone());
-    harness::fork::fork(
+    // A provider's turns are capped and costed by the settings, as in the Trace.
+    let (scenario, model) = match provider {
+        Some(provider) => (
+            provider.apply(scenario),
+            Some(crate::lazy::provider_model(provider).await),
+        ),
+        None => (scenario, None),
+    };
+    harness::fork::fork_with_model(
         &parent,
         seq,
         &scenario,
+        model.as_deref(),
         ground.runtime.clone(),
         ground.options(cancel),
         &mut |_| {},

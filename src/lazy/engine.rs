@@ -17,6 +17,7 @@ use harness::event::{Outcome, RunEvent};
 use harness::hand_call::{call_by_hand, HandCall};
 use harness::mcp::transport::McpTransport;
 use harness::model::ModelClient;
+use harness::provider::ProviderRun;
 use harness::replay::{Assertions, Record, ReplayReport};
 use harness::runtime::Runtime;
 use harness::scenario::{Problem, Scenario};
@@ -118,7 +119,8 @@ pub trait Engine {
         on_wire: Rc<dyn Fn(McpWire)>,
     ) -> LocalBoxFuture<'static, McpLoaded>;
 
-    /// `background::fork_to_end`: `parent` continued from `seq` under `scenario`.
+    /// `background::fork_to_end`: `parent` continued from `seq` under
+    /// `scenario`, by `provider` when one is chosen.
     fn fork_to_end(
         &self,
         parent: Record,
@@ -126,6 +128,7 @@ pub trait Engine {
         scenario: Scenario,
         decide: AutoDecision,
         cancel: CancelToken,
+        provider: Option<ProviderRun>,
     ) -> LocalBoxFuture<'static, Result<Record, String>>;
 }
 
@@ -251,10 +254,11 @@ impl Engine for PageEngine {
         scenario: Scenario,
         decide: AutoDecision,
         cancel: CancelToken,
+        provider: Option<ProviderRun>,
     ) -> LocalBoxFuture<'static, Result<Record, String>> {
-        Box::pin(
-            async move { background::fork_to_end(&parent, seq, &scenario, decide, cancel).await },
-        )
+        Box::pin(async move {
+            background::fork_to_end(&parent, seq, &scenario, decide, cancel, provider).await
+        })
     }
 }
 

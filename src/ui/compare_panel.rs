@@ -263,16 +263,17 @@ pub fn ComparePanel(
         let choice = decide.get_untracked();
         start(
             format!("Forking {label}…"),
-            // A fork replays the parent's steps and continues with the
-            // scenario's own model: it is one run, whatever the settings.
-            Box::new(move |token, _rounds| {
+            // A fork replays the parent's steps and continues once, with the
+            // provider in the Model settings if one is chosen, else the
+            // scenario's own model.
+            Box::new(move |token, rounds| {
                 Box::pin(async move {
                     let scenario = crate::lazy::engine().await.load(&text).map_err(|p| {
                         prefixed("the edited scenario", &view_model::problem_lines(&p))
                     })?;
                     let child = crate::lazy::engine()
                         .await
-                        .fork_to_end(parent.clone(), seq, scenario, choice, token)
+                        .fork_to_end(parent.clone(), seq, scenario, choice, token, rounds.model)
                         .await
                         .map_err(|why| vec![format!("the fork could not start: {why}")])?;
                     Ok(Compared {
@@ -326,7 +327,7 @@ pub fn ComparePanel(
                     <p class="hint" id="compare-times-why">{move || match provider() {
                         None => "1: the scenario's own model (scripted or rules) answers the same way every time, so one run a side shows all it does. Choose a provider under Model settings to run each side up to 10 times and count what the real model did.".to_string(),
                         Some(_) if model_blocked() => "The Model settings have problems (listed there): fix them, and the runs go to the provider.".to_string(),
-                        Some(p) => format!("Each side runs up to {MOST_TIMES} times with {} ({}); the result counts how each run went. A fork runs once, with the scenario's own model.", p.label(), model_choice.model.get().trim()),
+                        Some(p) => format!("Each side runs up to {MOST_TIMES} times with {} ({}); the result counts how each run went. A fork runs once, with this provider.", p.label(), model_choice.model.get().trim()),
                     }}</p>
                 </div>
                 <div class="compare-way">

@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { artifacts, assert, button, runBuiltin, test } from './lib.mjs';
+import { artifacts, assert, button, runBuiltin, serveScenario, test, useOpenaiChat } from './lib.mjs';
 
 async function exportOtel(page, name) {
   const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Export as OpenTelemetry').click()]);
@@ -265,4 +265,29 @@ test('a response pasted after its request becomes the turn the request waited fo
   const inspector = page.locator('.inspector[data-open]');
   await inspector.getByRole('tab', { name: 'Response', exact: true }).click();
   await inspector.getByText('It is 12:00.').first().waitFor({ timeout: 5_000 });
+}, { viewport: { width: 1440, height: 900 } });
+
+test('a fork of an imported body continues with a real provider chosen in the Model settings', async ({ page }) => {
+  // agent-loop serve answers as OpenAI Chat Completions from get-time's
+  // script, by the number of assistant turns in the history it is sent.
+  const server = await serveScenario('get-time');
+  try {
+    await page.locator('.run-paste summary').click();
+    await page.locator('#run-paste-text').fill(JSON.stringify(waitingBody()));
+    await button(page, 'Import pasted text').click();
+    await page.locator('.run-file-notice').filter({ hasText: 'Imported the pasted text' }).waitFor({ timeout: 5_000 });
+    await useOpenaiChat(page, server.url);
+    const compare = page.locator('section.compare');
+    assert((await compare.innerText()).includes('A fork runs once, with this provider.'), 'the panel does not say the fork uses the provider');
+    const last = await page.locator('#fork-point option').evaluateAll((os) => os.at(-1).value);
+    await page.selectOption('#fork-point', last);
+    await compare.getByRole('button', { name: 'Fork and compare' }).click();
+    await compare.locator('.compare-summary').waitFor({ timeout: 15_000 });
+    const [, fork] = await compare.locator('thead .compare-side').evaluateAll((ths) => ths.map((th) => th.dataset.status));
+    assert(fork === 'done', `the fork ended ${fork}`);
+    // Turn 2 is the provider's answer, not the imported script's (which has none).
+    assert((await compare.innerText()).includes('It is 12:00 UTC on 29 November 2026.'), 'the provider\'s answer is not in the fork');
+  } finally {
+    server.stop();
+  }
 }, { viewport: { width: 1440, height: 900 } });

@@ -131,6 +131,20 @@ pub async fn fork(
     options: RunOptions<'_>,
     on_event: &mut dyn FnMut(&RunEvent),
 ) -> Result<Record, String> {
+    fork_with_model(parent, seq, scenario, None, runtime, options, on_event).await
+}
+
+/// `fork`, with `model` (a real provider, say) answering the turns after
+/// the fork point instead of the scenario's own model.
+pub async fn fork_with_model(
+    parent: &Record,
+    seq: u64,
+    scenario: &Scenario,
+    model: Option<&dyn crate::model::ModelClient>,
+    runtime: Rc<dyn Runtime>,
+    options: RunOptions<'_>,
+    on_event: &mut dyn FnMut(&RunEvent),
+) -> Result<Record, String> {
     if !fork_points(&parent.events).iter().any(|p| p.seq == seq) {
         let points: Vec<String> = fork_points(&parent.events)
             .iter()
@@ -156,7 +170,7 @@ pub async fn fork(
             )
         })
         .count();
-    let (config, model) = scenario
+    let (config, own_model) = scenario
         .build_continuing_with_scripts(runtime.clone(), model_calls_done, options.scripts.clone())
         .map_err(|problems| {
             problems
@@ -170,7 +184,7 @@ pub async fn fork(
     run.restore(prefix)?;
     let env = crate::driver::Env {
         runtime: runtime.as_ref(),
-        model: model.as_ref(),
+        model: model.unwrap_or(own_model.as_ref()),
         approver: options.approver,
         cancel: options.cancel,
         stepper: options.stepper,
