@@ -363,8 +363,10 @@ mod tests {
         let outcome = Outcome {
             status,
             reason: "why".into(),
+            cause: None,
             turns,
             tool_calls: 1,
+            calls: None,
             input_tokens: 10,
             output_tokens: 5,
             cost_usd: cost,

@@ -65,13 +65,20 @@ pub struct LoopDiagram {
     calls_before: u32,
     exit: Option<ExitReached>,
     paused: Option<PauseBefore>,
+    /// While a run is live, the page's elapsed clock (the header's), which
+    /// the deadline gate shows instead of its latest event's time.
+    live_elapsed_ms: Option<u64>,
 }
 
 /// The exit a run reached.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExitReached {
     pub status: Status,
+    /// Who ended the run: mostly the status's tone, but a `blocked` run
+    /// that no person decided was ended by the harness (`Outcome::tone`).
     pub tone: StopTone,
+    /// The same, in words: "a person", "the harness's approval policy".
+    pub ended_by: &'static str,
     /// The `run_finished` reason, word for word.
     pub reason: String,
     /// The node the run left for the exit.
@@ -112,6 +119,7 @@ impl Default for LoopDiagram {
             calls_before: 0,
             exit: None,
             paused: None,
+            live_elapsed_ms: None,
         }
     }
 }
@@ -129,6 +137,7 @@ impl LoopDiagram {
             calls_before: 0,
             exit: None,
             paused: None,
+            live_elapsed_ms: None,
         }
     }
 
@@ -219,9 +228,7 @@ impl LoopDiagram {
                 seq,
                 decision: *decision,
             }),
-            EventKind::ToolResult { content, .. } => {
-                self.observe_call(CallEvent::result(seq, content))
-            }
+            EventKind::ToolResult { fate, .. } => self.observe_call(CallEvent::result(seq, *fate)),
             EventKind::RunFinished(outcome) => self.finish(seq, outcome),
         }
         self.gauges.elapsed_ms = self.gauges.elapsed_ms.max(event.t_ms);
@@ -233,6 +240,13 @@ impl LoopDiagram {
     /// Step mode: what the paused run does next (`None` once it goes on).
     pub fn set_paused(&mut self, paused: Option<PauseBefore>) {
         self.paused = paused;
+    }
+
+    /// The run's elapsed time as the header shows it, while the run is
+    /// live, so the deadline gate and the header agree between events.
+    /// Once the run has finished, the outcome's time stands.
+    pub fn set_live_elapsed(&mut self, elapsed_ms: Option<u64>) {
+        self.live_elapsed_ms = elapsed_ms;
     }
 
     /// The limits the drawing shows; `None` before any run.
@@ -272,12 +286,18 @@ impl LoopDiagram {
     }
 
     pub fn gauges(&self) -> Gauges {
-        self.gauges
+        match self.live_elapsed_ms.filter(|_| self.exit.is_none()) {
+            Some(elapsed_ms) => Gauges {
+                elapsed_ms,
+                ..self.gauges
+            },
+            None => self.gauges,
+        }
     }
 
     pub fn gates(&self) -> Vec<GateReading> {
         match &self.limits {
-            Some(limits) => self.gauges.readings(limits, self.tripped_gate()),
+            Some(limits) => self.gauges().readings(limits, self.tripped_gate()),
             None => Vec::new(),
         }
     }
@@ -317,6 +337,15 @@ impl LoopDiagram {
         })
     }
 
+    /// The tone an exit is drawn in: the reached exit in who ended the run,
+    /// the others in their status's usual tone.
+    pub fn exit_tone(&self, status: Status) -> StopTone {
+        match self.exit.as_ref().filter(|e| e.status == status) {
+            Some(exit) => exit.tone,
+            None => status.tone(),
+        }
+    }
+
     /// The built-in scenario that ends at this exit.
     pub fn lesson(status: Status) -> Option<Lesson> {
         lessons::lesson_for(status).map(|b| Lesson {
@@ -332,14 +361,13 @@ impl LoopDiagram {
             return String::new();
         };
         let mut name = match id {
-            NodeId::Exit(status) => {
-                let mut text = format!("Exit {status}, {}", status.tone().label());
-                if let Some(exit) = self.exit.as_ref().filter(|e| e.status == status) {
-                    text.push_str(": the run ended here. ");
-                    text.push_str(&exit.reason);
-                }
-                text
-            }
+            NodeId::Exit(status) => match self.exit.as_ref().filter(|e| e.status == status) {
+                Some(exit) => format!(
+                    "Exit {status}, {}: the run ended here. {}",
+                    exit.ended_by, exit.reason
+                ),
+                None => format!("Exit {status}, {}", status.tone().label()),
+            },
             _ if node.kind == NodeKind::Gate => {
                 let reading = self.gates().into_iter().find(|g| g.node == id);
                 let mut text = format!("{} gate", node.label);
@@ -468,7 +496,8 @@ impl LoopDiagram {
         let anywhere = matches!(status, Status::Cancelled | Status::Deadline);
         self.exit = Some(ExitReached {
             status,
-            tone: status.tone(),
+            tone: outcome.tone(),
+            ended_by: outcome.ended_by(),
             reason: outcome.reason.clone(),
             from,
             seq,

@@ -171,6 +171,7 @@ mod tests {
                 is_error,
                 latency_ms: 0,
                 state,
+                fate: None,
             },
         )
     }

@@ -7,13 +7,11 @@
 //! rebuilt: an event either opens a new card or is appended to the last one,
 //! so a 1,000-turn run renders one new element per event.
 
-use harness::event::{EventKind, RunEvent, Validation};
+use harness::event::{EventKind, ResultFate, RunEvent, Validation};
 use harness::message::ContentBlock;
 use harness::run::usd;
 
-use crate::view_model::{
-    clip, compact, format_ms, plural, pretty, result_fate, status_tone, CallFate, Tone, Unrunnable,
-};
+use crate::view_model::{clip, compact, format_ms, plural, pretty, status_tone, Tone};
 
 /// What validation said about a call's arguments, as one line.
 fn validation_line(validation: &Validation) -> String {
@@ -134,8 +132,8 @@ pub struct Item {
     /// For a tool that writes to a store: the store after this call, pretty
     /// JSON, shown folded under the result.
     pub state: Option<String>,
-    /// For a tool_result: whether the tool ran (counted as the header counts it).
-    pub fate: Option<CallFate>,
+    /// For a tool_result: what became of the call (counted as the header counts it).
+    pub fate: Option<ResultFate>,
     /// For an approval request: the call it asks about, so the approval bar
     /// shows under this request only while that call waits.
     pub call_id: Option<String>,
@@ -454,15 +452,24 @@ fn item_of(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             latency_ms,
             state,
             by_person,
+            fate,
         } => {
-            let mut unrunnable = Unrunnable::default();
-            earlier.iter().for_each(|e| unrunnable.note(e));
-            let fate = result_fate(unrunnable.take(id), content, *is_error);
-            let title = match (fate, is_error) {
-                (CallFate::Ran, false) => format!("Result from {name}"),
-                (CallFate::Ran, true) => format!("Error result from {name}"),
-                (CallFate::NotRun, _) => format!("Not run: {name}"),
-                (CallFate::CutShort, _) => format!("Cut short: {name}"),
+            let fate = fate.unwrap_or(ResultFate::Ran);
+            // A result whose call is not in the trace (an imported body
+            // that answers a call it never made) is for a call nobody knows.
+            let known = !name.is_empty() || call_args(earlier, id).is_some();
+            let title = match fate {
+                _ if !known => format!("Result for an unknown call ({id})"),
+                ResultFate::Ran if !*is_error => format!("Result from {name}"),
+                ResultFate::Ran => format!("Error result from {name}"),
+                ResultFate::TimedOut => format!("Timed out: {name}"),
+                ResultFate::CutShort => format!("Cut short: {name}"),
+                ResultFate::ByPerson => format!("Result typed for {name}"),
+                ResultFate::Invalid
+                | ResultFate::Denied
+                | ResultFate::OverLimit
+                | ResultFate::StoppedBeforeStart
+                | ResultFate::NotReached => format!("Not run: {name}"),
             };
             let tone = if *is_error { Tone::Error } else { Tone::Normal };
             let mut it = item(event, tone, title);
@@ -473,7 +480,7 @@ fn item_of(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             ));
             it.collapsible = is_long(content);
             it.body = Some(clip(content, MAX_BODY_CHARS));
-            if fate == CallFate::Ran && edited_args(earlier, id).is_some() {
+            if fate == ResultFate::Ran && edited_args(earlier, id).is_some() {
                 it.lines
                     .push("ran with your edited arguments, not the model's".to_string());
             }
@@ -725,6 +732,7 @@ mod tests {
                     is_error,
                     latency_ms: 3,
                     state: None,
+                    fate: Some(ResultFate::Ran),
                 },
             ))
             .unwrap()
@@ -805,8 +813,10 @@ mod tests {
                 EventKind::RunFinished(harness::event::Outcome {
                     status,
                     reason: "why".into(),
+                    cause: None,
                     turns: 1,
                     tool_calls: 0,
+                    calls: None,
                     input_tokens: 0,
                     output_tokens: 0,
                     cost_usd: 0.0,
@@ -868,7 +878,7 @@ mod tests {
         }
     }
 
-    fn result_of(id: &str, content: &str, is_error: bool) -> EventKind {
+    fn result_of(id: &str, content: &str, is_error: bool, fate: ResultFate) -> EventKind {
         EventKind::ToolResult {
             by_person: false,
             id: id.into(),
@@ -877,6 +887,7 @@ mod tests {
             is_error,
             latency_ms: 0,
             state: None,
+            fate: Some(fate),
         }
     }
 
@@ -905,7 +916,12 @@ mod tests {
             ),
             ev(
                 4,
-                result_of("c1", r#"{"ok":true,"order_id":"ord_k1l2m3n4o5"}"#, false),
+                result_of(
+                    "c1",
+                    r#"{"ok":true,"order_id":"ord_k1l2m3n4o5"}"#,
+                    false,
+                    ResultFate::Ran,
+                ),
             ),
         ];
         let decision = card_item_in(&card[2], &card[..2]).unwrap();
@@ -921,7 +937,7 @@ mod tests {
             ]
         );
         let result = card_item_in(&card[3], &card[..3]).unwrap();
-        assert_eq!(result.fate, Some(CallFate::Ran));
+        assert_eq!(result.fate, Some(ResultFate::Ran));
         assert_eq!(result.title, "Result from issue_refund");
         assert_eq!(
             result.lines[1],
@@ -947,38 +963,52 @@ mod tests {
                     args: None,
                 },
             ),
-            ev(3, result_of("c1", "denied: the policy is deny_all", true)),
+            ev(
+                3,
+                result_of(
+                    "c1",
+                    "denied: the policy is deny_all",
+                    true,
+                    ResultFate::Denied,
+                ),
+            ),
         ];
         let it = card_item_in(&denied[2], &denied[..2]).unwrap();
         assert_eq!(
             (it.title.as_str(), it.fate, it.tone),
-            ("Not run: issue_refund", Some(CallFate::NotRun), Tone::Error)
+            (
+                "Not run: issue_refund",
+                Some(ResultFate::Denied),
+                Tone::Error
+            )
         );
-        let limit = result_of(
-            "c7",
-            "not run: the model asked for tool call #7 (issue_refund) but max_tool_calls is 6",
-            true,
-        );
-        let it = card_item(&ev(8, limit)).unwrap();
-        assert_eq!(
-            (it.title.as_str(), it.fate),
-            ("Not run: issue_refund", Some(CallFate::NotRun))
-        );
-        let cut = result_of(
-            "c8",
-            "not run to completion: the run stopped (cancelled: stopped by the user)",
-            true,
-        );
-        let it = card_item(&ev(9, cut)).unwrap();
-        assert_eq!(
-            (it.title.as_str(), it.fate),
-            ("Cut short: issue_refund", Some(CallFate::CutShort))
-        );
-        let own_error = result_of("c9", "tool error: no order with id", true);
-        let it = card_item(&ev(10, own_error)).unwrap();
-        assert_eq!(
-            (it.title.as_str(), it.fate),
-            ("Error result from issue_refund", Some(CallFate::Ran))
-        );
+        let cases = [
+            (ResultFate::OverLimit, "Not run: issue_refund"),
+            (ResultFate::StoppedBeforeStart, "Not run: issue_refund"),
+            (ResultFate::CutShort, "Cut short: issue_refund"),
+            (ResultFate::TimedOut, "Timed out: issue_refund"),
+            (ResultFate::Ran, "Error result from issue_refund"),
+            (ResultFate::ByPerson, "Result typed for issue_refund"),
+        ];
+        for (fate, title) in cases {
+            let it = card_item(&ev(8, result_of("c7", "tool error: no", true, fate))).unwrap();
+            assert_eq!((it.title.as_str(), it.fate), (title, Some(fate)));
+        }
+    }
+
+    #[test]
+    fn a_result_for_a_call_the_trace_never_made_says_so() {
+        let orphan = EventKind::ToolResult {
+            by_person: false,
+            id: "toolu_orphan".into(),
+            name: String::new(),
+            content: "42".into(),
+            is_error: false,
+            latency_ms: 0,
+            state: None,
+            fate: Some(ResultFate::Ran),
+        };
+        let it = card_item(&ev(3, orphan)).unwrap();
+        assert_eq!(it.title, "Result for an unknown call (toolu_orphan)");
     }
 }

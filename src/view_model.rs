@@ -5,7 +5,6 @@
 //! Invariant: nothing here touches signals or the DOM, so all of it is tested
 //! natively (`cargo test`); components only render these values.
 
-use harness::approval::DecisionKind;
 use harness::event::{EventKind, Outcome, RunEvent, Status};
 use harness::library::BuiltinScenario;
 use harness::run::usd;
@@ -172,6 +171,8 @@ pub struct Banner {
     pub class: &'static str,
     /// Who ended the run, shared with the header and the loop diagram.
     pub tone: harness::event::StopTone,
+    /// Who ended the run, in words ("a person", "the harness's approval policy").
+    pub ended_by: &'static str,
     pub reason: String,
     /// The number of turns, e.g. `2 turns`.
     turns: String,
@@ -193,7 +194,8 @@ pub fn banner(outcome: &Outcome) -> Banner {
     Banner {
         status: outcome.status.as_str(),
         class: status_tone(outcome.status).class(),
-        tone: outcome.status.tone(),
+        tone: outcome.tone(),
+        ended_by: outcome.ended_by(),
         reason: outcome.reason.clone(),
         turns: plural(u64::from(outcome.turns), "turn"),
         totals,
@@ -202,10 +204,9 @@ pub fn banner(outcome: &Outcome) -> Banner {
 }
 
 impl Banner {
-    /// The run's numbers on one line. The tool calls are counted from the
-    /// trace, the way the header and the cards count them, not taken from the
-    /// outcome: its `tool_calls` counts the calls checked against
-    /// `max_tool_calls`, which leaves out the calls a stop answered unrun.
+    /// The run's numbers on one line. The tool calls are the tally the
+    /// header keeps (`harness::tally`), which for a finished run equals the
+    /// outcome's `calls`.
     pub fn facts(&self, tools: &ToolCallTally) -> String {
         format!(
             "{} · tool calls: {} · {}",
@@ -326,11 +327,15 @@ impl Counters {
         }
     }
 
-    /// The tool calls as the stop banner counts them, plus the limit.
+    /// The tool calls as the stop banner counts them, plus what the limit
+    /// counted against it: `8 requested (6 ran, 2 not run) · 7 checked, limit 6`.
     pub fn tool_calls_text(&self) -> String {
         let summary = self.tool_calls.summary();
         match self.max_tool_calls {
-            Some(max) => format!("{summary} · limit {max}"),
+            Some(max) => format!(
+                "{summary} · {} checked, limit {max}",
+                self.tool_calls.counts().checked
+            ),
             None => summary,
         }
     }
@@ -416,162 +421,24 @@ impl Counters {
 // ---------------------------------------------------------------------------
 // Tool calls: what became of each call the model asked for
 
-/// What became of one call the model asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CallFate {
-    /// The tool ran and answered: a result, its own error or a timeout.
-    Ran,
-    /// The harness answered without running the tool: the arguments were
-    /// invalid, a person or the policy denied it, it was over a limit, or
-    /// the run stopped before it.
-    NotRun,
-    /// The run stopped while the tool was running or about to run.
-    CutShort,
-}
+/// The counts and their words are the harness's (`harness::tally`), so the
+/// header, the loop diagram, the banner, the CLI and `run_finished` agree.
+pub use harness::tally::{ToolCallTally, CALL_COUNT_WORDS as TOOL_CALLS_MEANING};
 
-impl CallFate {
-    /// The result row's `data-fate`, for CSS and tests.
-    pub fn name(self) -> &'static str {
-        match self {
-            CallFate::Ran => "ran",
-            CallFate::NotRun => "not-run",
-            CallFate::CutShort => "cut-short",
-        }
+/// A result row's `data-fate`: the count its call adds to.
+pub fn fate_word(fate: harness::event::ResultFate) -> &'static str {
+    use harness::event::ResultFate;
+    match fate {
+        ResultFate::Ran | ResultFate::TimedOut => "ran",
+        ResultFate::CutShort => "cut-short",
+        ResultFate::ByPerson => "by-person",
+        ResultFate::Invalid
+        | ResultFate::Denied
+        | ResultFate::OverLimit
+        | ResultFate::StoppedBeforeStart
+        | ResultFate::NotReached => "not-run",
     }
 }
-
-/// The calls whose tool cannot run (yet), as far as the trace has told:
-/// invalid arguments, a denial, or an approval still awaited. Kept per call
-/// id until the call's result arrives.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Unrunnable(Vec<String>);
-
-impl Unrunnable {
-    pub fn note(&mut self, event: &RunEvent) {
-        match &event.kind {
-            EventKind::ToolCall { id, validation, .. } if !validation.is_valid() => {
-                self.0.push(id.clone())
-            }
-            EventKind::ApprovalRequested { id, .. } => self.0.push(id.clone()),
-            EventKind::ApprovalDecided { id, decision, .. } => {
-                let approved = matches!(
-                    decision,
-                    DecisionKind::Approve | DecisionKind::ApproveEdited | DecisionKind::AlwaysAllow
-                );
-                self.0.retain(|known| known != id);
-                // A policy's denial comes without a request: note it here.
-                if !approved {
-                    self.0.push(id.clone());
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// Whether call `id` could not run; forgets it (its result has come).
-    pub fn take(&mut self, id: &str) -> bool {
-        let before = self.0.len();
-        self.0.retain(|known| known != id);
-        self.0.len() != before
-    }
-}
-
-/// What became of a call, told by its result. Calls the trace already marks
-/// (`unrunnable`) did not run. The other answers the harness gives without
-/// running a tool, over a limit or after a stop, carry no mark in the event,
-/// so they are told by the text the harness writes for them; a tool's own
-/// error never starts that way (the harness prefixes it `tool error:`).
-pub fn result_fate(unrunnable: bool, content: &str, is_error: bool) -> CallFate {
-    if unrunnable {
-        CallFate::NotRun
-    } else if is_error && content.starts_with("not run to completion:") {
-        CallFate::CutShort
-    } else if is_error && content.starts_with("not run:") {
-        CallFate::NotRun
-    } else {
-        CallFate::Ran
-    }
-}
-
-/// The tool calls of a run, counted one way for the header, the stop banner
-/// and the cards: `requested` are the calls the model asked for (each shows
-/// as a "Tool call" row); each is then `ran`, `not_run` or `cut_short` by its
-/// result row, or still waiting. They always add up to `requested`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ToolCallTally {
-    pub requested: u32,
-    pub ran: u32,
-    pub not_run: u32,
-    pub cut_short: u32,
-    /// The run has finished: a call still unanswered will never run.
-    finished: bool,
-    unrunnable: Unrunnable,
-}
-
-impl ToolCallTally {
-    pub fn apply(&mut self, event: &RunEvent) {
-        self.unrunnable.note(event);
-        match &event.kind {
-            EventKind::RunStarted { .. } => *self = ToolCallTally::default(),
-            EventKind::ModelResponse { content, .. } => {
-                self.requested += harness::message::tool_calls_of(content).count() as u32;
-            }
-            EventKind::ToolResult {
-                id,
-                content,
-                is_error,
-                ..
-            } => {
-                let unrunnable = self.unrunnable.take(id);
-                match result_fate(unrunnable, content, *is_error) {
-                    CallFate::Ran => self.ran += 1,
-                    CallFate::NotRun => self.not_run += 1,
-                    CallFate::CutShort => self.cut_short += 1,
-                }
-            }
-            EventKind::RunFinished(_) => self.finished = true,
-            _ => {}
-        }
-    }
-
-    /// Calls asked for and not answered yet.
-    fn unanswered(&self) -> u32 {
-        self.requested
-            .saturating_sub(self.ran + self.not_run + self.cut_short)
-    }
-
-    /// Calls the run will never run: answered unrun, or left unanswered by
-    /// the end of the run (a stop right after the model's turn).
-    pub fn not_run_total(&self) -> u32 {
-        if self.finished {
-            self.not_run + self.unanswered()
-        } else {
-            self.not_run
-        }
-    }
-
-    /// E.g. `8 requested (6 ran, 2 not run)`; the counts that are zero are left out.
-    pub fn summary(&self) -> String {
-        if self.requested == 0 {
-            return "none requested".to_string();
-        }
-        let waiting = if self.finished { 0 } else { self.unanswered() };
-        let parts: Vec<String> = [
-            (self.ran, "ran"),
-            (self.not_run_total(), "not run"),
-            (self.cut_short, "cut short"),
-            (waiting, "waiting"),
-        ]
-        .into_iter()
-        .filter(|(n, _)| *n > 0)
-        .map(|(n, what)| format!("{n} {what}"))
-        .collect();
-        format!("{} requested ({})", self.requested, parts.join(", "))
-    }
-}
-
-/// What the tool-call counts mean, for the counter's and the banner's tooltip.
-pub const TOOL_CALLS_MEANING: &str = "requested: the calls the model asked for, one \"Tool call\" row each. ran: the tool answered (a result, its own error or a timeout). not run: answered without running the tool (invalid arguments, denied, over a limit, or the run stopped first). cut short: the run stopped while the tool was running or about to.";
 
 // ---------------------------------------------------------------------------
 // Formatting
@@ -629,8 +496,10 @@ mod tests {
         Outcome {
             status,
             reason: "the model ended its turn with a final answer".to_string(),
+            cause: None,
             turns: 2,
             tool_calls: 1,
+            calls: None,
             input_tokens: 420,
             output_tokens: 64,
             cost_usd: 0.000233,
@@ -665,8 +534,37 @@ mod tests {
             banner.facts(&tools),
             "2 turns · tool calls: none requested · 420 in / 64 out tokens · $0.000233 · 1.50 s"
         );
-        tools.requested = 1;
-        tools.ran = 1;
+        for kind in [
+            EventKind::ModelResponse {
+                by_person: false,
+                turn: 1,
+                text: String::new(),
+                content: vec![harness::message::ContentBlock::ToolUse(
+                    harness::message::ToolCall {
+                        id: "c1".into(),
+                        name: "get_time".into(),
+                        input: json!({}),
+                        input_raw: None,
+                    },
+                )],
+                stop_reason: "tool_use".into(),
+                usage: Usage::default(),
+                cost_usd: 0.0,
+                latency_ms: 0,
+            },
+            EventKind::ToolResult {
+                by_person: false,
+                id: "c1".into(),
+                name: "get_time".into(),
+                content: "12:00".into(),
+                is_error: false,
+                latency_ms: 0,
+                state: None,
+                fate: Some(harness::event::ResultFate::Ran),
+            },
+        ] {
+            tools.apply(&event(kind));
+        }
         assert_eq!(
             banner.facts(&tools),
             "2 turns · tool calls: 1 requested (1 ran) · 420 in / 64 out tokens · $0.000233 · 1.50 s"
@@ -925,80 +823,6 @@ mod tests {
         assert_eq!(Counters::default().cost_fraction(), None);
     }
 
-    fn call(id: &str, valid: bool) -> EventKind {
-        EventKind::ToolCall {
-            turn: 1,
-            id: id.into(),
-            name: "check_stock".into(),
-            args: json!({}),
-            args_raw: None,
-            validation: if valid {
-                harness::event::Validation::Valid
-            } else {
-                harness::event::Validation::SchemaViolation {
-                    errors: vec!["/warehouse: expected a string".into()],
-                }
-            },
-            unchecked: Vec::new(),
-            needs_approval: false,
-        }
-    }
-
-    fn result(id: &str, content: &str, is_error: bool) -> EventKind {
-        EventKind::ToolResult {
-            by_person: false,
-            id: id.into(),
-            name: "check_stock".into(),
-            content: content.into(),
-            is_error,
-            latency_ms: 0,
-            state: None,
-        }
-    }
-
-    fn asks_for(ids: &[&str]) -> EventKind {
-        use harness::message::{ContentBlock, ToolCall};
-        EventKind::ModelResponse {
-            by_person: false,
-            turn: 1,
-            text: String::new(),
-            content: ids
-                .iter()
-                .map(|id| {
-                    ContentBlock::ToolUse(ToolCall {
-                        id: (*id).into(),
-                        name: "check_stock".into(),
-                        input: json!({}),
-                        input_raw: None,
-                    })
-                })
-                .collect(),
-            stop_reason: "tool_use".into(),
-            usage: Usage::default(),
-            cost_usd: 0.0,
-            latency_ms: 0,
-        }
-    }
-
-    fn decided(id: &str, decision: harness::approval::DecisionKind) -> EventKind {
-        EventKind::ApprovalDecided {
-            id: id.into(),
-            name: "check_stock".into(),
-            decision,
-            by: harness::approval::Decider::User,
-            reason: None,
-            args: None,
-        }
-    }
-
-    fn tally(kinds: Vec<EventKind>) -> ToolCallTally {
-        let mut tally = ToolCallTally::default();
-        for kind in kinds {
-            tally.apply(&event(kind));
-        }
-        tally
-    }
-
     #[test]
     fn the_built_in_tool_call_limit_run_counts_eight_requested_six_ran_two_not_run() {
         use futures::FutureExt;
@@ -1020,121 +844,19 @@ mod tests {
             "the run did not end at once"
         );
         let c = counters(&events);
+        let counts = c.tool_calls.counts();
         assert_eq!(
-            (
-                c.tool_calls.requested,
-                c.tool_calls.ran,
-                c.tool_calls.not_run_total()
-            ),
-            (8, 6, 2)
+            (counts.requested, counts.checked, counts.ran, counts.not_run),
+            (8, 7, 6, 2)
         );
         assert_eq!(
             c.tool_calls_text(),
-            "8 requested (6 ran, 2 not run) · limit 6"
+            "8 requested (6 ran, 2 not run) · 7 checked, limit 6"
         );
-        // Every requested call has its row, and every row its fate.
-        let rows = events
-            .iter()
-            .filter(|e| matches!(e.kind, EventKind::ToolCall { .. }))
-            .count();
-        assert_eq!(rows, 8);
         let outcome = outcome_of(&events).expect("finished");
+        assert_eq!(outcome.calls, Some(counts));
         assert!(banner(outcome)
             .facts(&c.tool_calls)
             .starts_with("2 turns · tool calls: 8 requested (6 ran, 2 not run) · "));
-    }
-
-    #[test]
-    fn invalid_denied_and_unapproved_calls_did_not_run() {
-        use harness::approval::DecisionKind;
-        let t = tally(vec![
-            asks_for(&["a", "b", "c", "d"]),
-            call("a", false),
-            result("a", "arguments break the schema", true),
-            call("b", true),
-            EventKind::ApprovalRequested {
-                id: "b".into(),
-                name: "check_stock".into(),
-                args: json!({}),
-            },
-            decided("b", DecisionKind::Deny),
-            result("b", "denied by the user: no", true),
-            call("c", true),
-            EventKind::ApprovalRequested {
-                id: "c".into(),
-                name: "check_stock".into(),
-                args: json!({}),
-            },
-            decided("c", DecisionKind::ApproveEdited),
-            result("c", "tool error: no such warehouse", true),
-            call("d", true),
-            EventKind::ApprovalRequested {
-                id: "d".into(),
-                name: "check_stock".into(),
-                args: json!({}),
-            },
-        ]);
-        // The tool's own error counts as ran; d waits for a person.
-        assert_eq!(t.summary(), "4 requested (1 ran, 2 not run, 1 waiting)");
-        let mut t = t;
-        t.apply(&event(result(
-            "d",
-            "not run to completion: the run stopped (cancelled: stopped by the user)",
-            true,
-        )));
-        t.apply(&event(EventKind::RunFinished(outcome(Status::Cancelled))));
-        // Stopped while waiting for approval: it never ran, so it is not "cut short".
-        assert_eq!(t.summary(), "4 requested (1 ran, 3 not run)");
-    }
-
-    #[test]
-    fn a_tool_stopped_mid_run_is_cut_short_and_calls_left_unanswered_are_not_run() {
-        let mut t = tally(vec![
-            asks_for(&["a", "b", "c"]),
-            call("a", true),
-            result(
-                "a",
-                "not run to completion: the run stopped (deadline: too slow)",
-                true,
-            ),
-            call("b", true),
-            result(
-                "b",
-                "not run: the run stopped before this call (deadline)",
-                true,
-            ),
-        ]);
-        assert_eq!(
-            t.summary(),
-            "3 requested (1 not run, 1 cut short, 1 waiting)"
-        );
-        t.apply(&event(EventKind::RunFinished(outcome(Status::Deadline))));
-        assert_eq!(t.summary(), "3 requested (2 not run, 1 cut short)");
-        // A new run starts the count again.
-        t.apply(&event(EventKind::RunStarted {
-            scenario: "s".into(),
-            model: "scripted".into(),
-            approval: ApprovalPolicy::Ask,
-            tools: vec![],
-            limits: Limits::default(),
-            task: "t".into(),
-        }));
-        assert_eq!(t.summary(), "none requested");
-    }
-
-    #[test]
-    fn only_the_harness_own_texts_mark_a_result_unrun() {
-        assert_eq!(result_fate(false, "{\"units\":12}", false), CallFate::Ran);
-        assert_eq!(
-            result_fate(false, "tool error: not run: said the tool", true),
-            CallFate::Ran
-        );
-        // A successful result may say anything.
-        assert_eq!(result_fate(false, "not run: yet", false), CallFate::Ran);
-        assert_eq!(
-            result_fate(false, "not run: the model asked for tool call #7", true),
-            CallFate::NotRun
-        );
-        assert_eq!(result_fate(true, "anything", false), CallFate::NotRun);
     }
 }

@@ -359,6 +359,7 @@ mod tests {
             is_error: false,
             latency_ms: 1,
             state: None,
+            fate: None,
         }
     }
 

@@ -118,7 +118,13 @@ fn edge_count(d: &LoopDiagram, from: NodeId, to: NodeId) -> u32 {
 }
 
 fn is_cut_short(kind: &EventKind) -> bool {
-    matches!(kind, EventKind::ToolResult { content, .. } if content.starts_with("not run to completion"))
+    matches!(
+        kind,
+        EventKind::ToolResult {
+            fate: Some(harness::event::ResultFate::CutShort),
+            ..
+        }
+    )
 }
 
 /// What the diagram must say about a finished trace, checked against the
@@ -132,7 +138,7 @@ fn check_trace(id: &str, outcome: &Outcome, events: &[RunEvent]) {
     // run is there.
     let exit = d.exit().unwrap_or_else(|| panic!("{id}: no exit"));
     assert_eq!(exit.status, status, "{id}");
-    assert_eq!(exit.tone, status.tone(), "{id}");
+    assert_eq!(exit.tone, outcome.tone(), "{id}");
     assert_eq!(exit.reason, outcome.reason, "{id}");
     let current = d.current().expect("a finished run is at its exit");
     assert_eq!(current.node, NodeId::Exit(status), "{id}");
@@ -268,6 +274,34 @@ fn check_trace(id: &str, outcome: &Outcome, events: &[RunEvent]) {
     };
     assert_eq!(text("turns"), counters.turn_text(), "{id}");
     assert_eq!(text("cost"), counters.cost_text(), "{id}");
+    // One count of tool calls: the header, the gate, the banner and
+    // `run_finished` say the same numbers by the same names.
+    let calls = outcome.calls.expect("the run counts its calls");
+    assert_eq!(counters.tool_calls.counts(), calls, "{id}");
+    assert!(
+        text("tool calls").starts_with(&format!("{} checked", calls.checked)),
+        "{id}: gate {}",
+        text("tool calls")
+    );
+    if let Some(max) = counters.max_tool_calls {
+        assert_eq!(
+            counters.tool_calls_text(),
+            format!(
+                "{} · {} checked, limit {max}",
+                calls.summary(0),
+                calls.checked
+            ),
+            "{id}"
+        );
+    }
+    let banner = view_model::banner(outcome);
+    assert!(
+        banner
+            .facts(&counters.tool_calls)
+            .contains(&format!("tool calls: {} · ", calls.summary(0))),
+        "{id}"
+    );
+    assert_eq!(banner.tone, exit.tone, "{id}");
     assert_eq!(d.tripped_gate(), NodeId::gate_of(status), "{id}");
     for gate in &gates {
         assert_eq!(gate.tripped, Some(gate.node) == d.tripped_gate(), "{id}");
@@ -517,10 +551,10 @@ async fn a_refused_call_and_the_calls_after_it_are_placed_once_the_run_has_finis
         .into_iter()
         .find(|g| g.node == NodeId::GateToolCalls)
         .unwrap();
-    assert_eq!((gate.text.as_str(), gate.tripped), ("7 / 6", true));
+    assert_eq!((gate.text.as_str(), gate.tripped), ("7 checked / 6", true));
     assert!(d
         .accessible_name(NodeId::GateToolCalls)
-        .ends_with("7 / 6, tripped: it stopped the run"));
+        .ends_with("7 checked / 6, tripped: it stopped the run"));
     // Live, just before the stop, the same calls were still on their way.
     let at = events.iter().position(|e| e.seq == calls[7]).unwrap();
     let live = LoopDiagram::from_events(&events[..at]);

@@ -43,9 +43,7 @@ pub fn Toolbar(editor: Editor, controller: Controller, model_choice: ModelChoice
     // header is sticky, whatever is scrolled. Its line keeps its height
     // whether or not there is an outcome, so nothing below moves.
     let outcome = Memo::new(move |_| {
-        events.with(|e| {
-            view_model::outcome_of(e).map(|o| (o.status, o.status.tone(), o.reason.clone()))
-        })
+        events.with(|e| view_model::outcome_of(e).map(|o| (o.status, o.tone(), o.reason.clone())))
     });
     let status_text = move || match (running.get(), paused.get()) {
         (true, Some(before)) => view_model::pause_text(&before),
@@ -149,7 +147,8 @@ pub fn Toolbar(editor: Editor, controller: Controller, model_choice: ModelChoice
                 <p id="run-blocker" class="run-blocker" aria-live="polite" title=blocker_text>
                     {blocker_text}
                 </p>
-                <CounterBar counters=controller.counters() elapsed_ms=controller.elapsed_ms() />
+                <CounterBar counters=controller.counters() elapsed_ms=controller.elapsed_ms()
+                    clock_held=Signal::derive(move || controller.paused().with(Option::is_some)) />
             </div>
         </header>
     }

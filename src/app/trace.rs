@@ -73,6 +73,12 @@ pub fn TraceSection(
                 controller.events(),
                 controller.run_id(),
                 controller.paused(),
+                Signal::derive(move || {
+                    controller
+                        .running()
+                        .get()
+                        .then(|| controller.elapsed_ms().get())
+                }),
                 controller.picked_event(),
                 Callback::new(move |seq| controller.show_event(seq)),
                 pick_lesson,

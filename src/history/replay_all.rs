@@ -213,8 +213,10 @@ mod tests {
             outcome: Outcome {
                 status: Status::Done,
                 reason: "answered".into(),
+                cause: None,
                 turns: 1,
                 tool_calls: 0,
+                calls: None,
                 input_tokens: 0,
                 output_tokens: 0,
                 cost_usd: 0.0,

@@ -18,11 +18,6 @@ use harness::event::Status;
 use super::graph::{edge, Graph, Mark, NodeId};
 use super::place::Doing;
 
-/// How `Run` answers a call that a stop interrupted (`answer_cut_short` in
-/// harness/src/run.rs). The trace has no other sign that a call was cut off
-/// rather than finished: its result is the only event about it.
-const CUT_SHORT: &str = "not run to completion: the run stopped";
-
 /// The events of a call, reduced to what the drawing needs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CallEvent {
@@ -46,10 +41,11 @@ pub enum CallEvent {
 }
 
 impl CallEvent {
-    pub fn result(seq: u64, content: &str) -> CallEvent {
+    /// A `tool_result`, by the fate `Run` wrote on it.
+    pub fn result(seq: u64, fate: Option<harness::event::ResultFate>) -> CallEvent {
         CallEvent::Result {
             seq,
-            cut_short: content.starts_with(CUT_SHORT),
+            cut_short: fate == Some(harness::event::ResultFate::CutShort),
         }
     }
 }

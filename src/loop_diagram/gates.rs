@@ -16,8 +16,8 @@ pub struct Gauges {
     /// Input plus output tokens the responses reported.
     pub tokens: u64,
     pub cost_usd: f64,
-    /// Calls the model asked for that the harness took up (what
-    /// `max_tool_calls` counts); calls a stop came before are not counted.
+    /// The calls checked against `max_tool_calls` (`harness::tally`'s
+    /// "checked"); calls a stop came before are not checked.
     pub tool_calls: u32,
     /// Milliseconds since this run started, by its latest event.
     pub elapsed_ms: u64,
@@ -111,7 +111,7 @@ impl Gauges {
             reading(
                 NodeId::GateToolCalls,
                 "tool calls",
-                self.tool_calls.to_string(),
+                format!("{} checked", self.tool_calls),
                 limits.max_tool_calls.map(|max| max.to_string()),
                 "no limit",
                 limits

@@ -126,7 +126,7 @@ fn nodes(limits: &Limits, variant: Variant) -> Vec<Node> {
         NodeId::GateToolCalls,
         "Tool calls",
         match limits.max_tool_calls {
-            Some(max) => format!("Each call the model asks for counts; call number {} would be one too many (max_tool_calls {max}).", u64::from(max) + 1),
+            Some(max) => format!("Each call the harness takes up is checked against the limit: call number {} would be one too many (max_tool_calls {max}). Calls after a stop are never checked.", u64::from(max) + 1),
             None => "Off: no max_tool_calls is set.".into(),
         },
         limits.max_tool_calls.is_none(),

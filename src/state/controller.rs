@@ -97,8 +97,13 @@ pub struct Controller {
     /// Why the last scenario could not run, as `path: message` lines.
     problems: RwSignal<Vec<String>>,
     running: RwSignal<bool>,
-    /// Milliseconds since the run in flight started (refreshed by a timer).
+    /// The run in flight's own time, as its driver counts it: milliseconds
+    /// since it started, less the time step mode held it for a person
+    /// (refreshed by a timer; see `harness::driver`).
     elapsed_ms: RwSignal<u64>,
+    /// Time step mode has held the run in flight: the total, and since when
+    /// it is held now, on the run's runtime clock.
+    held: StoredValue<Held>,
     pending: RwSignal<Option<PendingApproval>>,
     /// What a paused run does next, while it is paused in step mode.
     paused: RwSignal<Option<PauseBefore>>,
@@ -147,6 +152,7 @@ impl Controller {
             problems: RwSignal::new(Vec::new()),
             running: RwSignal::new(false),
             elapsed_ms: RwSignal::new(0),
+            held: StoredValue::new(Held::default()),
             pending: RwSignal::new(None),
             paused: RwSignal::new(None),
             pause_refused: RwSignal::new(None),
@@ -301,6 +307,7 @@ impl Controller {
         self.run_state.set(RunStateBook::default());
         self.counters.set(Counters::default());
         self.elapsed_ms.set(0);
+        self.held.set_value(Held::default());
         self.picked_event.set(None);
         self.shown_event.set(None);
         self.problems.set(Vec::new());
@@ -383,6 +390,7 @@ impl Controller {
                 stepper: Box::new(BrowserStepper {
                     controller: self,
                     run,
+                    clock: runtime.clone(),
                     host: HostYield::new(runtime),
                 }),
                 cancel: token,
@@ -406,13 +414,15 @@ impl Controller {
     }
 
     /// The elapsed counter of run `run`: a timer task, not an effect, that
-    /// stops with its run.
+    /// stops with its run. It stands still while step mode holds the run,
+    /// as the run's own clock does (`harness::driver`).
     fn tick_clock(self, run: u64, clock: Rc<dyn Runtime>) {
         let started = clock.now_ms();
         spawn_local(async move {
             while self.run_id.get_untracked() == run && self.running.get_untracked() {
-                self.elapsed_ms
-                    .set((clock.now_ms() - started).max(0.0) as u64);
+                let now = clock.now_ms();
+                let held = self.held.with_value(|held| held.total_at(now));
+                self.elapsed_ms.set((now - started - held).max(0.0) as u64);
                 TimeoutFuture::new(CLOCK_TICK_MS).await;
             }
         });
@@ -634,6 +644,19 @@ impl Controller {
     }
 }
 
+/// The time step mode held a run for a person, on its runtime's clock.
+#[derive(Clone, Copy, Debug, Default)]
+struct Held {
+    total_ms: f64,
+    since: Option<f64>,
+}
+
+impl Held {
+    fn total_at(self, now: f64) -> f64 {
+        self.total_ms + self.since.map_or(0.0, |since| (now - since).max(0.0))
+    }
+}
+
 /// Waits for the approval bar: each request shows the bar and parks a sender
 /// that `Controller::decide` resolves.
 struct BrowserApprover {
@@ -671,6 +694,8 @@ impl Approver for BrowserApprover {
 struct BrowserStepper {
     controller: Controller,
     run: u64,
+    /// The run's runtime, whose clock the driver stops at each pause.
+    clock: Rc<dyn Runtime>,
     host: HostYield,
 }
 
@@ -686,13 +711,29 @@ impl Stepper for BrowserStepper {
     fn wait(&self, pause: &Pause) -> LocalBoxFuture<'static, Resume> {
         let c = self.controller;
         let (tx, rx) = oneshot::channel();
-        if c.run_id.get_untracked() == self.run {
+        let current = c.run_id.get_untracked() == self.run;
+        if current {
             c.step_tx.set_value(Some(tx));
             c.pause_refused.set(pause.refused.clone());
             c.paused.set(Some(pause.before.clone()));
+            let now = self.clock.now_ms();
+            c.held.update_value(|held| held.since = Some(now));
         }
+        let clock = self.clock.clone();
+        let run = self.run;
         Box::pin(async move {
-            match rx.await {
+            let resume = rx.await;
+            // The driver's clock goes on from here, and the header's with it.
+            if c.run_id.get_untracked() == run {
+                let now = clock.now_ms();
+                c.held.update_value(|held| {
+                    *held = Held {
+                        total_ms: held.total_at(now),
+                        since: None,
+                    }
+                });
+            }
+            match resume {
                 Ok(resume) => resume,
                 // The sender was dropped (reset or a new run): only cancel ends this wait.
                 Err(_) => future::pending().await,

@@ -12,6 +12,9 @@ use crate::view_model::{self, Counters, TOOL_CALLS_MEANING};
 pub fn CounterBar(
     #[prop(into)] counters: Signal<Counters>,
     #[prop(into)] elapsed_ms: Signal<u64>,
+    /// Step mode holds the run: its clock stands still (`harness::driver`).
+    #[prop(into)]
+    clock_held: Signal<bool>,
 ) -> impl IntoView {
     let gauge = move || counters.with(Counters::cost_fraction);
     let tripped = move |name: &'static str| counters.with(|c| c.tripped_counter() == Some(name));
@@ -47,7 +50,12 @@ pub fn CounterBar(
             </div>
             <div class="counter" data-counter="elapsed" class:tripped=move || tripped("elapsed") data-tripped=move || tripped("elapsed").then_some("true") aria-describedby=described("elapsed")>
                 <dt>"Elapsed"</dt>
-                <dd>{move || view_model::elapsed_text(elapsed_ms.get(), counters.with(|c| c.deadline_ms))}</dd>
+                <dd>
+                    {move || view_model::elapsed_text(elapsed_ms.get(), counters.with(|c| c.deadline_ms))}
+                    <Show when=move || clock_held.get()>
+                        <span class="clock-held" title="Step mode stops the run's clock while it waits for you: the deadline counts the run's own time.">" ⏸ clock paused"</span>
+                    </Show>
+                </dd>
                 {mark("elapsed")}
             </div>
             <div class="counter" data-counter="tool-calls" class:tripped=move || tripped("tool-calls") data-tripped=move || tripped("tool-calls").then_some("true") aria-describedby=described("tool-calls") title=TOOL_CALLS_MEANING>

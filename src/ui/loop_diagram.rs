@@ -442,7 +442,7 @@ fn node_view(
         let mut class = format!("loop-node kind-{kind:?}").to_lowercase();
         if let NodeId::Exit(status) = id {
             class.push(' ');
-            class.push_str(&tone_class(status.tone()));
+            class.push_str(&tone_class(diagram.with(|d| d.exit_tone(status))));
         }
         for (on, word) in [
             (lit(), " lit"),
@@ -461,9 +461,15 @@ fn node_view(
     };
     let select = move || on_select.run(id);
     let (x, y) = (s.x - s.w / 2.0, s.y - s.h / 2.0);
-    let heading = match id {
-        NodeId::Exit(status) => format!("{} {}", status.tone().icon(), status.as_str()),
-        _ => label,
+    // An exit's icon is who ended the run once it did (a `blocked` run
+    // the harness's policy ended is a guard's, not a person's).
+    let heading = move || match id {
+        NodeId::Exit(status) => format!(
+            "{} {}",
+            diagram.with(|d| d.exit_tone(status)).icon(),
+            status.as_str()
+        ),
+        _ => label.clone(),
     };
     let has_value = kind == NodeKind::Gate;
     let title_y = if has_value { s.y - 12.0 } else { s.y + 5.0 };
@@ -544,12 +550,12 @@ fn NarrowList(
                 .and_then(|pick| LoopDiagram::lesson(status).map(|l| (status, l, pick))),
             _ => None,
         };
-        let tone = match id {
-            NodeId::Exit(status) => tone_class(status.tone()),
+        let tone = move || match id {
+            NodeId::Exit(status) => tone_class(diagram.with(|d| d.exit_tone(status))),
             _ => String::new(),
         };
-        let icon = match id {
-            NodeId::Exit(status) => status.tone().icon(),
+        let icon = move || match id {
+            NodeId::Exit(status) => diagram.with(|d| d.exit_tone(status)).icon(),
             _ => "",
         };
         let select = move |_| on_select_node.run(id);
@@ -634,11 +640,12 @@ pub async fn loop_panel(
     events: ReadSignal<Vec<RunEvent>>,
     run_id: ReadSignal<u64>,
     paused: ReadSignal<Option<PauseBefore>>,
+    live_elapsed_ms: Signal<Option<u64>>,
     picked_event: ReadSignal<Option<u64>>,
     on_show_event: Callback<u64>,
     on_pick_scenario: Callback<&'static str>,
 ) -> AnyView {
-    view! { <LoopPanel events run_id paused picked_event on_show_event on_pick_scenario /> }
+    view! { <LoopPanel events run_id paused live_elapsed_ms picked_event on_show_event on_pick_scenario /> }
         .into_any()
 }
 
@@ -647,6 +654,8 @@ fn LoopPanel(
     events: ReadSignal<Vec<RunEvent>>,
     run_id: ReadSignal<u64>,
     paused: ReadSignal<Option<PauseBefore>>,
+    /// The header's elapsed time while a run is live (`None` otherwise).
+    live_elapsed_ms: Signal<Option<u64>>,
     picked_event: ReadSignal<Option<u64>>,
     /// Shows a trace event: its card is drawn first if it was off screen.
     on_show_event: Callback<u64>,
@@ -683,6 +692,10 @@ fn LoopPanel(
     Effect::new(move |_| {
         let pause = paused.get();
         diagram.update(|d| d.set_paused(pause));
+    });
+    Effect::new(move |_| {
+        let elapsed = live_elapsed_ms.get();
+        diagram.update(|d| d.set_live_elapsed(elapsed));
     });
     let highlight = RwSignal::new(None::<NodeId>);
     // An event picked in the trace: outline the node it happened at, and

@@ -25,7 +25,7 @@ pub fn StopBanner(
             <p class="stop-status">
                 <span class="tone-icon" aria-hidden="true">{banner.tone.icon()}</span>
                 " " <code>{banner.status}</code>
-                <span class="stop-who">{format!(" · ended by {}", banner.tone.label())}</span>
+                <span class="stop-who">{format!(" · ended by {}", banner.ended_by)}</span>
             </p>
             <p class="stop-reason">{banner.reason}</p>
             <p class="stop-facts">{facts}</p>

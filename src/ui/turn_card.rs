@@ -195,7 +195,7 @@ fn ItemView(item: Item, time: String, inspect: Option<u32>) -> impl IntoView {
         view! { <p class="parallel-tag">{format!("{what} {k} of {n} asked at once")}</p> }
     });
     view! {
-        <li class=class data-kind=item.kind.as_str() data-seq=item.seq data-fate=item.fate.map(|f| f.name())
+        <li class=class data-kind=item.kind.as_str() data-seq=item.seq data-fate=item.fate.map(view_model::fate_word) data-why=item.fate.map(|f| f.as_str())
             data-by-person=item.by_person.then_some("true")
             data-call-ids=call_ids data-parallel=parallel>
             <span class="event-time">{time}</span>

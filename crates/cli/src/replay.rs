@@ -153,7 +153,7 @@ enum Input {
 
 /// What replaying one record came to.
 enum Verdict {
-    Replayed(ReplayReport),
+    Replayed(Box<ReplayReport>),
     /// The record (or the scenario it needs) could not be read or built.
     Unreadable(String),
 }
@@ -250,7 +250,7 @@ impl Replayer {
             return Verdict::Unreadable(NO_SCENARIO.to_string());
         }
         match self.replay(&record) {
-            Ok(report) => Verdict::Replayed(report),
+            Ok(report) => Verdict::Replayed(Box::new(report)),
             Err(problems) => {
                 let source = self.scenario_source.clone();
                 let heading =

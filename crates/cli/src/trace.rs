@@ -157,6 +157,7 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             decision_line(name, *decision, *by, reason.as_deref(), args.as_ref())
         )],
         EventKind::ToolResult {
+            id,
             name,
             content,
             is_error,
@@ -170,6 +171,12 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             } else {
                 ""
             };
+            // An imported body may answer a call it never made.
+            let name = if name.is_empty() {
+                format!("for an unknown call [{id}]")
+            } else {
+                name.clone()
+            };
             vec![format!(
                 "{t}  {mark} {name} ({latency_ms} ms{who}): {}",
                 clip(content, 200)
@@ -179,9 +186,9 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             let mut out = vec![
                 format!("■ {} — {}", outcome.status, outcome.reason),
                 format!(
-                    "  turns {} · tool calls {} · tokens {} in / {} out · {} · {} ms",
+                    "  turns {} · tool calls: {} · tokens {} in / {} out · {} · {} ms",
                     outcome.turns,
-                    outcome.tool_calls,
+                    tool_calls_line(outcome),
                     outcome.input_tokens,
                     outcome.output_tokens,
                     usd(outcome.cost_usd),
@@ -194,6 +201,17 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             out
         }
     }
+}
+
+/// The calls as the page's header counts them (`harness::tally`): `8
+/// requested (6 ran, 2 not run), 7 checked against max_tool_calls`.
+fn tool_calls_line(outcome: &harness::event::Outcome) -> String {
+    let counts = outcome.calls.unwrap_or_default();
+    format!(
+        "{}, {} checked against max_tool_calls",
+        counts.summary(0),
+        outcome.tool_calls
+    )
 }
 
 /// "✔ issue_refund: approved by the user (approve)", "✘ issue_refund: denied
@@ -308,6 +326,7 @@ mod tests {
                 latency_ms: 0,
                 state: None,
                 by_person: true,
+                fate: Some(harness::event::ResultFate::ByPerson),
             },
         };
         assert_eq!(

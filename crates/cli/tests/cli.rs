@@ -524,3 +524,43 @@ fn ctrl_c_stops_a_hung_run_which_ends_cancelled_with_its_trace_kept() {
     assert!(recorded.lines().last().unwrap().contains("\"cancelled\""));
     let _ = std::fs::remove_file(record);
 }
+
+/// The CLI's closing lines name the tool calls as the page's header does
+/// (`harness::tally`), from the same `run_finished` it records, for every
+/// built-in that ends on its own.
+#[test]
+fn every_built_in_prints_its_tool_calls_by_the_pages_names() {
+    let dir = std::env::temp_dir().join(format!("agent-loop-counts-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for builtin in harness::library::BUILTIN {
+        let ends_alone = builtin.stop_pressed_after_ms().is_none()
+            && harness::library::clock_age_needed_ms(builtin) == 0;
+        if !ends_alone {
+            continue;
+        }
+        let record = dir.join(format!("{}.jsonl", builtin.id));
+        let output = agent_loop(&[
+            "run",
+            builtin.id,
+            "--approve",
+            "all",
+            "--record",
+            record.to_str().unwrap(),
+        ]);
+        let text = std::fs::read_to_string(&record).unwrap();
+        let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+        let calls: harness::tally::CallCounts =
+            serde_json::from_value(last["calls"].clone()).expect("run_finished has its calls");
+        let line = format!(
+            "tool calls: {}, {} checked against max_tool_calls",
+            calls.summary(0),
+            last["tool_calls"]
+        );
+        assert!(
+            stdout(&output).contains(&line),
+            "{}: {line:?} not in\n{}",
+            builtin.id,
+            stdout(&output)
+        );
+    }
+}

@@ -11,6 +11,12 @@
 //! instead of asking the model; a result typed in a tool's place is fed
 //! instead of running the handler. An answer that does not fit the pause is
 //! refused and the stepper asked again with the reason (`Pause::refused`).
+//!
+//! Step mode stops the run's clock while a person holds it: the time spent
+//! at a pause is not the run's, so it counts toward no deadline and no
+//! event time, and nothing is said to have run or been cut short meanwhile.
+//! Waiting for an approval is the run's own time, as it would be for an
+//! agent that asks a person.
 
 use std::future::Future;
 
@@ -84,7 +90,9 @@ enum Raced<T> {
 /// Drives `run` to the end, handing each event to `on_event` as it happens.
 pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEvent)) -> Outcome {
     let origin = env.runtime.now_ms();
-    let now = || env.runtime.now_ms() - origin;
+    // Milliseconds step mode held the run for a person: not the run's time.
+    let paused_ms = std::cell::Cell::new(0.0);
+    let now = || env.runtime.now_ms() - origin - paused_ms.get();
     run.set_clock_origin(origin);
     // A person's answer, taken at a pause, for the step right after it.
     let mut person: Option<PersonAnswer> = None;
@@ -188,25 +196,23 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
                     refused: None,
                 };
                 // An answer that does not fit the pause is refused, and the
-                // stepper is asked again, told why.
+                // stepper is asked again, told why. The run's clock stands
+                // still meanwhile, so no deadline is raced; Stop still is.
                 loop {
-                    match race(stepper.wait(&pause), None, deadline_in, env).await {
-                        Raced::Done(resume) => match PersonAnswer::fitting(&pause.before, resume) {
-                            Ok(answer) => {
-                                person = answer;
-                                run.resume();
-                                break;
-                            }
-                            Err(why) => pause.refused = Some(why),
-                        },
-                        Raced::TimedOut | Raced::Deadline => {
-                            run.feed_deadline(now());
+                    let held_since = env.runtime.now_ms();
+                    let answered = until_cancelled(stepper.wait(&pause), env).await;
+                    paused_ms.set(paused_ms.get() + (env.runtime.now_ms() - held_since).max(0.0));
+                    let Some(resume) = answered else {
+                        run.cancel(now());
+                        break;
+                    };
+                    match PersonAnswer::fitting(&pause.before, resume) {
+                        Ok(answer) => {
+                            person = answer;
+                            run.resume();
                             break;
                         }
-                        Raced::Cancelled => {
-                            run.cancel(now());
-                            break;
-                        }
+                        Err(why) => pause.refused = Some(why),
                     }
                 }
             }
@@ -239,6 +245,16 @@ impl PersonAnswer {
                 "a tool's result was offered, but the run is paused before model call (turn {turn}): answer as the model, or let it call the model"
             )),
         }
+    }
+}
+
+/// Awaits `op` unless Stop comes first (`None`).
+async fn until_cancelled<T>(op: impl Future<Output = T>, env: &Env<'_>) -> Option<T> {
+    let cancelled = env.cancel.cancelled();
+    pin_mut!(op, cancelled);
+    match future::select(op, cancelled).await {
+        Either::Left((value, _)) => Some(value),
+        Either::Right(((), _)) => None,
     }
 }
 

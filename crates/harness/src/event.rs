@@ -3,6 +3,14 @@
 //! The state machine emits these itself, so the CLI, the browser and tests all
 //! produce the same trace for the same scenario. Events are never edited after
 //! they are emitted; a later decision is a new event. JSON Lines round-trips.
+//!
+//! What happened is data in the events, not only words: `stop_cause` is
+//! why a run stopped (`run_finished`'s `cause`, whose `Display` is its
+//! `reason`), and `tally` counts what became of each call from the fate
+//! each `tool_result` carries.
+
+pub mod stop_cause;
+pub mod tally;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -113,6 +121,11 @@ pub enum EventKind {
         /// tool"): the handler did not run. Absent (false) otherwise.
         #[serde(default, skip_serializing_if = "is_false")]
         by_person: bool,
+        /// What became of the call: whether its tool ran, and if not, why.
+        /// `Run` always writes it; `from_jsonl` fills it in for a trace
+        /// written before it existed (`backfill`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fate: Option<ResultFate>,
     },
     RunFinished(Outcome),
 }
@@ -133,6 +146,70 @@ where
 {
     let value = Value::deserialize(deserializer)?;
     T::deserialize(value).map_err(serde::de::Error::custom)
+}
+
+/// What became of one call the model asked for, as its `tool_result` says.
+/// `tally.rs` groups these into the counts the page and the CLI show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultFate {
+    /// The tool ran and answered: a result or its own error.
+    Ran,
+    /// The tool ran past `tool_timeout_ms` and was stopped.
+    TimedOut,
+    /// Refused before it ran: an unknown tool, arguments that are not JSON
+    /// or that break the schema.
+    Invalid,
+    /// A person or the approval policy denied it.
+    Denied,
+    /// `max_tool_calls` or the repeat detector refused it, and the run stopped.
+    OverLimit,
+    /// The harness had taken it up, but the run stopped before the tool
+    /// started: while it waited for approval, or for a person in step mode.
+    StoppedBeforeStart,
+    /// The run stopped before the harness reached this call of the turn.
+    NotReached,
+    /// The tool was running when the run stopped.
+    CutShort,
+    /// A person typed the result in the tool's place; the tool did not run.
+    ByPerson,
+}
+
+impl ResultFate {
+    pub const ALL: [ResultFate; 9] = [
+        ResultFate::Ran,
+        ResultFate::TimedOut,
+        ResultFate::Invalid,
+        ResultFate::Denied,
+        ResultFate::OverLimit,
+        ResultFate::StoppedBeforeStart,
+        ResultFate::NotReached,
+        ResultFate::CutShort,
+        ResultFate::ByPerson,
+    ];
+
+    /// The snake_case word the trace writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ResultFate::Ran => "ran",
+            ResultFate::TimedOut => "timed_out",
+            ResultFate::Invalid => "invalid",
+            ResultFate::Denied => "denied",
+            ResultFate::OverLimit => "over_limit",
+            ResultFate::StoppedBeforeStart => "stopped_before_start",
+            ResultFate::NotReached => "not_reached",
+            ResultFate::CutShort => "cut_short",
+            ResultFate::ByPerson => "by_person",
+        }
+    }
+
+    /// The tool's handler started for this call.
+    pub fn tool_ran(self) -> bool {
+        matches!(
+            self,
+            ResultFate::Ran | ResultFate::TimedOut | ResultFate::CutShort
+        )
+    }
 }
 
 /// Whether a call's arguments were usable, as shown under the call.
@@ -303,13 +380,43 @@ pub struct Outcome {
     pub status: Status,
     /// One sentence naming the numbers that made the run stop.
     pub reason: String,
+    /// Why the run stopped, as data: the reason's numbers, tagged by `kind`
+    /// (`{"kind": "turn_limit", "turns": 2, "max_turns": 2}`). Absent in
+    /// traces written before it existed, and in runs read from elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<stop_cause::StopCause>,
     pub turns: u32,
+    /// The calls checked against `max_tool_calls` (`calls.checked`).
     pub tool_calls: u32,
+    /// What became of every call the model asked for (`tally.rs`). Filled
+    /// in by `from_jsonl` for a trace written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calls: Option<tally::CallCounts>,
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub cost_usd: f64,
     pub elapsed_ms: u64,
     pub answer: Option<String>,
+}
+
+impl Outcome {
+    /// Who ended the run. Most statuses say it alone; a `blocked` run was
+    /// ended by a person who denied a call, or by the harness (its
+    /// approval policy, or no one to ask), which only the cause tells.
+    pub fn tone(&self) -> StopTone {
+        match &self.cause {
+            Some(cause) => cause.tone(),
+            None => self.status.tone(),
+        }
+    }
+
+    /// Who ended the run, in words, for "ended by …".
+    pub fn ended_by(&self) -> &'static str {
+        match &self.cause {
+            Some(cause) => cause.ended_by(),
+            None => self.status.tone().label(),
+        }
+    }
 }
 
 /// Serialises events as JSON Lines, one event a line.
@@ -326,12 +433,80 @@ pub fn to_jsonl(events: &[RunEvent]) -> String {
 }
 
 /// Parses JSON Lines back into events; an error names the line that failed.
+/// A trace written before results carried their fate gets it (`backfill`).
 pub fn from_jsonl(text: &str) -> Result<Vec<RunEvent>, String> {
-    text.lines()
+    let mut events = text
+        .lines()
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty())
         .map(|(i, line)| serde_json::from_str(line).map_err(|e| jsonl_line_error(i + 1, &e)))
-        .collect()
+        .collect::<Result<Vec<RunEvent>, String>>()?;
+    backfill(&mut events);
+    Ok(events)
+}
+
+/// Fills in what a trace written before these fields existed lacks: each
+/// `tool_result`'s `fate` and `run_finished`'s `calls`. Old traces said a
+/// result's fate only in the harness's own words, so this reads those
+/// words, here and nowhere else; a trace that has the fields is unchanged.
+pub fn backfill(events: &mut [RunEvent]) {
+    use std::collections::HashSet;
+    let mut invalid: HashSet<String> = HashSet::new();
+    let mut denied: HashSet<String> = HashSet::new();
+    let mut tally = tally::ToolCallTally::default();
+    for event in events.iter_mut() {
+        match &mut event.kind {
+            EventKind::ToolCall { id, validation, .. } if !validation.is_valid() => {
+                invalid.insert(id.clone());
+            }
+            EventKind::ApprovalDecided {
+                id,
+                decision: DecisionKind::Deny | DecisionKind::DenyAndStop,
+                ..
+            } => {
+                denied.insert(id.clone());
+            }
+            EventKind::ToolResult {
+                id,
+                content,
+                is_error,
+                by_person,
+                fate: fate @ None,
+                ..
+            } => {
+                *fate = Some(if *by_person {
+                    ResultFate::ByPerson
+                } else if invalid.remove(id.as_str()) {
+                    ResultFate::Invalid
+                } else if denied.remove(id.as_str()) {
+                    ResultFate::Denied
+                } else if !*is_error {
+                    ResultFate::Ran
+                } else if content.starts_with("not run to completion:") {
+                    ResultFate::CutShort
+                } else if content.starts_with("not run: the run stopped before this call") {
+                    ResultFate::NotReached
+                } else if content.starts_with("not run:") {
+                    ResultFate::OverLimit
+                } else if content.starts_with("tool error: the tool did not finish within") {
+                    ResultFate::TimedOut
+                } else {
+                    ResultFate::Ran
+                });
+            }
+            EventKind::RunFinished(outcome) if outcome.calls.is_none() => {
+                tally.apply(&RunEvent {
+                    seq: 0,
+                    t_ms: 0,
+                    kind: EventKind::RunFinished(outcome.clone()),
+                });
+                outcome.calls = Some(tally.counts());
+                continue;
+            }
+            _ => {}
+        }
+        tally.apply(event);
+    }
 }
 
 /// Why line `number` of a JSON Lines file could not be read, said once and

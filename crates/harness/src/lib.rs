@@ -45,6 +45,9 @@ pub mod transcript;
 pub mod verify;
 pub mod wire;
 
+/// What became of the tool calls of a run (see `event::tally`).
+pub use event::tally;
+
 use std::rc::Rc;
 
 use approval::Approver;

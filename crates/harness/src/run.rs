@@ -17,19 +17,20 @@
 //! - History is only appended to, never copied per step.
 //!
 //! Around it: `meter.rs` counts tokens and dollars and makes the token and
-//! cost checks, `stop_cause.rs` holds why a run stopped and every sentence
-//! that says so, and `restore.rs` rebuilds a run's state for a fork.
+//! cost checks, and `restore.rs` rebuilds a run's state for a fork. Why a
+//! run stopped, and every sentence that says so, is part of the trace
+//! (`event::stop_cause`); what became of each call is `event::tally`.
 
 mod meter;
 mod restore;
-mod stop_cause;
 
 use std::collections::{HashSet, VecDeque};
 
 use serde_json::Value;
 
 use crate::approval::{ApprovalPolicy, ApprovalRequest, Decider, Decision, DecisionKind};
-use crate::event::{EventKind, Outcome, RunEvent, Status, Validation};
+use crate::event::tally::ToolCallTally;
+use crate::event::{EventKind, Outcome, ResultFate, RunEvent, Status, Validation};
 use crate::limits::{DeadlineMode, DeadlineScope, HistoryMode, Limits, RepeatDetector, StopMode};
 use crate::message::{
     results_message, text_of, tool_calls_of, ContentBlock, Message, Role, ToolCall, ToolResult,
@@ -38,9 +39,9 @@ use crate::model::{ModelError, ModelRequest, ModelResponse, Pricing, StopKind};
 use crate::tool::{cap_result, result_text, ToolRegistry};
 use crate::verify::Verifier;
 
+use crate::event::stop_cause::NO_REASON_GIVEN;
+pub use crate::event::stop_cause::{usd, Activity, RetryEnd, StopCause};
 use meter::Meter;
-use stop_cause::NO_REASON_GIVEN;
-pub use stop_cause::{usd, Activity, RetryEnd, StopCause};
 
 /// Waiting before a retry: the first retry waits this long, each next one twice as long.
 const RETRY_BASE_MS: u64 = 500;
@@ -133,6 +134,9 @@ pub struct Run {
     seq: u64,
     turns: u32,
     tool_calls: u32,
+    /// What became of every call, as `run_finished` counts it: the same
+    /// tally the page and the CLI keep, over the same events.
+    tally: ToolCallTally,
     meter: Meter,
     /// Why the run stopped, once it has; the trace carries it as a sentence.
     stop_cause: Option<StopCause>,
@@ -144,6 +148,8 @@ pub struct Run {
     /// Step mode: pause before each model call and tool call until `resume`.
     step_mode: bool,
     step_granted: bool,
+    /// Step mode is holding the run for a person (a `Paused` step is out).
+    paused: bool,
     always_allowed: HashSet<String>,
     tools_run_ok: HashSet<String>,
 }
@@ -165,6 +171,7 @@ impl Run {
             seq: 0,
             turns: 0,
             tool_calls: 0,
+            tally: ToolCallTally::default(),
             meter,
             stop_cause: None,
             repeats,
@@ -172,6 +179,7 @@ impl Run {
             t_offset_ms: 0.0,
             step_mode: false,
             step_granted: false,
+            paused: false,
             always_allowed: HashSet::new(),
             tools_run_ok: HashSet::new(),
         }
@@ -262,6 +270,7 @@ impl Run {
                         continue;
                     }
                     if self.step_mode && !std::mem::take(&mut self.step_granted) {
+                        self.paused = true;
                         return Step::Paused(PauseBefore::ModelCall {
                             turn: self.turns + 1,
                         });
@@ -282,6 +291,7 @@ impl Run {
                 Phase::AwaitingApproval { request } => return Step::AwaitApproval(request.clone()),
                 Phase::ToolQueued { invocation } => {
                     if self.step_mode && !self.step_granted {
+                        self.paused = true;
                         return Step::Paused(PauseBefore::ToolCall {
                             id: invocation.call_id.clone(),
                             name: invocation.name.clone(),
@@ -580,7 +590,12 @@ impl Run {
         }
         let needs_approval = match checked {
             Err(rejection) => {
-                let answer = ToolAnswer::not_run(&call.id, &call.name, rejection.message);
+                let answer = ToolAnswer::not_run(
+                    &call.id,
+                    &call.name,
+                    rejection.message,
+                    ResultFate::Invalid,
+                );
                 return self.answer(answer, now_ms);
             }
             Ok(needs) => needs,
@@ -624,7 +639,12 @@ impl Run {
                     now_ms,
                 );
                 let text = format!("denied: {cause}");
-                let answer = ToolAnswer::not_run(&invocation.call_id, &invocation.name, text);
+                let answer = ToolAnswer::not_run(
+                    &invocation.call_id,
+                    &invocation.name,
+                    text,
+                    ResultFate::Denied,
+                );
                 self.answer(answer, now_ms);
                 self.finish(cause, now_ms)
             }
@@ -699,7 +719,8 @@ impl Run {
     /// Answers a call that a limit refuses, then ends the run with that limit.
     fn refuse_and_stop(&mut self, call: &ToolCall, cause: StopCause, now_ms: f64) {
         let text = format!("not run: {cause}");
-        self.answer(ToolAnswer::not_run(&call.id, &call.name, text), now_ms);
+        let answer = ToolAnswer::not_run(&call.id, &call.name, text, ResultFate::OverLimit);
+        self.answer(answer, now_ms);
         self.finish(cause, now_ms);
     }
 
@@ -754,7 +775,12 @@ impl Run {
                 );
                 let why = reason.as_deref().unwrap_or(NO_REASON_GIVEN);
                 let text = format!("denied by the user: {why}");
-                let answer = ToolAnswer::not_run(&invocation.call_id, &invocation.name, text);
+                let answer = ToolAnswer::not_run(
+                    &invocation.call_id,
+                    &invocation.name,
+                    text,
+                    ResultFate::Denied,
+                );
                 self.answer(answer, now_ms);
                 self.phase = Phase::Calls;
             }
@@ -769,7 +795,12 @@ impl Run {
                 );
                 let why = reason.as_deref().unwrap_or(NO_REASON_GIVEN);
                 let text = format!("denied by the user: {why}");
-                let answer = ToolAnswer::not_run(&invocation.call_id, &invocation.name, text);
+                let answer = ToolAnswer::not_run(
+                    &invocation.call_id,
+                    &invocation.name,
+                    text,
+                    ResultFate::Denied,
+                );
                 self.answer(answer, now_ms);
                 self.phase = Phase::Calls;
                 let cause = StopCause::UserDeniedAndStopped {
@@ -793,7 +824,7 @@ impl Run {
     }
 
     pub fn feed_tool_result(&mut self, result: Result<Value, String>, now_ms: f64) {
-        self.take_tool_result(result, false, now_ms);
+        self.take_tool_result(result, ResultFate::Ran, now_ms);
     }
 
     /// Takes in a result a person typed in the tool's place ("Answer as the
@@ -801,10 +832,11 @@ impl Run {
     /// Otherwise it is a tool's result: an error reads "tool error: …" and
     /// a value is capped by `max_result_chars`, as the model would get them.
     pub fn feed_person_tool_result(&mut self, result: Result<Value, String>, now_ms: f64) {
-        self.take_tool_result(result, true, now_ms);
+        self.take_tool_result(result, ResultFate::ByPerson, now_ms);
     }
 
-    fn take_tool_result(&mut self, result: Result<Value, String>, by_person: bool, now_ms: f64) {
+    /// A result of the running tool (`Ran`, `TimedOut`) or a person's (`ByPerson`).
+    fn take_tool_result(&mut self, result: Result<Value, String>, fate: ResultFate, now_ms: f64) {
         let Phase::AwaitingTool {
             invocation,
             since_ms,
@@ -838,7 +870,8 @@ impl Run {
             is_error,
             latency_ms: latency,
             state,
-            by_person,
+            by_person: fate == ResultFate::ByPerson,
+            fate,
         };
         self.answer(answer, now_ms);
         self.phase = Phase::Calls;
@@ -850,7 +883,7 @@ impl Run {
         let message =
             format!("the tool did not finish within {ms} ms (tool_timeout_ms) and was stopped");
         if let Phase::AwaitingTool { .. } = self.phase {
-            self.feed_tool_result(Err(message), now_ms);
+            self.take_tool_result(Err(message), ResultFate::TimedOut, now_ms);
         }
     }
 
@@ -889,6 +922,12 @@ impl Run {
     /// What the run was doing, for stop reasons.
     fn activity(&self) -> Activity {
         match &self.phase {
+            Phase::ToolQueued { invocation } if self.paused => Activity::PausedBeforeTool {
+                tool: invocation.name.clone(),
+            },
+            Phase::Ready if self.paused => Activity::PausedBeforeModel {
+                turn: self.turns + 1,
+            },
             Phase::AwaitingModel { .. } => Activity::WaitingForModel { turn: self.turns },
             Phase::Backoff { .. } => Activity::WaitingToRetry { turn: self.turns },
             Phase::ToolQueued { invocation } | Phase::AwaitingTool { invocation, .. } => {
@@ -918,6 +957,7 @@ impl Run {
     /// Lets a paused run take its next step.
     pub fn resume(&mut self) {
         self.step_granted = true;
+        self.paused = false;
     }
 
     fn record_decision(
@@ -954,6 +994,7 @@ impl Run {
                 latency_ms: answer.latency_ms,
                 state: answer.state,
                 by_person: answer.by_person,
+                fate: Some(answer.fate),
             },
         );
         self.turn_results.push(ContentBlock::ToolResult(ToolResult {
@@ -981,8 +1022,10 @@ impl Run {
         let outcome = Outcome {
             status,
             reason,
+            cause: Some(cause.clone()),
             turns: self.turns,
             tool_calls: self.tool_calls,
+            calls: Some(self.tally.counts_at_end()),
             input_tokens: self.meter.input_tokens(),
             output_tokens: self.meter.output_tokens(),
             cost_usd: self.meter.cost_usd(),
@@ -999,9 +1042,11 @@ impl Run {
     /// the history stay complete (every tool_use has its one result) for
     /// anyone who continues the conversation or sends it to a provider.
     fn answer_cut_short(&mut self, status: Status, reason: &str, now_ms: f64) {
+        // A call the harness had taken up: cut short if its tool was
+        // running, else it never started (held for approval or by step mode).
         let interrupted = match &self.phase {
             Phase::ToolQueued { invocation } => {
-                Some((invocation.call_id.clone(), invocation.name.clone(), 0))
+                Some((invocation.call_id.clone(), invocation.name.clone(), None))
             }
             Phase::AwaitingTool {
                 invocation,
@@ -1009,18 +1054,32 @@ impl Run {
             } => Some((
                 invocation.call_id.clone(),
                 invocation.name.clone(),
-                elapsed(*since_ms, now_ms),
+                Some(elapsed(*since_ms, now_ms)),
             )),
             Phase::AwaitingApproval { request } => {
-                Some((request.call_id.clone(), request.tool.clone(), 0))
+                Some((request.call_id.clone(), request.tool.clone(), None))
             }
             _ => None,
         };
-        if let Some((id, name, latency_ms)) = interrupted {
-            let content = format!("not run to completion: the run stopped ({status}: {reason})");
-            let answer = ToolAnswer {
-                latency_ms,
-                ..ToolAnswer::not_run(&id, &name, content)
+        if let Some((id, name, running_ms)) = interrupted {
+            let answer = match running_ms {
+                Some(latency_ms) => ToolAnswer {
+                    latency_ms,
+                    ..ToolAnswer::not_run(
+                        &id,
+                        &name,
+                        format!("not run to completion: the run stopped ({status}: {reason})"),
+                        ResultFate::CutShort,
+                    )
+                },
+                None => ToolAnswer::not_run(
+                    &id,
+                    &name,
+                    format!(
+                        "not run: the run stopped before this call started ({status}: {reason})"
+                    ),
+                    ResultFate::StoppedBeforeStart,
+                ),
             };
             self.answer(answer, now_ms);
         }
@@ -1028,7 +1087,8 @@ impl Run {
         for call in leftover {
             let _ = self.record_tool_call(&call, now_ms);
             let text = format!("not run: the run stopped before this call ({status})");
-            self.answer(ToolAnswer::not_run(&call.id, &call.name, text), now_ms);
+            let answer = ToolAnswer::not_run(&call.id, &call.name, text, ResultFate::NotReached);
+            self.answer(answer, now_ms);
         }
     }
 
@@ -1058,11 +1118,13 @@ impl Run {
     }
 
     fn emit(&mut self, now_ms: f64, kind: EventKind) {
-        self.events.push(RunEvent {
+        let event = RunEvent {
             seq: self.seq,
             t_ms: (now_ms + self.t_offset_ms).max(0.0) as u64,
             kind,
-        });
+        };
+        self.tally.apply(&event);
+        self.events.push(event);
         self.seq += 1;
     }
 }
@@ -1078,11 +1140,13 @@ struct ToolAnswer<'a> {
     state: Option<Value>,
     /// A person typed it in the tool's place.
     by_person: bool,
+    fate: ResultFate,
 }
 
 impl<'a> ToolAnswer<'a> {
-    /// The answer to a call that did not run: refused, denied or cut off.
-    fn not_run(id: &'a str, name: &'a str, content: String) -> ToolAnswer<'a> {
+    /// The answer to a call that did not run (or not to its end): refused,
+    /// denied or cut off, as `fate` says.
+    fn not_run(id: &'a str, name: &'a str, content: String, fate: ResultFate) -> ToolAnswer<'a> {
         ToolAnswer {
             id,
             name,
@@ -1091,6 +1155,7 @@ impl<'a> ToolAnswer<'a> {
             latency_ms: 0,
             state: None,
             by_person: false,
+            fate,
         }
     }
 }

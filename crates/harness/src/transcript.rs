@@ -334,6 +334,7 @@ fn trace(scenario: &Scenario, model: &str, messages: &[crate::message::Message])
                             latency_ms: 0,
                             state: None,
                             by_person: false,
+                            fate: Some(crate::event::ResultFate::Ran),
                         });
                     }
                 }
@@ -356,8 +357,10 @@ fn trace(scenario: &Scenario, model: &str, messages: &[crate::message::Message])
         push(EventKind::RunFinished(Outcome {
             status: Status::Done,
             reason: "imported: the conversation ends with the model's answer".to_string(),
+            cause: None,
             turns: turn,
             tool_calls: calls,
+            calls: None,
             input_tokens: 0,
             output_tokens: 0,
             cost_usd: 0.0,
@@ -365,6 +368,7 @@ fn trace(scenario: &Scenario, model: &str, messages: &[crate::message::Message])
             answer: Some(answer),
         }));
     }
+    crate::event::backfill(&mut events);
     events
 }
 

@@ -186,6 +186,7 @@ pub fn to_otlp(record: &Record, started_unix_ms: u64) -> Value {
                 id,
                 content,
                 is_error,
+                fate,
                 ..
             } => {
                 let span = tool_span(&tools, id).unwrap_or(root);
@@ -193,6 +194,11 @@ pub fn to_otlp(record: &Record, started_unix_ms: u64) -> Value {
                     spans.list[span]
                         .attributes
                         .push(kv("gen_ai.tool.call.result", content));
+                    if let Some(fate) = fate {
+                        spans.list[span]
+                            .attributes
+                            .push(kv("agent_loop.tool_call.fate", fate.as_str()));
+                    }
                     let (code, message) = if *is_error {
                         spans.list[span]
                             .attributes
@@ -215,6 +221,23 @@ pub fn to_otlp(record: &Record, started_unix_ms: u64) -> Value {
                     kv_int("gen_ai.usage.input_tokens", outcome.input_tokens),
                     kv_int("gen_ai.usage.output_tokens", outcome.output_tokens),
                 ]);
+                // The counts by the names the page and the CLI use
+                // (`harness::tally`); `agent_loop.tool_calls` is `checked`.
+                if let Some(calls) = outcome.calls {
+                    s.attributes.extend(
+                        [
+                            ("requested", calls.requested),
+                            ("checked", calls.checked),
+                            ("ran", calls.ran),
+                            ("not_run", calls.not_run),
+                            ("cut_short", calls.cut_short),
+                            ("by_person", calls.by_person),
+                        ]
+                        .map(|(name, n)| {
+                            kv_int(&format!("agent_loop.tool_calls.{name}"), u64::from(n))
+                        }),
+                    );
+                }
                 let code = if outcome.status == Status::Done {
                     STATUS_OK
                 } else {

@@ -421,6 +421,7 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
                     latency_ms: ((end.saturating_sub(start)) / 1_000_000) as u64,
                     state: None,
                     by_person: false,
+                    fate: Some(crate::event::ResultFate::Ran),
                 },
             );
         }
@@ -429,8 +430,10 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
     let finished = |status: Status, reason: String| Outcome {
         status,
         reason,
+        cause: None,
         turns: chats.len() as u32,
         tool_calls: calls,
+        calls: None,
         input_tokens,
         output_tokens,
         cost_usd: 0.0,
@@ -452,9 +455,11 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
         Some(outcome) => trace.push(end_ms, EventKind::RunFinished(outcome)),
         None => notes.push("The trace does not say how the run ended (its last response asked for tools, or gave no finish reason), so the run has no stop status.".to_string()),
     }
+    let mut events = trace.events;
+    crate::event::backfill(&mut events);
     Ok(Record {
         scenario: None,
-        events: trace.events,
+        events,
         forked_at: None,
     })
 }

@@ -5,9 +5,9 @@
 //! token and cost checks. The turn count and every other decision stay with
 //! `Run`; the meter only answers "has a limit been reached, and by how much".
 
+use crate::event::stop_cause::StopCause;
 use crate::limits::{CostMode, Limits};
 use crate::model::{estimate_tokens, Pricing, Usage};
-use crate::run::stop_cause::StopCause;
 use crate::tool::ToolRegistry;
 
 pub(super) struct Meter {

@@ -31,6 +31,7 @@ impl Run {
         let mut turn = TurnProgress::default();
         for event in prefix {
             self.restore_event(&event.kind, &mut turn)?;
+            self.tally.apply(event);
         }
         if matches!(self.phase, Phase::NotStarted) {
             return Err("the prefix does not start with run_started".to_string());

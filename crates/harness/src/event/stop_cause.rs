@@ -2,9 +2,9 @@
 //! numbers its sentence names.
 //!
 //! All the wording of `run_finished` reasons lives in this file's `Display`,
-//! so a reason reads the same wherever it is decided. The trace keeps the
-//! sentence as text (`Outcome::reason`); the typed cause stays with the run
-//! (`Run::stop_cause`) for callers that want the numbers themselves.
+//! so a reason reads the same wherever it is decided. The trace carries both:
+//! the sentence (`Outcome::reason`) for people, and the cause itself
+//! (`Outcome::cause`, tagged by `kind`) for code that wants the numbers.
 //!
 //! Two sentences are written elsewhere and carried whole: the repeat
 //! detector's (`limits.rs`, which alone knows the pattern it saw) and the
@@ -12,11 +12,14 @@
 
 use std::fmt;
 
-use crate::event::Status;
+use serde::{Deserialize, Serialize};
+
+use super::{Status, StopTone};
 use crate::model::ModelError;
 
 /// One way a run ends. `Display` is the `reason` of its `run_finished` event.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum StopCause {
     /// A final answer that the verifier, if any, accepted.
     FinalAnswer {
@@ -121,14 +124,16 @@ pub enum StopCause {
 }
 
 /// Why a failed model call was not retried again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RetryEnd {
     NotRetryable,
     GaveUp { attempts: u32, max_retries: u32 },
 }
 
 /// What the run was doing when a deadline or the user stopped it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Activity {
     WaitingForModel {
         turn: u32,
@@ -136,9 +141,17 @@ pub enum Activity {
     WaitingToRetry {
         turn: u32,
     },
-    /// Also a tool that step mode still holds back: the stop came at its call.
     ToolRunning {
         tool: String,
+    },
+    /// Step mode held the run for a person, before this tool's call: the
+    /// tool had not started.
+    PausedBeforeTool {
+        tool: String,
+    },
+    /// Step mode held the run for a person, before this turn's model call.
+    PausedBeforeModel {
+        turn: u32,
     },
     WaitingForApproval {
         tool: String,
@@ -171,6 +184,24 @@ impl StopCause {
             | StopCause::EmptyAnswer { .. }
             | StopCause::ModelFailed { .. } => Status::ModelError,
             StopCause::Cancelled { .. } => Status::Cancelled,
+        }
+    }
+
+    /// Who ended the run. A `blocked` run that no person decided (the
+    /// approval policy, or no approver at all) was ended by the harness.
+    pub fn tone(&self) -> StopTone {
+        match self {
+            StopCause::PolicyDenied { .. } | StopCause::NoApprover { .. } => StopTone::Guard,
+            cause => cause.status().tone(),
+        }
+    }
+
+    /// Who ended the run, in words, for "ended by …".
+    pub fn ended_by(&self) -> &'static str {
+        match self {
+            StopCause::PolicyDenied { .. } => "the harness's approval policy",
+            StopCause::NoApprover { .. } => "the harness: no one could approve",
+            cause => cause.tone().label(),
         }
     }
 }
@@ -346,6 +377,12 @@ impl fmt::Display for Activity {
                 write!(f, "while waiting to retry the model call of turn {turn}")
             }
             Activity::ToolRunning { tool } => write!(f, "while tool {tool} was running"),
+            Activity::PausedBeforeTool { tool } => {
+                write!(f, "while paused before tool call {tool}")
+            }
+            Activity::PausedBeforeModel { turn } => {
+                write!(f, "while paused before the model call of turn {turn}")
+            }
             Activity::WaitingForApproval { tool } => {
                 write!(f, "while waiting for approval of {tool}")
             }
@@ -357,7 +394,7 @@ impl fmt::Display for Activity {
 }
 
 /// What a denial without a reason says, in the stop reason and to the model alike.
-pub(super) const NO_REASON_GIVEN: &str = "no reason given";
+pub(crate) const NO_REASON_GIVEN: &str = "no reason given";
 
 /// Dollars with enough digits to see small demo budgets: $0.52, $0.0041, $0.000012.
 pub fn usd(amount: f64) -> String {
