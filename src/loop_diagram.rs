@@ -154,7 +154,12 @@ impl LoopDiagram {
         let seq = event.seq;
         match &event.kind {
             EventKind::RunStarted { limits, .. } => {
+                // What the page says of the run in flight (a step pause, the
+                // header's clock) may have come before its first event.
+                let (paused, live) = (self.paused.take(), self.live_elapsed_ms);
                 *self = LoopDiagram::new(limits.clone());
+                self.paused = paused;
+                self.live_elapsed_ms = live;
                 self.doing = Doing::Started;
                 self.graph.apply(Mark::Home(NodeId::Start, seq));
             }

@@ -30,6 +30,9 @@ pub struct VerdictLine {
     /// tool_result".
     pub place: String,
     pub mark: Option<String>,
+    /// The provider documents this refusal; `false` for one known only from
+    /// public issue threads (`Rule::documented`).
+    pub documented: bool,
 }
 
 /// What the run in the log spoke, from its `run_started` model label:
@@ -74,6 +77,38 @@ pub fn run_format(events: &[RunEvent]) -> RunFormat {
         provider: None,
         model: label.to_string(),
         streamed: false,
+    }
+}
+
+/// The conversation's id links in a line: how many, and how many broken,
+/// in numbers that agree with their nouns ("1 id link is broken").
+pub fn links_summary(links: usize, broken: usize) -> String {
+    let plural = |n: usize, one: &str, many: &str| if n == 1 { one } else { many }.to_string();
+    match (links, broken) {
+        (0, _) => "No tool_use or tool_result in this request yet.".to_string(),
+        (1, 0) => {
+            "✓ The tool_use id is answered by one tool_result, in the next message.".to_string()
+        }
+        (n, 0) => format!(
+            "✓ All {n} tool_use ids are answered by one tool_result each, in the next message."
+        ),
+        (n, b) if b >= n => format!("✗ {n} id {} broken:", plural(n, "link is", "links are")),
+        (n, b) => format!(
+            "✗ {b} of the {n} id links {} broken:",
+            plural(b, "is", "are")
+        ),
+    }
+}
+
+/// The model of a run that spoke no provider's format, in words: "the
+/// scripted model", "the rules model (a teaching model)", or its label.
+pub fn model_in_words(label: &str) -> String {
+    match label {
+        "scripted" | "" => "the scripted model".to_string(),
+        rules if rules.starts_with("rules") => {
+            "the rules model (a teaching model that picks tools by rule)".to_string()
+        }
+        other => format!("the model “{other}”"),
     }
 }
 
@@ -181,6 +216,7 @@ pub fn turn_wire(events: &[RunEvent], shape: &RequestShape, turn: u32) -> Option
                 .into_iter()
                 .map(|v| VerdictLine {
                     mark: mark_of(&v.path),
+                    documented: v.rule.documented(),
                     message: v.message,
                     explanation: v.explanation,
                     path: v.path,
@@ -530,6 +566,35 @@ mod tests {
         assert!(turn.providers[1]
             .request_json
             .contains("\"model\": \"gpt-4o\""));
+    }
+
+    #[test]
+    fn the_links_summary_counts_agree_with_their_nouns() {
+        assert_eq!(links_summary(1, 1), "✗ 1 id link is broken:");
+        assert_eq!(links_summary(3, 3), "✗ 3 id links are broken:");
+        assert_eq!(links_summary(3, 1), "✗ 1 of the 3 id links is broken:");
+        assert_eq!(links_summary(3, 2), "✗ 2 of the 3 id links are broken:");
+        assert!(links_summary(1, 0).starts_with("✓ The tool_use id is answered"));
+        assert!(links_summary(2, 0).starts_with("✓ All 2 tool_use ids"));
+    }
+
+    #[test]
+    fn a_run_without_a_wire_format_names_the_model_it_used() {
+        assert_eq!(model_in_words("scripted"), "the scripted model");
+        assert_eq!(
+            model_in_words("rules (teaching model)"),
+            "the rules model (a teaching model that picks tools by rule)"
+        );
+        // An imported body names its provider, so it is not "no format".
+        let body = serde_json::json!({
+            "model": "claude-sonnet-4-5",
+            "system": "Be brief.",
+            "messages": [{"role": "user", "content": "Hi"}]
+        });
+        let imported = harness::transcript::import_request(&body).unwrap();
+        let format = run_format(&imported.record.events);
+        assert_eq!(format.provider, Some(Provider::Anthropic));
+        assert_eq!(format.model, "claude-sonnet-4-5");
     }
 
     #[test]

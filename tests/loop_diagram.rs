@@ -395,6 +395,12 @@ async fn in_step_mode_the_node_about_to_run_is_marked_next() {
             (NodeId::ModelCall, "next: model call, turn 2".to_string()),
         ]
     );
+    // The page may learn of the first pause before the run's first events
+    // reach the drawing: the caption still says what runs next.
+    let mut d = LoopDiagram::default();
+    d.set_paused(Some(pauses[0].1.clone()));
+    events[..pauses[0].0].iter().for_each(|e| d.observe(e));
+    assert_eq!(d.current().unwrap().text, "next: model call, turn 1");
     // Once the run has ended, a stale pause marks nothing.
     let mut d = LoopDiagram::from_events(&events);
     d.set_paused(Some(pauses[1].1.clone()));

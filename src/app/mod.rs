@@ -57,7 +57,7 @@ pub fn App() -> impl IntoView {
     });
 
     view! {
-        <Toolbar editor controller model_choice />
+        <Toolbar editor controller model_choice mcp />
         <main class="layout">
             <ScenarioSection editor controller model_choice mcp />
             <TraceSection editor controller history approvals />

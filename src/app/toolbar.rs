@@ -8,18 +8,40 @@ use leptos::prelude::*;
 use crate::browser::page;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
+use crate::state::mcp::{Mcp, McpStatus};
 use crate::state::model_choice::ModelChoice;
 use crate::ui::counters::CounterBar;
 use crate::ui::scenario_picker::ScenarioPicker;
 use crate::view_model;
 
 #[component]
-pub fn Toolbar(editor: Editor, controller: Controller, model_choice: ModelChoice) -> impl IntoView {
+pub fn Toolbar(
+    editor: Editor,
+    controller: Controller,
+    model_choice: ModelChoice,
+    mcp: Mcp,
+) -> impl IntoView {
     let events = controller.events();
     let running = controller.running();
     let pending = controller.pending();
     let paused = controller.paused();
-    let blocker = Memo::new(move |_| editor.run_blocker(|| model_choice.problem_lines()));
+    // The scenario's MCP servers gave no answer: a run would have none of
+    // their tools, so Run waits, and says why here rather than only in the
+    // MCP panel further down.
+    let mcp_down = Memo::new(move |_| match mcp.status().get() {
+        McpStatus::Failed(lines) => Some(lines),
+        _ => None,
+    });
+    let blocker = Memo::new(move |_| {
+        editor.run_blocker(|| model_choice.problem_lines()).or_else(|| {
+            mcp_down.get().map(|lines| {
+                format!(
+                    "Run is disabled: the scenario's MCP tools did not load ({}). Start the server, then press “Load the tools again”.",
+                    lines.join("; ")
+                )
+            })
+        })
+    });
 
     let theme = RwSignal::new(page::saved_theme().unwrap_or_else(|| "system".to_string()));
     page::apply_theme(&theme.get_untracked());
@@ -45,6 +67,7 @@ pub fn Toolbar(editor: Editor, controller: Controller, model_choice: ModelChoice
     let outcome = Memo::new(move |_| {
         events.with(|e| view_model::outcome_of(e).map(|o| (o.status, o.tone(), o.reason.clone())))
     });
+    let ended = move || !running.get() && outcome.with(Option::is_some);
     let status_text = move || match (running.get(), paused.get()) {
         (true, Some(before)) => view_model::pause_text(&before),
         (true, None) if pending.with(Option::is_some) => "Waiting for your approval".to_string(),
@@ -102,10 +125,16 @@ pub fn Toolbar(editor: Editor, controller: Controller, model_choice: ModelChoice
                     >
                         "Run"
                     </button>
+                    // After a run has ended, Step starts another one (the run
+                    // in view stays in the History): the button says so.
                     <button
                         type="button"
                         class="step"
-                        title="Run until the next model call or tool call, then pause"
+                        title=move || if ended() {
+                            "Start a new run, paused before its first model call; the run in view stays in the History"
+                        } else {
+                            "Run until the next model call or tool call, then pause"
+                        }
                         aria-describedby="run-blocker"
                         prop:disabled=move || !step_enabled()
                         on:click=move |_| {
@@ -113,7 +142,7 @@ pub fn Toolbar(editor: Editor, controller: Controller, model_choice: ModelChoice
                             controller.step(&editor.text().get_untracked())
                         }
                     >
-                        "Step"
+                        {move || if ended() { "Step a new run" } else { "Step" }}
                     </button>
                     <button
                         type="button"
@@ -146,6 +175,10 @@ pub fn Toolbar(editor: Editor, controller: Controller, model_choice: ModelChoice
                 </p>
                 <p id="run-blocker" class="run-blocker" aria-live="polite" title=blocker_text>
                     {blocker_text}
+                    {move || (!running.get() && mcp_down.with(Option::is_some)).then(|| view! {
+                        " "
+                        <a href=format!("#{}", crate::ui::mcp_panel::MCP_PANEL_ID)>"Go to the MCP servers panel"</a>
+                    })}
                 </p>
                 <CounterBar counters=controller.counters() elapsed_ms=controller.elapsed_ms()
                     clock_held=Signal::derive(move || controller.paused().with(Option::is_some)) />

@@ -14,7 +14,7 @@
 //!   arrives shows as running and goes ahead when it lands;
 //! - the built-ins' files (the first paint has their names and the opening
 //!   scenario's text, see `harness::library`), preloaded after the first paint;
-//! - reading records back and writing them out, the Wire panel's request
+//! - reading records back and writing them out, the inspector's request
 //!   bodies and checker, and the real-provider model.
 //!
 //! Components that are split themselves (the approval bar, the Compare panel,

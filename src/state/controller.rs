@@ -118,7 +118,7 @@ pub struct Controller {
     step_tx: StoredValue<Option<oneshot::Sender<Resume>>, LocalStorage>,
     /// Tool name → input schema of the run in flight.
     schemas: StoredValue<Vec<(String, Value)>>,
-    /// The system prompt and tool specs of the last run, for the Wire panel.
+    /// The system prompt and tool specs of the last run, for the inspector.
     wire_setup: RwSignal<RequestShape>,
     /// The provider the next run talks to, with its key; `None` plays the
     /// scenario's scripted model. Read when a run starts, never logged.
@@ -612,7 +612,7 @@ impl Controller {
     }
 
     /// Shows a recorded run (opened from the history or imported) as if it
-    /// had just finished: cards, counters, banner and Wire panel, read-only.
+    /// had just finished: cards, counters, banner and inspector, read-only.
     /// Any run in flight is stopped and the log replaced; nothing is started,
     /// and Run starts a fresh run as usual.
     pub fn show_record(self, record: &harness::replay::Record) {
@@ -625,7 +625,7 @@ impl Controller {
             .set(record.outcome().map_or(0, |outcome| outcome.elapsed_ms));
         self.wire_setup.set(RequestShape::default());
         self.ran.set(record.scenario.clone());
-        // The Wire panel's setup comes from the engine (a split module).
+        // The inspector's setup comes from the engine (a split module).
         if let Some(scenario) = record.scenario.clone() {
             let run = self.run_id.get_untracked();
             spawn_local(async move {

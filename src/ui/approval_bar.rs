@@ -1,6 +1,7 @@
 //! The bar under a call that waits for a person: Approve, Edit arguments,
 //! Deny (with an optional reason the model sees), Deny and stop, and Always
-//! allow this tool.
+//! allow this tool in this run (the run remembers it; the next run asks
+//! again).
 //!
 //! While an edit of the arguments is open there is one way to approve, and
 //! it approves what is in the edit box: the green button (and the `a` key,
@@ -159,6 +160,23 @@ pub fn ApprovalBar(pending: PendingApproval, approvals: Approvals) -> impl IntoV
             on_decide.run(Decision::Approve);
         }
     };
+    // The edit is checked as it is typed, so Approve is off while it
+    // breaks the schema and the problems show before any click.
+    let check_edit = move |text: String| {
+        let schema = schema.get_value();
+        spawn_local(async move {
+            let errors = crate::lazy::engine()
+                .await
+                .check_edited_args(&text, schema.as_ref())
+                .err()
+                .unwrap_or_default();
+            // A check of text typed over since is stale.
+            if edit_text.try_with_untracked(|now| *now == text) == Some(true) {
+                edit_errors.set(errors);
+            }
+        });
+    };
+    let edit_invalid = move || editing.get() && edit_errors.with(|e| !e.is_empty());
     let discard_edit = move || {
         editing.set(false);
         edit_text.set(original.get_value());
@@ -225,8 +243,9 @@ pub fn ApprovalBar(pending: PendingApproval, approvals: Approvals) -> impl IntoV
                             aria-describedby="approval-edit-note"
                             prop:value=edit_text
                             on:input=move |ev| {
-                                edit_text.set(event_target_value(&ev));
-                                edit_errors.set(Vec::new());
+                                let text = event_target_value(&ev);
+                                edit_text.set(text.clone());
+                                check_edit(text);
                             }
                         ></textarea>
                         <ul class="edit-errors" role="alert">
@@ -240,6 +259,8 @@ pub fn ApprovalBar(pending: PendingApproval, approvals: Approvals) -> impl IntoV
                 </Show>
                 <div class="approval-actions">
                     <button type="button" class="approve" aria-keyshortcuts="a"
+                        prop:disabled=edit_invalid
+                        title=move || edit_invalid().then_some("The edited arguments break the tool's schema: see the problems above")
                         on:click=move |_| approve()>
                         <span class="if-editing">"Approve with these arguments"</span>
                         <span class="unless-editing">"Approve"</span>
@@ -261,7 +282,7 @@ pub fn ApprovalBar(pending: PendingApproval, approvals: Approvals) -> impl IntoV
                     <button type="button"
                         prop:disabled=move || editing.get()
                         on:click=move |_| on_decide.run(Decision::AlwaysAllow)>
-                        "Always allow this tool"
+                        "Always allow this tool in this run"
                     </button>
                 </div>
             </div>

@@ -28,20 +28,7 @@ pub fn ConversationView(
         .iter()
         .filter(|r| matches!(r, Row::Message { .. }))
         .count();
-    let summary = if conversation.links.is_empty() {
-        "No tool_use or tool_result in this request yet.".to_string()
-    } else if broken.is_empty() {
-        format!(
-            "✓ All {} tool_use ids are answered by one tool_result each, in the next message.",
-            conversation.links.len()
-        )
-    } else {
-        format!(
-            "✗ {} of {} id links are broken:",
-            broken.len(),
-            conversation.links.len()
-        )
-    };
+    let summary = crate::wire_view::links_summary(conversation.links.len(), broken.len());
     let new_note = (turn > 1 && earlier_messages < messages).then(|| {
         format!(
             " Rows marked “new” were not in turn {}'s request.",

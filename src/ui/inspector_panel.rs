@@ -195,7 +195,10 @@ fn format_note(format: &RunFormat) -> String {
             format.model
         ),
         Some(p) => format!("This run spoke {} to {}.", p.label(), format.model),
-        None => "This run used the scripted model, which speaks no wire format: these are the bodies each provider would send and receive.".to_string(),
+        None => format!(
+            "This run used {}, which speaks no wire format: these are the bodies each provider would send and receive.",
+            crate::wire_view::model_in_words(&format.model)
+        ),
     }
 }
 
@@ -335,7 +338,7 @@ fn request_view(wire: ProviderWire, inspector: InspectorState) -> impl IntoView 
                     <li data-path=v.path.clone() data-pointed=move || is_pointed().then_some("")>
                         <code class="wire-error">{format!("HTTP 400 {}", v.message)}</code>
                         <p class="wire-explanation">{v.explanation.clone()}</p>
-                        <p class="wire-place">{format!("Where: {}.", v.place)}</p>
+                        <p class="wire-place">{format!("Where, in this {label} body: {} ({}).", v.place, v.path)}</p>
                         {markable.then(|| view! {
                             <button type="button" class="mark-block"
                                 on:click=move |_| {
@@ -351,7 +354,11 @@ fn request_view(wire: ProviderWire, inspector: InspectorState) -> impl IntoView 
             .collect_view();
         view! {
             <div class="inspector-verdict" data-verdict="rejected">
-                <p>{format!("✗ {label} would refuse this request (HTTP 400):")}</p>
+                <p>{if wire.violations.iter().all(|v| !v.documented) {
+                    format!("✗ {label} is reported to refuse this request (HTTP 400; known from public issue threads, not documented):")
+                } else {
+                    format!("✗ {label} would refuse this request (HTTP 400):")
+                }}</p>
                 <ul>{lines}</ul>
             </div>
         }

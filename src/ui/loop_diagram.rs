@@ -674,7 +674,13 @@ fn LoopPanel(
         events.with(|log| {
             let (seen_run, count) = seen.get_value();
             if seen_run != run || log.len() < count {
-                diagram.update_untracked(|d| *d = LoopDiagram::from_events(log));
+                // The pause and the clock may have come before the events.
+                let (pause, elapsed) = (paused.get_untracked(), live_elapsed_ms.get_untracked());
+                diagram.update_untracked(|d| {
+                    *d = LoopDiagram::from_events(log);
+                    d.set_paused(pause);
+                    d.set_live_elapsed(elapsed);
+                });
             } else if log.len() > count {
                 diagram
                     .update_untracked(|d| log[count..].iter().for_each(|event| d.observe(event)));

@@ -19,6 +19,9 @@ pub async fn mcp_panel(mcp: Mcp, editor: Editor) -> AnyView {
     view! { <McpPanel mcp editor /> }.into_any()
 }
 
+/// The panel's id: the Run blocker links to it when a server gave no answer.
+pub const MCP_PANEL_ID: &str = "mcp-servers";
+
 #[component]
 fn McpPanel(mcp: Mcp, editor: Editor) -> impl IntoView {
     let status = mcp.status();
@@ -27,7 +30,7 @@ fn McpPanel(mcp: Mcp, editor: Editor) -> impl IntoView {
     let shown = move || status.with(|s| *s != McpStatus::None) || held.with(|h| !h.is_empty());
     view! {
         <Show when=shown>
-            <section class="mcp-panel" aria-label="MCP servers">
+            <section id=MCP_PANEL_ID class="mcp-panel" aria-label="MCP servers">
                 <h3>"MCP servers"</h3>
                 <p class="mcp-trust">
                     "Tool names, descriptions, schemas and hints come from the server; nothing here verifies them."

@@ -8,7 +8,7 @@
 //! whose per-turn findings the turn cards show.
 
 use harness::event::StopTone;
-use harness::wire::rejections::{first_per_provider, sentence};
+use harness::wire::rejections::{first_per_provider, sentence, why};
 use leptos::prelude::*;
 
 use crate::state::protocol::{BannerVerdict, ProtocolWatch, CHECKED_UP_TO_REQUESTS};
@@ -48,11 +48,15 @@ fn verdict_view(found: &[harness::wire::Rejection]) -> AnyView {
     let lines = first
         .into_iter()
         .map(|r| {
-            let place = r.place.as_ref().map(|p| format!(" — at {p}"));
+            let place = r
+                .place
+                .as_ref()
+                .map(|p| format!(" — in the run's history, at {p}"));
             view! {
-                <li data-provider=r.violation.provider.label() data-turn=r.turn>
+                <li data-provider=r.violation.provider.label() data-turn=r.turn
+                    data-documented=r.violation.rule.documented().to_string()>
                     {sentence(r)} {place}
-                    <span class="verdict-why">{r.violation.explanation.clone()}</span>
+                    <span class="verdict-why">{why(r)}</span>
                 </li>
             }
         })

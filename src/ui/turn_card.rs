@@ -6,7 +6,7 @@
 //! decides which cards are drawn and holds them; this draws one.
 
 use harness::event::{EventKind, RunEvent, StopTone};
-use harness::wire::rejections::sentence;
+use harness::wire::rejections::{sentence, why};
 use leptos::prelude::*;
 
 use crate::browser::page;
@@ -94,12 +94,14 @@ fn TurnVerdict(turn: u32) -> impl IntoView {
                 .map(|r| {
                     let provider = r.violation.provider;
                     let path = r.violation.path.clone();
-                    let place = r.place.as_ref().map(|p| format!("Where: {p}."));
+                    // The card counts in the run's history, as its own rows
+                    // do; the inspector counts in each provider's body.
+                    let place = r.place.as_ref().map(|p| format!("Where, in the run's history: {p}."));
                     view! {
-                        <li data-provider=provider.label()>
+                        <li data-provider=provider.label() data-documented=r.violation.rule.documented().to_string()>
                             <span class="verdict-sentence">{sentence(&r)}</span>
-                            <span class="verdict-why">{r.violation.explanation.clone()}</span>
                             {place.map(|p| view! { <span class="verdict-place">{p}</span> })}
+                            <span class="verdict-why">{why(&r)}</span>
                             <button type="button" class="verdict-show"
                                 on:click=move |_| {
                                     inspector.point_at(turn, provider, path.clone());

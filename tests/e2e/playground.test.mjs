@@ -339,7 +339,7 @@ test('Always allow this tool approves this call and the later ones without askin
   // The bar is inside the turn card, under the call it is about.
   const inCard = await bar.evaluate((el) => el.closest('.turn-card')?.dataset.turn);
   assert(inCard === '1', `the bar is not in turn 1's card (${inCard})`);
-  await button(bar, 'Always allow this tool').click();
+  await button(bar, 'Always allow this tool in this run').click();
   assert((await bannerStatus(page)) === 'done', 'the run did not finish');
   const decided = await rowTexts(page, 'approval_decided');
   assert(decided.length === 2, `expected 2 decisions, got ${decided.length}`);

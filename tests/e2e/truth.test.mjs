@@ -66,7 +66,7 @@ test('truth: with an edit open, the first Approve runs the edit; a bad edit says
   const box = await openEdit(page, bar);
   const approve = await firstApprove(bar);
   assert((await approve.innerText()).startsWith('Approve with these arguments'), `approve reads ${await approve.innerText()}`);
-  const always = button(bar, 'Always allow this tool');
+  const always = button(bar, 'Always allow this tool in this run');
   assert(await always.isDisabled(), 'Always allow (the model’s arguments) is available while editing');
   assert((await bar.innerText()).includes('Always allow stays off until you discard the edit'), 'no word on why Always allow is off');
 
@@ -105,7 +105,7 @@ test('truth: the `a` key approves the open edit, not the model’s arguments, an
   await openEdit(page, again);
   await button(again, 'Discard edit').click();
   assert((await again.getByLabel(/Arguments \(JSON/).count()) === 0, 'the edit box stayed open');
-  assert(await button(again, 'Always allow this tool').isEnabled(), 'Always allow stayed off after the discard');
+  assert(await button(again, 'Always allow this tool in this run').isEnabled(), 'Always allow stayed off after the discard');
   await page.locator('h1').click();
   await page.keyboard.press('a');
   await bannerStatus(page);

@@ -34,8 +34,17 @@ pub fn check_report(shape: &RequestShape, events: &[RunEvent]) -> (String, usize
             report.push_str(&format!("✓ {}: no violations\n", provider.label()));
             continue;
         }
+        // A refusal known only from issue threads is said to be one.
+        let reported = violations.iter().filter(|v| !v.rule.documented()).count();
+        let note = match reported {
+            0 => String::new(),
+            n if n == violations.len() => {
+                " (reported in public issue threads, not documented)".to_string()
+            }
+            n => format!(" ({n} of them reported in public issue threads, not documented)"),
+        };
         report.push_str(&format!(
-            "✗ {}: {} violation{}\n",
+            "✗ {}: {} violation{}{note}\n",
             provider.label(),
             violations.len(),
             if violations.len() == 1 { "" } else { "s" }

@@ -338,6 +338,18 @@ fn check_shows_the_error_each_provider_would_answer_with() {
         ),
         "{text}"
     );
+    // OpenAI Responses refuses it too, as reported, and the CLI says that
+    // the refusal is not documented rather than call the history accepted.
+    assert!(
+        text.contains(
+            "✗ OpenAI Responses: 2 violations (reported in public issue threads, not documented)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("HTTP 400 Duplicate function_call_output for call_id toolu_dup."),
+        "{text}"
+    );
 
     let output = agent_loop(&["check", "refund-with-approval", "--approve", "all"]);
     assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
@@ -563,4 +575,34 @@ fn every_built_in_prints_its_tool_calls_by_the_pages_names() {
             stdout(&output)
         );
     }
+}
+
+/// An imported body that answers a call it never made: `show` names the
+/// result as one for an unknown call, and the request as estimated tokens.
+#[test]
+fn show_names_a_result_for_an_unknown_call() {
+    let body = temp_file(
+        "orphan.json",
+        r#"{"model": "claude-sonnet-4-5", "max_tokens": 256, "messages": [
+            {"role": "user", "content": "What is the stock of warehouse A?"},
+            {"role": "assistant", "content": "Let me look."},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_orphan", "content": "12 units"}]}]}"#,
+    );
+    let record = body.with_file_name("orphan.jsonl");
+    let output = agent_loop(&[
+        "import",
+        body.to_str().unwrap(),
+        "--out",
+        record.to_str().unwrap(),
+    ]);
+    // Exit 3: the body is one Anthropic would refuse; the record is written.
+    assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+    let output = agent_loop(&["show", record.to_str().unwrap()]);
+    let text = stdout(&output);
+    assert!(
+        text.contains("→ for an unknown call [toolu_orphan]"),
+        "{text}"
+    );
+    assert!(text.contains("turn 2 → model (≈"), "{text}");
+    assert!(!text.contains("(≈0 input tokens)"), "{text}");
 }

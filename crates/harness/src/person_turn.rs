@@ -115,6 +115,7 @@ pub fn check_turn(
             message: "choose a stop_reason: it tells the loop whether the turn is an answer (end_turn) or asks for tools (tool_use)".into(),
         });
     }
+    problems.extend(stop_reason_problem(&turn.stop_reason, turn.calls.len()));
     let response = ModelResponse {
         content,
         stop_reason: turn.stop_reason.clone(),
@@ -128,6 +129,31 @@ pub fn check_turn(
         history,
     ));
     CheckedTurn { response, problems }
+}
+
+/// A stop reason that does not match the turn: a provider never ends a turn
+/// with tool calls as a final answer, nor asks for tools without calling one.
+/// (The loop runs calls whatever the stop reason, as it does for the
+/// OpenAI-compatible servers that send "stop" with calls; sending it anyway
+/// shows that.)
+fn stop_reason_problem(stop_reason: &str, calls: usize) -> Option<TurnProblem> {
+    use crate::model::StopKind;
+    let kind = StopKind::classify(stop_reason.trim());
+    let message = match kind {
+        StopKind::EndTurn if calls > 0 => format!(
+            "stop_reason {stop_reason} says the turn is a final answer, but it has {} tool call{}: a provider ends a turn that calls tools with tool_use (Anthropic), tool_calls (Chat Completions) or function_call items (Responses)",
+            calls,
+            if calls == 1 { "" } else { "s" }
+        ),
+        StopKind::ToolUse if calls == 0 => format!(
+            "stop_reason {stop_reason} asks for tools, but the turn calls none: add a tool call, or end the turn with end_turn"
+        ),
+        _ => return None,
+    };
+    Some(TurnProblem {
+        path: "stop_reason".into(),
+        message,
+    })
 }
 
 /// One call as the model would send it, and its own problems.

@@ -227,7 +227,9 @@ pub fn import_request(body: &Value) -> Result<Transcript, String> {
             lines.join("; ")
         )
     })?;
-    let events = trace(&scenario, &model, &history.messages);
+    // Labelled as a provider run is ("Anthropic Messages claude-…"), so a
+    // view of it knows which format it spoke.
+    let events = trace(&scenario, &format!("{label} {model}"), &history.messages);
     Ok(Transcript {
         provider,
         detected_by,
@@ -262,7 +264,20 @@ fn trace(scenario: &Scenario, model: &str, messages: &[crate::message::Message])
     let mut turn = 0u32;
     let mut calls = 0u32;
     let mut answer = None;
+    // Each request's input, estimated as a run estimates its own (4
+    // characters a token): the system prompt, the tools and the history.
+    let fixed_chars = scenario.system.len()
+        + specs
+            .iter()
+            .map(|s| s.name.len() + s.description.len() + s.input_schema.to_string().len())
+            .sum::<usize>();
+    let estimate =
+        |history_chars: usize| crate::model::estimate_tokens(fixed_chars + history_chars);
+    // The history's characters before the message in hand.
+    let mut history_chars = 0;
     for (index, message) in messages.iter().enumerate() {
+        let before = history_chars;
+        history_chars += message.char_len();
         match message.role {
             Role::Assistant => {
                 turn += 1;
@@ -270,7 +285,7 @@ fn trace(scenario: &Scenario, model: &str, messages: &[crate::message::Message])
                     turn,
                     attempt: 1,
                     messages: index,
-                    estimated_input_tokens: 0,
+                    estimated_input_tokens: estimate(before),
                     max_output_tokens: scenario.limits.max_output_tokens,
                 });
                 let uses: Vec<_> = message
@@ -348,7 +363,7 @@ fn trace(scenario: &Scenario, model: &str, messages: &[crate::message::Message])
             turn: turn + 1,
             attempt: 1,
             messages: messages.len(),
-            estimated_input_tokens: 0,
+            estimated_input_tokens: estimate(history_chars),
             max_output_tokens: scenario.limits.max_output_tokens,
         });
     }

@@ -497,6 +497,42 @@ fn a_valid_typed_turn_has_no_problem_and_becomes_the_response_sent() {
     );
 }
 
+#[test]
+fn a_final_answer_with_tool_calls_or_tool_use_without_one_is_flagged() {
+    let turn = |stop_reason: &str, calls: Vec<TypedCall>| TypedTurn {
+        text: "Here you are.".into(),
+        thinking: String::new(),
+        calls,
+        stop_reason: stop_reason.into(),
+    };
+    let answer_with_call = turn("end_turn", vec![call("toolu_z", "get_time", "{}")]);
+    let problems = check_turn(&answer_with_call, "system", &tools(), &history()).problems;
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert_eq!(problems[0].path, "stop_reason");
+    assert!(
+        problems[0].message.starts_with(
+            "stop_reason end_turn says the turn is a final answer, but it has 1 tool call"
+        ),
+        "{}",
+        problems[0].message
+    );
+    let asks_for_nothing = turn("tool_use", vec![]);
+    let problems = check_turn(&asks_for_nothing, "system", &tools(), &history()).problems;
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert!(problems[0]
+        .message
+        .contains("asks for tools, but the turn calls none"));
+    for fine in [
+        turn("end_turn", vec![]),
+        turn("tool_use", vec![call("toolu_z", "get_time", "{}")]),
+    ] {
+        assert_eq!(
+            check_turn(&fine, "system", &tools(), &history()).problems,
+            []
+        );
+    }
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_fork_does_not_apply_a_typed_result_to_the_store_of_the_tool_that_never_ran() {
     let scenario = load(harness::library::find("refund-policy").unwrap().json());

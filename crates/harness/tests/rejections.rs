@@ -16,16 +16,44 @@ async fn rejections_of(id: &str) -> Vec<harness::wire::Rejection> {
 }
 
 #[tokio::test(start_paused = true)]
-async fn duplicate_ids_are_rejected_at_turn_2_by_anthropic_and_chat() {
+async fn duplicate_ids_are_rejected_at_turn_2_by_every_provider_saying_which_refusal_is_documented()
+{
     let found = rejections_of("protocol-duplicate-ids").await;
     let first = first_per_provider(&found);
     let providers: Vec<Provider> = first.iter().map(|r| r.violation.provider).collect();
-    assert_eq!(providers, [Provider::Anthropic, Provider::OpenaiChat]);
+    assert_eq!(
+        providers,
+        [
+            Provider::Anthropic,
+            Provider::OpenaiChat,
+            Provider::OpenaiResponses
+        ]
+    );
     assert!(first.iter().all(|r| r.turn == 2), "{first:?}");
     assert_eq!(
         sentence(first[0]),
         "Anthropic Messages would reject turn 2: HTTP 400 messages.1.content.1: `tool_use` ids must be unique"
     );
+    // Responses' refusal is known from issue threads, and says so.
+    assert_eq!(
+        sentence(first[2]),
+        "OpenAI Responses is reported to reject turn 2 (not documented): HTTP 400 Duplicate 'call_id': toolu_dup"
+    );
+    assert!(
+        harness::wire::rejections::why(first[2]).contains("not documented"),
+        "{}",
+        harness::wire::rejections::why(first[2])
+    );
+    // The card's place and reason count in the run's history; the wire
+    // explanation (for the inspector) in the provider's body.
+    assert_eq!(
+        first[1].place.as_deref(),
+        Some("the 3rd message (user), its 2nd block, a tool_result")
+    );
+    assert!(first[1]
+        .violation
+        .explanation
+        .starts_with("The 4th message (tool)"));
     assert_eq!(
         first[0].place.as_deref(),
         Some("the 2nd message (assistant), its 2nd block, a tool_use")

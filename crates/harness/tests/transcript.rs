@@ -295,3 +295,46 @@ fn a_response_body_or_its_sse_stream_is_read_as_the_turn_the_request_waited_for(
         .unwrap_err()
         .contains("neither a JSON response"));
 }
+
+/// A body whose tool_result answers a call it never made: the import keeps
+/// it as a result for an unknown call, and its request is estimated as any
+/// other request is, from its characters (issue 23: it said ~0 tokens).
+#[test]
+fn an_orphaned_result_is_kept_and_its_request_is_estimated() {
+    let body = json!({
+        "model": "claude-sonnet-4-5",
+        "max_tokens": 256,
+        "messages": [
+            {"role": "user", "content": "What is the stock of warehouse A? Please look it up for me."},
+            {"role": "assistant", "content": "Let me look."},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_orphan", "content": "12 units"}
+            ]}
+        ]
+    });
+    let imported = import_request(&body).unwrap();
+    let events = &imported.record.events;
+    let orphan = events.iter().find_map(|e| match &e.kind {
+        EventKind::ToolResult { id, name, .. } => Some((id.clone(), name.clone())),
+        _ => None,
+    });
+    assert_eq!(orphan, Some(("toolu_orphan".to_string(), String::new())));
+    let estimates: Vec<u64> = events
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::ModelRequest {
+                estimated_input_tokens,
+                ..
+            } => Some(estimated_input_tokens),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(estimates.len(), 2);
+    assert!(estimates.iter().all(|&t| t > 5), "{estimates:?}");
+    assert!(estimates[1] > estimates[0], "{estimates:?}");
+    // And Anthropic refuses it, as the verdict on the body says.
+    assert!(imported
+        .refused
+        .iter()
+        .any(|v| v.message.contains("unexpected `tool_use_id`")));
+}

@@ -106,14 +106,37 @@ pub fn first_per_provider(rejections: &[Rejection]) -> Vec<&Rejection> {
 }
 
 /// One line for a banner: "Anthropic Messages would reject turn 2: HTTP 400
-/// messages.1.content.1: `tool_use` ids must be unique".
+/// messages.1.content.1: `tool_use` ids must be unique". A refusal known
+/// only from public issue threads says so: "… is reported to reject turn 2
+/// (not documented): …".
 pub fn sentence(rejection: &Rejection) -> String {
+    let v = &rejection.violation;
+    let verb = if v.rule.documented() {
+        "would reject"
+    } else {
+        "is reported to reject"
+    };
+    let note = if v.rule.documented() {
+        ""
+    } else {
+        " (not documented)"
+    };
     format!(
-        "{} would reject turn {}: HTTP 400 {}",
-        rejection.violation.provider.label(),
+        "{} {verb} turn {}{note}: HTTP 400 {}",
+        v.provider.label(),
         rejection.turn,
-        rejection.violation.message
+        v.message
     )
+}
+
+/// What is wrong, for a view in the run's history's numbering: the rule's
+/// reason, and where it is known from when the provider does not document it.
+pub fn why(rejection: &Rejection) -> String {
+    let rule = rejection.violation.rule;
+    match rule.evidence() {
+        Some(evidence) => format!("{} ({evidence}.)", rule.why()),
+        None => rule.why().to_string(),
+    }
 }
 
 /// "the 2nd message (assistant), its 2nd block, a tool_use": a place in the

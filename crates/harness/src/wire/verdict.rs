@@ -40,10 +40,15 @@ pub enum Rule {
     ResponsesOrphanOutput,
     /// Responses: a `function_call_output` has an `output`.
     ResponsesMissingOutput,
+    /// Responses: one `function_call_output` per call_id (reported).
+    ResponsesDuplicateOutput,
+    /// Responses: no two `function_call` items share a call_id (reported
+    /// from OpenAI-compatible servers).
+    ResponsesDuplicateCallId,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 12] = [
+    pub const ALL: [Rule; 14] = [
         Rule::AnthropicUnansweredToolUse,
         Rule::AnthropicUnexpectedToolResult,
         Rule::AnthropicToolResultNotFirst,
@@ -56,6 +61,8 @@ impl Rule {
         Rule::ResponsesUnansweredCall,
         Rule::ResponsesOrphanOutput,
         Rule::ResponsesMissingOutput,
+        Rule::ResponsesDuplicateOutput,
+        Rule::ResponsesDuplicateCallId,
     ];
 
     pub fn provider(self) -> Provider {
@@ -71,7 +78,54 @@ impl Rule {
             | Rule::ChatDuplicateToolCallId => Provider::OpenaiChat,
             Rule::ResponsesUnansweredCall
             | Rule::ResponsesOrphanOutput
-            | Rule::ResponsesMissingOutput => Provider::OpenaiResponses,
+            | Rule::ResponsesMissingOutput
+            | Rule::ResponsesDuplicateOutput
+            | Rule::ResponsesDuplicateCallId => Provider::OpenaiResponses,
+        }
+    }
+
+    /// Whether the provider documents this refusal. The others are known
+    /// from public issue threads (see `PROTOCOL.md`), and every verdict
+    /// that rests on one says so rather than state it as the provider's
+    /// documented behaviour.
+    pub fn documented(self) -> bool {
+        !matches!(
+            self,
+            Rule::ResponsesDuplicateOutput | Rule::ResponsesDuplicateCallId
+        )
+    }
+
+    /// Where the rule is known from, for a verdict resting on it.
+    pub fn evidence(self) -> Option<&'static str> {
+        match self {
+            Rule::ResponsesDuplicateOutput => Some(
+                "reported from the API in public issue threads; OpenAI's documentation does not list this error",
+            ),
+            Rule::ResponsesDuplicateCallId => Some(
+                "reported from OpenAI-compatible Responses servers; what OpenAI's own API does is not documented",
+            ),
+            _ => None,
+        }
+    }
+
+    /// Why the rule exists, without pointing anywhere: a view says where
+    /// in its own numbering (the run's history, or the provider's body).
+    pub fn why(self) -> &'static str {
+        match self {
+            Rule::AnthropicUnansweredToolUse => "Every tool_use needs a tool_result (an error result if it failed or was denied) in the very next user message.",
+            Rule::AnthropicUnexpectedToolResult => "A tool_result can only answer a tool_use of the immediately preceding assistant message.",
+            Rule::AnthropicToolResultNotFirst => "Tool results must come first in their message; any text goes after them.",
+            Rule::AnthropicDuplicateToolUseId => "Each result names the call it answers by id, so two calls with one id cannot both be answered.",
+            Rule::AnthropicDuplicateToolName => "The model calls tools by name, so each tool's name must be unique.",
+            Rule::AnthropicEmptyText => "Anthropic rejects empty text blocks; a turn with only tool calls needs no text block.",
+            Rule::ChatToolWithoutToolCalls => "A tool message must answer a tool call of the assistant message right before it.",
+            Rule::ChatUnansweredToolCalls => "Every tool call of an assistant message needs its own tool message after it.",
+            Rule::ChatDuplicateToolCallId => "Each tool call id may be answered by one tool message only.",
+            Rule::ResponsesUnansweredCall => "Every function_call needs a function_call_output after it, even a denied one (with the denial as its output).",
+            Rule::ResponsesOrphanOutput => "A function_call_output must answer an earlier function_call with the same call_id.",
+            Rule::ResponsesMissingOutput => "Responses has no is_error flag: a failed or denied call is answered with its error text as the output.",
+            Rule::ResponsesDuplicateOutput => "Each function_call must have exactly one matching function_call_output.",
+            Rule::ResponsesDuplicateCallId => "A call_id pairs one function_call with its output, so two calls cannot share one.",
         }
     }
 }

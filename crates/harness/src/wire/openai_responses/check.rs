@@ -3,9 +3,11 @@
 //! OpenAI's own error texts.
 //!
 //! `input[N]` indexes items, not messages, so the origins come from the
-//! request builder itself.
+//! request builder itself. Two rules are known from public issue threads,
+//! not from OpenAI's documentation (`Rule::documented`): two outputs for one
+//! call_id, and two calls sharing a call_id.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde_json::Value;
 
@@ -25,31 +27,88 @@ fn wire_place(items: &[Value], n: usize) -> String {
 pub(crate) fn rules(body: &Value, findings: &mut Findings<'_>) {
     let items = array(body.get("input"));
     let last_output = last_output_per_call_id(items);
-    let mut called: HashSet<&str> = HashSet::new();
+    // Each call_id's first call and first output, by item index.
+    let mut called: HashMap<&str, usize> = HashMap::new();
+    let mut answered: HashMap<&str, usize> = HashMap::new();
     for (n, item) in items.iter().enumerate() {
         let call_id = str_at(item, "call_id").unwrap_or_default();
         match str_at(item, "type") {
             Some("function_call") => {
                 // Answered when its id's last output comes after it.
-                let answered = last_output.get(call_id).is_some_and(|&at| at > n);
-                if !answered {
+                let is_answered = last_output.get(call_id).is_some_and(|&at| at > n);
+                if !is_answered {
                     unanswered_call(items, n, call_id, findings);
                 }
-                if let Some(id) = str_at(item, "call_id") {
-                    called.insert(id);
+                if let Some(&first) = called.get(call_id) {
+                    duplicate(
+                        items,
+                        n,
+                        first,
+                        call_id,
+                        Rule::ResponsesDuplicateCallId,
+                        findings,
+                    );
+                } else if let Some(id) = str_at(item, "call_id") {
+                    called.insert(id, n);
                 }
             }
             Some("function_call_output") => {
                 if item.get("output").is_none_or(Value::is_null) {
                     missing_output(items, n, call_id, findings);
                 }
-                if !called.contains(call_id) {
+                if !called.contains_key(call_id) {
                     orphan_output(items, n, call_id, findings);
+                }
+                if let Some(&first) = answered.get(call_id) {
+                    duplicate(
+                        items,
+                        n,
+                        first,
+                        call_id,
+                        Rule::ResponsesDuplicateOutput,
+                        findings,
+                    );
+                } else {
+                    answered.insert(call_id, n);
                 }
             }
             _ => {}
         }
     }
+}
+
+/// A second `function_call` with a call_id, or a second output for one:
+/// refused as reported in public issue threads (see `Rule::evidence`).
+fn duplicate(
+    items: &[Value],
+    n: usize,
+    first: usize,
+    call_id: &str,
+    rule: Rule,
+    findings: &mut Findings<'_>,
+) {
+    let at = wire_place(items, n);
+    let (message, what) = match rule {
+        Rule::ResponsesDuplicateOutput => (
+            format!("Duplicate function_call_output for call_id {call_id}. Each function_call must have exactly one matching function_call_output."),
+            "answers",
+        ),
+        _ => (format!("Duplicate 'call_id': {call_id}"), "reuses"),
+    };
+    findings.add(
+        rule,
+        Some((n, None)),
+        at.clone(),
+        format!("input[{n}]"),
+        message,
+        format!(
+            "{} {what} call_id {call_id}, as {} did before it. {} ({})",
+            place::capitalized(&at),
+            wire_place(items, first),
+            rule.why(),
+            rule.evidence().unwrap_or_default()
+        ),
+    );
 }
 
 /// Where the last `function_call_output` of each call_id stands: a call is
