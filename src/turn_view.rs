@@ -461,8 +461,8 @@ fn item_of(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             let title = match fate {
                 _ if !known => format!("Result for an unknown call ({id})"),
                 ResultFate::Ran if !*is_error => format!("Result from {name}"),
-                ResultFate::Ran => format!("Error result from {name}"),
-                ResultFate::TimedOut => format!("Timed out: {name}"),
+                // The content says it was stopped at its timeout.
+                ResultFate::Ran | ResultFate::TimedOut => format!("Error result from {name}"),
                 ResultFate::CutShort => format!("Cut short: {name}"),
                 ResultFate::ByPerson => format!("Result typed for {name}"),
                 ResultFate::Invalid
@@ -986,7 +986,7 @@ mod tests {
             (ResultFate::OverLimit, "Not run: issue_refund"),
             (ResultFate::StoppedBeforeStart, "Not run: issue_refund"),
             (ResultFate::CutShort, "Cut short: issue_refund"),
-            (ResultFate::TimedOut, "Timed out: issue_refund"),
+            (ResultFate::TimedOut, "Error result from issue_refund"),
             (ResultFate::Ran, "Error result from issue_refund"),
             (ResultFate::ByPerson, "Result typed for issue_refund"),
         ];

@@ -21,7 +21,7 @@
 use std::cell::Cell;
 use std::panic::PanicHookInfo;
 
-use harness::event::{self, RunEvent};
+use harness::event::RunEvent;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -29,6 +29,10 @@ use wasm_bindgen::JsCast;
 thread_local! {
     /// The run log the panel offers; set by whoever starts runs.
     static TRACE: Cell<Option<ReadSignal<Vec<RunEvent>>>> = const { Cell::new(None) };
+    /// Writes the log as JSON Lines: handed in by the run engine (a split
+    /// module), so the first paint carries no event serializer. A log has
+    /// events only once the engine has run or read something.
+    static WRITER: Cell<Option<fn(&[RunEvent]) -> String>> = const { Cell::new(None) };
     static SHOWN: Cell<bool> = const { Cell::new(false) };
 }
 
@@ -49,6 +53,12 @@ pub fn install() {
 /// which every run, opened record and import writes to. Call it once.
 pub fn keep_trace(events: ReadSignal<Vec<RunEvent>>) {
     TRACE.with(|trace| trace.set(Some(events)));
+}
+
+/// How the panel writes the log it offers (`harness::event::to_jsonl`);
+/// the engine calls this when it is first used.
+pub fn write_traces_with(writer: fn(&[RunEvent]) -> String) {
+    WRITER.with(|w| w.set(Some(writer)));
 }
 
 /// TEST TRIGGER, not a feature: `window.__agentLoopTestPanic()` panics on
@@ -77,7 +87,8 @@ fn deliberate_panic() {
 /// What the panel says the run log holds: the JSONL and its event count.
 fn trace_so_far() -> Option<(String, usize)> {
     let events = TRACE.with(Cell::get)?;
-    events.try_with_untracked(|events| (event::to_jsonl(events), events.len()))
+    let write = WRITER.with(Cell::get)?;
+    events.try_with_untracked(|events| (write(events), events.len()))
 }
 
 fn show_panel(info: &PanicHookInfo<'_>) {

@@ -136,6 +136,9 @@ pub trait Engine {
 struct PageEngine;
 
 pub(super) fn page_engine() -> &'static dyn Engine {
+    // The panic panel writes the trace with the engine's serializer, so
+    // the first paint does not carry one.
+    crate::browser::panic::write_traces_with(harness::event::to_jsonl);
     &PageEngine
 }
 

@@ -110,12 +110,17 @@ test('answer as the tool: an error typed as the result reaches the next model re
   const result = page.locator('.timeline .event[data-kind="tool_result"]');
   assert((await result.getAttribute('data-by-person')) === 'true', 'the result is not marked as typed by a person');
   const text = await result.innerText();
-  assert(text.includes('Error result from get_time') && text.includes('tool error: the clock is broken'), `the result: ${text}`);
+  assert(text.includes('Result typed for get_time') && text.includes('tool error: the clock is broken'), `the result: ${text}`);
   assert(text.includes('Typed by you, in the tool\'s place: the tool did not run'), `the result: ${text}`);
 
   // Turn 2's request, as each provider would get it, carries the error flag.
   await button(page, 'Run').click();
   await bannerStatus(page);
+  // The counts say the tool did not run, as its card does.
+  const facts = await page.locator('.stop-banner .stop-facts').innerText();
+  assert(facts.includes('tool calls: 1 requested (1 typed by a person)'), `banner facts: ${facts}`);
+  const header = await page.locator('.counter[data-counter="tool-calls"] dd').innerText();
+  assert(header === '1 requested (1 typed by a person)', `header: ${header}`);
   await page.getByRole('button', { name: "Inspect turn 2's request and response" }).click();
   const wire = page.locator('section.inspector[data-open]');
   await wire.locator('pre.wire-json', { hasText: '"is_error"' }).waitFor({ timeout: 5_000 });

@@ -86,7 +86,8 @@ test('inspector: a verdict on the turn card marks its block in the request', asy
   const line = card.locator('.turn-verdict li[data-provider="Anthropic Messages"]');
   const text = await line.innerText();
   assert(text.includes('Anthropic Messages would reject turn 2: HTTP 400') && text.includes('`tool_use` ids must be unique'), text);
-  assert(/Where: the \d+(st|nd|rd|th) message \(assistant\)/.test(text), `no plain place: ${text}`);
+  // The card counts in the run's history, and says so.
+  assert(/Where, in the run's history: the \d+(st|nd|rd|th) message \(assistant\)/.test(text), `no plain place: ${text}`);
   await button(line, 'Show it in the Anthropic Messages request').click();
   const panel = page.locator('.inspector[data-open]');
   await panel.locator('h2', { hasText: 'turn 2' }).waitFor({ timeout: 5_000 });
@@ -98,7 +99,7 @@ test('inspector: a verdict on the turn card marks its block in the request', asy
   assert((await hit.first().getAttribute('data-mark')) === '1.1', `marked ${await hit.first().getAttribute('data-mark')}`);
   // The inspector's own verdict points at the same block, in plain words.
   const pointed = await panel.locator('.inspector-verdict li[data-pointed]').innerText();
-  assert(pointed.includes('Where: the 2nd message (assistant), its 2nd block, a tool_use.'), pointed);
+  assert(pointed.includes('Where, in this Anthropic Messages body: the 2nd message (assistant), its 2nd block, a tool_use (messages.1.content.1).'), pointed);
   // The marked block is brought into view.
   await page.waitForFunction(() => {
     const el = document.querySelector('.inspector .seg[data-hit]');

@@ -70,17 +70,20 @@ test('truth: with an edit open, the first Approve runs the edit; a bad edit says
   assert(await always.isDisabled(), 'Always allow (the model’s arguments) is available while editing');
   assert((await bar.innerText()).includes('Always allow stays off until you discard the edit'), 'no word on why Always allow is off');
 
+  // The edit is checked as it is typed: the problems show before any
+  // click, and Approve stays off while there are any.
   await box.fill('{not json');
-  await approve.click();
   const errors = bar.locator('.edit-errors li');
-  await errors.first().waitFor();
+  await errors.first().waitFor({ timeout: 2_000 });
   assert((await errors.innerText()).includes('not valid JSON'), `bad JSON: ${await errors.allInnerTexts()}`);
+  assert(await approve.isDisabled(), 'Approve is on while the edit is not JSON');
   await box.fill('{"order_id": 5}');
-  await approve.click();
   await page.waitForFunction(() => document.querySelector('.edit-errors li')?.textContent.includes('order_id'), null, { timeout: 2_000 });
+  assert(await approve.isDisabled(), 'Approve is on while the edit breaks the schema');
   assert((await rowTexts(page, 'approval_decided')).length === 0, 'an invalid edit was approved');
 
   await box.fill(`{"order_id": "${EDITED}"}`);
+  await page.waitForFunction(() => !document.querySelector('.approval-bar button.approve').disabled, null, { timeout: 2_000 });
   await approve.click();
   await assertEditedRunShown(page);
 });
@@ -175,10 +178,13 @@ test('truth: a tool_call_limit run counts its tool calls the same in the header,
   await button(page, 'Run').click();
   assert((await bannerStatus(page)) === 'tool_call_limit', 'the run did not stop on its tool-call limit');
   const header = await page.locator('.counter[data-counter="tool-calls"] dd').innerText();
-  const counted = header.match(/^(\d+) requested \((\d+) ran, (\d+) not run\) · limit (\d+)$/);
+  const counted = header.match(/^(\d+) requested \((\d+) ran, (\d+) not run\) · (\d+) checked, limit (\d+)$/);
   assert(counted, `header counter: ${header}`);
-  const [requested, ran, notRun, limit] = counted.slice(1).map(Number);
-  assert(requested === 8 && ran === 6 && notRun === 2 && limit === 6, `header counter: ${header}`);
+  const [requested, ran, notRun, checked, limit] = counted.slice(1).map(Number);
+  assert(requested === 8 && ran === 6 && notRun === 2 && checked === 7 && limit === 6, `header counter: ${header}`);
+  // The loop's gate counts what the limit counts, by the header's word.
+  const gateName = await page.locator('.loop-wide [data-node="gate-tool-calls"]').getAttribute('aria-label');
+  assert(gateName.includes(`${checked} checked / ${limit}`), `tool-call gate: ${gateName}`);
 
   const facts = await page.locator('.stop-banner .stop-facts').innerText();
   assert(facts.includes(`tool calls: ${requested} requested (${ran} ran, ${notRun} not run)`), `banner facts: ${facts}`);
