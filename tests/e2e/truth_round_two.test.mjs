@@ -7,6 +7,8 @@
 // says it starts a new run; an MCP server that gave no answer blocks Run
 // where Run is; an imported body's result for a call it never made says so.
 
+import { createServer } from 'node:net';
+
 import { assert, bannerStatus, button, loadScenario, pick, runBuiltin, test } from './lib.mjs';
 
 const WIDE = { viewport: { width: 1440, height: 900 } };
@@ -74,7 +76,7 @@ test('truth: a deny_all policy ends the run as the harness, not as a person', as
   assert((await page.locator('header .outcome').getAttribute('class')).includes('tone-guard'), 'the header outcome is not the guard tone');
   const exit = page.locator('.loop-wide [data-node="exit-blocked"]');
   assert((await exit.getAttribute('class')).includes('tone-guard'), `exit class ${await exit.getAttribute('class')}`);
-  assert((await exit.innerText()).includes('⊘'), `exit reads ${await exit.innerText()}`);
+  assert((await exit.textContent()).includes('⊘'), `exit reads ${await exit.textContent()}`);
 }, WIDE);
 
 test('truth: after a run ends, Step says it starts a new one', async ({ page }) => {
@@ -177,11 +179,21 @@ test('truth: a turn written as the model that calls a tool but says end_turn is 
   assert(await button(panel, 'Send as the model').isEnabled(), 'Send it anyway does not turn Send on');
 });
 
-test('truth: an MCP server that gives no answer blocks Run, said beside Run with a link to the MCP panel', async ({ page }) => {
+/** A port nothing listens on: one the system gave out, then closed. */
+async function closedPort() {
+  const server = createServer();
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address();
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+test('truth: an MCP server that gives no answer blocks Run, said beside Run with a link to the MCP panel', async ({ page, errors }) => {
+  const url = `http://127.0.0.1:${await closedPort()}/mcp`;
   await loadScenario(page, {
     name: 'Tools from a server that is down',
     task: 'Echo hello.',
-    mcp_servers: [{ name: 'down', url: 'http://127.0.0.1:9/mcp' }],
+    mcp_servers: [{ name: 'down', url }],
     model: { type: 'scripted', responses: [{ text: 'done' }] },
   });
   const blocker = page.locator('#run-blocker');
@@ -195,4 +207,8 @@ test('truth: an MCP server that gives no answer blocks Run, said beside Run with
     const r = panel?.getBoundingClientRect();
     return r && r.top < window.innerHeight && r.bottom > 0;
   }, null, { timeout: 5_000 });
+  // The browser logs the refused connections; they are what this test makes.
+  for (let i = errors.length - 1; i >= 0; i -= 1) {
+    if (errors[i].includes(url) || /ERR_CONNECTION_REFUSED/.test(errors[i])) errors.splice(i, 1);
+  }
 }, WIDE);
