@@ -26,13 +26,16 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+/// Writes a run log as JSON Lines (`harness::event::to_jsonl`).
+type TraceWriter = fn(&[RunEvent]) -> String;
+
 thread_local! {
     /// The run log the panel offers; set by whoever starts runs.
     static TRACE: Cell<Option<ReadSignal<Vec<RunEvent>>>> = const { Cell::new(None) };
     /// Writes the log as JSON Lines: handed in by the run engine (a split
     /// module), so the first paint carries no event serializer. A log has
     /// events only once the engine has run or read something.
-    static WRITER: Cell<Option<fn(&[RunEvent]) -> String>> = const { Cell::new(None) };
+    static WRITER: Cell<Option<TraceWriter>> = const { Cell::new(None) };
     static SHOWN: Cell<bool> = const { Cell::new(false) };
 }
 
@@ -57,7 +60,7 @@ pub fn keep_trace(events: ReadSignal<Vec<RunEvent>>) {
 
 /// How the panel writes the log it offers (`harness::event::to_jsonl`);
 /// the engine calls this when it is first used.
-pub fn write_traces_with(writer: fn(&[RunEvent]) -> String) {
+pub fn write_traces_with(writer: TraceWriter) {
     WRITER.with(|w| w.set(Some(writer)));
 }
 

@@ -669,6 +669,16 @@ fn LoopPanel(
     // each would slow the run itself.
     let seen = StoredValue::new((u64::MAX, 0usize));
     let frame_pending = StoredValue::new(false);
+    // At most one redraw a frame, whatever asked for it (events, the clock).
+    let redraw = move || {
+        if !frame_pending.get_value() {
+            frame_pending.set_value(true);
+            request_animation_frame(move || {
+                frame_pending.set_value(false);
+                diagram.notify();
+            });
+        }
+    };
     Effect::new(move |_| {
         let run = run_id.get();
         events.with(|log| {
@@ -687,13 +697,7 @@ fn LoopPanel(
             }
             seen.set_value((run, log.len()));
         });
-        if !frame_pending.get_value() {
-            frame_pending.set_value(true);
-            request_animation_frame(move || {
-                frame_pending.set_value(false);
-                diagram.notify();
-            });
-        }
+        redraw();
     });
     Effect::new(move |_| {
         let pause = paused.get();
@@ -701,7 +705,8 @@ fn LoopPanel(
     });
     Effect::new(move |_| {
         let elapsed = live_elapsed_ms.get();
-        diagram.update(|d| d.set_live_elapsed(elapsed));
+        diagram.update_untracked(|d| d.set_live_elapsed(elapsed));
+        redraw();
     });
     let highlight = RwSignal::new(None::<NodeId>);
     // An event picked in the trace: outline the node it happened at, and

@@ -129,7 +129,7 @@ test('inspector: the conversation draws each id link, and a broken pair broken',
   assert((await runBuiltin(page, 'get-time')) === 'done', 'get-time did not end done');
   let panel = await inspect(page, 2);
   await tab(panel, 'Conversation');
-  await bodyHolding(panel, 'are answered by one tool_result each');
+  await bodyHolding(panel, 'is answered by one tool_result, in the next message');
   assert((await panel.locator('.conv-link[data-state="paired"]').count()) === 1, 'get-time turn 2 has no paired link');
   assert((await panel.locator('.conv-new').count()) > 0, 'the rows new in turn 2 are not marked');
   // Pointing at the result's id marks its call, in the conversation too.

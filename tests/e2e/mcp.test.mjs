@@ -152,9 +152,11 @@ test('a server that refuses the page (no CORS) gets the explained message, namin
     assert(said.includes('does not allow this page (CORS)'), said);
     assert(said.includes('Access-Control-Allow-Headers: content-type, accept, mcp-protocol-version, mcp-session-id, mcp-method, mcp-name'), said);
     assert(said.includes('Access-Control-Expose-Headers: mcp-session-id'), said);
-    // Run says the same where the problems are, and runs nothing.
-    await button(page, 'Run').click();
-    await page.locator('.problems').filter({ hasText: 'CORS' }).waitFor({ timeout: 15_000 });
+    // Run waits, and says the same beside itself; nothing runs.
+    const blocker = page.locator('#run-blocker');
+    await blocker.filter({ hasText: 'CORS' }).waitFor({ timeout: 15_000 });
+    assert((await blocker.innerText()).startsWith('Run is disabled: the scenario\'s MCP tools did not load'), await blocker.innerText());
+    assert(await button(page, 'Run').isDisabled(), 'Run is on without the tools');
     assert((await page.locator('.timeline .event').count()) === 0, 'a run started without its tools');
   } finally {
     plain.close();

@@ -200,7 +200,7 @@ test('refund-with-approval pauses on issue_refund and ends `done` after Approve'
 
 test('an approval bar that appears below the screen is scrolled into view', async ({ page }) => {
   // A short window: the bar for turn 2's issue_refund is drawn below the fold.
-  await page.setViewportSize({ width: 1100, height: 520 });
+  await page.setViewportSize({ width: 1100, height: 560 });
   const bar = await refundUntilApproval(page);
   await page.waitForFunction(() => {
     const rect = document.querySelector('.approval-bar').getBoundingClientRect();
@@ -208,7 +208,7 @@ test('an approval bar that appears below the screen is scrolled into view', asyn
     return rect.top >= header - 1 && rect.bottom <= window.innerHeight + 1;
   }, null, { timeout: 2_000 }).catch(async () => {
     const box = await bar.boundingBox();
-    throw new Error(`the bar is not in view: top ${box.y}, bottom ${box.y + box.height}, window 520`);
+    throw new Error(`the bar is not in view: top ${box.y}, bottom ${box.y + box.height}, window 560`);
   });
   assert((await page.evaluate(() => window.scrollY)) > 0, 'the page did not scroll');
   await button(bar, 'Approve').click();
@@ -299,18 +299,20 @@ test('Edit arguments refuses an edit that breaks the schema and runs a valid one
   const box = bar.getByLabel(/Arguments \(JSON/);
   const prefilled = JSON.parse(await box.inputValue());
   assert(prefilled.order_id === 'ord_f6g7h8i9j0', `edit box prefilled with ${JSON.stringify(prefilled)}`);
+  // Checked as it is typed: the problems show, and Approve stays off.
   await box.fill('{"order_id": "not-an-order"}');
-  await button(bar, 'Approve with these arguments').click();
   const errors = bar.locator('.edit-errors li');
   await errors.first().waitFor();
   const text = (await errors.allInnerTexts()).join(' ');
   assert(text.includes('/order_id'), `the error does not name the path: ${text}`);
+  const approve = button(bar, 'Approve with these arguments');
+  assert(await approve.isDisabled(), 'Approve is on for an edit that breaks the schema');
   assert((await page.locator('.timeline .event[data-kind="approval_decided"]').count()) === 0, 'the invalid edit was sent');
   await box.fill('{not json');
-  await button(bar, 'Approve with these arguments').click();
   await page.waitForFunction(() => document.querySelector('.edit-errors li')?.textContent.includes('not valid JSON'));
+  assert(await approve.isDisabled(), 'Approve is on for an edit that is not JSON');
   await box.fill('{"order_id": "ord_a1b2c3d4e5"}');
-  await button(bar, 'Approve with these arguments').click();
+  await approve.click();
   const status = await bannerStatus(page);
   assert(status === 'done', `expected done, got ${status}`);
   const decided = await rowTexts(page, 'approval_decided');
