@@ -49,6 +49,9 @@ pub struct Entry {
     #[serde(with = "stored_status")]
     pub status: Option<Status>,
     pub turns: u32,
+    /// Not finite only for a run kept before costs were bounded; the index
+    /// stores that as `null` (see `stored_cost`).
+    #[serde(deserialize_with = "stored_cost")]
     pub cost_usd: f64,
     /// When it was kept, in Unix milliseconds.
     pub saved_at_ms: f64,
@@ -63,6 +66,12 @@ pub struct Entry {
 
 fn yes() -> bool {
     true
+}
+
+/// A stored cost: a number, or `null` where it was not finite when kept
+/// (serde_json writes NaN and the infinities so), read back as NaN.
+fn stored_cost<'de, D: serde::Deserializer<'de>>(input: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(input)?.unwrap_or(f64::NAN))
 }
 
 /// The status word of a record without `run_finished`.
@@ -160,33 +169,115 @@ pub fn new_id(saved_at_ms: f64, entries: &[Entry]) -> String {
     id
 }
 
-#[derive(Serialize, Deserialize)]
-struct StoredIndex {
+#[derive(Serialize)]
+struct StoredIndex<'a> {
     version: u32,
-    runs: Vec<Entry>,
+    runs: Vec<&'a Entry>,
 }
 
 /// The index as stored: only the entries whose records are in storage.
 pub fn index_to_json(entries: &[Entry]) -> String {
     let index = StoredIndex {
         version: INDEX_VERSION,
-        runs: entries.iter().filter(|e| e.stored).cloned().collect(),
+        runs: entries.iter().filter(|e| e.stored).collect(),
     };
-    // Plain strings and numbers: always serialises.
+    // Plain strings and numbers: always serialises. A cost that is not
+    // finite is written as `null`, which `stored_cost` reads back.
     serde_json::to_string(&index).unwrap_or_default()
 }
 
-/// Reads a stored index, newest first. `Err` says why it cannot be used.
-pub fn index_from_json(text: &str) -> Result<Vec<Entry>, String> {
-    let index: StoredIndex = serde_json::from_str(text)
-        .map_err(|e| format!("the saved run list is not readable ({e})"))?;
+/// The index as read: the entries that read, newest first, and one line
+/// per entry that did not, naming it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IndexRead {
+    pub entries: Vec<Entry>,
+    /// "the run 1733150000000 (Refund): its status is unknown (exploded)".
+    pub unreadable: Vec<String>,
+}
+
+/// Reads a stored index entry by entry, so one entry that does not read
+/// costs only itself. `Err` says why the index as a whole cannot be used
+/// (not JSON, another version); the records it listed are still in storage
+/// and `records_to_relist` finds them.
+pub fn index_from_json(text: &str) -> Result<IndexRead, String> {
+    #[derive(Deserialize)]
+    struct Loose {
+        version: u32,
+        runs: Vec<serde_json::Value>,
+    }
+    let index: Loose = serde_json::from_str(text).map_err(|e| {
+        format!(
+            "the saved run list is not readable (at line {}, column {})",
+            e.line(),
+            e.column()
+        )
+    })?;
     if index.version != INDEX_VERSION {
         return Err(format!(
             "the saved run list has version {}, this page reads version {INDEX_VERSION}",
             index.version
         ));
     }
-    Ok(newest_first(index.runs))
+    let mut read = IndexRead::default();
+    for (n, raw) in index.runs.into_iter().enumerate() {
+        match Entry::deserialize(&raw) {
+            Ok(entry) => read.entries.push(entry),
+            Err(why) => read.unreadable.push(format!(
+                "{}: {}",
+                entry_name(&raw, n),
+                plain_entry_error(&why.to_string())
+            )),
+        }
+    }
+    read.entries = newest_first(read.entries);
+    Ok(read)
+}
+
+/// How an unreadable entry is named: by its id and scenario where it has
+/// them, else by its place in the list.
+fn entry_name(raw: &serde_json::Value, n: usize) -> String {
+    let text = |key: &str| raw.get(key).and_then(|v| v.as_str());
+    match (text("id"), text("scenario")) {
+        (Some(id), Some(scenario)) => format!("the run {id} ({scenario})"),
+        (Some(id), None) => format!("the run {id}"),
+        _ => format!("entry {} of the list", n + 1),
+    }
+}
+
+/// An entry's serde error in the panel's words: which field, and why.
+fn plain_entry_error(serde_error: &str) -> String {
+    if let Some(field) = serde_error
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.split('`').next())
+    {
+        return format!("it has no {field}");
+    }
+    if serde_error.contains("expected struct Entry") {
+        return "it is not a kept run's entry".to_string();
+    }
+    if serde_error.starts_with("invalid type") || serde_error.starts_with("invalid value") {
+        return "one of its fields has the wrong kind of value".to_string();
+    }
+    serde_error.to_string()
+}
+
+/// The ids of kept records in storage (`keys`) that `entries` does not
+/// list: runs to summarise from their records again, so a list entry that
+/// did not read, or a list that was lost, loses no run.
+pub fn records_to_relist(keys: &[String], entries: &[Entry]) -> Vec<String> {
+    keys.iter()
+        .filter(|id| !entries.iter().any(|e| &e.id == *id))
+        .cloned()
+        .collect()
+}
+
+/// When the run with `id` was kept, from the id itself (`new_id` makes it
+/// from the time), for a run listed again from its record.
+pub fn saved_at_of(id: &str) -> f64 {
+    id.split('-')
+        .next()
+        .and_then(|ms| ms.parse::<f64>().ok())
+        .unwrap_or(0.0)
 }
 
 /// The entries, newest first; entries saved at the same time keep their
@@ -263,7 +354,11 @@ pub fn facts(entry: &Entry) -> String {
     let mut parts = vec![
         status_word(entry.status).to_string(),
         plural(u64::from(entry.turns), "turn"),
-        usd(entry.cost_usd),
+        if entry.cost_usd.is_finite() {
+            usd(entry.cost_usd)
+        } else {
+            "cost unknown".to_string()
+        },
     ];
     if entry.origin == Origin::Imported {
         parts.push("imported".to_string());
@@ -451,7 +546,7 @@ mod tests {
         let mut unsaved = entry("c", 3.0, 1);
         unsaved.stored = false;
         let entries = vec![entry("a", 1.0, 10), entry("b", 2.0, 20), unsaved];
-        let back = index_from_json(&index_to_json(&entries)).unwrap();
+        let back = index_from_json(&index_to_json(&entries)).unwrap().entries;
         assert_eq!(
             back.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(),
             ["b", "a"]
@@ -480,18 +575,64 @@ mod tests {
         );
         // As an index written before the status was typed looks.
         let saved = r#"{"version":1,"runs":[{"id":"1","scenario":"s","status":"cost_limit","turns":2,"cost_usd":0.5,"saved_at_ms":1.0,"size":3,"origin":"run"},{"id":"2","scenario":"s","status":"unfinished","turns":1,"cost_usd":0.0,"saved_at_ms":0.5,"size":3,"origin":"imported"}]}"#;
-        let entries = index_from_json(saved).unwrap();
+        let entries = index_from_json(saved).unwrap().entries;
         assert_eq!(
             entries.iter().map(|e| e.status).collect::<Vec<_>>(),
             [Some(Status::CostLimit), None]
         );
         assert_eq!(facts(&entries[1]), "unfinished · 1 turn · $0.00 · imported");
+        // An unknown status costs that entry only, named in the notice.
         let unknown = saved.replace("cost_limit", "exploded");
-        let why = index_from_json(&unknown).unwrap_err();
-        assert!(
-            why.contains("a kept run has an unknown status, exploded"),
-            "{why}"
+        let read = index_from_json(&unknown).unwrap();
+        assert_eq!(read.entries.len(), 1);
+        assert_eq!(
+            read.unreadable,
+            ["the run 1 (s): a kept run has an unknown status, exploded"]
         );
+    }
+
+    #[test]
+    fn one_unreadable_entry_costs_only_itself_and_an_unbounded_cost_reads_back() {
+        // An entry kept with an infinite cost was stored as `null` and made
+        // the whole list unreadable (issue 23); one missing a field is named.
+        let mut infinite = entry("inf", 3.0, 1);
+        infinite.cost_usd = f64::INFINITY;
+        let json = index_to_json(&[infinite, entry("ok", 2.0, 1)]);
+        assert!(json.contains("\"cost_usd\":null"), "{json}");
+        let broken = json.replace("]}", r#",{"id":"77","scenario":"Refund","turns":1}, 5]}"#);
+        let read = index_from_json(&broken).unwrap();
+        assert_eq!(
+            read.entries
+                .iter()
+                .map(|e| e.id.as_str())
+                .collect::<Vec<_>>(),
+            ["inf", "ok"]
+        );
+        assert!(read.entries[0].cost_usd.is_nan());
+        assert_eq!(facts(&read.entries[0]), "done · 1 turn · cost unknown");
+        assert_eq!(
+            read.unreadable,
+            [
+                "the run 77 (Refund): it has no status",
+                "entry 4 of the list: it is not a kept run's entry"
+            ]
+        );
+    }
+
+    #[test]
+    fn records_the_list_does_not_name_are_listed_again_with_their_time() {
+        let keys = [
+            "1700000000000".to_string(),
+            "1700000000000-2".to_string(),
+            "5".to_string(),
+        ];
+        let listed = [entry("5", 0.0, 1)];
+        assert_eq!(
+            records_to_relist(&keys, &listed),
+            ["1700000000000", "1700000000000-2"]
+        );
+        assert_eq!(saved_at_of("1700000000000-2"), 1_700_000_000_000.0);
+        assert_eq!(saved_at_of("not-a-time"), 0.0);
     }
 
     #[test]

@@ -49,6 +49,7 @@ pub mod marked_json;
 pub mod mcp_text;
 pub mod provenance;
 pub mod run_state;
+pub mod scenario_file;
 pub mod share;
 pub mod state;
 pub mod turn_view;

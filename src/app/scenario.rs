@@ -34,6 +34,12 @@ pub fn ScenarioSection(
             <h2>"Scenario"</h2>
             <p class="lesson">{editor.lesson()}</p>
             <p class="arrival" role="status">{move || editor.arrival().get()}</p>
+            {move || editor.can_undo_replacement().then(|| view! {
+                <button type="button" class="undo-replace" on:click=move |_| editor.undo_replacement()
+                    title="The scenario that was in the editor before the last pick, import, opened run or link">
+                    "↶ Undo: bring back the replaced scenario"
+                </button>
+            })}
             <ScenarioForm editor=editor problems=live_problems />
             <label for="scenario-json">"Scenario JSON"</label>
             <JsonEditor text=editor.text() on_input=move |text| editor.edit(text) />

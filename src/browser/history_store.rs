@@ -97,3 +97,16 @@ pub fn remove_record(id: &str) {
         let _ = storage.remove_item(&format!("{RECORD_PREFIX}{id}"));
     }
 }
+
+/// The ids of every kept run whose record is in storage, whether the index
+/// lists it or not.
+pub fn record_ids() -> Result<Vec<String>, StoreError> {
+    let storage = storage()?;
+    let count = storage
+        .length()
+        .map_err(|err| StoreError::Unavailable(error_text(&err)))?;
+    Ok((0..count)
+        .filter_map(|n| storage.key(n).ok().flatten())
+        .filter_map(|key| key.strip_prefix(RECORD_PREFIX).map(str::to_string))
+        .collect())
+}

@@ -103,6 +103,20 @@ pub async fn builtin_id_of(text: String) -> Option<&'static str> {
         .map(|b| b.id)
 }
 
+/// Whether a file picked with "Import scenario" may replace the editor's
+/// text: `Err` is the sentence to show instead (a run file belongs in
+/// "Import run…"; wrong-shaped JSON is refused with its problems).
+#[cfg_attr(feature = "split", lazy)]
+pub async fn scenario_file(file_name: String, text: String) -> Result<(), String> {
+    crate::scenario_file::classify(&text).map_err(|not| not.message(&file_name))?;
+    engine::page_engine().load(&text).map(drop).map_err(|problems| {
+        format!(
+            "{file_name} was not imported: it is not a scenario the playground can run ({}). The editor is unchanged.",
+            crate::view_model::problem_lines(&problems).join("; ")
+        )
+    })
+}
+
 /// How many events are written out per browser task (a few milliseconds).
 const EVENTS_PER_SLICE: usize = 2_000;
 

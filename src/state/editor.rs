@@ -36,6 +36,10 @@ use crate::state::mcp::Mcp;
 use crate::view_model::{self, CUSTOM};
 use crate::{form, lazy};
 
+/// What the editor says after an Undo.
+pub const UNDONE: &str =
+    "Brought back the scenario that was replaced; Undo again returns to the one that replaced it.";
+
 #[derive(Clone, Copy)]
 pub struct Editor {
     selected: RwSignal<String>,
@@ -65,11 +69,33 @@ pub struct Editor {
     lesson: Memo<String>,
     /// Takes header values out of the text as it arrives (see `state::mcp`).
     mcp: Mcp,
+    /// The person's text that the last replacement (a pick, an import, an
+    /// opened run, a link) took away, for "Undo". Undo swaps it back in and
+    /// keeps what it replaced, so nothing is lost either way.
+    replaced: RwSignal<Option<Replaced>>,
+}
+
+/// A text a replacement took away, with where it came from and the picker's
+/// value then.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replaced {
+    text: String,
+    provenance: Provenance,
+    selected: String,
 }
 
 impl Editor {
     pub fn new(mcp: Mcp) -> Self {
-        let (initial, link_error) = share::initial_text(&page::fragment(), page::saved_scenario());
+        let saved = page::saved_scenario();
+        // A link replaces the saved draft: the draft stays one Undo away.
+        let draft = saved.clone().map(|text| Replaced {
+            provenance: page::saved_provenance()
+                .map(|p| Provenance::from_saved(&p))
+                .unwrap_or(Provenance::fresh(Source::Own)),
+            selected: page::saved_selection().unwrap_or_else(|| CUSTOM.to_string()),
+            text,
+        });
+        let (initial, link_error) = share::initial_text(&page::fragment(), saved);
         // A header value in a link or a saved draft leaves the text before
         // it is saved again (a draft from before the page held them).
         let initial = initial.map(|(text, source)| (mcp.take_secrets(text), source));
@@ -119,7 +145,20 @@ impl Editor {
             live_problems: RwSignal::new(Vec::new()),
             lesson: lesson_of(text_signal.read_only(), loading.read_only()),
             mcp,
+            replaced: RwSignal::new(None),
         };
+        if let Some(draft) = draft {
+            if editor
+                .provenance
+                .with_untracked(|p| p.source == Source::Link)
+            {
+                let pristine = matches!(draft.provenance.source, Source::Builtin(_))
+                    && !draft.provenance.edited;
+                if !pristine && draft.text != editor.text.get_untracked() {
+                    editor.replaced.set(Some(draft));
+                }
+            }
+        }
         if mcp.moved().get_untracked().is_some() {
             page::save_scenario(&editor.text.get_untracked());
         }
@@ -286,6 +325,7 @@ impl Editor {
             }
             self.loading.set(false);
             if let Some(json) = json {
+                self.remember_replaced(json);
                 self.set_text(json.to_string());
                 self.replaced();
                 self.set_provenance(Provenance::fresh(Source::Builtin(id.clone())));
@@ -305,12 +345,54 @@ impl Editor {
 
     /// A whole scenario arrived (an imported file, a pasted link, an opened run).
     pub fn load(self, text: String, source: Source) {
+        self.remember_replaced(&text);
         self.next_pick();
         self.set_selected(CUSTOM);
         self.set_provenance(Provenance::fresh(source));
         self.set_text(text.clone());
         self.replaced();
         self.identify(text);
+    }
+
+    /// A text the last replacement took away, if it was the person's (tracked).
+    pub fn can_undo_replacement(&self) -> bool {
+        self.replaced.with(Option::is_some)
+    }
+
+    /// "Undo": brings back the text the last replacement took away, and keeps
+    /// the one it replaces in its place, so a second Undo undoes the first.
+    pub fn undo_replacement(self) {
+        let Some(back) = self.replaced.get_untracked() else {
+            return;
+        };
+        let now = self.current();
+        self.next_pick();
+        self.set_text(back.text);
+        self.replaced();
+        self.set_provenance(back.provenance);
+        self.set_selected(&back.selected);
+        self.replaced.set(Some(now));
+        self.arrival.set(Some(UNDONE.to_string()));
+    }
+
+    fn current(self) -> Replaced {
+        Replaced {
+            text: self.text.get_untracked(),
+            provenance: self.provenance.get_untracked(),
+            selected: self.selected.get_untracked(),
+        }
+    }
+
+    /// Before `incoming` replaces the text: keeps the text for Undo when it
+    /// is work a pick cannot bring back (anything but an unedited built-in)
+    /// and differs from what comes in.
+    fn remember_replaced(self, incoming: &str) {
+        let now = self.current();
+        let pristine =
+            matches!(now.provenance.source, Source::Builtin(_)) && !now.provenance.edited;
+        if !pristine && now.text != incoming {
+            self.replaced.set(Some(now));
+        }
     }
 
     fn mark_edited(self) {

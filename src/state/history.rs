@@ -121,6 +121,7 @@ impl History {
                 history.keep(record, Origin::Run).await;
             });
         });
+        spawn_local(history.relist());
         spawn_local(async move {
             loop {
                 TimeoutFuture::new(CLOCK_REFRESH_MS).await;
@@ -259,6 +260,74 @@ impl History {
                 page::reveal_timeline();
             });
         }
+    }
+
+    /// Lists again every record in storage that the index does not list (an
+    /// entry that did not read, a list that was lost), from the record
+    /// itself, and saves the index with them. A record that does not read is
+    /// named and left in storage: nothing is deleted here.
+    async fn relist(self) {
+        let Ok(ids) = store::record_ids() else {
+            return;
+        };
+        let missing = history::records_to_relist(&ids, &self.entries.get_untracked());
+        if missing.is_empty() {
+            return;
+        }
+        let (mut listed, mut unreadable) = (0, Vec::new());
+        for id in missing {
+            let text = match store::load_record(&id) {
+                Ok(Some(text)) => text,
+                _ => continue,
+            };
+            let size = text.len();
+            match lazy::parse_record(text).await {
+                Ok(record) => {
+                    let entry = history::summarize(
+                        &record,
+                        id.clone(),
+                        history::saved_at_of(&id),
+                        size,
+                        Origin::Run,
+                    );
+                    self.entries.update(|entries| {
+                        entries.push(entry);
+                        *entries = history::newest_first(std::mem::take(entries));
+                    });
+                    listed += 1;
+                }
+                Err(why) => unreadable.push(format!("the run {id}: {why}")),
+            }
+        }
+        let saved = store::save_index(&history::index_to_json(&self.entries.get_untracked()));
+        let mut said = Vec::new();
+        if listed > 0 {
+            said.push(format!(
+                "Listed {} again from {} in storage.",
+                view_model::plural(listed, "kept run"),
+                if listed == 1 {
+                    "its record"
+                } else {
+                    "their records"
+                }
+            ));
+        }
+        if !unreadable.is_empty() {
+            said.push(format!(
+                "Not listed, and left in storage untouched: {}.",
+                unreadable.join("; ")
+            ));
+        }
+        if let Err(err) = saved {
+            said.push(format!(
+                "The list could not be saved: {}.",
+                unavailable_text(&err)
+            ));
+        }
+        self.notice.update(|notice| {
+            let before = notice.take().into_iter();
+            *notice = Some(before.chain(said).collect::<Vec<_>>().join(" "));
+        });
     }
 
     /// Reads a kept run's record: from this page's memory when storage did
@@ -581,16 +650,26 @@ impl History {
     }
 }
 
-/// The stored index, or an empty history and why.
+/// The stored index, and what the panel must say about it. Entries that do
+/// not read are named; their records, and those of a list that does not read
+/// at all, stay in storage for `relist` to list again.
 fn restore() -> (Vec<Entry>, Option<String>) {
     match store::load_index() {
         Ok(None) => (Vec::new(), None),
         Ok(Some(text)) => match history::index_from_json(&text) {
-            Ok(entries) => (entries, None),
+            Ok(read) => {
+                let notice = (!read.unreadable.is_empty()).then(|| {
+                    format!(
+                        "Some kept runs' list entries could not be read: {}. Their records are read again below.",
+                        read.unreadable.join("; ")
+                    )
+                });
+                (read.entries, notice)
+            }
             Err(why) => (
                 Vec::new(),
                 Some(format!(
-                    "The kept runs could not be listed: {why}. Runs finished from now on start a new list."
+                    "The list of kept runs could not be read: {why}. The runs are listed again from their records."
                 )),
             ),
         },

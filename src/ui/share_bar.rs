@@ -6,6 +6,7 @@ use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 use crate::browser::{files, page};
+use crate::lazy;
 use crate::provenance::Source;
 use crate::share;
 use crate::state::editor::Editor;
@@ -52,12 +53,20 @@ pub fn ShareBar(
             return;
         };
         spawn_local(async move {
+            let name = input
+                .files()
+                .and_then(|files| files.get(0))
+                .map_or_else(|| "The file".to_string(), |file| file.name());
             match files::read_picked(&input).await {
-                Some(Ok(text)) => {
-                    on_arrival.run(());
-                    editor.load(text, Source::File);
-                    editor.set_arrival(Some("Imported the scenario file.".to_string()));
-                }
+                Some(Ok(text)) => match lazy::scenario_file(name.clone(), text.clone()).await {
+                    Ok(()) => {
+                        on_arrival.run(());
+                        editor.load(text, Source::File);
+                        editor.set_arrival(Some(format!("Imported the scenario {name}.")));
+                    }
+                    // A run file, or not a scenario: the editor keeps its text.
+                    Err(why) => editor.set_arrival(Some(why)),
+                },
                 Some(Err(why)) => editor.set_arrival(Some(why)),
                 None => {}
             }

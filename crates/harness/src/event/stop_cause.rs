@@ -396,10 +396,23 @@ impl fmt::Display for Activity {
 /// What a denial without a reason says, in the stop reason and to the model alike.
 pub(crate) const NO_REASON_GIVEN: &str = "no reason given";
 
-/// Dollars with enough digits to see small demo budgets: $0.52, $0.0041, $0.000012.
+/// Dollars with enough digits to see small demo budgets: $0.52, $0.0041,
+/// $0.000012; large ones grouped ($12,345.60), and beyond a trillion in
+/// powers of ten, so no amount is wider than a header field.
 pub fn usd(amount: f64) -> String {
     let abs = amount.abs();
-    if abs == 0.0 || abs >= 0.1 {
+    if amount.is_nan() {
+        "$(not a number)".to_string()
+    } else if amount.is_infinite() {
+        "$(too large to show)".to_string()
+    } else if abs >= 1e12 {
+        format!("${amount:.2e}")
+    } else if abs >= 1000.0 {
+        let cents = format!("{abs:.2}");
+        let (whole, fraction) = cents.split_once('.').unwrap_or((&cents, "00"));
+        let sign = if amount < 0.0 { "-" } else { "" };
+        format!("{sign}${}.{fraction}", group_thousands(whole))
+    } else if abs == 0.0 || abs >= 0.1 {
         format!("${amount:.2}")
     } else if abs >= 0.001 {
         format!("${amount:.4}")
@@ -408,10 +421,36 @@ pub fn usd(amount: f64) -> String {
     }
 }
 
+/// "1234567" as "1,234,567": whole numbers as people read them.
+pub fn group_thousands(digits: &str) -> String {
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (n, digit) in digits.chars().enumerate() {
+        if n > 0 && (digits.len() - n) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    grouped
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::ModelErrorKind;
+
+    #[test]
+    fn dollars_stay_short_however_large() {
+        assert_eq!(usd(0.000012), "$0.000012");
+        assert_eq!(usd(0.52), "$0.52");
+        assert_eq!(usd(999.5), "$999.50");
+        assert_eq!(usd(12_345.6), "$12,345.60");
+        assert_eq!(usd(1_000_000.0), "$1,000,000.00");
+        assert_eq!(usd(-2_500.0), "-$2,500.00");
+        assert_eq!(usd(1e308), "$1.00e308");
+        assert_eq!(usd(f64::INFINITY), "$(too large to show)");
+        assert_eq!(usd(f64::NAN), "$(not a number)");
+        assert!(usd(9.99e11).len() <= 20, "{}", usd(9.99e11));
+    }
 
     // The golden traces pin most sentences; these pin the ones whose parts
     // are optional, each part on and off.
