@@ -421,6 +421,19 @@ impl LoopDiagram {
         }
     }
 
+    /// The repeat rule on the gate's two short lines, each narrow enough for
+    /// the drawn box: `("2× a call", "anywhere")`, `("4 in a row", "naive")`.
+    pub fn repeat_reading(&self) -> (String, String) {
+        let Some(limits) = &self.limits else {
+            return Default::default();
+        };
+        match (limits.repeat_threshold, limits.repeat_mode) {
+            (None, _) => ("off".to_string(), String::new()),
+            (Some(n), RepeatMode::Canonical) => (format!("{n}× a call"), "anywhere".to_string()),
+            (Some(n), RepeatMode::Naive) => (format!("{n} in a row"), "naive".to_string()),
+        }
+    }
+
     fn mark(&mut self, mark: Mark) {
         self.graph.apply(mark);
     }

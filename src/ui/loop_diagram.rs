@@ -68,8 +68,9 @@ fn spot(id: NodeId, variant: Variant) -> Spot {
         NodeId::StopButton => at(52.0, ROW_BOTTOM_EXITS, 96.0, 40.0),
         NodeId::Exit(status) => {
             let (x, y) = exit_at(status, variant);
-            // Wide enough for the status word and its icon.
-            let w = (status.as_str().len() as f64 * 6.8 + 28.0).max(80.0);
+            // Wide enough for the status word and its icon in the bold
+            // label (max_tokens was clipped at 6.8 per letter).
+            let w = (status.as_str().len() as f64 * 7.6 + 30.0).max(80.0);
             at(x, y, w, 36.0)
         }
     }
@@ -434,7 +435,7 @@ fn node_view(
     let reading = move || {
         diagram.with(|d| match d.gates().into_iter().find(|g| g.node == id) {
             Some(g) => (g.value, g.limit),
-            None if id == NodeId::GateRepeat => (d.repeat_rule(), String::new()),
+            None if id == NodeId::GateRepeat => d.repeat_reading(),
             None => Default::default(),
         })
     };

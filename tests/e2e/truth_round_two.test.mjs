@@ -27,6 +27,9 @@ function elapsed(page) {
 test('truth: step mode stops the run\'s clock, so no deadline passes while a person holds the run', async ({ page }) => {
   await pick(page, 'deadline-per-run');
   await stepTo(page, 'Paused before model call (turn 1)');
+  // The first Step's caption says what runs next, as later steps do.
+  const caption = await page.locator('.loop-wide .loop-caption').innerText();
+  assert(caption.includes('next: model call, turn 1'), `caption after the first Step: ${caption}`);
   await stepTo(page, 'Paused before tool call get_time');
   // Three seconds against a 2 s deadline, held by a person.
   await page.waitForTimeout(3_000);
@@ -210,5 +213,22 @@ test('truth: an MCP server that gives no answer blocks Run, said beside Run with
   // The browser logs the refused connections; they are what this test makes.
   for (let i = errors.length - 1; i >= 0; i -= 1) {
     if (errors[i].includes(url) || /ERR_CONNECTION_REFUSED/.test(errors[i])) errors.splice(i, 1);
+  }
+}, WIDE);
+
+test('truth: every word drawn in a loop node fits inside its box (repeat rules, the max_tokens exit)', async ({ page }) => {
+  for (const id of ['repeated-call', 'repeated-call-naive', 'max-tokens']) {
+    await runBuiltin(page, id);
+    const rule = await page.locator('.loop-wide [data-node="gate-repeat"] .loop-value').textContent();
+    assert(id === 'max-tokens' || rule.trim() !== '', `${id}: the repeat gate shows no rule`);
+    const spills = await page.locator('.loop-wide .loop-node').evaluateAll((nodes) => nodes.flatMap((node) => {
+      const box = node.querySelector('rect').getBBox();
+      return [...node.querySelectorAll('text:not(.loop-where)')]
+        .filter((text) => text.textContent.trim() !== '')
+        .map((text) => ({ text: text.textContent, b: text.getBBox() }))
+        .filter(({ b }) => b.x < box.x - 0.5 || b.x + b.width > box.x + box.width + 0.5)
+        .map(({ text, b }) => `${node.dataset.node}: "${text}" is ${b.width.toFixed(0)} wide in a box of ${box.width}`);
+    }));
+    assert(spills.length === 0, `${id}: ${spills.join('; ')}`);
   }
 }, WIDE);
