@@ -301,3 +301,39 @@ proptest! {
         }
     }
 }
+
+/// One mistake in `model.type` is one problem: the type is judged once, by
+/// its list of names, and not again by the script's shape it did not pick.
+#[test]
+fn a_wrong_model_type_is_one_problem_with_the_nearest_name() {
+    let with_type = |t: &str| {
+        problems(&format!(
+            r#"{{"name": "x", "task": "t", "model": {{"type": {t}, "responses": [{{"text": "hi"}}]}}}}"#
+        ))
+    };
+    assert_eq!(
+        with_type("\"scriptd\""),
+        [
+            r#"model.type: expected one of ["scripted","rules"], found "scriptd" (did you mean `scripted`?)"#
+        ]
+    );
+    assert_eq!(
+        with_type("3"),
+        [r#"model.type: expected one of ["scripted","rules"], found 3"#]
+    );
+    assert_eq!(
+        with_type("\"gpt\""),
+        [r#"model.type: expected one of ["scripted","rules"], found "gpt""#]
+    );
+    assert_eq!(
+        problems(r#"{"name": "x", "task": "t", "model": {"responses": []}}"#),
+        ["model.type: this required field is missing"]
+    );
+    // The same nearest-name help for every list of names.
+    assert_eq!(
+        problems(r#"{"name": "x", "task": "t", "approval": "aks", "model": {"type": "rules"}}"#),
+        [
+            r#"approval: expected one of ["ask","approve_all","deny_all"], found "aks" (did you mean `ask`?)"#
+        ]
+    );
+}

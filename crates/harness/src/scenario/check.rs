@@ -134,10 +134,22 @@ fn schema_finding(error: &ValidationError, value: &Value, spellings: &Spellings)
             message,
         };
     }
+    let message = spellings.respell(&error.instance_path, error.message.clone(), value);
     Finding {
+        message: format!("{message}{}", nearest_allowed(error, value)),
         pointer: error.instance_path.clone(),
-        message: spellings.respell(&error.instance_path, error.message.clone(), value),
     }
+}
+
+/// " (did you mean `scripted`?)" when a word that is not one of the allowed
+/// words (`enum`, `const`) is close to one of them.
+fn nearest_allowed(error: &ValidationError, value: &Value) -> String {
+    let (Some(allowed), Some(Value::String(written))) =
+        (&error.allowed, value.pointer(&error.instance_path))
+    else {
+        return String::new();
+    };
+    did_you_mean(written, allowed.iter().filter_map(Value::as_str))
 }
 
 fn too_large_for_a_number(overflow: &Spelling) -> Finding {
