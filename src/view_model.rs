@@ -224,13 +224,10 @@ impl Banner {
 /// object that the tool's schema accepts. `Err` lists what is wrong, one line
 /// each, with the instance path when there is one.
 pub fn check_edited_args(text: &str, schema: Option<&Value>) -> Result<Value, Vec<String>> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        vec![format!(
-            "not valid JSON: {e} (line {}, column {})",
-            e.line(),
-            e.column()
-        )]
-    })?;
+    // serde_json's own message already ends "at line 1 column 2"; the
+    // harness's wording names the place once, in characters.
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| vec![harness::scenario::syntax::describe(&e, text)])?;
     if !value.is_object() {
         return Err(vec!["arguments must be a JSON object".to_string()]);
     }
@@ -714,6 +711,16 @@ mod tests {
         };
         assert_eq!(broken.len(), 1);
         assert!(broken[0].starts_with("not valid JSON"), "{broken:?}");
+    }
+
+    #[test]
+    fn edited_arguments_that_are_not_json_name_the_place_once() {
+        assert_eq!(
+            check_edited_args("{\"order_id\": }", None),
+            Err(vec![
+                "not valid JSON at line 1, column 14: expected a value: text in double quotes, a number, `true`, `false`, `null`, an object or an array".to_string()
+            ])
+        );
     }
 
     #[test]

@@ -255,10 +255,15 @@ pub struct WireArgs {
 
 #[derive(Args)]
 #[command(
-    after_help = "Exit codes: 0 when no provider would reject the run's history, 3 when one would, 2 for a bad file."
+    after_help = "A scenario is run, then its history checked; a run record (JSON Lines, from
+`run --record` or `run --jsonl`) is checked as recorded; a provider request
+body is not checked here: `agent-loop import` reads it with its verdict.
+
+Exit codes: 0 when no provider would reject the run's history, 3 when one
+would, 2 for a bad file (or a provider request body)."
 )]
 pub struct CheckArgs {
-    /// A scenario file, or the name of a built-in scenario
+    /// A scenario file, a built-in scenario's name, or a run record (JSON Lines)
     #[arg(value_name = "SCENARIO")]
     pub scenario: String,
     #[command(flatten)]

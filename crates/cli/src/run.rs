@@ -211,6 +211,9 @@ pub fn wire_command(args: &WireArgs) -> ExitCode {
 }
 
 pub fn check_command(args: &CheckArgs) -> ExitCode {
+    if let Some(code) = check_what_is_not_a_scenario(&args.scenario) {
+        return code;
+    }
     let (shape, events) = match run_for_requests(&args.scenario, args.approval.policy()) {
         Ok(run) => run,
         Err(code) => return code,
@@ -222,4 +225,58 @@ pub fn check_command(args: &CheckArgs) -> ExitCode {
     } else {
         ExitCode::from(3)
     }
+}
+
+/// `check` is also given what is not a scenario: a run record (JSON Lines,
+/// as `run --record` and `--jsonl` write) is checked as recorded, with the
+/// same checker; a provider's request body is sent to `import`, which reads
+/// it with its verdict. `None`: a scenario (or a built-in's name), checked
+/// by running it.
+fn check_what_is_not_a_scenario(source: &str) -> Option<ExitCode> {
+    let text = std::fs::read_to_string(source).ok()?;
+    if let Ok(body) = serde_json::from_str::<serde_json::Value>(&text) {
+        // A scenario has a task; a request body has messages or input.
+        if body.get("task").is_none() && harness::transcript::detect(&body).is_ok() {
+            eprintln!(
+                "agent-loop: {source}: this is a provider request body: use `agent-loop import`"
+            );
+            return Some(ExitCode::from(2));
+        }
+        return None;
+    }
+    // Not one JSON value: a record when its first line is a JSON object.
+    let first = text.lines().find(|line| !line.trim().is_empty())?;
+    if !serde_json::from_str::<serde_json::Value>(first).is_ok_and(|v| v.is_object()) {
+        return None;
+    }
+    let record = match harness::replay::Record::from_jsonl(&text) {
+        Ok(record) => record,
+        Err(why) => {
+            eprintln!("agent-loop: {source}: {why}");
+            return Some(ExitCode::from(2));
+        }
+    };
+    // A bare trace holds no scenario: its history is checked without a
+    // system prompt or tool definitions.
+    let shape = match &record.scenario {
+        Some(scenario) => match RequestShape::of(scenario) {
+            Ok(shape) => shape,
+            Err(problems) => {
+                report_problems(source, &problems);
+                return Some(ExitCode::from(2));
+            }
+        },
+        None => RequestShape {
+            system: String::new(),
+            tools: Vec::new(),
+        },
+    };
+    println!("{source}: a run record; its history as recorded:");
+    let (report, violations) = wire::check_report(&shape, &record.events);
+    print!("{report}");
+    Some(if violations == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(3)
+    })
 }

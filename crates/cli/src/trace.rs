@@ -183,8 +183,15 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             )]
         }
         EventKind::RunFinished(outcome) => {
+            // The page's shape for who ended the run (`Outcome::tone`), so
+            // the terminal and the page agree without colour.
             let mut out = vec![
-                format!("■ {} — {}", outcome.status, outcome.reason),
+                format!(
+                    "{} {} — {}",
+                    outcome.tone().icon(),
+                    outcome.status,
+                    outcome.reason
+                ),
                 format!(
                     "  turns {} · tool calls: {} · tokens {} in / {} out · {} · {} ms",
                     outcome.turns,

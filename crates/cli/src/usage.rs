@@ -28,11 +28,33 @@ fn see_help(command: Option<&str>) -> String {
     }
 }
 
-/// The subcommand the arguments name, if they name one (for the help hint).
-pub fn command_named(args: &[String]) -> Option<&str> {
-    args.get(1)
+/// The command the arguments name, if they name one (for the help hint and
+/// for what to suggest): `run`, or `mcp tools` when a command has commands
+/// of its own and the next word names one of them.
+pub fn command_named(args: &[String]) -> Option<String> {
+    let first = args
+        .get(1)
         .map(String::as_str)
-        .filter(|name| *name != "help" && COMMAND_NAMES.contains(name))
+        .filter(|name| *name != "help" && COMMAND_NAMES.contains(name))?;
+    let root = Cli::command();
+    let nested = root
+        .find_subcommand(first)
+        .zip(args.get(2))
+        .and_then(|(command, word)| command.find_subcommand(word.as_str()))
+        .map(|inner| format!("{first} {}", inner.get_name()));
+    Some(nested.unwrap_or_else(|| first.to_string()))
+}
+
+/// The definition of `command` ("mcp tools": one word per level).
+fn definition_of<'c>(root: &'c Command, command: Option<&str>) -> &'c Command {
+    let mut definition = root;
+    for word in command.unwrap_or_default().split_whitespace() {
+        match definition.find_subcommand(word) {
+            Some(inner) => definition = inner,
+            None => break,
+        }
+    }
+    definition
 }
 
 /// Handles a clap error: help and version are printed and exit 0; anything
@@ -46,6 +68,7 @@ pub fn report_clap_error(error: clap::Error, args: &[String]) -> ExitCode {
         }
         _ => {
             let command = command_named(args);
+            let command = command.as_deref();
             usage_error(&describe(&error, command), command)
         }
     }
@@ -54,9 +77,7 @@ pub fn report_clap_error(error: clap::Error, args: &[String]) -> ExitCode {
 /// What is wrong, in a few words.
 fn describe(error: &clap::Error, command: Option<&str>) -> String {
     let root = Cli::command();
-    let definition = command
-        .and_then(|name| root.find_subcommand(name))
-        .unwrap_or(&root);
+    let definition = definition_of(&root, command);
     let text = |kind| match error.get(kind) {
         Some(ContextValue::String(text)) => Some(text.as_str()),
         _ => None,
@@ -81,6 +102,17 @@ fn describe(error: &clap::Error, command: Option<&str>) -> String {
                     did_you_mean(word, COMMAND_NAMES.iter().copied())
                 )
             }
+        }
+        // A command with commands of its own (`mcp`), given a word that is
+        // none of them: suggested from its own commands, as the top level is.
+        ErrorKind::InvalidSubcommand => {
+            let word = text(ContextKind::InvalidSubcommand).unwrap_or_default();
+            let names = subcommands_of(definition);
+            format!(
+                "unknown {} command `{word}`{}",
+                command.unwrap_or_default(),
+                did_you_mean(word, names.iter().map(String::as_str))
+            )
         }
         ErrorKind::UnknownArgument => {
             let word = text(ContextKind::InvalidArg).unwrap_or_default();
@@ -131,6 +163,15 @@ fn describe(error: &clap::Error, command: Option<&str>) -> String {
             format!("missing {}", missing.join(" and "))
         }
         // No command at all: clap would print the whole help, as a mistake.
+        ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            if command.is_some() =>
+        {
+            format!(
+                "{} needs a command: {}",
+                command.unwrap_or_default(),
+                or_list(&subcommands_of(definition))
+            )
+        }
         ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             format!(
                 "expected a command: {}",
@@ -215,6 +256,14 @@ fn flags_of(definition: &Command) -> Vec<String> {
         .collect()
 }
 
+/// The commands a command has (`mcp`: `tools`), for suggestions.
+fn subcommands_of(definition: &Command) -> Vec<String> {
+    definition
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect()
+}
+
 /// "a, b or c".
 fn or_list(items: &[String]) -> String {
     match items {
@@ -235,7 +284,7 @@ mod tests {
             Ok(_) => panic!("{args:?} parsed"),
             Err(error) => error,
         };
-        describe(&error, command_named(&args))
+        describe(&error, command_named(&args).as_deref())
     }
 
     #[test]

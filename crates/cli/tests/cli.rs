@@ -51,7 +51,7 @@ fn jsonl_prints_one_event_a_line_ending_with_run_finished() {
 fn a_file_runs_and_a_non_done_status_exits_3() {
     let output = agent_loop(&["run", "turn-limit"]);
     assert_eq!(output.status.code(), Some(3));
-    assert!(stdout(&output).contains("■ turn_limit — made 3 of max 3 model calls"));
+    assert!(stdout(&output).contains("⊘ turn_limit — made 3 of max 3 model calls"));
 
     let path = temp_file(
         "refusal.json",
@@ -78,7 +78,7 @@ fn approval_flag_decides_calls_that_need_approval() {
     );
     assert!(!stdout(&none).contains("✔"), "{}", stdout(&none));
     assert!(stdout(&none)
-        .contains("■ blocked — issue_refund needs approval and the approval policy is deny_all"));
+        .contains("⊘ blocked — issue_refund needs approval and the approval policy is deny_all"));
 
     let unasked = agent_loop(&["run", "refund-with-approval"]);
     assert_eq!(unasked.status.code(), Some(3));
@@ -476,7 +476,7 @@ fn fork_lists_steps_and_continues_a_recording_under_an_edit() {
     assert_eq!(output.status.code(), Some(3));
     let text = stdout(&output);
     assert!(
-        text.contains("■ turn_limit — made 2 of max 2 model calls"),
+        text.contains("⊘ turn_limit — made 2 of max 2 model calls"),
         "{text}"
     );
     assert!(text.contains("first divergence from the parent at event 9: parent model_request turn=3 attempt=1 | fork run_finished turn_limit"), "{text}");

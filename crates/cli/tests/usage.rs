@@ -222,3 +222,21 @@ fn a_misspelt_command_or_scenario_suggests_the_nearest_one() {
     assert!(usage_mistake(&["validate", "refund-with-aproval"])
         .contains("(did you mean `refund-with-approval`?)"));
 }
+
+/// `mcp` has commands of its own: a misspelt one is suggested from them, and
+/// a flag of `mcp tools` from that command's flags, with its own help.
+#[test]
+fn an_mcp_command_mistake_is_suggested_from_mcps_own_commands() {
+    assert_eq!(
+        usage_mistake(&["mcp", "tool", "http://127.0.0.1:3001/mcp"]),
+        "agent-loop: unknown mcp command `tool` (did you mean `tools`?); see `agent-loop mcp --help`"
+    );
+    assert_eq!(
+        usage_mistake(&["mcp"]),
+        "agent-loop: mcp needs a command: tools; see `agent-loop mcp --help`"
+    );
+    assert_eq!(
+        usage_mistake(&["mcp", "tools", "--hedaer", "A: b", "http://127.0.0.1:3001/mcp"]),
+        "agent-loop: unknown flag --hedaer (did you mean `--header`?); see `agent-loop mcp tools --help`"
+    );
+}

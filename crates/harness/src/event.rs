@@ -57,6 +57,7 @@ pub enum EventKind {
         content: Vec<ContentBlock>,
         stop_reason: String,
         usage: Usage,
+        #[serde(serialize_with = "crate::model::serialize_usd")]
         cost_usd: f64,
         latency_ms: u64,
         /// A person wrote this turn in the model's place ("Answer as the
@@ -394,6 +395,7 @@ pub struct Outcome {
     pub calls: Option<tally::CallCounts>,
     pub input_tokens: u64,
     pub output_tokens: u64,
+    #[serde(serialize_with = "crate::model::serialize_usd")]
     pub cost_usd: f64,
     pub elapsed_ms: u64,
     pub answer: Option<String>,

@@ -47,7 +47,8 @@ pub struct Usage {
 
 impl Usage {
     pub fn total(&self) -> u64 {
-        self.input_tokens + self.output_tokens
+        // Saturating: a provider's counts are not ours to trust.
+        self.input_tokens.saturating_add(self.output_tokens)
     }
 }
 
@@ -95,11 +96,46 @@ pub struct Pricing {
 }
 
 impl Pricing {
+    /// Never infinite or NaN, whatever the prices (see `finite_usd`).
     pub fn cost(&self, input_tokens: u64, output_tokens: u64) -> f64 {
-        (input_tokens as f64 * self.input_usd_per_mtok
-            + output_tokens as f64 * self.output_usd_per_mtok)
-            / 1_000_000.0
+        // No tokens cost nothing, even at an absurd price (inf × 0 is NaN).
+        // Summed before dividing, as always: the recorded costs depend on it.
+        let part = |tokens: u64, price: f64| {
+            if tokens == 0 {
+                0.0
+            } else {
+                tokens as f64 * price
+            }
+        };
+        finite_usd(
+            (part(input_tokens, self.input_usd_per_mtok)
+                + part(output_tokens, self.output_usd_per_mtok))
+                / 1_000_000.0,
+        )
     }
+}
+
+/// The most a cost is counted as, in USD: a thousand times the worst run
+/// that a valid scenario allows (`scenario::bounds`). Prices that entered
+/// some other way (a provider's settings, a record) still cannot make a
+/// cost infinite, which JSON cannot hold (serde_json writes `null`).
+pub const COST_CEILING_USD: f64 = 1e16;
+
+/// `amount` as a cost that JSON can hold: at most `COST_CEILING_USD`, never
+/// negative; NaN (an undefined sum) counts as the ceiling, so a budget
+/// still stops the run rather than never firing.
+pub fn finite_usd(amount: f64) -> f64 {
+    if amount.is_nan() {
+        COST_CEILING_USD
+    } else {
+        amount.clamp(0.0, COST_CEILING_USD)
+    }
+}
+
+/// Serializes a dollar amount through `finite_usd`, so a trace never says
+/// `null` where a number belongs.
+pub fn serialize_usd<S: serde::Serializer>(amount: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_f64(finite_usd(*amount))
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -92,6 +92,9 @@ pub fn parse_usd_per_mtok(text: &str, what: &str) -> Result<f64, String> {
             "{what}: \"{text}\" is not a price; enter USD per million tokens, e.g. 3"
         )),
         Ok(value) if value < 0.0 => Err(format!("{what}: a price cannot be negative ({text})")),
+        Ok(value) if value > crate::scenario::bounds::MAX_USD_PER_MTOK => Err(format!(
+            "{what}: {text} is too large: a price must be at most $10,000 per million tokens"
+        )),
         Ok(value) => Ok(value),
         Err(_) => Err(format!(
             "{what}: \"{text}\" is not a number; enter USD per million tokens, e.g. 3"
@@ -173,5 +176,10 @@ mod tests {
         );
         assert!(parse_usd_per_mtok("inf", "Input price").is_err());
         assert!(parse_usd_per_mtok("NaN", "Input price").is_err());
+        assert_eq!(
+            parse_usd_per_mtok("1e300", "Input price"),
+            Err("Input price: 1e300 is too large: a price must be at most $10,000 per million tokens".to_string())
+        );
+        assert_eq!(parse_usd_per_mtok("10000", "Input price"), Ok(10_000.0));
     }
 }

@@ -12,6 +12,7 @@
 //! an inline tool with no handler or two). All of them report at once, each
 //! problem with its path. Nothing in loading panics.
 
+pub mod bounds;
 mod check;
 mod numbers;
 mod parts;

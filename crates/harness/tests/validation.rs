@@ -39,11 +39,11 @@ fn one_load_reports_every_kind_of_problem_in_file_order() {
         [
             "tools[0]: unknown built-in tool \"get_tiem\" (did you mean `get_time`?)",
             "tools[1].input_schema.type: \"objekt\" is not a type name (did you mean \"object\"?)",
-            "tools[2].delay_ms: 1e400 is more than the largest allowed, 18446744073709551615",
+            "tools[2].delay_ms: 1e400 is too large: a delay must be at most 86,400,000 ms (24 hours)",
             "limits.max_turns: -5 is too small: it must be at least 1",
             "limits.max_turn: not a field of limits (did you mean `max_turns`?)",
-            "limits.deadline_ms: 99999999999999999999 is more than the largest allowed, 18446744073709551615",
-            "limits.max_output_tokens: 1e400 is more than the largest allowed, 4294967295",
+            "limits.deadline_ms: 99999999999999999999 is too large: a deadline must be at most 86,400,000 ms (24 hours)",
+            "limits.max_output_tokens: 1e400 is too large: a turn's output must be at most 100,000,000 tokens",
             "verify[0].regex: invalid regex \"(unclosed\": found open group without closing ')'",
             "now: \"yesterday\" is not a valid date-time (format \"date-time\", RFC 3339 with a UTC offset, e.g. 2024-01-31T09:30:00Z)",
             "model.loop_from: 3 is past the last response (the script has 1 response, index 0)",
@@ -90,20 +90,17 @@ fn numbers_past_their_type_are_reported_at_their_paths_as_written() {
             "tools[0].result.far: 1e400 is too large to be a number; the largest is about 1.8e308",
             "tools[0].result.near: -1e400 is too small to be a number; the smallest is about -1.8e308",
             "tools[0].input_schema.maximum: 1e999 is too large to be a number; the largest is about 1.8e308",
-            "limits.max_turns: 99999999999999999999 is more than the largest allowed, 4294967295",
+            "limits.max_turns: 99999999999999999999 is too large: the turn limit must be at most 10,000 turns",
             "limits.max_retries: 1e400 is too large: it must be at most 10",
             "limits.max_cost_usd: -1e400 is too small: it must be greater than 0",
-            &format!(
-                "limits.max_result_chars: 1e30 is more than the largest allowed, {}",
-                usize::MAX
-            ),
-            "pricing.input_usd_per_mtok: 2e308 is too large to be a number; the largest is about 1.8e308",
+            "limits.max_result_chars: 1e30 is too large: a result's length must be at most 100,000,000 characters",
+            "pricing.input_usd_per_mtok: 2e308 is too large: a price must be at most $10,000 per million tokens",
             &format!(
                 "model.loop_from: 1e400 is more than the largest allowed, {}",
                 usize::MAX
             ),
             "model.responses[0].error.status: 1e400 is too large: it must be at most 599",
-            "model.responses[0].delay_ms: 18446744073709551616 is more than the largest allowed, 18446744073709551615",
+            "model.responses[0].delay_ms: 18446744073709551616 is too large: a delay must be at most 86,400,000 ms (24 hours)",
         ]
     );
 }
@@ -123,7 +120,7 @@ fn a_bad_number_among_thousands_is_found() {
     let text = text.replace("-0.5", "1e20");
     assert_eq!(
         problems(&text),
-        ["tools[0].delay_ms: 1e20 is more than the largest allowed, 18446744073709551615"]
+        ["tools[0].delay_ms: 1e20 is too large: a delay must be at most 86,400,000 ms (24 hours)"]
     );
 }
 
@@ -300,4 +297,40 @@ proptest! {
             prop_assert!(JARGON.iter().all(|j| !p.contains(j)), "{p}");
         }
     }
+}
+
+/// One mistake in `model.type` is one problem: the type is judged once, by
+/// its list of names, and not again by the script's shape it did not pick.
+#[test]
+fn a_wrong_model_type_is_one_problem_with_the_nearest_name() {
+    let with_type = |t: &str| {
+        problems(&format!(
+            r#"{{"name": "x", "task": "t", "model": {{"type": {t}, "responses": [{{"text": "hi"}}]}}}}"#
+        ))
+    };
+    assert_eq!(
+        with_type("\"scriptd\""),
+        [
+            r#"model.type: expected one of ["scripted","rules"], found "scriptd" (did you mean `scripted`?)"#
+        ]
+    );
+    assert_eq!(
+        with_type("3"),
+        [r#"model.type: expected one of ["scripted","rules"], found 3"#]
+    );
+    assert_eq!(
+        with_type("\"gpt\""),
+        [r#"model.type: expected one of ["scripted","rules"], found "gpt""#]
+    );
+    assert_eq!(
+        problems(r#"{"name": "x", "task": "t", "model": {"responses": []}}"#),
+        ["model.type: this required field is missing"]
+    );
+    // The same nearest-name help for every list of names.
+    assert_eq!(
+        problems(r#"{"name": "x", "task": "t", "approval": "aks", "model": {"type": "rules"}}"#),
+        [
+            r#"approval: expected one of ["ask","approve_all","deny_all"], found "aks" (did you mean `ask`?)"#
+        ]
+    );
 }

@@ -59,6 +59,9 @@ pub struct ValidationError {
     /// For a `required` or `dependentRequired` failure, the missing
     /// property, so a caller can point at where it belongs.
     pub missing: Option<String>,
+    /// For a `const` or `enum` failure, the values allowed, so a caller can
+    /// suggest the nearest one to what was written.
+    pub allowed: Option<Vec<Value>>,
 }
 
 /// A property that `"additionalProperties": false` rejects.

@@ -124,6 +124,10 @@ impl Schema {
             Err(errors
                 .into_iter()
                 .map(|e| ValidationError {
+                    allowed: match e.hint {
+                        validate::Hint::Values(values) => Some(values),
+                        _ => None,
+                    },
                     instance_path: e.path,
                     keyword: e.keyword,
                     message: e.message,

@@ -44,22 +44,29 @@ pub enum StopCause {
     },
     /// `cost_mode: naive`: the budget was checked only between turns.
     CostSpent {
+        #[serde(serialize_with = "crate::model::serialize_usd")]
         spent: f64,
+        #[serde(serialize_with = "crate::model::serialize_usd")]
         budget: f64,
         turn: u32,
     },
     /// `cost_mode: strict`: the next call's worst case could exceed the budget.
     CostWouldExceed {
+        #[serde(serialize_with = "crate::model::serialize_usd")]
         spent: f64,
+        #[serde(serialize_with = "crate::model::serialize_usd")]
         budget: f64,
         turn: u32,
+        #[serde(serialize_with = "crate::model::serialize_usd")]
         worst_case: f64,
         input_tokens: u64,
         output_tokens: u64,
     },
     /// `cost_mode: strict`: a response cost more than the pre-flight estimate.
     CostOvershot {
+        #[serde(serialize_with = "crate::model::serialize_usd")]
         spent: f64,
+        #[serde(serialize_with = "crate::model::serialize_usd")]
         budget: f64,
         turn: u32,
     },
@@ -400,6 +407,14 @@ pub(crate) const NO_REASON_GIVEN: &str = "no reason given";
 /// $0.000012; large ones grouped ($12,345.60), and beyond a trillion in
 /// powers of ten, so no amount is wider than a header field.
 pub fn usd(amount: f64) -> String {
+    let amount = crate::model::finite_usd(amount);
+    if amount >= crate::model::COST_CEILING_USD {
+        // Counting stopped there (see `finite_usd`); say so, not a wrong total.
+        return format!(
+            "${} or more (costs are counted up to that)",
+            crate::scenario::bounds::thousands(crate::model::COST_CEILING_USD as u64)
+        );
+    }
     let abs = amount.abs();
     if amount.is_nan() {
         "$(not a number)".to_string()

@@ -7,7 +7,7 @@
 
 use crate::event::stop_cause::StopCause;
 use crate::limits::{CostMode, Limits};
-use crate::model::{estimate_tokens, Pricing, Usage};
+use crate::model::{estimate_tokens, finite_usd, Pricing, Usage};
 use crate::tool::ToolRegistry;
 
 pub(super) struct Meter {
@@ -71,9 +71,11 @@ impl Meter {
     }
 
     fn add(&mut self, usage: Usage, cost_usd: f64) {
-        self.input_tokens += usage.input_tokens;
-        self.output_tokens += usage.output_tokens;
-        self.cost_usd += cost_usd;
+        // Saturating and clamped: a provider (or an edited record) can report
+        // any count, and a run's totals must stay numbers JSON can hold.
+        self.input_tokens = self.input_tokens.saturating_add(usage.input_tokens);
+        self.output_tokens = self.output_tokens.saturating_add(usage.output_tokens);
+        self.cost_usd = finite_usd(self.cost_usd + cost_usd);
     }
 
     /// Counts a message appended to the history.
@@ -93,7 +95,9 @@ impl Meter {
         let by_chars = estimate_tokens(self.fixed_chars + self.history_chars);
         match self.last_usage_total {
             // Input grows by at least what was said since the provider last counted.
-            Some(total) => by_chars.max(total + estimate_tokens(self.chars_since_usage)),
+            Some(total) => {
+                by_chars.max(total.saturating_add(estimate_tokens(self.chars_since_usage)))
+            }
             None => by_chars,
         }
     }
@@ -101,7 +105,7 @@ impl Meter {
     /// The token and cost checks made before a model call, tokens first.
     pub(super) fn stop_before_call(&self, limits: &Limits, turn: u32) -> Option<StopCause> {
         if let Some(max) = limits.max_total_tokens {
-            let used = self.input_tokens + self.output_tokens;
+            let used = self.input_tokens.saturating_add(self.output_tokens);
             if used >= max {
                 return Some(StopCause::TokenLimit { used, max, turn });
             }
@@ -117,14 +121,16 @@ impl Meter {
                 let input_tokens = self.estimated_input_tokens();
                 let output_tokens = u64::from(limits.max_output_tokens);
                 let worst_case = self.pricing.cost(input_tokens, output_tokens);
-                (self.cost_usd + worst_case > budget).then_some(StopCause::CostWouldExceed {
-                    spent: self.cost_usd,
-                    budget,
-                    turn,
-                    worst_case,
-                    input_tokens,
-                    output_tokens,
-                })
+                (finite_usd(self.cost_usd + worst_case) > budget).then_some(
+                    StopCause::CostWouldExceed {
+                        spent: self.cost_usd,
+                        budget,
+                        turn,
+                        worst_case,
+                        input_tokens,
+                        output_tokens,
+                    },
+                )
             }
         }
     }
@@ -141,6 +147,46 @@ impl Meter {
                 })
             }
             _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::ToolRegistry;
+
+    /// Defence in depth: whatever a provider reports and whatever the
+    /// prices, the totals stay numbers JSON can hold.
+    #[test]
+    fn huge_counts_and_prices_give_finite_totals() {
+        let pricing = Pricing {
+            input_usd_per_mtok: f64::MAX,
+            output_usd_per_mtok: f64::INFINITY,
+        };
+        let mut meter = Meter::new(pricing, "", &ToolRegistry::new(Vec::new()));
+        let huge = Usage {
+            input_tokens: u64::MAX,
+            output_tokens: u64::MAX,
+        };
+        for _ in 0..3 {
+            assert!(meter.charge(huge).is_finite());
+            meter.calibrate(huge.total());
+        }
+        assert_eq!(meter.input_tokens(), u64::MAX);
+        assert_eq!(meter.output_tokens(), u64::MAX);
+        assert_eq!(meter.cost_usd(), crate::model::COST_CEILING_USD);
+        meter.add_recorded(huge, f64::NAN);
+        assert!(meter.cost_usd().is_finite());
+        assert_eq!(meter.estimated_input_tokens(), u64::MAX);
+        let limits = Limits {
+            max_cost_usd: Some(1.0),
+            max_total_tokens: Some(u64::MAX),
+            ..Limits::default()
+        };
+        match meter.stop_before_call(&limits, 4) {
+            Some(StopCause::TokenLimit { used, .. }) => assert_eq!(used, u64::MAX),
+            other => panic!("{other:?}"),
         }
     }
 }

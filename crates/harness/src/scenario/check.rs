@@ -14,6 +14,7 @@ use serde::Deserialize;
 use serde_json::Value;
 use tool_schema::ValidationError;
 
+use super::bounds;
 use super::numbers::{Spelling, Spellings};
 use super::parts::{self, Finding};
 use super::{dotted_path, scenario_schema, Problem, Scenario};
@@ -41,6 +42,14 @@ pub(super) fn check(mut value: Value, spellings: &Spellings) -> Result<Scenario,
             None => pointer.clone(),
         })
         .collect();
+    // Bounds the schema also states, in case a value slipped past it (a
+    // stand-in for a number past a float's range is judged here too).
+    for finding in bounds::check(&value, spellings) {
+        if !findings.iter().any(|f| f.pointer == finding.pointer) {
+            findings.push(finding);
+        }
+    }
+    let reported: Vec<String> = findings.iter().map(|f| f.pointer.clone()).collect();
     let reading = parts::read(&mut value, &set_aside, spellings);
     for finding in reading.findings {
         if !reported.contains(&finding.pointer) {
@@ -134,10 +143,30 @@ fn schema_finding(error: &ValidationError, value: &Value, spellings: &Spellings)
             message,
         };
     }
-    Finding {
-        pointer: error.instance_path.clone(),
-        message: spellings.respell(&error.instance_path, error.message.clone(), value),
+    if error.keyword == "maximum" {
+        if let Some(message) = bounds::too_large(&error.instance_path, value, spellings) {
+            return Finding {
+                pointer: error.instance_path.clone(),
+                message,
+            };
+        }
     }
+    let message = spellings.respell(&error.instance_path, error.message.clone(), value);
+    Finding {
+        message: format!("{message}{}", nearest_allowed(error, value)),
+        pointer: error.instance_path.clone(),
+    }
+}
+
+/// " (did you mean `scripted`?)" when a word that is not one of the allowed
+/// words (`enum`, `const`) is close to one of them.
+fn nearest_allowed(error: &ValidationError, value: &Value) -> String {
+    let (Some(allowed), Some(Value::String(written))) =
+        (&error.allowed, value.pointer(&error.instance_path))
+    else {
+        return String::new();
+    };
+    did_you_mean(written, allowed.iter().filter_map(Value::as_str))
 }
 
 fn too_large_for_a_number(overflow: &Spelling) -> Finding {

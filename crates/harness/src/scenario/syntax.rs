@@ -56,9 +56,95 @@ fn plain(message: &str) -> String {
         "trailing comma" => "a comma before the closing bracket has nothing after it; remove it",
         "trailing characters" => "there is more text after the end of the JSON value",
         "recursion limit exceeded" => "it is nested too deeply (more than 128 levels)",
-        other => other,
+        other => return data_error(other).unwrap_or_else(|| other.to_string()),
     };
     said.to_string()
+}
+
+/// serde's data errors (the JSON is fine, but not what belongs there) in
+/// plain words: "missing field `seq`" → "the field `seq` is missing".
+fn data_error(message: &str) -> Option<String> {
+    if let Some(field) = message
+        .strip_prefix("missing field `")
+        .and_then(|rest| rest.strip_suffix('`'))
+    {
+        return Some(format!("the field `{field}` is missing"));
+    }
+    if let Some(rest) = message.strip_prefix("invalid type: ") {
+        let (found, expected) = rest.split_once(", expected ")?;
+        return Some(format!(
+            "found {} where {} belongs",
+            found_words(found),
+            expected_words(expected)
+        ));
+    }
+    if let Some(rest) = message.strip_prefix("invalid value: ") {
+        let (found, expected) = rest.split_once(", expected ")?;
+        return Some(format!(
+            "{} is not allowed here: expected {}",
+            found_words(found),
+            expected_words(expected)
+        ));
+    }
+    for (prefix, what) in [
+        ("unknown variant `", "a name"),
+        ("unknown field `", "a field"),
+    ] {
+        if let Some(rest) = message.strip_prefix(prefix) {
+            let (word, allowed) = rest.split_once('`')?;
+            let names: Vec<&str> = allowed.split('`').skip(1).step_by(2).collect();
+            let hint = crate::suggest::did_you_mean(word, names.iter().copied());
+            return Some(if hint.is_empty() && !names.is_empty() {
+                format!(
+                    "`{word}` is not {what} known here; expected one of {}",
+                    names.join(", ")
+                )
+            } else {
+                format!("`{word}` is not {what} known here{hint}")
+            });
+        }
+    }
+    None
+}
+
+/// serde's "integer `5`", "string \"x\"", "null" as plain words.
+fn found_words(found: &str) -> String {
+    for (prefix, noun) in [
+        ("integer `", "the number "),
+        ("floating point `", "the number "),
+        ("boolean `", ""),
+    ] {
+        if let Some(value) = found.strip_prefix(prefix).and_then(|v| v.strip_suffix('`')) {
+            return format!("{noun}{value}");
+        }
+    }
+    match found {
+        "null" => "null".to_string(),
+        "map" => "an object".to_string(),
+        "sequence" => "an array".to_string(),
+        other => match other.strip_prefix("string ") {
+            Some(text) => format!("the text {text}"),
+            None => other.to_string(),
+        },
+    }
+}
+
+/// serde's names of Rust types ("f64", "u32", "struct Usage") as JSON's.
+fn expected_words(expected: &str) -> String {
+    match expected {
+        "f64" | "f32" => "a number".to_string(),
+        "u64" | "u32" | "u16" | "u8" | "usize" => "a whole number, 0 or more".to_string(),
+        "i64" | "i32" => "a whole number".to_string(),
+        "a boolean" | "a string" => expected.to_string(),
+        "a sequence" => "an array".to_string(),
+        other if other.starts_with("struct ") || other.starts_with("a map") => {
+            "an object".to_string()
+        }
+        other if other.starts_with("internally tagged enum") => {
+            "an object with a `type`".to_string()
+        }
+        other => other.to_string(),
+    }
 }
 
 /// "at line 7, column 3", counting characters. serde_json gives the byte
