@@ -7,6 +7,7 @@
 
 use harness::event::{EventKind, Outcome, RunEvent, Status};
 use harness::library::BuiltinScenario;
+use harness::numbers::thousands;
 use harness::run::usd;
 use harness::scenario::Problem;
 use serde_json::Value;
@@ -185,7 +186,8 @@ pub fn banner(outcome: &Outcome) -> Banner {
     let totals = [
         format!(
             "{} in / {} out tokens",
-            outcome.input_tokens, outcome.output_tokens
+            thousands(outcome.input_tokens),
+            thousands(outcome.output_tokens)
         ),
         usd(outcome.cost_usd),
         format_ms(outcome.elapsed_ms),
@@ -337,12 +339,19 @@ impl Counters {
         }
     }
 
+    /// Grouped (`1,234,567 in / 8,000 out`), so a large count stays readable
+    /// and the header never grows wider than its field.
     pub fn tokens_text(&self) -> String {
-        let split = format!("{} in / {} out", self.input_tokens, self.output_tokens);
+        let split = format!(
+            "{} in / {} out",
+            thousands(self.input_tokens),
+            thousands(self.output_tokens)
+        );
         match self.max_total_tokens {
             Some(max) => format!(
-                "{} / {max} ({split})",
-                self.input_tokens + self.output_tokens
+                "{} / {} ({split})",
+                thousands(self.input_tokens.saturating_add(self.output_tokens)),
+                thousands(max)
             ),
             None => split,
         }

@@ -10,9 +10,9 @@ use crate::state::mcp::Mcp;
 use crate::state::model_choice::ModelChoice;
 use crate::ui::json_editor::JsonEditor;
 use crate::ui::mcp_panel::mcp_panel;
-use crate::ui::model_settings::ModelSettings;
+use crate::ui::model_settings::model_settings;
 use crate::ui::problem_list::ProblemList;
-use crate::ui::scenario_form::ScenarioForm;
+use crate::ui::scenario_form::editor_form;
 use crate::ui::share_bar::ShareBar;
 
 #[component]
@@ -40,12 +40,12 @@ pub fn ScenarioSection(
                     "↶ Undo: bring back the replaced scenario"
                 </button>
             })}
-            <ScenarioForm editor=editor problems=live_problems />
+            {Suspend::new(editor_form(editor, live_problems.into()))}
             <label for="scenario-json">"Scenario JSON"</label>
             <JsonEditor text=editor.text() on_input=move |text| editor.edit(text) />
             {Suspend::new(mcp_panel(mcp, editor))}
             <ShareBar editor=editor on_arrival=move |()| controller.clear_for_another_scenario() />
-            <ModelSettings choice=model_choice />
+            {Suspend::new(model_settings(model_choice))}
             <ProblemList problems=shown_problems />
         </section>
     }

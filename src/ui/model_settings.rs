@@ -9,6 +9,8 @@
 use harness::prices;
 use harness::provider::{ProviderSettings, SettingField};
 use harness::wire::Provider;
+#[cfg(feature = "split")]
+use leptos::prelude::lazy;
 use leptos::prelude::*;
 
 use crate::browser::page;
@@ -19,6 +21,13 @@ fn source_value(source: Option<Provider>) -> String {
         Some(i) => i.to_string(),
         None => "scripted".to_string(),
     }
+}
+
+/// The Model section, a split module: the first paint leaves it out (see
+/// `lazy`); it arrives right after, and Run is held by the engine meanwhile.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn model_settings(choice: ModelChoice) -> AnyView {
+    view! { <ModelSettings choice /> }.into_any()
 }
 
 #[component]

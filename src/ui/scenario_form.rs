@@ -10,11 +10,22 @@
 //! that did, marked out of date and disabled (an edit could not be written
 //! into a text that is not JSON), so a typo does not make it vanish.
 
+#[cfg(feature = "split")]
+use leptos::prelude::lazy;
 use leptos::prelude::*;
 use serde_json::Value;
 
 use crate::form::{self, Key, LimitKind, ToolForm};
+use crate::state::editor::Editor;
 use crate::state::form_doc::FormDoc;
+
+/// The editor's form, a split module: the first paint shows the lesson and
+/// the JSON box, and the fields arrive with the engine, right after it
+/// (see `lazy`). The Compare panel's B form is in that panel's module.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn editor_form(editor: Editor, problems: Signal<Vec<String>>) -> AnyView {
+    view! { <ScenarioForm editor problems /> }.into_any()
+}
 
 #[component]
 pub fn ScenarioForm<D: FormDoc>(

@@ -111,3 +111,25 @@ test('nothing lost: an import and a pick that replace edits can be undone, and U
   await page.locator('#scenario-picker').waitFor();
   assert((await page.locator('#scenario-json').inputValue()) === edited, 'the edits brought back were not saved');
 }, { timeoutMs: 45_000 });
+
+test('nothing lost: absurd prices, usage and budgets are refused with their paths before a run can start', async ({ page }) => {
+  await pick(page, 'get-time');
+  const scenario = JSON.parse(await page.locator('#scenario-json').inputValue());
+  scenario.pricing = { input_usd_per_mtok: 1e300, output_usd_per_mtok: 1 };
+  scenario.limits.max_cost_usd = 1e308;
+  scenario.model.responses[0].usage = { input_tokens: 1e15, output_tokens: 1 };
+  await page.locator('#scenario-json').fill(JSON.stringify(scenario, null, 2));
+  await page.locator('#run-blocker', { hasText: 'pricing.input_usd_per_mtok' }).waitFor({ timeout: 10_000 });
+  const blocker = await page.locator('#run-blocker').innerText();
+  for (const said of [
+    'pricing.input_usd_per_mtok: 1e300 is too large: a price must be at most $10,000 per million tokens',
+    'limits.max_cost_usd: 1e308 is too large: a cost budget must be at most $1,000,000',
+    'model.responses[0].usage.input_tokens: 1e15 is too large',
+  ]) {
+    assert(blocker.includes(said), `the blocker does not say "${said}": ${blocker}`);
+  }
+  assert(await button(page, 'Run').isDisabled(), 'Run is enabled with absurd numbers');
+  // Nothing in the header is wider than the page.
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert(wide <= 1100 + 1, `the page scrolls sideways: ${wide} px`);
+});

@@ -96,7 +96,7 @@ async function costAndTokens(page) {
   const cost = await page.locator('[data-counter="cost"] dd').innerText();
   const tokens = await page.locator('[data-counter="tokens"] dd').innerText();
   const spent = cost.match(/^\$(\d+)\.(\d+)/);
-  const counts = tokens.match(/^(\d+) in \/ (\d+) out/);
+  const counts = tokens.replaceAll(',', '').match(/^(\d+) in \/ (\d+) out/);
   assert(spent && counts, `counters: cost ${cost}, tokens ${tokens}`);
   // The counter rounds to the digits it shows (harness::run::usd): half its
   // last digit is as close as it can be to the true cost.

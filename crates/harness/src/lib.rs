@@ -26,6 +26,7 @@ pub mod limits;
 pub mod mcp;
 pub mod message;
 pub mod model;
+pub mod numbers;
 pub mod otel;
 pub mod pairing;
 pub mod person_turn;

@@ -494,6 +494,35 @@ fn responses_orphan_output() {
 }
 
 #[test]
+fn responses_duplicates_are_reported_refusals_not_documented_ones() {
+    // A call_id used by two calls, and one call answered twice: public issue
+    // threads report Responses refusing both; its docs do not say so.
+    let history = turn(
+        vec![call("call_a"), call("call_a")],
+        vec![result("call_a"), result("call_a")],
+    );
+    let v = check(Provider::OpenaiResponses, "", &history, &[]);
+    let rules: Vec<Rule> = v.iter().map(|v| v.rule).collect();
+    assert_eq!(
+        rules,
+        [
+            Rule::ResponsesDuplicateCallId,
+            Rule::ResponsesDuplicateOutput
+        ]
+    );
+    assert_eq!(
+        (v[0].path.as_str(), v[1].path.as_str()),
+        ("input[2]", "input[4]")
+    );
+    assert_eq!(v[0].message, "Duplicate 'call_id': call_a");
+    assert!(v[1]
+        .message
+        .starts_with("Duplicate function_call_output for call_id call_a."));
+    assert!(!Rule::ResponsesDuplicateCallId.documented());
+    assert!(!Rule::ResponsesDuplicateOutput.documented());
+}
+
+#[test]
 fn responses_missing_output() {
     // A denial sent without an output, as a hand-written body would.
     let body = json!({"model": "m", "input": [
@@ -777,6 +806,12 @@ mod reference {
                         .any(|l| is(l, "function_call_output", id)) =>
                 {
                     out.push((Rule::ResponsesUnansweredCall, format!("input[{n}]")));
+                    if items[..n].iter().any(|e| is(e, "function_call", id)) {
+                        out.push((Rule::ResponsesDuplicateCallId, format!("input[{n}]")));
+                    }
+                }
+                Some("function_call") if items[..n].iter().any(|e| is(e, "function_call", id)) => {
+                    out.push((Rule::ResponsesDuplicateCallId, format!("input[{n}]")));
                 }
                 Some("function_call_output") => {
                     if item.get("output").is_none_or(Value::is_null) {
@@ -784,6 +819,9 @@ mod reference {
                     }
                     if !items[..n].iter().any(|e| is(e, "function_call", id)) {
                         out.push((Rule::ResponsesOrphanOutput, format!("input[{n}]")));
+                    }
+                    if items[..n].iter().any(|e| is(e, "function_call_output", id)) {
+                        out.push((Rule::ResponsesDuplicateOutput, format!("input[{n}]")));
                     }
                 }
                 _ => {}

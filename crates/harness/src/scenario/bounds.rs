@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use super::numbers::Spellings;
 use super::parts::Finding;
+use crate::numbers::thousands;
 
 /// The most a price can be, in USD per million tokens (ten times the
 /// dearest model ever listed).
@@ -210,19 +211,6 @@ fn with_unit(max: f64, unit: Unit) -> String {
         Unit::Count(noun) => format!("{n} {noun}"),
         Unit::Ms => format!("{n} ms (24 hours)"),
     }
-}
-
-/// "10000000" → "10,000,000".
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Whether `pointer` is one the pattern names.

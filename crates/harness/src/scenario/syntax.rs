@@ -10,7 +10,10 @@ pub fn describe(error: &serde_json::Error, text: &str) -> String {
     if text.trim().is_empty() {
         return "not valid JSON: the text is empty".to_string();
     }
-    let what = plain(&serde_message(error));
+    // Syntax words only: the page's JSON box reaches this, and a data
+    // error's words (with their did-you-mean) stay out of its first paint.
+    let message = serde_message(error);
+    let what = syntax_words(&message).map_or(message, str::to_string);
     match place(text, error.line(), error.column()) {
         Some(place) => format!("not valid JSON {place}: {what}"),
         None => format!("not valid JSON: {what}"),
@@ -20,7 +23,11 @@ pub fn describe(error: &serde_json::Error, text: &str) -> String {
 /// What is wrong, in plain words, without the place: for callers that give
 /// the place their own way (a line of a JSON Lines file).
 pub fn what_is_wrong(error: &serde_json::Error) -> String {
-    plain(&serde_message(error))
+    let message = serde_message(error);
+    match syntax_words(&message) {
+        Some(said) => said.to_string(),
+        None => data_error(&message).unwrap_or(message),
+    }
 }
 
 /// serde_json's message without the " at line L column C" it appends.
@@ -33,10 +40,11 @@ fn serde_message(error: &serde_json::Error) -> String {
     }
 }
 
-/// serde_json's wording (its `ErrorCode` texts, which are stable) in plain
-/// words; anything unknown is passed on as it is rather than lost.
-fn plain(message: &str) -> String {
-    let said = match message {
+/// serde_json's syntax wording (its `ErrorCode` texts, which are stable) in
+/// plain words; `None` for anything else, which callers pass on as it is
+/// rather than lose.
+fn syntax_words(message: &str) -> Option<&'static str> {
+    Some(match message {
         "EOF while parsing a list" => "the text ends before the array is closed (a `]` is missing)",
         "EOF while parsing an object" => "the text ends before the object is closed (a `}` is missing)",
         "EOF while parsing a string" => "the text ends inside a string (a closing `\"` is missing)",
@@ -56,9 +64,8 @@ fn plain(message: &str) -> String {
         "trailing comma" => "a comma before the closing bracket has nothing after it; remove it",
         "trailing characters" => "there is more text after the end of the JSON value",
         "recursion limit exceeded" => "it is nested too deeply (more than 128 levels)",
-        other => return data_error(other).unwrap_or_else(|| other.to_string()),
-    };
-    said.to_string()
+        _ => return None,
+    })
 }
 
 /// serde's data errors (the JSON is fine, but not what belongs there) in
