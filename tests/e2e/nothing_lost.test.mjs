@@ -119,14 +119,18 @@ test('nothing lost: absurd prices, usage and budgets are refused with their path
   scenario.limits.max_cost_usd = 1e308;
   scenario.model.responses[0].usage = { input_tokens: 1e15, output_tokens: 1 };
   await page.locator('#scenario-json').fill(JSON.stringify(scenario, null, 2));
-  await page.locator('#run-blocker', { hasText: 'pricing.input_usd_per_mtok' }).waitFor({ timeout: 10_000 });
+  // Run says the first problem and how many more; the list under the
+  // editor says each with its path (JSON.stringify writes 1e+300).
+  await page.locator('#run-blocker', { hasText: '(and 2 more problems)' }).waitFor({ timeout: 10_000 });
   const blocker = await page.locator('#run-blocker').innerText();
+  assert(blocker.includes('limits.max_cost_usd: 1e+308 is too large: a cost budget must be at most $1,000,000'), blocker);
+  const problems = await page.locator('.problems').innerText();
   for (const said of [
-    'pricing.input_usd_per_mtok: 1e300 is too large: a price must be at most $10,000 per million tokens',
-    'limits.max_cost_usd: 1e308 is too large: a cost budget must be at most $1,000,000',
-    'model.responses[0].usage.input_tokens: 1e15 is too large',
+    'pricing.input_usd_per_mtok: 1e+300 is too large: a price must be at most $10,000 per million tokens',
+    'limits.max_cost_usd: 1e+308 is too large: a cost budget must be at most $1,000,000',
+    "model.responses[0].usage.input_tokens: 1000000000000000 is too large: a turn's usage must be at most 100,000,000 tokens",
   ]) {
-    assert(blocker.includes(said), `the blocker does not say "${said}": ${blocker}`);
+    assert(problems.includes(said), `the problem list does not say "${said}": ${problems}`);
   }
   assert(await button(page, 'Run').isDisabled(), 'Run is enabled with absurd numbers');
   // Nothing in the header is wider than the page.

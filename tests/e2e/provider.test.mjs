@@ -195,7 +195,7 @@ test('a streamed OpenAI Responses run with an approval ends `done` at the price 
 
     // A price high enough that the strict estimate of the first call is over
     // the scenario's $0.50 budget: the run stops before spending anything.
-    await page.getByLabel('Input price').fill('100000');
+    await page.getByLabel('Input price').fill('10000');
     await button(page, 'Run').click();
     const limited = await page.locator('.stop-banner').getAttribute('data-status', { timeout: 10_000 });
     assert(limited === 'cost_limit', `with the high price the run ended ${limited}`);

@@ -20,7 +20,7 @@ fn absurd_prices_budgets_and_usage_are_each_refused_at_their_path() {
       "name": "absurd", "task": "t",
       "tools": [{"name": "slow", "result": 1, "delay_ms": 1e400}],
       "pricing": {"input_usd_per_mtok": 1e300, "output_usd_per_mtok": 10001},
-      "limits": {"max_cost_usd": 1e308, "max_turns": 100000, "max_tool_calls": 1000000,
+      "limits": {"max_cost_usd": 1e308, "max_turns": 10000000, "max_tool_calls": 100000000,
                  "deadline_ms": 99999999999999999999, "tool_timeout_ms": 86400001,
                  "max_total_tokens": 1e11, "max_output_tokens": 200000000},
       "model": {"type": "scripted", "responses": [
@@ -35,8 +35,8 @@ fn absurd_prices_budgets_and_usage_are_each_refused_at_their_path() {
             "pricing.input_usd_per_mtok: 1e300 is too large: a price must be at most $10,000 per million tokens",
             "pricing.output_usd_per_mtok: 10001 is too large: a price must be at most $10,000 per million tokens",
             "limits.max_cost_usd: 1e308 is too large: a cost budget must be at most $1,000,000",
-            "limits.max_turns: 100000 is too large: the turn limit must be at most 10,000 turns",
-            "limits.max_tool_calls: 1000000 is too large: the tool call limit must be at most 100,000 calls",
+            "limits.max_turns: 10000000 is too large: the turn limit must be at most 1,000,000 turns",
+            "limits.max_tool_calls: 100000000 is too large: the tool call limit must be at most 10,000,000 calls",
             "limits.deadline_ms: 99999999999999999999 is too large: a deadline must be at most 86,400,000 ms (24 hours)",
             "limits.tool_timeout_ms: 86400001 is too large: a timeout must be at most 86,400,000 ms (24 hours)",
             "limits.max_total_tokens: 1e11 is too large: the token limit must be at most 10,000,000,000 tokens",
@@ -53,7 +53,7 @@ fn the_bounds_themselves_are_allowed() {
     let text = r#"{
       "name": "at the bounds", "task": "t",
       "pricing": {"input_usd_per_mtok": 10000, "output_usd_per_mtok": 10000},
-      "limits": {"max_cost_usd": 1000000, "max_turns": 10000, "deadline_ms": 86400000},
+      "limits": {"max_cost_usd": 1000000, "max_turns": 1000000, "deadline_ms": 86400000},
       "model": {"type": "scripted", "responses": [
         {"text": "hi", "usage": {"input_tokens": 100000000, "output_tokens": 100000000}}
       ]}

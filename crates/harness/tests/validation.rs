@@ -90,7 +90,7 @@ fn numbers_past_their_type_are_reported_at_their_paths_as_written() {
             "tools[0].result.far: 1e400 is too large to be a number; the largest is about 1.8e308",
             "tools[0].result.near: -1e400 is too small to be a number; the smallest is about -1.8e308",
             "tools[0].input_schema.maximum: 1e999 is too large to be a number; the largest is about 1.8e308",
-            "limits.max_turns: 99999999999999999999 is too large: the turn limit must be at most 10,000 turns",
+            "limits.max_turns: 99999999999999999999 is too large: the turn limit must be at most 1,000,000 turns",
             "limits.max_retries: 1e400 is too large: it must be at most 10",
             "limits.max_cost_usd: -1e400 is too small: it must be greater than 0",
             "limits.max_result_chars: 1e30 is too large: a result's length must be at most 100,000,000 characters",

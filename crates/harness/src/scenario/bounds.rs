@@ -4,8 +4,9 @@
 //! the run's cost became `inf`, serialized as `null`, and broke the page's
 //! stored run index. Each number is bounded where it enters, far above any
 //! real use and far below what overflows: the worst run the bounds allow
-//! (10,000 turns of 100,000,000 tokens at $10,000 per million) costs
-//! $10,000,000,000,000, a finite number a float holds exactly enough.
+//! (1,000,000 turns of 100,000,000 tokens in and out at $10,000 per
+//! million) costs $2,000,000,000,000, a finite number a float holds exactly
+//! enough.
 //!
 //! The published schema carries the same maxima (for editors); this table
 //! is the source of the words, so the schema's "maximum" and the check here
@@ -80,13 +81,14 @@ const BOUNDS: &[Bound] = &[
     bound(
         "/limits/max_turns",
         "the turn limit",
-        10_000.0,
+        // An "endless" demo is run to be stopped: room for one.
+        1_000_000.0,
         Unit::Count("turns"),
     ),
     bound(
         "/limits/max_tool_calls",
         "the tool call limit",
-        100_000.0,
+        10_000_000.0,
         Unit::Count("calls"),
     ),
     bound(
