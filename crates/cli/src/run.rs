@@ -92,7 +92,7 @@ pub fn run_command(args: &RunArgs) -> ExitCode {
                 stream: !args.no_stream,
             };
             let key = ApiKey::new(std::env::var("AGENT_LOOP_API_KEY").unwrap_or_default());
-            let model = HttpModel::new(settings, key, http::NativeHttp);
+            let model = HttpModel::new(settings, key, http::NativeHttp::new());
             local.block_on(
                 &runtime,
                 stop::stoppable(
