@@ -1,5 +1,6 @@
 //! MCP from the command line: `agent-loop mcp tools URL`, and loading a
-//! scenario's `mcp_servers` before `run` (over plain HTTP, as providers are).
+//! scenario's `mcp_servers` before `run` (over http or https, on the same
+//! client as providers: `crate::http`).
 
 use std::process::ExitCode;
 use std::rc::Rc;
