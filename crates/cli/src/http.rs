@@ -7,7 +7,11 @@
 //! (`POST /v1/chat/completions HTTP/1.1`, which servers that route on the
 //! path, such as uvicorn/Starlette, need), https with the system's roots or
 //! the file `SSL_CERT_FILE` names, and the proxy in `HTTPS_PROXY` /
-//! `HTTP_PROXY` / `ALL_PROXY` unless `NO_PROXY` names the host.
+//! `HTTP_PROXY` / `ALL_PROXY` unless `NO_PROXY` names the host. Loopback
+//! hosts (`127.0.0.1`, `::1`, `localhost`) are always reached directly, as
+//! Go's `ProxyFromEnvironment` does: a proxy cannot reach this machine's
+//! own `agent-loop serve` or local model server, and a CI machine with a
+//! proxy set would otherwise send every local test there.
 
 use std::time::Duration;
 
@@ -31,17 +35,44 @@ pub struct NativeHttp {
     /// each request with the reason, as an unreachable server would, rather
     /// than the commands that never send one.
     client: Result<reqwest::Client, String>,
+    /// The same, with no proxy: for loopback hosts.
+    direct: Result<reqwest::Client, String>,
 }
 
 impl NativeHttp {
     pub fn new() -> Self {
-        let client = reqwest::Client::builder()
-            .connect_timeout(CONNECT_TIMEOUT)
-            .read_timeout(READ_TIMEOUT)
-            .user_agent(concat!("agent-loop/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|err| format!("cannot set up the HTTP client: {}", describe(err)));
-        NativeHttp { client }
+        let builder = || {
+            reqwest::Client::builder()
+                .connect_timeout(CONNECT_TIMEOUT)
+                .read_timeout(READ_TIMEOUT)
+                .user_agent(concat!("agent-loop/", env!("CARGO_PKG_VERSION")))
+        };
+        let built = |builder: reqwest::ClientBuilder| {
+            builder
+                .build()
+                .map_err(|err| format!("cannot set up the HTTP client: {}", describe(err)))
+        };
+        NativeHttp {
+            client: built(builder()),
+            direct: built(builder().no_proxy()),
+        }
+    }
+
+    /// The client for `url`: without a proxy for a loopback host.
+    fn for_url(&self, url: &str) -> Result<reqwest::Client, String> {
+        let loopback = reqwest::Url::parse(url).is_ok_and(|url| {
+            let host = url.host_str().unwrap_or_default();
+            let bare = host.trim_start_matches('[').trim_end_matches(']');
+            match bare.parse::<std::net::IpAddr>() {
+                Ok(ip) => ip.is_loopback(),
+                Err(_) => host.eq_ignore_ascii_case("localhost") || host.ends_with(".localhost"),
+            }
+        });
+        if loopback {
+            self.direct.clone()
+        } else {
+            self.client.clone()
+        }
     }
 }
 
@@ -53,7 +84,7 @@ impl Default for NativeHttp {
 
 impl Transport for NativeHttp {
     fn send(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, String>> {
-        Box::pin(send(self.client.clone(), request))
+        Box::pin(send(self.for_url(&request.url), request))
     }
 }
 
@@ -61,7 +92,7 @@ impl Transport for NativeHttp {
 /// body closes the connection, which is how a call is aborted.
 impl McpTransport for NativeHttp {
     fn post(&self, request: HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, String>> {
-        Box::pin(send(self.client.clone(), request))
+        Box::pin(send(self.for_url(&request.url), request))
     }
 
     /// The CLI runs on a current-thread runtime inside a `LocalSet`

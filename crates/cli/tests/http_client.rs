@@ -320,39 +320,55 @@ fn a_hosted_run_without_a_key_names_the_variable_to_set() {
 
 /// `NO_PROXY` sends a host past the proxy; other hosts still go through it.
 #[test]
-fn no_proxy_hosts_are_reached_directly() {
+fn loopback_and_no_proxy_hosts_are_reached_directly_and_others_through_the_proxy() {
     let dir = temp_dir("no-proxy");
     let scenario = scenario_file(&dir);
     let (proxy_port, proxied) = start_server(None, hello_model);
     let (port, direct) = start_server(None, hello_model);
-    let base = format!("http://127.0.0.1:{port}/v1");
     let proxy = format!("http://127.0.0.1:{proxy_port}");
 
-    let output = run_provider(
-        cli().env("HTTP_PROXY", &proxy).env("NO_PROXY", "127.0.0.1"),
-        &scenario,
-        "openai-chat",
-        &["--base-url", &base, "--no-stream"],
-    );
-    assert_eq!(last_event(&output)["status"], "done");
-    assert_eq!(direct.lock().unwrap().len(), 1);
-    assert!(proxied.lock().unwrap().is_empty(), "NO_PROXY was ignored");
-
-    // Without NO_PROXY the same run goes through the proxy, in the
-    // absolute form a proxy needs.
+    // This machine's own servers are never sent to a proxy.
+    let local = format!("http://127.0.0.1:{port}/v1");
     let output = run_provider(
         cli().env("HTTP_PROXY", &proxy),
         &scenario,
         "openai-chat",
-        &["--base-url", &base, "--no-stream"],
+        &["--base-url", &local, "--no-stream"],
     );
     assert_eq!(last_event(&output)["status"], "done");
-    let proxied = proxied.lock().unwrap();
-    assert_eq!(proxied.len(), 1);
-    assert_eq!(
-        proxied[0].request_line,
-        format!("POST {base}/chat/completions HTTP/1.1")
+    assert_eq!(direct.lock().unwrap().len(), 1);
+    assert!(
+        proxied.lock().unwrap().is_empty(),
+        "a loopback host went to the proxy"
     );
+
+    // Another host goes through the proxy, in the absolute form a proxy
+    // needs (the proxy here answers as the model).
+    let remote = "http://models.example.test/v1";
+    let output = run_provider(
+        cli().env("HTTP_PROXY", &proxy),
+        &scenario,
+        "openai-chat",
+        &["--base-url", remote, "--no-stream"],
+    );
+    assert_eq!(last_event(&output)["status"], "done");
+    assert_eq!(
+        proxied.lock().unwrap()[0].request_line,
+        format!("POST {remote}/chat/completions HTTP/1.1")
+    );
+
+    // Unless NO_PROXY names it: then it is dialled directly (and this name
+    // resolves nowhere, so the run ends model_error without the proxy).
+    let output = run_provider(
+        cli()
+            .env("HTTP_PROXY", &proxy)
+            .env("NO_PROXY", "models.example.test"),
+        &scenario,
+        "openai-chat",
+        &["--base-url", remote, "--no-stream"],
+    );
+    assert_eq!(last_event(&output)["status"], "model_error");
+    assert_eq!(proxied.lock().unwrap().len(), 1, "NO_PROXY was ignored");
 }
 
 type KeyCase = (
