@@ -158,7 +158,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "OUT.jsonl")]
     pub record: Option<PathBuf>,
     /// Drive the run with a model behind this provider's HTTP API instead of
-    /// the scenario's own model. The API key is read from AGENT_LOOP_API_KEY.
+    /// the scenario's own model. The API key is read from AGENT_LOOP_API_KEY,
+    /// else ANTHROPIC_API_KEY (anthropic) or OPENAI_API_KEY (openai-*)
     #[arg(
         long,
         value_enum,
@@ -166,12 +167,15 @@ pub struct RunArgs {
         help_heading = "A model behind an HTTP API"
     )]
     pub provider: Option<ProviderName>,
-    /// The API's address, e.g. http://127.0.0.1:8787 for `agent-loop serve`.
-    /// The command line speaks plain http only (a local server); without
-    /// this flag it uses the provider's hosted https address, which it cannot reach
+    /// The API's address, http or https, e.g. http://127.0.0.1:8787 for
+    /// `agent-loop serve` [default: the provider's hosted API,
+    /// https://api.anthropic.com or https://api.openai.com]. https trusts the
+    /// system's CA certificates, or those in the file SSL_CERT_FILE names;
+    /// HTTPS_PROXY, HTTP_PROXY and NO_PROXY are honoured
     #[arg(long, value_name = "URL", help_heading = "A model behind an HTTP API")]
     pub base_url: Option<String>,
-    /// The model name sent in each request [default: default]
+    /// The model name sent in each request, e.g. claude-sonnet-4-0 or gpt-4.1
+    /// for a hosted API [default: default]
     #[arg(long, value_name = "NAME", help_heading = "A model behind an HTTP API")]
     pub model: Option<String>,
     /// Ask for whole responses instead of streamed ones
@@ -321,7 +325,7 @@ or refuses (the message says which and why).")]
 
 #[derive(Args)]
 pub struct McpToolsArgs {
-    /// The server's MCP endpoint, e.g. http://127.0.0.1:3001/mcp (plain http only)
+    /// The server's MCP endpoint, http or https, e.g. http://127.0.0.1:3001/mcp
     #[arg(value_name = "URL")]
     pub url: String,
     /// A header sent with every request, e.g. "Authorization: Bearer …"; repeatable

@@ -1,5 +1,6 @@
 //! MCP from the command line: `agent-loop mcp tools URL`, and loading a
-//! scenario's `mcp_servers` before `run` (over plain HTTP, as providers are).
+//! scenario's `mcp_servers` before `run` (over http or https, on the same
+//! client as providers: `crate::http`).
 
 use std::process::ExitCode;
 use std::rc::Rc;
@@ -33,7 +34,7 @@ fn tools_command(args: &McpToolsArgs) -> ExitCode {
         Err(code) => return code,
     };
     let local = LocalSet::new();
-    let transport: Rc<dyn McpTransport> = Rc::new(NativeHttp);
+    let transport: Rc<dyn McpTransport> = Rc::new(NativeHttp::new());
     let listed = local.block_on(&runtime, async {
         let session = Session::connect(&args.url, headers.clone(), transport).await?;
         let listed = tools::list(&session).await?;
@@ -122,7 +123,7 @@ pub fn load_tools(
     if scenario.mcp_servers.is_empty() || scenario.mcp.is_some() {
         return Ok(scenario);
     }
-    let transport: Rc<dyn McpTransport> = Rc::new(NativeHttp);
+    let transport: Rc<dyn McpTransport> = Rc::new(NativeHttp::new());
     match local.block_on(runtime, resolve(scenario, transport)) {
         Ok((scenario, reports)) => {
             for report in &reports {

@@ -180,7 +180,7 @@ impl Replayer {
                 .expect("callers check that a scenario exists"),
         };
         let scenario = if self.call_mcp_servers && !scenario.mcp_servers.is_empty() {
-            let transport: Rc<dyn McpTransport> = Rc::new(NativeHttp);
+            let transport: Rc<dyn McpTransport> = Rc::new(NativeHttp::new());
             let resolved = self.local.block_on(
                 &self.runtime,
                 resolve(crate::mcp::unloaded(scenario), transport),

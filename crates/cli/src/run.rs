@@ -10,12 +10,34 @@ use harness::event::{RunEvent, Status};
 use harness::provider::{ApiKey, HttpModel, ProviderSettings};
 use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;
-use harness::wire::RequestShape;
+use harness::wire::{Provider, RequestShape};
 use harness::RunOptions;
 
 use crate::args::{CheckArgs, RunArgs, WireArgs};
 use crate::usage::usage_error;
 use crate::{http, load, report_problems, stop, trace, wire};
+
+/// The variable every SDK of this provider reads its key from.
+fn sdk_key_variable(provider: Provider) -> &'static str {
+    match provider {
+        Provider::Anthropic => "ANTHROPIC_API_KEY",
+        Provider::OpenaiChat | Provider::OpenaiResponses => "OPENAI_API_KEY",
+    }
+}
+
+/// `AGENT_LOOP_API_KEY` when it is set (one variable for any provider, e.g.
+/// a local server's), else the provider's own variable, so a shell or CI job
+/// already set up for the official SDKs needs nothing more. The key goes
+/// into the request headers only: `ApiKey` has no Display, and its Debug
+/// hides it.
+fn api_key(provider: Provider) -> ApiKey {
+    let read = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    ApiKey::new(
+        read("AGENT_LOOP_API_KEY")
+            .or_else(|| read(sdk_key_variable(provider)))
+            .unwrap_or_default(),
+    )
+}
 
 pub fn run_command(args: &RunArgs) -> ExitCode {
     if args.provider.is_none()
@@ -91,8 +113,16 @@ pub fn run_command(args: &RunArgs) -> ExitCode {
                 model: args.model.clone().unwrap_or_else(|| "default".to_string()),
                 stream: !args.no_stream,
             };
-            let key = ApiKey::new(std::env::var("AGENT_LOOP_API_KEY").unwrap_or_default());
-            let model = HttpModel::new(settings, key, http::NativeHttp);
+            let key = api_key(provider);
+            if key.is_empty() && args.base_url.is_none() {
+                // Said before the hosted API answers 401, on stderr, so a
+                // JSON Lines trace on stdout stays clean.
+                eprintln!(
+                    "note: no API key: set {} (or AGENT_LOOP_API_KEY)",
+                    sdk_key_variable(provider)
+                );
+            }
+            let model = HttpModel::new(settings, key, http::NativeHttp::new());
             local.block_on(
                 &runtime,
                 stop::stoppable(
