@@ -43,6 +43,14 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver
 fi
 
+# The command line's https tests make their CA and certificate with openssl.
+if ! command -v openssl >/dev/null; then
+  log "installing Debian's openssl (the https tests make their certificates with it)"
+  if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openssl
+fi
+
 # wasm-opt (binaryen 132; Debian's 108 breaks the module), playwright-core,
 # and the MCP reference server and TypeScript SDK the MCP tests run against.
 if [ ! -x "$root/node_modules/.bin/wasm-opt" ] || [ ! -d "$root/node_modules/playwright-core" ] \
