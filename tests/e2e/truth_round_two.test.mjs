@@ -27,9 +27,6 @@ function elapsed(page) {
 test('truth: step mode stops the run\'s clock, so no deadline passes while a person holds the run', async ({ page }) => {
   await pick(page, 'deadline-per-run');
   await stepTo(page, 'Paused before model call (turn 1)');
-  // The first Step's caption says what runs next, as later steps do.
-  const caption = await page.locator('.loop-wide .loop-caption').innerText();
-  assert(caption.includes('next: model call, turn 1'), `caption after the first Step: ${caption}`);
   await stepTo(page, 'Paused before tool call get_time');
   // Three seconds against a 2 s deadline, held by a person.
   await page.waitForTimeout(3_000);
