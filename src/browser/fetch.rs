@@ -21,6 +21,10 @@ impl Transport for FetchTransport {
     fn send(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, String>> {
         Box::pin(send(request))
     }
+
+    fn unreachable_advice(&self) -> &'static str {
+        "Check the base URL; in a browser this is often CORS: the server must allow this page's origin"
+    }
 }
 
 /// Aborts the request when the last holder (the pending fetch, or the body

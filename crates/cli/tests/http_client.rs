@@ -367,8 +367,16 @@ fn loopback_and_no_proxy_hosts_are_reached_directly_and_others_through_the_proxy
         "openai-chat",
         &["--base-url", remote, "--no-stream"],
     );
-    assert_eq!(last_event(&output)["status"], "model_error");
+    let last = last_event(&output);
+    assert_eq!(last["status"], "model_error");
     assert_eq!(proxied.lock().unwrap().len(), 1, "NO_PROXY was ignored");
+    // The advice is a command line's, not a browser's (no CORS here).
+    let reason = last["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("Check the base URL, and that the server is running")
+            && !reason.contains("CORS"),
+        "{reason}"
+    );
 }
 
 type KeyCase = (

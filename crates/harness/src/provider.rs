@@ -276,6 +276,13 @@ impl HttpResponse {
 /// and the deadline cancel an in-flight request.
 pub trait Transport {
     fn send(&self, request: HttpRequest) -> LocalBoxFuture<'_, Result<HttpResponse, String>>;
+
+    /// What to check when a server cannot be reached, after "could not
+    /// reach URL: why.": each transport knows its own usual causes (a
+    /// browser's is CORS, which a native client never meets).
+    fn unreachable_advice(&self) -> &'static str {
+        "Check the base URL, and that the server is running and reachable from here"
+    }
 }
 
 /// A model behind an HTTP API.
@@ -315,7 +322,8 @@ impl<T: Transport> HttpModel<T> {
             ModelError::new(
                 ModelErrorKind::Network,
                 format!(
-                    "could not reach {url}: {e}. Check the base URL; in a browser this is often CORS: the server must allow this page's origin"
+                    "could not reach {url}: {e}. {}",
+                    self.transport.unreachable_advice()
                 ),
             )
         })?;
