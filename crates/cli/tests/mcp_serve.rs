@@ -282,6 +282,82 @@ fn the_legacy_generation_opens_a_session_and_requires_it() {
     assert_eq!(send(server.port, "GET", &[], "").status, 405);
 }
 
+/// A legacy `initialize` at `version`: the session id it opens.
+fn initialize(port: u16, version: &str) -> String {
+    let init = post(
+        port,
+        &[("accept", "application/json, text/event-stream")],
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+    );
+    assert_eq!(init.status, 200, "{}", init.body);
+    init.header("mcp-session-id")
+        .expect("a session")
+        .to_string()
+}
+
+#[test]
+fn an_unsupported_protocol_version_header_gets_400_naming_the_supported_ones() {
+    let server = shop("version-header");
+    let session = initialize(server.port, "2025-11-25");
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let refused = post(
+        server.port,
+        &[
+            ("mcp-session-id", session.as_str()),
+            ("mcp-protocol-version", "1999-01-01"),
+        ],
+        &list,
+    );
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    let error = &refused.json()["error"];
+    assert_eq!(error["code"], -32022);
+    assert_eq!(
+        error["message"],
+        "Bad Request: protocol version \"1999-01-01\" is not supported; this server supports 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26"
+    );
+    assert_eq!(
+        error["data"],
+        json!({"supported": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"], "requested": "1999-01-01"})
+    );
+    assert_eq!(refused.json()["id"], 2);
+    // Every version the server speaks still works.
+    for version in ["2025-11-25", "2025-06-18", "2025-03-26"] {
+        let listed = post(
+            server.port,
+            &[
+                ("mcp-session-id", session.as_str()),
+                ("mcp-protocol-version", version),
+            ],
+            &list,
+        );
+        assert_eq!(listed.status, 200, "{version}: {}", listed.body);
+        assert_eq!(
+            listed.json()["result"]["tools"][0]["name"],
+            "get_order_status"
+        );
+    }
+    // Before a session too, and in the 2026 generation, whatever the body says.
+    let early = post(
+        server.port,
+        &[("mcp-protocol-version", "1999-01-01")],
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+    );
+    assert_eq!(early.status, 400);
+    assert_eq!(early.header("mcp-session-id"), None);
+    let modern = post(
+        server.port,
+        &[
+            ("mcp-protocol-version", "1999-01-01"),
+            ("mcp-method", "tools/list"),
+        ],
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": meta()}}),
+    );
+    assert_eq!(modern.status, 400);
+    assert_eq!(modern.json()["error"]["code"], -32022);
+}
+
 #[test]
 fn foreign_origins_are_refused_and_the_playground_gets_cors() {
     let server = shop("origin");

@@ -104,6 +104,14 @@ impl McpServerCore {
                 "not JSON-RPC",
             );
         };
+        // Both generations: a version header this server does not speak is
+        // refused (400), whatever the body says.
+        if let Some(asked) = header("mcp-protocol-version") {
+            if asked != MODERN && !LEGACY.contains(&asked.as_str()) {
+                let id = message.get("id").cloned().unwrap_or(Value::Null);
+                return unsupported_version(&id, &asked, "MCP-Protocol-Version header");
+            }
+        }
         let params = message.get("params").cloned().unwrap_or(json!({}));
         let meta_version = params
             .pointer("/_meta/io.modelcontextprotocol~1protocolVersion")
@@ -130,18 +138,7 @@ impl McpServerCore {
         version: &str,
     ) -> Reply {
         if version != MODERN {
-            let mut supported = vec![MODERN.to_string()];
-            supported.extend(LEGACY.iter().map(|v| v.to_string()));
-            return Reply::json(
-                400,
-                jsonrpc::error(
-                    id,
-                    jsonrpc::UNSUPPORTED_PROTOCOL_VERSION,
-                    &format!("protocol version {version:?} is not supported"),
-                    Some(json!({"supported": supported, "requested": version})),
-                ),
-                format!("{method}: unsupported version {version}"),
-            );
+            return unsupported_version(id, version, method);
         }
         let mismatch = |what: String| {
             Reply::json(
@@ -188,8 +185,7 @@ impl McpServerCore {
         }
         let (outcome, note) = match method {
             "server/discover" => {
-                let mut supported = vec![MODERN.to_string()];
-                supported.extend(LEGACY.iter().map(|v| v.to_string()));
+                let supported = supported_versions();
                 (
                     Ok(json!({
                         "supportedVersions": supported,
@@ -426,6 +422,31 @@ impl McpServerCore {
             ),
         }
     }
+}
+
+/// Every version this server speaks, newest first.
+pub fn supported_versions() -> Vec<String> {
+    let mut supported = vec![MODERN.to_string()];
+    supported.extend(LEGACY.iter().map(|v| v.to_string()));
+    supported
+}
+
+/// 400 for a protocol version this server does not speak, naming those it does.
+fn unsupported_version(id: &Value, version: &str, what: &str) -> Reply {
+    let supported = supported_versions();
+    Reply::json(
+        400,
+        jsonrpc::error(
+            id,
+            jsonrpc::UNSUPPORTED_PROTOCOL_VERSION,
+            &format!(
+                "Bad Request: protocol version {version:?} is not supported; this server supports {}",
+                supported.join(", ")
+            ),
+            Some(json!({"supported": supported, "requested": version})),
+        ),
+        format!("{what}: unsupported version {version}"),
+    )
 }
 
 fn with_id(mut error: Value, id: &Value) -> Value {
