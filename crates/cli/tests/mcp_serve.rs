@@ -359,6 +359,24 @@ fn an_unsupported_protocol_version_header_gets_400_naming_the_supported_ones() {
 }
 
 #[test]
+fn session_ids_are_128_random_bits_in_hex() {
+    let server = shop("session-ids");
+    let first = initialize(server.port, "2025-11-25");
+    let second = initialize(server.port, "2025-11-25");
+    assert_ne!(first, second);
+    for id in [&first, &second] {
+        assert_eq!(id.len(), 32, "{id}");
+        assert!(
+            id.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+            "{id}"
+        );
+        assert!(!id.contains(&server.pid().to_string()), "{id}");
+        assert!(!id.contains("agent-loop"), "{id}");
+    }
+}
+
+#[test]
 fn foreign_origins_are_refused_and_the_playground_gets_cors() {
     let server = shop("origin");
     let foreign = post(

@@ -10,6 +10,8 @@
 //!   client accepts `text/event-stream` (a call may take long; closing the
 //!   stream cancels it); everything else, and every answer to a client that
 //!   accepts only JSON, is one JSON body.
+//! - An `MCP-Protocol-Version` the server does not speak is refused with 400
+//!   (`harness::mcp::server`); session ids are 128 random bits in hex.
 //! - GET is 405 (no standalone stream is offered); DELETE ends a legacy session.
 
 use bytes::Bytes;
@@ -162,6 +164,14 @@ pub async fn answer(
     };
     answer.headers.extend(reply.headers);
     answer
+}
+
+/// 128 bits from the OS, as 32 lowercase hex digits: session ids nobody
+/// can guess.
+pub fn random_id() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::getrandom(&mut bytes).expect("the OS gives random bytes");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 struct CancelLog {

@@ -9,7 +9,7 @@
 //! kept. Otherwise it is legacy: `initialize` opens a session
 //! (`Mcp-Session-Id`), which every later request must carry.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use futures::future::AbortHandle;
@@ -54,19 +54,29 @@ pub struct McpServerCore {
     name: String,
     tools: ToolRegistry,
     sessions: RefCell<Vec<String>>,
-    next_session: Cell<u64>,
+    /// Makes each new session's id: unguessable (the CLI gives 128 random
+    /// bits), visible ASCII as the spec requires.
+    new_session_id: Box<dyn Fn() -> String>,
     /// Legacy calls in flight, by (session, request id), so that
     /// `notifications/cancelled` can stop them.
     in_flight: RefCell<HashMap<(String, String), AbortHandle>>,
 }
 
 impl McpServerCore {
-    pub fn new(name: impl Into<String>, tools: ToolRegistry) -> Self {
+    /// `new_session_id` makes the `Mcp-Session-Id` of each legacy session.
+    /// The spec wants it globally unique and cryptographically secure, so
+    /// the caller gives a source of random ids (the harness has none of its
+    /// own: it also builds for the page).
+    pub fn new(
+        name: impl Into<String>,
+        tools: ToolRegistry,
+        new_session_id: Box<dyn Fn() -> String>,
+    ) -> Self {
         McpServerCore {
             name: name.into(),
             tools,
             sessions: RefCell::new(Vec::new()),
-            next_session: Cell::new(1),
+            new_session_id,
             in_flight: RefCell::new(HashMap::new()),
         }
     }
@@ -225,12 +235,7 @@ impl McpServerCore {
             } else {
                 LEGACY[0]
             };
-            let session = format!(
-                "agent-loop-{}-{}",
-                std::process::id(),
-                self.next_session.get()
-            );
-            self.next_session.set(self.next_session.get() + 1);
+            let session = (self.new_session_id)();
             self.sessions.borrow_mut().push(session.clone());
             let mut reply = Reply::json(
                 200,
