@@ -120,7 +120,8 @@ fn the_2026_generation_checks_its_headers_against_the_body() {
     let data = reply
         .body
         .lines()
-        .find_map(|l| l.strip_prefix("data: "))
+        .filter_map(|l| l.strip_prefix("data: "))
+        .find(|d| !d.is_empty())
         .expect("an SSE data line");
     let message: Value = serde_json::from_str(data).unwrap();
     assert_eq!(message["id"], 7);
@@ -374,6 +375,77 @@ fn session_ids_are_128_random_bits_in_hex() {
         assert!(!id.contains(&server.pid().to_string()), "{id}");
         assert!(!id.contains("agent-loop"), "{id}");
     }
+}
+
+/// The SSE blocks of a raw body (a chunked body's size lines are not fields).
+fn sse_events(body: &str) -> Vec<Vec<String>> {
+    body.split("\n\n")
+        .map(|block| {
+            block
+                .lines()
+                .filter(|l| {
+                    ["id:", "data:", "event:", "retry:"]
+                        .iter()
+                        .any(|f| l.starts_with(f))
+                })
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .filter(|fields| !fields.is_empty())
+        .collect()
+}
+
+#[test]
+fn sse_answers_open_with_a_priming_event_and_a_retry() {
+    let server = shop("sse-priming");
+    let session = initialize(server.port, "2025-11-25");
+    let call = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": {"name": "get_order_status", "arguments": {"order_id": "ord_f6g7h8i9j0"}}});
+    let reply = post(
+        server.port,
+        &[
+            ("accept", "application/json, text/event-stream"),
+            ("mcp-session-id", session.as_str()),
+            ("mcp-protocol-version", "2025-11-25"),
+        ],
+        &call,
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.header("content-type"), Some("text/event-stream"));
+    let events = sse_events(&reply.body);
+    assert_eq!(events.len(), 2, "{}", reply.body);
+    let priming = &events[0];
+    assert_eq!(priming.len(), 3, "{priming:?}");
+    let priming_id = priming[0].strip_prefix("id: ").expect("an id first");
+    assert!(!priming_id.is_empty());
+    assert_eq!(priming[1], "retry: 1000");
+    assert_eq!(priming[2].trim_end(), "data:");
+    let message = &events[1];
+    assert_eq!(message[0], "event: message");
+    let message_id = message[1]
+        .strip_prefix("id: ")
+        .expect("the message has an id");
+    assert_ne!(message_id, priming_id);
+    let answer: Value = serde_json::from_str(message[2].strip_prefix("data: ").unwrap()).unwrap();
+    assert_eq!(answer["id"], 4);
+    assert!(answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("ord_f6g7h8i9j0"));
+    // A 2025-06-18 client gets no priming event (it may not read empty data).
+    let old = initialize(server.port, "2025-06-18");
+    let reply = post(
+        server.port,
+        &[
+            ("accept", "application/json, text/event-stream"),
+            ("mcp-session-id", old.as_str()),
+            ("mcp-protocol-version", "2025-06-18"),
+        ],
+        &call,
+    );
+    let events = sse_events(&reply.body);
+    assert_eq!(events.len(), 1, "{}", reply.body);
+    assert_eq!(events[0][0], "event: message");
 }
 
 #[test]
