@@ -152,6 +152,7 @@ fn mcp_core(source: &str) -> Result<harness::mcp::server::McpServerCore, ExitCod
     Ok(harness::mcp::server::McpServerCore::new(
         scenario.name.clone(),
         config.tools,
+        Box::new(mcp::random_id),
     ))
 }
 

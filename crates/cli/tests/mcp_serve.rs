@@ -120,7 +120,8 @@ fn the_2026_generation_checks_its_headers_against_the_body() {
     let data = reply
         .body
         .lines()
-        .find_map(|l| l.strip_prefix("data: "))
+        .filter_map(|l| l.strip_prefix("data: "))
+        .find(|d| !d.is_empty())
         .expect("an SSE data line");
     let message: Value = serde_json::from_str(data).unwrap();
     assert_eq!(message["id"], 7);
@@ -280,6 +281,171 @@ fn the_legacy_generation_opens_a_session_and_requires_it() {
         404
     );
     assert_eq!(send(server.port, "GET", &[], "").status, 405);
+}
+
+/// A legacy `initialize` at `version`: the session id it opens.
+fn initialize(port: u16, version: &str) -> String {
+    let init = post(
+        port,
+        &[("accept", "application/json, text/event-stream")],
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": version, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+    );
+    assert_eq!(init.status, 200, "{}", init.body);
+    init.header("mcp-session-id")
+        .expect("a session")
+        .to_string()
+}
+
+#[test]
+fn an_unsupported_protocol_version_header_gets_400_naming_the_supported_ones() {
+    let server = shop("version-header");
+    let session = initialize(server.port, "2025-11-25");
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let refused = post(
+        server.port,
+        &[
+            ("mcp-session-id", session.as_str()),
+            ("mcp-protocol-version", "1999-01-01"),
+        ],
+        &list,
+    );
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    let error = &refused.json()["error"];
+    assert_eq!(error["code"], -32022);
+    assert_eq!(
+        error["message"],
+        "Bad Request: protocol version \"1999-01-01\" is not supported; this server supports 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26"
+    );
+    assert_eq!(
+        error["data"],
+        json!({"supported": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"], "requested": "1999-01-01"})
+    );
+    assert_eq!(refused.json()["id"], 2);
+    // Every version the server speaks still works.
+    for version in ["2025-11-25", "2025-06-18", "2025-03-26"] {
+        let listed = post(
+            server.port,
+            &[
+                ("mcp-session-id", session.as_str()),
+                ("mcp-protocol-version", version),
+            ],
+            &list,
+        );
+        assert_eq!(listed.status, 200, "{version}: {}", listed.body);
+        assert_eq!(
+            listed.json()["result"]["tools"][0]["name"],
+            "get_order_status"
+        );
+    }
+    // Before a session too, and in the 2026 generation, whatever the body says.
+    let early = post(
+        server.port,
+        &[("mcp-protocol-version", "1999-01-01")],
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+    );
+    assert_eq!(early.status, 400);
+    assert_eq!(early.header("mcp-session-id"), None);
+    let modern = post(
+        server.port,
+        &[
+            ("mcp-protocol-version", "1999-01-01"),
+            ("mcp-method", "tools/list"),
+        ],
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": meta()}}),
+    );
+    assert_eq!(modern.status, 400);
+    assert_eq!(modern.json()["error"]["code"], -32022);
+}
+
+#[test]
+fn session_ids_are_128_random_bits_in_hex() {
+    let server = shop("session-ids");
+    let first = initialize(server.port, "2025-11-25");
+    let second = initialize(server.port, "2025-11-25");
+    assert_ne!(first, second);
+    for id in [&first, &second] {
+        assert_eq!(id.len(), 32, "{id}");
+        assert!(
+            id.bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)),
+            "{id}"
+        );
+        assert!(!id.contains(&server.pid().to_string()), "{id}");
+        assert!(!id.contains("agent-loop"), "{id}");
+    }
+}
+
+/// The SSE blocks of a raw body (a chunked body's size lines are not fields).
+fn sse_events(body: &str) -> Vec<Vec<String>> {
+    body.split("\n\n")
+        .map(|block| {
+            block
+                .lines()
+                .filter(|l| {
+                    ["id:", "data:", "event:", "retry:"]
+                        .iter()
+                        .any(|f| l.starts_with(f))
+                })
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .filter(|fields| !fields.is_empty())
+        .collect()
+}
+
+#[test]
+fn sse_answers_open_with_a_priming_event_and_a_retry() {
+    let server = shop("sse-priming");
+    let session = initialize(server.port, "2025-11-25");
+    let call = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": {"name": "get_order_status", "arguments": {"order_id": "ord_f6g7h8i9j0"}}});
+    let reply = post(
+        server.port,
+        &[
+            ("accept", "application/json, text/event-stream"),
+            ("mcp-session-id", session.as_str()),
+            ("mcp-protocol-version", "2025-11-25"),
+        ],
+        &call,
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.header("content-type"), Some("text/event-stream"));
+    let events = sse_events(&reply.body);
+    assert_eq!(events.len(), 2, "{}", reply.body);
+    let priming = &events[0];
+    assert_eq!(priming.len(), 3, "{priming:?}");
+    let priming_id = priming[0].strip_prefix("id: ").expect("an id first");
+    assert!(!priming_id.is_empty());
+    assert_eq!(priming[1], "retry: 1000");
+    assert_eq!(priming[2].trim_end(), "data:");
+    let message = &events[1];
+    assert_eq!(message[0], "event: message");
+    let message_id = message[1]
+        .strip_prefix("id: ")
+        .expect("the message has an id");
+    assert_ne!(message_id, priming_id);
+    let answer: Value = serde_json::from_str(message[2].strip_prefix("data: ").unwrap()).unwrap();
+    assert_eq!(answer["id"], 4);
+    assert!(answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("ord_f6g7h8i9j0"));
+    // A 2025-06-18 client gets no priming event (it may not read empty data).
+    let old = initialize(server.port, "2025-06-18");
+    let reply = post(
+        server.port,
+        &[
+            ("accept", "application/json, text/event-stream"),
+            ("mcp-session-id", old.as_str()),
+            ("mcp-protocol-version", "2025-06-18"),
+        ],
+        &call,
+    );
+    let events = sse_events(&reply.body);
+    assert_eq!(events.len(), 1, "{}", reply.body);
+    assert_eq!(events[0][0], "event: message");
 }
 
 #[test]

@@ -230,6 +230,70 @@ async fn an_unsupported_version_error_naming_a_legacy_version_falls_back_to_it()
     );
 }
 
+/// Issue 26: an older server answers every method, `server/discover`
+/// too, with an empty `{}` result (seen with the conformance suite's
+/// `initialize` scenario). That is not a conforming discover answer (it
+/// names no `supportedVersions`), so the client must still initialize.
+#[tokio::test]
+async fn an_empty_discover_result_is_no_proof_of_2026_and_the_client_initializes() {
+    let server = scripted(Box::new(|_, body| {
+        let id = body.get("id").cloned().unwrap_or(Value::Null);
+        match body["method"].as_str() {
+            Some("server/discover") => {
+                json_answer(json!({"jsonrpc": "2.0", "id": id, "result": {}}))
+            }
+            Some("initialize") => json_answer(json!({"jsonrpc": "2.0", "id": id, "result": {
+                "protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "old", "version": "1"}}})),
+            Some("notifications/initialized") => (202, Vec::new(), String::new()),
+            Some("tools/list") => json_answer(json!({"jsonrpc": "2.0", "id": id, "result": {
+                "tools": [{"name": "get_time", "inputSchema": {"type": "object"}}]}})),
+            other => panic!("unexpected {other:?}"),
+        }
+    }));
+    let text =
+        json!({"name": "t", "task": "t", "mcp_servers": [{"name": "old", "url": "http://h/mcp"}],
+        "model": {"type": "scripted", "responses": [{"text": "ok"}]}})
+        .to_string();
+    let (scenario, reports) = resolve(Scenario::load(&text).unwrap(), server.clone())
+        .await
+        .unwrap_or_else(|problems| panic!("{problems:?}"));
+    let methods: Vec<String> = server
+        .seen
+        .borrow()
+        .iter()
+        .map(|(_, b)| b["method"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            "server/discover",
+            "initialize",
+            "notifications/initialized",
+            "tools/list"
+        ]
+    );
+    let seen = server.seen.borrow();
+    assert_eq!(seen[1].1["params"]["protocolVersion"], "2025-11-25");
+    assert_eq!(
+        header(&seen[3].0, "mcp-protocol-version"),
+        Some("2025-11-25"),
+        "tools/list is sent in the legacy generation"
+    );
+    assert_eq!(header(&seen[3].0, "mcp-method"), None);
+    drop(seen);
+    let mcp = scenario.mcp.as_ref().unwrap();
+    let names: Vec<&str> = mcp.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["get_time"]);
+    assert_eq!(reports[0].protocol_version, "2025-11-25");
+    assert!(
+        reports[0]
+            .to_string()
+            .contains("(old 1) speaks 2025-11-25: 1 tool"),
+        "{}",
+        reports[0]
+    );
+}
+
 #[tokio::test]
 async fn a_server_that_answers_neither_generation_is_a_problem_that_says_what_each_got() {
     let server = scripted(Box::new(|_, _| {

@@ -9,7 +9,11 @@
 //! - JSON or SSE: a `tools/call` is answered as an SSE stream when the
 //!   client accepts `text/event-stream` (a call may take long; closing the
 //!   stream cancels it); everything else, and every answer to a client that
-//!   accepts only JSON, is one JSON body.
+//!   accepts only JSON, is one JSON body. A stream to a client of
+//!   2025-11-25 or later opens with a priming event (an `id`, `retry` and
+//!   empty `data`, the spec's "SSE polling"), and its message has an `id`.
+//! - An `MCP-Protocol-Version` the server does not speak is refused with 400
+//!   (`harness::mcp::server`); session ids are 128 random bits in hex.
 //! - GET is 405 (no standalone stream is offered); DELETE ends a legacy session.
 
 use bytes::Bytes;
@@ -97,6 +101,10 @@ pub async fn answer(
         }
     }
     let accepts_sse = header("accept").is_some_and(|a| a.contains("text/event-stream"));
+    // Clients before 2025-11-25 may not read an event with empty data (the
+    // spec added priming events then): only newer ones get one. Dates in
+    // ISO form compare as strings.
+    let primes = header("mcp-protocol-version").is_some_and(|v| v.as_str() >= "2025-11-25");
     let headers: Vec<(String, String)> = request
         .headers()
         .iter()
@@ -145,12 +153,19 @@ pub async fn answer(
             note: reply.note,
         },
         Some(message) if is_call && accepts_sse && reply.status == 200 => {
-            let event = format!("event: message\ndata: {message}\n\n");
+            let mut events = Vec::new();
+            let stream = random_id();
+            if primes {
+                events.push(format!("id: {stream}-0\nretry: {SSE_RETRY_MS}\ndata: \n\n"));
+            }
+            events.push(format!(
+                "event: message\nid: {stream}-1\ndata: {message}\n\n"
+            ));
             Answer {
                 status,
                 content_type: "text/event-stream",
-                body: Bytes::from(event.clone()),
-                events: vec![event],
+                body: Bytes::from(events.concat()),
+                events,
                 headers: vec![
                     ("cache-control", "no-cache".into()),
                     ("x-accel-buffering", "no".into()),
@@ -162,6 +177,18 @@ pub async fn answer(
     };
     answer.headers.extend(reply.headers);
     answer
+}
+
+/// The `retry` (ms) a priming event tells the client to wait before it
+/// reconnects.
+const SSE_RETRY_MS: u32 = 1000;
+
+/// 128 bits from the OS, as 32 lowercase hex digits: session ids and SSE
+/// stream ids nobody can guess.
+pub fn random_id() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::getrandom(&mut bytes).expect("the OS gives random bytes");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 struct CancelLog {

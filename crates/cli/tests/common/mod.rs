@@ -16,6 +16,13 @@ pub struct Server {
     pub log: Arc<Mutex<String>>,
 }
 
+impl Server {
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();

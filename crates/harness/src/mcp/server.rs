@@ -9,7 +9,7 @@
 //! kept. Otherwise it is legacy: `initialize` opens a session
 //! (`Mcp-Session-Id`), which every later request must carry.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use futures::future::AbortHandle;
@@ -54,19 +54,29 @@ pub struct McpServerCore {
     name: String,
     tools: ToolRegistry,
     sessions: RefCell<Vec<String>>,
-    next_session: Cell<u64>,
+    /// Makes each new session's id: unguessable (the CLI gives 128 random
+    /// bits), visible ASCII as the spec requires.
+    new_session_id: Box<dyn Fn() -> String>,
     /// Legacy calls in flight, by (session, request id), so that
     /// `notifications/cancelled` can stop them.
     in_flight: RefCell<HashMap<(String, String), AbortHandle>>,
 }
 
 impl McpServerCore {
-    pub fn new(name: impl Into<String>, tools: ToolRegistry) -> Self {
+    /// `new_session_id` makes the `Mcp-Session-Id` of each legacy session.
+    /// The spec wants it globally unique and cryptographically secure, so
+    /// the caller gives a source of random ids (the harness has none of its
+    /// own: it also builds for the page).
+    pub fn new(
+        name: impl Into<String>,
+        tools: ToolRegistry,
+        new_session_id: Box<dyn Fn() -> String>,
+    ) -> Self {
         McpServerCore {
             name: name.into(),
             tools,
             sessions: RefCell::new(Vec::new()),
-            next_session: Cell::new(1),
+            new_session_id,
             in_flight: RefCell::new(HashMap::new()),
         }
     }
@@ -104,6 +114,14 @@ impl McpServerCore {
                 "not JSON-RPC",
             );
         };
+        // Both generations: a version header this server does not speak is
+        // refused (400), whatever the body says.
+        if let Some(asked) = header("mcp-protocol-version") {
+            if asked != MODERN && !LEGACY.contains(&asked.as_str()) {
+                let id = message.get("id").cloned().unwrap_or(Value::Null);
+                return unsupported_version(&id, &asked, "MCP-Protocol-Version header");
+            }
+        }
         let params = message.get("params").cloned().unwrap_or(json!({}));
         let meta_version = params
             .pointer("/_meta/io.modelcontextprotocol~1protocolVersion")
@@ -130,18 +148,7 @@ impl McpServerCore {
         version: &str,
     ) -> Reply {
         if version != MODERN {
-            let mut supported = vec![MODERN.to_string()];
-            supported.extend(LEGACY.iter().map(|v| v.to_string()));
-            return Reply::json(
-                400,
-                jsonrpc::error(
-                    id,
-                    jsonrpc::UNSUPPORTED_PROTOCOL_VERSION,
-                    &format!("protocol version {version:?} is not supported"),
-                    Some(json!({"supported": supported, "requested": version})),
-                ),
-                format!("{method}: unsupported version {version}"),
-            );
+            return unsupported_version(id, version, method);
         }
         let mismatch = |what: String| {
             Reply::json(
@@ -188,8 +195,7 @@ impl McpServerCore {
         }
         let (outcome, note) = match method {
             "server/discover" => {
-                let mut supported = vec![MODERN.to_string()];
-                supported.extend(LEGACY.iter().map(|v| v.to_string()));
+                let supported = supported_versions();
                 (
                     Ok(json!({
                         "supportedVersions": supported,
@@ -229,12 +235,7 @@ impl McpServerCore {
             } else {
                 LEGACY[0]
             };
-            let session = format!(
-                "agent-loop-{}-{}",
-                std::process::id(),
-                self.next_session.get()
-            );
-            self.next_session.set(self.next_session.get() + 1);
+            let session = (self.new_session_id)();
             self.sessions.borrow_mut().push(session.clone());
             let mut reply = Reply::json(
                 200,
@@ -426,6 +427,31 @@ impl McpServerCore {
             ),
         }
     }
+}
+
+/// Every version this server speaks, newest first.
+pub fn supported_versions() -> Vec<String> {
+    let mut supported = vec![MODERN.to_string()];
+    supported.extend(LEGACY.iter().map(|v| v.to_string()));
+    supported
+}
+
+/// 400 for a protocol version this server does not speak, naming those it does.
+fn unsupported_version(id: &Value, version: &str, what: &str) -> Reply {
+    let supported = supported_versions();
+    Reply::json(
+        400,
+        jsonrpc::error(
+            id,
+            jsonrpc::UNSUPPORTED_PROTOCOL_VERSION,
+            &format!(
+                "Bad Request: protocol version {version:?} is not supported; this server supports {}",
+                supported.join(", ")
+            ),
+            Some(json!({"supported": supported, "requested": version})),
+        ),
+        format!("{what}: unsupported version {version}"),
+    )
 }
 
 fn with_id(mut error: Value, id: &Value) -> Value {

@@ -4,6 +4,9 @@
 //!
 //! Choosing the generation follows the 2026-07-28 spec's "Backward
 //! Compatibility" rule: probe with a modern `server/discover`; a modern
+//! discover result counts only when it names the versions the server
+//! speaks (`supportedVersions`); any other result (an older server's `{}`)
+//! falls back to `initialize`. A modern
 //! JSON-RPC error (-32020…-32022) means a modern server that wants the
 //! request corrected; a method-not-found JSON-RPC 404 means a modern server
 //! without discovery; anything else (another 400, a 404 or 405 without
@@ -121,11 +124,16 @@ impl Session {
                         .pointer("/_meta/io.modelcontextprotocol~1serverInfo"),
                 );
                 let versions = strings(reply.result.get("supportedVersions"));
-                if versions.is_empty() || versions.iter().any(|v| v == MODERN) {
+                if versions.iter().any(|v| v == MODERN) {
                     return Ok(session);
                 }
                 match LEGACY.iter().find(|v| versions.iter().any(|s| s == *v)) {
                     Some(version) => version.to_string(),
+                    // Not a conforming discover answer (one names the
+                    // versions the server speaks): an older server that
+                    // answers any method with `{}`. It is no proof of
+                    // 2026-07-28, so the handshake decides.
+                    None if versions.is_empty() => LEGACY[0].to_string(),
                     None => return Err(unknown_versions(&versions)),
                 }
             }
