@@ -39,6 +39,19 @@ pub struct CallCounts {
 pub const CALL_COUNT_WORDS: &str = "requested: the calls the model asked for. checked: the calls the harness took up in order and counted against max_tool_calls (the one over the limit included). ran: the tool ran and answered (a result, its own error or a timeout). not run: answered without running the tool (invalid arguments, denied, over a limit, or the run stopped before it started). cut short: the tool was running when the run stopped. typed by a person: a person answered in the tool's place.";
 
 impl CallCounts {
+    /// Each count with the name the trace's `calls` object and the
+    /// OpenTelemetry export (`agent_loop.tool_calls.<name>`) give it.
+    pub fn by_name(&self) -> [(&'static str, u32); 6] {
+        [
+            ("requested", self.requested),
+            ("checked", self.checked),
+            ("ran", self.ran),
+            ("not_run", self.not_run),
+            ("cut_short", self.cut_short),
+            ("by_person", self.by_person),
+        ]
+    }
+
     /// Calls answered so far, whatever became of them.
     pub fn answered(&self) -> u32 {
         self.ran + self.not_run + self.cut_short + self.by_person

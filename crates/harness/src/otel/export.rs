@@ -224,19 +224,9 @@ pub fn to_otlp(record: &Record, started_unix_ms: u64) -> Value {
                 // The counts by the names the page and the CLI use
                 // (`harness::tally`); `agent_loop.tool_calls` is `checked`.
                 if let Some(calls) = outcome.calls {
-                    s.attributes.extend(
-                        [
-                            ("requested", calls.requested),
-                            ("checked", calls.checked),
-                            ("ran", calls.ran),
-                            ("not_run", calls.not_run),
-                            ("cut_short", calls.cut_short),
-                            ("by_person", calls.by_person),
-                        ]
-                        .map(|(name, n)| {
-                            kv_int(&format!("agent_loop.tool_calls.{name}"), u64::from(n))
-                        }),
-                    );
+                    s.attributes.extend(calls.by_name().map(|(name, n)| {
+                        kv_int(&format!("agent_loop.tool_calls.{name}"), u64::from(n))
+                    }));
                 }
                 let code = if outcome.status == Status::Done {
                     STATUS_OK
