@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building, serving and testing the playground needs, skipping what is
-# already there. Only package registries are used (crates.io, npm, Debian): no step
+# already there. Only package registries are used (crates.io, npm, Debian, PyPI): no step
 # downloads a prebuilt toolchain or browser, so it works on a closed network.
 # Source it (`. scripts/setup.sh`) to get node_modules/.bin on PATH as well.
 set -euo pipefail
@@ -57,4 +57,21 @@ if [ ! -x "$root/node_modules/.bin/wasm-opt" ] || [ ! -d "$root/node_modules/pla
   || [ ! -d "$root/node_modules/@modelcontextprotocol/sdk" ]; then
   log "installing npm packages (binaryen, playwright-core, the MCP server and SDK)"
   (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# The official Python MCP SDK, which the MCP tests run both ways (its server
+# under `mcp tools` and `run`, its client against `serve --mcp`), in a
+# virtualenv of its own from PyPI.
+MCP_PYTHON_SDK_VERSION=2.3.0
+if [ "$("$root/.venv-mcp/bin/python" -c 'from importlib.metadata import version; print(version("mcp"))' 2>/dev/null)" \
+  != "$MCP_PYTHON_SDK_VERSION" ]; then
+  if ! command -v python3 >/dev/null || ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
+    log "installing Debian's python3 and python3-venv (for the Python MCP SDK)"
+    if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3 python3-venv
+  fi
+  log "installing the Python MCP SDK (mcp==$MCP_PYTHON_SDK_VERSION from PyPI) in .venv-mcp (about 15 seconds)"
+  [ -x "$root/.venv-mcp/bin/python" ] || python3 -m venv "$root/.venv-mcp"
+  "$root/.venv-mcp/bin/python" -m pip install -q --disable-pip-version-check "mcp==$MCP_PYTHON_SDK_VERSION"
 fi
