@@ -5,7 +5,9 @@
 #      schema validator against the JSON Schema Test Suite, the CLI, the app's
 #      view models;
 #   2b. MCP: the official TypeScript SDK's client against `serve --mcp`
-#      (the Rust tests against node MCP servers ran in step 2);
+#      (the Rust tests against node MCP servers ran in step 2), and the
+#      official Python SDK both ways (its server under `mcp tools` and `run`,
+#      its client against `serve --mcp`);
 #   3. the harness compiled to wasm, in headless Chromium (wasm-bindgen-test),
 #      including the provider adapter over fetch against `agent-loop serve`;
 #   4. the page end to end in headless Chromium (playwright-core), which prints
@@ -44,6 +46,55 @@ node "$root/tests/mcp/sdk_client.mjs" "http://127.0.0.1:$mcp_port/mcp" || mcp_st
 kill "$mcp_pid" 2>/dev/null || true
 rm -f "$mcp_out"
 [ "$mcp_status" = 0 ] || { echo "the SDK client failed against serve --mcp" >&2; exit "$mcp_status"; }
+
+step "MCP: the official Python SDK (mcp on PyPI) both ways"
+# Its MCPServer (tests/mcp/python_server.py, uvicorn) serves `mcp tools` and a
+# run; its ClientSession lists and calls serve's tools. setup.sh installed it.
+py="$root/.venv-mcp/bin/python"
+py_dir="$(mktemp -d)"
+"$py" "$root/tests/mcp/python_server.py" 0 >"$py_dir/server.out" 2>"$py_dir/server.log" &
+py_pid=$!
+py_fail() { kill "$py_pid" 2>/dev/null || true; rm -rf "$py_dir"; echo "python SDK: $*" >&2; exit 1; }
+py_port=""
+for _ in $(seq 100); do
+  py_port="$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$py_dir/server.out" | head -n 1)"
+  [ -n "$py_port" ] && break
+  sleep 0.1
+done
+[ -n "$py_port" ] || py_fail "the server did not start: $(cat "$py_dir/server.log")"
+"$root/target/debug/agent-loop" mcp tools "http://127.0.0.1:$py_port/mcp" >"$py_dir/tools.json" \
+  || py_fail "agent-loop mcp tools failed against the Python server"
+"$py" -c 'import json, sys
+names = [t["name"] for t in json.load(open(sys.argv[1]))]
+assert names == ["add", "echo"], f"mcp tools listed {names}, expected add and echo"
+print("python SDK server: mcp tools listed", names)' "$py_dir/tools.json" || py_fail "mcp tools output is wrong"
+# The scenario names port 8799; the copy names the server's.
+sed "s|127\.0\.0\.1:8799|127.0.0.1:$py_port|" "$root/tests/mcp/python_sdk_scenario.json" >"$py_dir/scenario.json"
+"$root/target/debug/agent-loop" run "$py_dir/scenario.json" --jsonl >"$py_dir/run.jsonl" \
+  || py_fail "agent-loop run against the Python server failed"
+"$py" -c 'import json, sys
+events = [json.loads(line) for line in open(sys.argv[1])]
+results = [e for e in events if e["type"] == "tool_result"]
+finished = events[-1]
+assert finished["type"] == "run_finished" and finished["status"] == "done", f"the run ended {finished}"
+assert len(results) == 2, f"expected 2 tool results, got {results}"
+assert not results[0]["is_error"] and "5" in results[0]["content"], f"add(2, 3) gave {results[0]}"
+assert results[1]["is_error"] and "/a" in results[1]["content"], f"add(a=\"x\") gave {results[1]}"
+print("python SDK server: run done, add(2, 3) =", results[0]["content"].splitlines()[0] + ", bad call:", results[1]["content"])' \
+  "$py_dir/run.jsonl" || py_fail "the run against the Python server is wrong"
+kill "$py_pid" 2>/dev/null || true
+"$root/target/debug/agent-loop" serve --port 0 --mcp refund-with-approval >"$py_dir/serve.out" 2>/dev/null &
+py_pid=$!
+py_port=""
+for _ in $(seq 100); do
+  py_port="$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$py_dir/serve.out" | head -n 1)"
+  [ -n "$py_port" ] && break
+  sleep 0.1
+done
+"$py" "$root/tests/mcp/python_sdk_client.py" "http://127.0.0.1:$py_port/mcp" \
+  || py_fail "the Python SDK client failed against serve --mcp"
+kill "$py_pid" 2>/dev/null || true
+rm -rf "$py_dir"
 
 step "wasm tests in headless Chromium"
 # The provider adapter is tested over the browser's fetch against real
