@@ -56,7 +56,9 @@ py_dir="$(mktemp -d)"
 py_pid=$!
 py_fail() { kill "$py_pid" 2>/dev/null || true; rm -rf "$py_dir"; echo "python SDK: $*" >&2; exit 1; }
 py_port=""
-for _ in $(seq 100); do
+# Importing the SDK and starting uvicorn takes a second or two; a busy CI
+# machine, more.
+for _ in $(seq 300); do
   py_port="$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$py_dir/server.out" | head -n 1)"
   [ -n "$py_port" ] && break
   sleep 0.1
