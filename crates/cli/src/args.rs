@@ -261,13 +261,13 @@ pub struct WireArgs {
 #[command(
     after_help = "A scenario is run, then its history checked; a run record (JSON Lines, from
 `run --record` or `run --jsonl`) is checked as recorded; a provider request
-body is not checked here: `agent-loop import` reads it with its verdict.
+body (JSON) is checked as the provider it is written for would check it.
 
-Exit codes: 0 when no provider would reject the run's history, 3 when one
-would, 2 for a bad file (or a provider request body)."
+Exit codes: 0 when no provider would reject it, 3 when one would, 2 for a
+file that cannot be read as any of these."
 )]
 pub struct CheckArgs {
-    /// A scenario file, a built-in scenario's name, or a run record (JSON Lines)
+    /// A scenario file, a built-in scenario's name, a run record (JSON Lines) or a provider request body
     #[arg(value_name = "SCENARIO")]
     pub scenario: String,
     #[command(flatten)]

@@ -265,14 +265,24 @@ pub fn check_command(args: &CheckArgs) -> ExitCode {
 fn check_what_is_not_a_scenario(source: &str) -> Option<ExitCode> {
     let text = std::fs::read_to_string(source).ok()?;
     if let Ok(body) = serde_json::from_str::<serde_json::Value>(&text) {
-        // A scenario has a task; a request body has messages or input.
-        if body.get("task").is_none() && harness::transcript::detect(&body).is_ok() {
-            eprintln!(
-                "agent-loop: {source}: this is a provider request body: use `agent-loop import`"
-            );
-            return Some(ExitCode::from(2));
+        // A scenario has a task; a request body has messages or input. A
+        // body is checked as it stands, by the provider it is written for.
+        if body.get("task").is_some() {
+            return None;
         }
-        return None;
+        let (provider, detected_by) = harness::transcript::detect(&body).ok()?;
+        let violations = harness::wire::check_body(provider, &body);
+        let refused = !violations.is_empty();
+        println!(
+            "{source}: an {} request body ({detected_by}); checked as that provider would:",
+            provider.label()
+        );
+        print!("{}", wire::verdict(provider, violations));
+        return Some(if refused {
+            ExitCode::from(3)
+        } else {
+            ExitCode::SUCCESS
+        });
     }
     // Not one JSON value: a record when its first line is a JSON object.
     let first = text.lines().find(|line| !line.trim().is_empty())?;

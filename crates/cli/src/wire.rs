@@ -30,9 +30,18 @@ pub fn check_report(shape: &RequestShape, events: &[RunEvent]) -> (String, usize
     for provider in Provider::ALL {
         let violations = wire::check(provider, &shape.system, &history, &shape.tools);
         total += violations.len();
+        report.push_str(&verdict(provider, violations));
+    }
+    (report, total)
+}
+
+/// One provider's verdict: `✓ label: no violations`, or `✗ label: N
+/// violations` with each one's place, the provider's 400 text and why.
+pub fn verdict(provider: Provider, violations: Vec<wire::Violation>) -> String {
+    let mut report = String::new();
+    {
         if violations.is_empty() {
-            report.push_str(&format!("✓ {}: no violations\n", provider.label()));
-            continue;
+            return format!("✓ {}: no violations\n", provider.label());
         }
         // A refusal known only from issue threads is said to be one.
         let reported = violations.iter().filter(|v| !v.rule.documented()).count();
@@ -54,5 +63,5 @@ pub fn check_report(shape: &RequestShape, events: &[RunEvent]) -> (String, usize
             report.push_str(&format!("    why: {}\n", v.explanation));
         }
     }
-    (report, total)
+    report
 }

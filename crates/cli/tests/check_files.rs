@@ -1,6 +1,6 @@
 //! `agent-loop check` recognises what it was given: a scenario is run and
-//! checked, a run record is checked as recorded, a request body is sent to
-//! `import`.
+//! checked, a run record is checked as recorded, a request body is checked
+//! as its provider would check it.
 
 mod process;
 use process::{agent_loop, stderr, stdout};
@@ -44,21 +44,42 @@ fn a_run_record_is_checked_as_recorded() {
 }
 
 #[test]
-fn a_provider_request_body_is_sent_to_import() {
+fn a_provider_request_body_is_checked_as_its_provider_would() {
     let body = temp("body.json");
     std::fs::write(
         &body,
         r#"{"model": "m", "messages": [{"role": "user", "content": "hi"}]}"#,
     )
     .unwrap();
-    let checked = agent_loop(&["check", body.to_str().unwrap()]);
+    let clean = agent_loop(&["check", body.to_str().unwrap()]);
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+    let said = stdout(&clean);
+    assert!(said.contains("request body ("), "{said}");
+    assert!(said.contains(": no violations"), "{said}");
+
+    // Two tool_use blocks with one id: Anthropic's documented 400.
+    std::fs::write(
+        &body,
+        r#"{"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "toolu_1", "name": "t", "input": {}},
+                {"type": "tool_use", "id": "toolu_1", "name": "t", "input": {}}]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1", "content": "ok"}]}]}"#,
+    )
+    .unwrap();
+    let refused = agent_loop(&["check", body.to_str().unwrap()]);
     let _ = std::fs::remove_file(&body);
-    assert_eq!(checked.status.code(), Some(2));
-    assert_eq!(
-        stderr(&checked),
-        format!(
-            "agent-loop: {}: this is a provider request body: use `agent-loop import`\n",
+    assert_eq!(refused.status.code(), Some(3), "{}", stderr(&refused));
+    let said = stdout(&refused);
+    assert!(
+        said.starts_with(&format!(
+            "{}: an Anthropic Messages request body (",
             body.display()
-        )
+        )),
+        "{said}"
     );
+    assert!(said.contains("✗ Anthropic Messages: "), "{said}");
+    assert!(said.contains("ids must be unique"), "{said}");
 }
