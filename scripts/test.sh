@@ -52,6 +52,10 @@ step "MCP: the official Python SDK (mcp on PyPI) both ways"
 # run; its ClientSession lists and calls serve's tools. setup.sh installed it.
 py="$root/.venv-mcp/bin/python"
 py_dir="$(mktemp -d)"
+# The output files exist before the background processes start: a redirect
+# is made in the child, which may come after the first read here.
+: >"$py_dir/server.out"
+: >"$py_dir/serve.out"
 "$py" "$root/tests/mcp/python_server.py" 0 >"$py_dir/server.out" 2>"$py_dir/server.log" &
 py_pid=$!
 py_fail() { kill "$py_pid" 2>/dev/null || true; rm -rf "$py_dir"; echo "python SDK: $*" >&2; exit 1; }
