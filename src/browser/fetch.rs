@@ -46,6 +46,11 @@ fn js_text(value: JsValue) -> String {
 }
 
 pub(crate) async fn send(request: HttpRequest) -> Result<HttpResponse, String> {
+    send_as("POST", request).await
+}
+
+/// `send` with another method; a GET sends no body.
+pub(crate) async fn send_as(method: &str, request: HttpRequest) -> Result<HttpResponse, String> {
     let window = web_sys::window().ok_or("fetch needs a window")?;
     let abort = Rc::new(AbortOnDrop(
         web_sys::AbortController::new().map_err(js_text)?,
@@ -55,9 +60,11 @@ pub(crate) async fn send(request: HttpRequest) -> Result<HttpResponse, String> {
         headers.set(name, value).map_err(js_text)?;
     }
     let init = web_sys::RequestInit::new();
-    init.set_method("POST");
+    init.set_method(method);
     init.set_headers(&headers);
-    init.set_body(&JsValue::from_str(&request.body));
+    if method != "GET" {
+        init.set_body(&JsValue::from_str(&request.body));
+    }
     init.set_signal(Some(&abort.0.signal()));
     let fetch_request =
         web_sys::Request::new_with_str_and_init(&request.url, &init).map_err(js_text)?;

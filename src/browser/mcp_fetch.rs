@@ -101,7 +101,9 @@ fn shown_headers(request: &HttpRequest) -> Vec<(String, String)> {
         .headers
         .iter()
         .map(|(name, value)| {
-            let own = CLIENT_HEADERS.contains(&name.to_ascii_lowercase().as_str());
+            let name_lower = name.to_ascii_lowercase();
+            let own =
+                CLIENT_HEADERS.contains(&name_lower.as_str()) || name_lower == "last-event-id";
             let value = if own { value.clone() } else { REDACTED.into() };
             (name.clone(), value)
         })
@@ -110,10 +112,44 @@ fn shown_headers(request: &HttpRequest) -> Vec<(String, String)> {
 
 impl McpTransport for McpFetch {
     fn post(&self, request: HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, String>> {
+        self.exchange("POST", request)
+    }
+
+    fn get(&self, request: HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, String>> {
+        self.exchange("GET", request)
+    }
+
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
+        harness::runtime::Runtime::sleep(&super::runtime::BrowserRuntime::new(), ms)
+    }
+
+    fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
+        wasm_bindgen_futures::spawn_local(task);
+    }
+}
+
+impl McpFetch {
+    /// One exchange (a POST, or the GET that resumes an SSE stream), told
+    /// to `on_wire` as it happens.
+    fn exchange(
+        &self,
+        verb: &'static str,
+        request: HttpRequest,
+    ) -> LocalBoxFuture<'static, Result<HttpResponse, String>> {
         let this = self.0.clone();
         let n = this.next.get();
         this.next.set(n + 1);
-        let (method, body) = read_request(&request.body);
+        let (method, body) = if verb == "GET" {
+            let resume = request
+                .headers
+                .iter()
+                .find(|(name, _)| name.eq_ignore_ascii_case("last-event-id"))
+                .map(|(_, id)| format!("GET (resume the SSE stream after event {id})"))
+                .unwrap_or_else(|| "GET".into());
+            (resume, String::new())
+        } else {
+            read_request(&request.body)
+        };
         (this.on_wire)(McpWire::Request {
             n,
             url: request.url.clone(),
@@ -123,7 +159,7 @@ impl McpTransport for McpFetch {
         });
         let url = request.url.clone();
         Box::pin(async move {
-            match super::fetch::send(request).await {
+            match super::fetch::send_as(verb, request).await {
                 Ok(response) => {
                     (this.on_wire)(McpWire::Answer {
                         n,
@@ -157,9 +193,5 @@ impl McpTransport for McpFetch {
                 }
             }
         })
-    }
-
-    fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
-        wasm_bindgen_futures::spawn_local(task);
     }
 }

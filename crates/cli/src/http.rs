@@ -95,6 +95,18 @@ impl McpTransport for NativeHttp {
         Box::pin(send(self.for_url(&request.url), request))
     }
 
+    fn get(&self, request: HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, String>> {
+        Box::pin(send_as(
+            reqwest::Method::GET,
+            self.for_url(&request.url),
+            request,
+        ))
+    }
+
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
+        Box::pin(tokio::time::sleep(std::time::Duration::from_millis(ms)))
+    }
+
     /// The CLI runs on a current-thread runtime inside a `LocalSet`
     /// (`crate::local`), so a `!Send` task can be spawned beside the run.
     fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
@@ -106,7 +118,16 @@ async fn send(
     client: Result<reqwest::Client, String>,
     request: HttpRequest,
 ) -> Result<HttpResponse, String> {
+    send_as(reqwest::Method::POST, client, request).await
+}
+
+async fn send_as(
+    method: reqwest::Method,
+    client: Result<reqwest::Client, String>,
+    request: HttpRequest,
+) -> Result<HttpResponse, String> {
     let client = client?;
+    let get = method == reqwest::Method::GET;
     let url = reqwest::Url::parse(&request.url)
         .map_err(|e| format!("{:?} is not a URL: {e}", request.url))?;
     let mut headers = reqwest::header::HeaderMap::new();
@@ -120,13 +141,11 @@ async fn send(
         header_value.set_sensitive(is_secret(name));
         headers.append(header_name, header_value);
     }
-    let response = client
-        .post(url)
-        .headers(headers)
-        .body(request.body)
-        .send()
-        .await
-        .map_err(describe)?;
+    let mut builder = client.request(method, url).headers(headers);
+    if !get {
+        builder = builder.body(request.body);
+    }
+    let response = builder.send().await.map_err(describe)?;
     let status = response.status().as_u16();
     let headers = response
         .headers()

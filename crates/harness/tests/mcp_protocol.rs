@@ -18,11 +18,20 @@ type Answer = Box<dyn Fn(&HttpRequest, &Value) -> (u16, Vec<(String, String)>, S
 /// A request's headers and JSON body.
 type Seen = (Vec<(String, String)>, Value);
 
-/// Answers each POST with `answer(request, body)`, keeping every request.
+/// Answers each POST with `answer(request, body)`, keeping every request;
+/// each GET (a resumed SSE stream) with `resume(request)`, kept in `gets`.
 struct Scripted {
     answer: Answer,
     seen: RefCell<Vec<Seen>>,
+    resume: Option<Resume>,
+    /// Each GET's headers, with how many POSTs came before it.
+    gets: RefCell<Vec<Get>>,
 }
+
+/// A GET's place (the POSTs before it) and headers.
+type Get = (usize, Vec<(String, String)>);
+
+type Resume = Box<dyn Fn(&HttpRequest) -> (u16, Vec<(String, String)>, String)>;
 
 impl McpTransport for Scripted {
     fn post(&self, request: HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, String>> {
@@ -42,6 +51,25 @@ impl McpTransport for Scripted {
         })
     }
 
+    fn get(&self, request: HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, String>> {
+        let resume = self.resume.as_ref().expect("this server takes no GET");
+        let (status, headers, text) = resume(&request);
+        self.gets
+            .borrow_mut()
+            .push((self.seen.borrow().len(), request.headers.clone()));
+        Box::pin(async move {
+            Ok(HttpResponse {
+                status,
+                headers,
+                body: Box::pin(futures::stream::iter(vec![Ok(text.into_bytes())])),
+            })
+        })
+    }
+
+    fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
+        Box::pin(tokio::time::sleep(std::time::Duration::from_millis(ms)))
+    }
+
     /// Posting records the request already; what is left need not run.
     fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
         drop(task);
@@ -52,6 +80,8 @@ fn scripted(answer: Answer) -> Rc<Scripted> {
     Rc::new(Scripted {
         answer,
         seen: RefCell::new(Vec::new()),
+        resume: None,
+        gets: RefCell::new(Vec::new()),
     })
 }
 
@@ -414,4 +444,90 @@ async fn a_valid_call_says_which_checks_only_the_server_runs() {
         .find(|v| v["type"] == "tool_call")
         .unwrap();
     assert_eq!(call["unchecked"][0], json!(unchecked[0]));
+}
+
+fn sse_answer(text: &str) -> (u16, Vec<(String, String)>, String) {
+    (
+        200,
+        vec![("content-type".into(), "text/event-stream".into())],
+        text.to_string(),
+    )
+}
+
+/// A 2025-11-25 server in a session that answers `tools/call` with an SSE
+/// stream holding only its priming event (`id: e1`, `retry: 10`), then
+/// closes it ("SSE polling"); a GET resumes with `resume`.
+fn polling_server(resume: Resume) -> Rc<Scripted> {
+    let answer: Answer = Box::new(|_, body| {
+        let id = body.get("id").cloned().unwrap_or(Value::Null);
+        match body["method"].as_str() {
+            Some("server/discover") => (400, Vec::new(), "no session".into()),
+            Some("initialize") => {
+                let mut answer = json_answer(json!({"jsonrpc": "2.0", "id": id, "result": {
+                    "protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": {"name": "poll", "version": "1"}}}));
+                answer.1.push(("mcp-session-id".into(), "s-9".into()));
+                answer
+            }
+            Some("notifications/initialized") => (202, Vec::new(), String::new()),
+            Some("tools/call") => sse_answer("id: e1\nretry: 10\ndata:\n\n"),
+            other => panic!("unexpected {other:?}"),
+        }
+    });
+    Rc::new(Scripted {
+        answer,
+        seen: RefCell::new(Vec::new()),
+        resume: Some(resume),
+        gets: RefCell::new(Vec::new()),
+    })
+}
+
+#[tokio::test]
+async fn a_call_whose_sse_stream_closes_after_priming_is_resumed_with_last_event_id() {
+    let server = polling_server(Box::new(|request| {
+        assert_eq!(header(&request.headers, "last-event-id"), Some("e1"));
+        let answer = json!({"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text", "text": "resumed"}]}});
+        sse_answer(&format!("id: e2\ndata: {answer}\n\n"))
+    }));
+    let session = Session::connect("http://h/mcp", Vec::new(), server.clone())
+        .await
+        .unwrap();
+    let result = session.call_tool("get_time", json!({})).await;
+    assert_eq!(result, Ok(json!("resumed")));
+    let seen = server.seen.borrow();
+    let (_, call) = seen.last().unwrap();
+    assert_eq!(call["method"], "tools/call");
+    assert_eq!(call["id"], 3);
+    let gets = server.gets.borrow();
+    assert_eq!(gets.len(), 1);
+    let (posts_before, headers) = &gets[0];
+    assert_eq!(
+        *posts_before,
+        seen.len(),
+        "the GET comes after the call's POST"
+    );
+    assert_eq!(header(headers, "last-event-id"), Some("e1"));
+    assert_eq!(header(headers, "accept"), Some("text/event-stream"));
+    assert_eq!(header(headers, "mcp-session-id"), Some("s-9"));
+    assert_eq!(header(headers, "mcp-protocol-version"), Some("2025-11-25"));
+    assert_eq!(header(headers, "content-type"), None);
+}
+
+#[tokio::test]
+async fn a_stream_that_every_reconnect_also_ends_empty_fails_naming_the_reconnects() {
+    let server = polling_server(Box::new(|_| sse_answer("id: e1\nretry: 10\ndata:\n\n")));
+    let session = Session::connect("http://h/mcp", Vec::new(), server.clone())
+        .await
+        .unwrap();
+    let error = session.call_tool("get_time", json!({})).await.unwrap_err();
+    assert!(
+        error.contains("the SSE stream ended without the answer to request 3")
+            && error.contains("3 reconnects")
+            && error.contains("Last-Event-ID: e1"),
+        "{error}"
+    );
+    let gets = server.gets.borrow();
+    assert_eq!(gets.len(), 3);
+    assert!(gets
+        .iter()
+        .all(|(_, headers)| header(headers, "last-event-id") == Some("e1")));
 }

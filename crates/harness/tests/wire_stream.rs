@@ -512,3 +512,18 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_sse_parser_keeps_the_last_event_id_and_retry_for_reconnecting() {
+    let mut parser = SseParser::new();
+    assert_eq!(parser.last_event_id(), None);
+    assert_eq!(parser.retry_ms(), None);
+    let events = parser.push(b"id: e1\nretry: 10\ndata:\n\n");
+    assert_eq!(events.len(), 1);
+    assert_eq!(parser.last_event_id(), Some("e1"));
+    assert_eq!(parser.retry_ms(), Some(10));
+    // A retry that is not all digits is ignored; an empty id clears it.
+    parser.push(b"retry: 5s\nid\ndata: x\n\n");
+    assert_eq!(parser.retry_ms(), Some(10));
+    assert_eq!(parser.last_event_id(), None);
+}

@@ -34,6 +34,14 @@ pub const LEGACY: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
 /// A body larger than this is refused rather than read into memory.
 const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 
+/// How often a closed SSE stream is resumed (GET with `Last-Event-ID`)
+/// before the call fails.
+const MAX_RECONNECTS: u32 = 3;
+/// The wait before resuming when the server gave no `retry`, and the most
+/// a server's `retry` can make the client wait.
+const DEFAULT_RETRY_MS: u64 = 1000;
+const MAX_RETRY_MS: u64 = 5000;
+
 /// How this client introduces itself.
 fn client_info() -> Value {
     json!({"name": "agent-loop", "version": env!("CARGO_PKG_VERSION")})
@@ -416,34 +424,71 @@ impl Session {
         let mut declined = Vec::new();
         if content_type.starts_with("text/event-stream") {
             let mut parser = SseParser::new();
-            let mut body = response.body;
-            while let Some(chunk) = body.next().await {
-                let chunk = chunk
-                    .map_err(|e| Failure::Unreachable(format!("the SSE stream broke off: {e}")))?;
-                for event in parser.push(&chunk) {
-                    if event.data.trim().is_empty() {
-                        continue; // a priming event, or a keep-alive
-                    }
-                    let message: Value = serde_json::from_str(&event.data).map_err(|e| {
-                        Failure::Unreadable(format!(
-                            "an SSE event is not JSON ({e}): {}",
-                            clip(&event.data, 200)
+            if let Some(outcome) = self
+                .read_events(response.body, &mut parser, &want, &mut declined)
+                .await?
+            {
+                return finish(outcome, status, session_id, declined);
+            }
+            // The server closed the stream without the answer. When it gave
+            // an event id, it means the client to come back for the rest
+            // (2025-11-25 "SSE polling"): wait its `retry`, then GET with
+            // `Last-Event-ID`.
+            let mut reconnects = 0;
+            while let Some(last_id) = parser.last_event_id().map(str::to_string) {
+                if reconnects == MAX_RECONNECTS {
+                    return Err(Failure::Unreadable(format!(
+                        "the SSE stream ended without the answer to request {id}, and so did each of {reconnects} reconnects (GET with Last-Event-ID: {last_id})"
+                    )));
+                }
+                reconnects += 1;
+                let wait = parser
+                    .retry_ms()
+                    .unwrap_or(DEFAULT_RETRY_MS)
+                    .min(MAX_RETRY_MS);
+                self.transport.sleep(wait).await;
+                let resumed = self
+                    .transport
+                    .get(self.resume_request(&last_id))
+                    .await
+                    .map_err(|e| {
+                        Failure::Unreachable(format!(
+                            "the SSE stream ended without the answer to request {id}, and reconnect {reconnects} (GET with Last-Event-ID: {last_id}) got no answer: {e}"
                         ))
                     })?;
-                    match jsonrpc::read(&message) {
-                        Some(Incoming::Response { id, outcome }) if id == want => {
-                            return finish(outcome, status, session_id, declined);
+                let resumed_status = resumed.status;
+                let resumed_type = resumed
+                    .header("content-type")
+                    .unwrap_or_default()
+                    .to_ascii_lowercase();
+                if !(200..300).contains(&resumed_status)
+                    || !resumed_type.starts_with("text/event-stream")
+                {
+                    let body = read_all(resumed).await.unwrap_or_default();
+                    let why = error_from_body(resumed_status, &body);
+                    return Err(Failure::Unreadable(format!(
+                        "the SSE stream ended without the answer to request {id}, and reconnect {reconnects} (GET with Last-Event-ID: {last_id}) was answered with {why}{}",
+                        if resumed_type.is_empty() || resumed_type.starts_with("text/event-stream") {
+                            String::new()
+                        } else {
+                            format!(" ({resumed_type}, not an SSE stream)")
                         }
-                        Some(Incoming::Request { id, method }) => {
-                            self.decline(&id, &method).await;
-                            declined.push(method);
-                        }
-                        _ => {}
-                    }
+                    )));
+                }
+                if let Some(outcome) = self
+                    .read_events(resumed.body, &mut parser, &want, &mut declined)
+                    .await?
+                {
+                    return finish(outcome, status, session_id, declined);
                 }
             }
             return Err(Failure::Unreadable(format!(
-                "the SSE stream ended without the answer to request {id}"
+                "the SSE stream ended without the answer to request {id}{}",
+                if reconnects == 0 {
+                    " (and gave no event id to resume it from)"
+                } else {
+                    ""
+                }
             )));
         }
         let bytes = read_all(response).await?;
@@ -467,6 +512,65 @@ impl Session {
                 clip(&message.to_string(), 200)
             ))),
         }
+    }
+
+    /// Reads one SSE stream until the response to `want` (its outcome) or
+    /// the end of the stream (`None`). `parser` carries the last event id
+    /// and `retry` across reconnects.
+    async fn read_events(
+        &self,
+        mut body: futures::stream::LocalBoxStream<'static, Result<Vec<u8>, String>>,
+        parser: &mut SseParser,
+        want: &Value,
+        declined: &mut Vec<String>,
+    ) -> Result<Option<Result<Value, RpcError>>, Failure> {
+        while let Some(chunk) = body.next().await {
+            let chunk = chunk
+                .map_err(|e| Failure::Unreachable(format!("the SSE stream broke off: {e}")))?;
+            for event in parser.push(&chunk) {
+                if event.data.trim().is_empty() {
+                    continue; // a priming event, or a keep-alive
+                }
+                let message: Value = serde_json::from_str(&event.data).map_err(|e| {
+                    Failure::Unreadable(format!(
+                        "an SSE event is not JSON ({e}): {}",
+                        clip(&event.data, 200)
+                    ))
+                })?;
+                match jsonrpc::read(&message) {
+                    Some(Incoming::Response { id, outcome }) if &id == want => {
+                        return Ok(Some(outcome));
+                    }
+                    Some(Incoming::Request { id, method }) => {
+                        self.decline(&id, &method).await;
+                        declined.push(method);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The GET that resumes a closed SSE stream: this generation's headers
+    /// (protocol version, session id, the scenario's own), SSE only, and
+    /// the last event id seen.
+    fn resume_request(&self, last_event_id: &str) -> HttpRequest {
+        let mut request = self.http_request(&json!({}));
+        request.headers.retain(|(name, _)| {
+            !matches!(
+                name.to_ascii_lowercase().as_str(),
+                "content-type" | "accept" | "mcp-method" | "mcp-name" | "last-event-id"
+            )
+        });
+        request
+            .headers
+            .insert(0, ("accept".into(), "text/event-stream".into()));
+        request
+            .headers
+            .insert(1, ("last-event-id".into(), last_event_id.into()));
+        request.body = String::new();
+        request
     }
 
     /// Answers a server's own request (sampling, elicitation, roots) with an

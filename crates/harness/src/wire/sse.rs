@@ -41,11 +41,25 @@ pub struct SseParser {
     event: Option<String>,
     data: String,
     has_data: bool,
+    /// The last `id:` field seen (for `Last-Event-ID` when reconnecting).
+    last_event_id: Option<String>,
+    /// The last valid `retry:` field, in milliseconds.
+    retry_ms: Option<u64>,
 }
 
 impl SseParser {
     pub fn new() -> Self {
         SseParser::default()
+    }
+
+    /// The last event id the stream gave (an `id:` field), if any.
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.last_event_id.as_deref().filter(|id| !id.is_empty())
+    }
+
+    /// The reconnection time the stream asked for (a `retry:` field), if any.
+    pub fn retry_ms(&self) -> Option<u64> {
+        self.retry_ms
     }
 
     /// Feeds a chunk of bytes; returns the events it completed, in order.
@@ -118,8 +132,14 @@ impl SseParser {
                 self.data.push_str(value);
                 self.has_data = true;
             }
-            // `id` and `retry` only matter for reconnecting, which a model
-            // call never does; unknown fields are ignored, as the spec says.
+            // `id` and `retry` only matter for reconnecting (an MCP client
+            // resumes a stream; a model call never does). An id with NUL is
+            // ignored and a retry must be all digits, as the spec says.
+            "id" if !value.contains('\0') => self.last_event_id = Some(value.to_string()),
+            "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
+                self.retry_ms = value.parse().ok().or(Some(u64::MAX));
+            }
+            // Unknown fields are ignored, as the spec says.
             _ => {}
         }
     }
