@@ -283,8 +283,11 @@ starts the script over.
 
 With --mcp: POST /mcp speaks MCP's Streamable HTTP (2026-07-28, and 2025-03-26
 … 2025-11-25 with sessions), answering tools/call as SSE when the client
-accepts it. A page on another machine's origin gets 403; pages on
-http://127.0.0.1:* and http://localhost:* are allowed (CORS included).")]
+accepts it (with a priming event and retry for 2025-11-25 clients). A Host
+that is not a loopback name, or a page on another machine's origin, gets 403
+(DNS rebinding); pages on http://127.0.0.1:*, http://localhost:* and
+http://[::1]:* are allowed (CORS included). GET with Last-Event-ID resumes a
+stream --mcp-close-streams closed.")]
 pub struct ServeArgs {
     /// A scenario file, or the name of a built-in scenario, whose model
     /// answers; without it, the --mcp scenario's model answers
@@ -294,6 +297,12 @@ pub struct ServeArgs {
     /// their stores) over MCP at POST /mcp, in both protocol generations
     #[arg(long, value_name = "FILE|BUILTIN")]
     pub mcp: Option<String>,
+    /// Close each tools/call SSE stream of a 2025-11-25 session after its
+    /// priming event and hold the answer until the client reconnects (GET
+    /// with Last-Event-ID), as the spec's SSE polling allows: tests a
+    /// client's resumption
+    #[arg(long, requires = "mcp")]
+    pub mcp_close_streams: bool,
     /// The port to listen on, on 127.0.0.1 only; 0 picks a free one
     #[arg(long, value_name = "PORT", default_value_t = 8787, value_parser = port_number)]
     pub port: u16,
@@ -321,6 +330,33 @@ A tool needs approval unless the server marks it read-only or not destructive.
 Exit codes: 0 when the tools were listed, 2 when the server cannot be reached
 or refuses (the message says which and why).")]
     Tools(McpToolsArgs),
+    /// Call one tool of an MCP server and print its result
+    #[command(after_long_help = "\
+Connects as `mcp tools` does (either generation), calls TOOL with ARGUMENTS
+(a JSON object; {} when left out) and prints the result as the model would
+read it. A result streamed over SSE that the server closes early is resumed
+(GET with Last-Event-ID, after the server's retry), as in a run.
+
+Exit codes: 0 for a result, 1 for an error result (isError: the tool ran and
+failed, or refused the arguments), 2 when the server cannot be reached or
+refuses the call (the message says which and why).")]
+    Call(McpCallArgs),
+}
+
+#[derive(Args)]
+pub struct McpCallArgs {
+    /// The server's MCP endpoint, http or https, e.g. http://127.0.0.1:3001/mcp
+    #[arg(value_name = "URL")]
+    pub url: String,
+    /// The tool's name, as `mcp tools` lists it
+    #[arg(value_name = "TOOL")]
+    pub tool: String,
+    /// The arguments, a JSON object, e.g. '{"a": 2, "b": 3}'
+    #[arg(value_name = "ARGUMENTS", default_value = "{}")]
+    pub arguments: String,
+    /// A header sent with every request, e.g. "Authorization: Bearer …"; repeatable
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    pub headers: Vec<String>,
 }
 
 #[derive(Args)]

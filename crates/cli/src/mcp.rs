@@ -1,4 +1,5 @@
-//! MCP from the command line: `agent-loop mcp tools URL`, and loading a
+//! MCP from the command line: `agent-loop mcp tools URL`, `agent-loop mcp
+//! call URL TOOL ARGUMENTS`, and loading a
 //! scenario's `mcp_servers` before `run` (over http or https, on the same
 //! client as providers: `crate::http`).
 
@@ -14,13 +15,94 @@ use harness::scenario::Scenario;
 use serde_json::{json, Value};
 use tokio::task::LocalSet;
 
-use crate::args::{McpArgs, McpCommand, McpToolsArgs};
+use crate::args::{McpArgs, McpCallArgs, McpCommand, McpToolsArgs};
 use crate::http::NativeHttp;
 use crate::report_problems;
 
 pub fn command(args: &McpArgs) -> ExitCode {
     match &args.command {
         McpCommand::Tools(args) => tools_command(args),
+        McpCommand::Call(args) => call_command(args),
+    }
+}
+
+/// `mcp call`: one `tools/call` through the same session code a run uses
+/// (generation, SSE, resumption), so what works here works in a run.
+fn call_command(args: &McpCallArgs) -> ExitCode {
+    let headers = match parse_headers(&args.headers) {
+        Ok(headers) => headers,
+        Err(message) => return crate::usage::usage_error(&message, Some("mcp call")),
+    };
+    let arguments: Value = match serde_json::from_str(&args.arguments) {
+        Ok(value @ Value::Object(_)) => value,
+        Ok(other) => {
+            return crate::usage::usage_error(
+                &format!("ARGUMENTS must be a JSON object, e.g. '{{\"a\": 2}}'; got {other}"),
+                Some("mcp call"),
+            )
+        }
+        Err(e) => {
+            return crate::usage::usage_error(
+                &format!("ARGUMENTS is not JSON ({e}); write a JSON object, e.g. '{{\"a\": 2}}'"),
+                Some("mcp call"),
+            )
+        }
+    };
+    let runtime = match crate::tokio_runtime() {
+        Ok(runtime) => runtime,
+        Err(code) => return code,
+    };
+    let local = LocalSet::new();
+    let transport: Rc<dyn McpTransport> = Rc::new(NativeHttp::new());
+    let outcome = local.block_on(&runtime, async {
+        let session = Session::connect(&args.url, headers, transport).await?;
+        eprintln!(
+            "{}{} speaks {}: calling {}",
+            args.url,
+            session
+                .server_info()
+                .map(|i| format!(" ({i})"))
+                .unwrap_or_default(),
+            session.protocol_version(),
+            args.tool
+        );
+        let params = json!({"name": args.tool, "arguments": arguments});
+        Ok::<_, String>(session.request("tools/call", params).await)
+    });
+    match outcome {
+        Err(why) => {
+            eprintln!(
+                "agent-loop: cannot reach the MCP server at {}: {why}",
+                args.url
+            );
+            ExitCode::from(2)
+        }
+        // The server refused the call itself (a JSON-RPC error, an HTTP
+        // error, a stream that ended without the answer): no tool result.
+        Ok(Err(failure)) => {
+            eprintln!("agent-loop: tools/call {} failed: {failure}", args.tool);
+            ExitCode::from(2)
+        }
+        Ok(Ok(result)) => match harness::mcp::content::tool_result(&result) {
+            Ok(text) => {
+                println!("{}", text_of(&text));
+                ExitCode::SUCCESS
+            }
+            Err(text) => {
+                eprintln!("{} answered with an error result:", args.tool);
+                println!("{text}");
+                ExitCode::from(1)
+            }
+        },
+    }
+}
+
+/// A result's text as the model reads it: a string as it is, anything
+/// else as JSON.
+fn text_of(result: &Value) -> String {
+    match result {
+        Value::String(text) => text.clone(),
+        other => serde_json::to_string_pretty(other).unwrap_or_default(),
     }
 }
 

@@ -106,7 +106,7 @@ pub fn command(args: &crate::args::ServeArgs) -> ExitCode {
     let mcp = match &args.mcp {
         None => None,
         Some(source) => match mcp_core(source) {
-            Ok(core) => Some(core),
+            Ok(core) => Some(mcp::McpEndpoint::new(core, args.mcp_close_streams)),
             Err(code) => return code,
         },
     };
@@ -250,8 +250,8 @@ struct Server {
     next_id: Cell<u64>,
     /// Milliseconds between a stream's events.
     pace_ms: u64,
-    /// `--mcp`: the tools `POST /mcp` serves.
-    mcp: Option<harness::mcp::server::McpServerCore>,
+    /// `--mcp`: the tools `/mcp` serves.
+    mcp: Option<mcp::McpEndpoint>,
 }
 
 /// One answer, before CORS headers are added.
@@ -632,14 +632,16 @@ fn error_answer(provider: Provider, error: &ModelError, note: String) -> Answer 
 /// The origin allowed back: the playground's (any local port), else `*`.
 fn allowed_origin(origin: Option<&str>) -> &str {
     let local = origin.is_some_and(|o| {
-        ["http://127.0.0.1", "http://localhost"].iter().any(|host| {
-            o.strip_prefix(host).is_some_and(|rest| {
-                rest.is_empty()
-                    || rest.strip_prefix(':').is_some_and(|port| {
-                        !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit())
-                    })
+        ["http://127.0.0.1", "http://localhost", "http://[::1]"]
+            .iter()
+            .any(|host| {
+                o.strip_prefix(host).is_some_and(|rest| {
+                    rest.is_empty()
+                        || rest.strip_prefix(':').is_some_and(|port| {
+                            !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit())
+                        })
+                })
             })
-        })
     });
     match origin {
         Some(o) if local => o,
@@ -729,6 +731,10 @@ mod tests {
             "http://localhost:3000"
         );
         assert_eq!(allowed_origin(Some("http://localhost")), "http://localhost");
+        assert_eq!(
+            allowed_origin(Some("http://[::1]:8080")),
+            "http://[::1]:8080"
+        );
         assert_eq!(allowed_origin(Some("http://localhost.evil.com")), "*");
         assert_eq!(allowed_origin(Some("http://127.0.0.1:80x")), "*");
         assert_eq!(allowed_origin(Some("https://example.com")), "*");

@@ -1,7 +1,8 @@
 //! `agent-loop serve --mcp` from both ends: raw HTTP requests checking what
 //! each generation requires (the 2026-07-28 headers against the body, the
-//! legacy session), the Origin and CORS rules, JSON or SSE by Accept; and
-//! our own client (`mcp tools`, `run`) against it, a slow call cancelled.
+//! legacy session), the Host, Origin and CORS rules, JSON or SSE by Accept,
+//! a stream closed early and resumed with GET; and our own client (`mcp
+//! tools`, `mcp call`, `run`) against it, a slow call cancelled.
 
 mod common;
 
@@ -42,9 +43,16 @@ fn send(port: u16, method: &str, headers: &[(&str, &str)], body: &str) -> Reply 
         .set_read_timeout(Some(Duration::from_secs(20)))
         .unwrap();
     let mut head = format!(
-        "{method} /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        "{method} /mcp HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
         body.len()
     );
+    // A test may name its own Host (DNS rebinding); else the one a client sends.
+    if !headers
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("host"))
+    {
+        head.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
     for (name, value) in headers {
         head.push_str(&format!("{name}: {value}\r\n"));
     }
@@ -500,6 +508,189 @@ fn foreign_origins_are_refused_and_the_playground_gets_cors() {
         "mcp-session-id",
     ] {
         assert!(allowed.contains(name), "{allowed}");
+    }
+}
+
+#[test]
+fn a_host_that_is_not_loopback_is_refused_as_dns_rebinding() {
+    let server = shop("host");
+    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let port = server.port.to_string();
+    // A page on evil.example.com whose name rebinds to 127.0.0.1: its
+    // browser sends that Host, with or without a foreign Origin.
+    for headers in [
+        vec![("host", format!("evil.example.com:{port}"))],
+        vec![
+            ("host", format!("evil.example.com:{port}")),
+            ("origin", format!("http://evil.example.com:{port}")),
+        ],
+        vec![("host", format!("127.0.0.1.evil.example.com:{port}"))],
+    ] {
+        let headers: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+        let refused = post(server.port, &headers, &ping);
+        assert_eq!(refused.status, 403, "{headers:?}: {}", refused.body);
+        assert_eq!(refused.header("mcp-session-id"), None);
+        assert!(
+            refused.json()["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("evil.example.com"),
+            "{}",
+            refused.body
+        );
+    }
+    for host in [
+        format!("localhost:{port}"),
+        format!("127.0.0.1:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        let origin = format!("http://{host}");
+        let accepted = post(server.port, &[("host", &host), ("origin", &origin)], &ping);
+        assert_eq!(accepted.status, 200, "{host}: {}", accepted.body);
+    }
+}
+
+#[test]
+fn with_close_streams_a_call_is_answered_on_get_with_last_event_id() {
+    let server = serve_with(
+        "mcp-close-streams",
+        &json!({"name": "x", "task": "x", "model": {"type": "rules"}}),
+        &["--mcp", "refund-with-approval", "--mcp-close-streams"],
+    );
+    let session = initialize(server.port, "2025-11-25");
+    let other = initialize(server.port, "2025-11-25");
+    let call = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": {"name": "get_order_status", "arguments": {"order_id": "ord_f6g7h8i9j0"}}});
+    // The session settled 2025-11-25, so it is primed even when a request's
+    // header names an older version (as the conformance suite's do).
+    let closed = post(
+        server.port,
+        &[
+            ("accept", "application/json, text/event-stream"),
+            ("mcp-session-id", session.as_str()),
+            ("mcp-protocol-version", "2025-03-26"),
+        ],
+        &call,
+    );
+    assert_eq!(closed.status, 200, "{}", closed.body);
+    let events = sse_events(&closed.body);
+    assert_eq!(events.len(), 1, "only the priming event: {}", closed.body);
+    let last = events[0][0]
+        .strip_prefix("id: ")
+        .expect("an id")
+        .to_string();
+    assert_eq!(events[0][1], "retry: 1000");
+    let resume = |session: &str| {
+        send(
+            server.port,
+            "GET",
+            &[
+                ("accept", "text/event-stream"),
+                ("mcp-session-id", session),
+                ("last-event-id", last.as_str()),
+            ],
+            "",
+        )
+    };
+    // Another session cannot take it.
+    assert_eq!(resume(&other).status, 404);
+    let resumed = resume(&session);
+    assert_eq!(resumed.status, 200, "{}", resumed.body);
+    assert_eq!(resumed.header("content-type"), Some("text/event-stream"));
+    let events = sse_events(&resumed.body);
+    assert_eq!(events.len(), 1, "{}", resumed.body);
+    assert_eq!(events[0][0], "event: message");
+    let answer: Value = serde_json::from_str(events[0][2].strip_prefix("data: ").unwrap()).unwrap();
+    assert_eq!(answer["id"], 4);
+    assert!(answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("ord_f6g7h8i9j0"));
+    // Sent once; a GET without Last-Event-ID opens no standalone stream.
+    let again = resume(&session);
+    assert_eq!(again.status, 404);
+    assert!(again.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("sent already"));
+    let standalone = send(
+        server.port,
+        "GET",
+        &[
+            ("accept", "text/event-stream"),
+            ("mcp-session-id", &session),
+        ],
+        "",
+    );
+    assert_eq!(standalone.status, 405);
+    // A 2025-06-18 session is not primed, so its stream cannot be resumed
+    // and is left whole.
+    let old = initialize(server.port, "2025-06-18");
+    let whole = post(
+        server.port,
+        &[
+            ("accept", "application/json, text/event-stream"),
+            ("mcp-session-id", old.as_str()),
+            ("mcp-protocol-version", "2025-06-18"),
+        ],
+        &call,
+    );
+    let events = sse_events(&whole.body);
+    assert_eq!(events.len(), 1, "{}", whole.body);
+    assert_eq!(events[0][0], "event: message");
+}
+
+#[test]
+fn mcp_call_prints_a_tools_result_and_says_how_it_ended() {
+    let server = shop("mcp-call");
+    let url = format!("http://127.0.0.1:{}/mcp", server.port);
+    let called = agent_loop(&[
+        "mcp",
+        "call",
+        &url,
+        "get_order_status",
+        r#"{"order_id": "ord_f6g7h8i9j0"}"#,
+    ]);
+    let stderr = String::from_utf8_lossy(&called.stderr);
+    assert!(called.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("speaks 2026-07-28: calling get_order_status"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8_lossy(&called.stdout).contains("ord_f6g7h8i9j0"));
+    // Arguments the schema refuses: an error result, exit 1.
+    let refused = agent_loop(&[
+        "mcp",
+        "call",
+        &url,
+        "get_order_status",
+        r#"{"order_id": 7}"#,
+    ]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("answered with an error result"));
+    assert!(
+        String::from_utf8_lossy(&refused.stdout).contains("order_id"),
+        "{}",
+        String::from_utf8_lossy(&refused.stdout)
+    );
+    // A tool the server lacks: the server refuses the call, exit 2.
+    let unknown = agent_loop(&["mcp", "call", &url, "no_such_tool"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&unknown.stderr);
+    assert!(
+        stderr.contains("tools/call no_such_tool failed") && stderr.contains("no_such_tool"),
+        "{stderr}"
+    );
+    // Arguments that are not a JSON object: a usage error, before any request.
+    for bad in ["[1]", "{oops"] {
+        let usage = agent_loop(&["mcp", "call", &url, "get_order_status", bad]);
+        assert_eq!(usage.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&usage.stderr);
+        assert!(
+            stderr.contains("ARGUMENTS") && stderr.contains("agent-loop mcp call --help"),
+            "{stderr}"
+        );
     }
 }
 

@@ -232,8 +232,12 @@ fn an_mcp_command_mistake_is_suggested_from_mcps_own_commands() {
         "agent-loop: unknown mcp command `tool` (did you mean `tools`?); see `agent-loop mcp --help`"
     );
     assert_eq!(
+        usage_mistake(&["mcp", "cal", "http://127.0.0.1:3001/mcp", "add"]),
+        "agent-loop: unknown mcp command `cal` (did you mean `call`?); see `agent-loop mcp --help`"
+    );
+    assert_eq!(
         usage_mistake(&["mcp"]),
-        "agent-loop: mcp needs a command: tools; see `agent-loop mcp --help`"
+        "agent-loop: mcp needs a command: tools or call; see `agent-loop mcp --help`"
     );
     assert_eq!(
         usage_mistake(&["mcp", "tools", "--hedaer", "A: b", "http://127.0.0.1:3001/mcp"]),

@@ -2,19 +2,31 @@
 //! Streamable HTTP, both generations (`harness::mcp::server` decides what
 //! to answer; this puts it on HTTP).
 //!
-//! - `Origin` is validated as the spec requires (DNS rebinding): a request
-//!   from a page that is not on this machine (`http://127.0.0.1:*`,
-//!   `http://localhost:*`) gets 403. Requests without `Origin` (SDKs, curl)
-//!   pass.
+//! - DNS rebinding: the server binds 127.0.0.1, so a request whose `Host`
+//!   is not a loopback name (`localhost`, `127.0.0.1`, `[::1]`, any port)
+//!   came through a name that rebinds to this machine, and gets 403; so
+//!   does one with an `Origin` of a page not on this machine (only
+//!   `http://127.0.0.1:*`, `http://localhost:*` and `http://[::1]:*` pass).
+//!   Requests without `Origin` (SDKs, curl) pass.
 //! - JSON or SSE: a `tools/call` is answered as an SSE stream when the
 //!   client accepts `text/event-stream` (a call may take long; closing the
 //!   stream cancels it); everything else, and every answer to a client that
 //!   accepts only JSON, is one JSON body. A stream to a client of
-//!   2025-11-25 or later opens with a priming event (an `id`, `retry` and
-//!   empty `data`, the spec's "SSE polling"), and its message has an `id`.
+//!   2025-11-25 or later (by its header or by the version its session
+//!   settled) opens with a priming event (an `id`, `retry` and empty
+//!   `data`, the spec's "SSE polling"), and its message has an `id`.
+//! - `--mcp-close-streams` (for testing clients' resumption): such a stream,
+//!   in a 2025-11-25 session, carries the priming event only and is closed; its message is kept
+//!   until the client reconnects with `GET` and `Last-Event-ID` naming the
+//!   stream, and answered there (once).
 //! - An `MCP-Protocol-Version` the server does not speak is refused with 400
 //!   (`harness::mcp::server`); session ids are 128 random bits in hex.
-//! - GET is 405 (no standalone stream is offered); DELETE ends a legacy session.
+//! - GET without `Last-Event-ID` is 405 (no standalone stream is offered:
+//!   this server sends no requests or notifications of its own); DELETE
+//!   ends a legacy session.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 use bytes::Bytes;
 use harness::mcp::jsonrpc;
@@ -26,12 +38,35 @@ use serde_json::{json, Value};
 
 use super::{allowed_origin, Answer, MAX_BODY_BYTES};
 
+/// `/mcp`: the tools' server, and the answers held for clients to fetch
+/// when `--mcp-close-streams` closed their streams early.
+pub struct McpEndpoint {
+    core: McpServerCore,
+    close_streams: bool,
+    /// By stream id: the session the stream was opened in, and its message.
+    held: RefCell<HashMap<String, (Option<String>, Value)>>,
+}
+
+impl McpEndpoint {
+    pub fn new(core: McpServerCore, close_streams: bool) -> Self {
+        McpEndpoint {
+            core,
+            close_streams,
+            held: RefCell::new(HashMap::new()),
+        }
+    }
+
+    pub fn tool_names(&self) -> Vec<String> {
+        self.core.tool_names()
+    }
+}
+
 pub async fn answer(
-    core: Option<&McpServerCore>,
+    endpoint: Option<&McpEndpoint>,
     method: &Method,
     request: Request<Incoming>,
 ) -> Answer {
-    let Some(core) = core else {
+    let Some(endpoint) = endpoint else {
         return Answer::json(
             StatusCode::NOT_FOUND,
             &jsonrpc::error(
@@ -43,6 +78,25 @@ pub async fn answer(
             "no --mcp",
         );
     };
+    let core = &endpoint.core;
+    if let Some(host) = request
+        .headers()
+        .get(hyper::header::HOST)
+        .and_then(|h| h.to_str().ok())
+    {
+        if !loopback_host(host) {
+            return Answer::json(
+                StatusCode::FORBIDDEN,
+                &jsonrpc::error(
+                    &Value::Null,
+                    -32000,
+                    &format!("Forbidden: Host {host} is not this machine's loopback name (a DNS rebinding?); use http://127.0.0.1:PORT/mcp"),
+                    None,
+                ),
+                "foreign Host refused",
+            );
+        }
+    }
     let origin = request
         .headers()
         .get(hyper::header::ORIGIN)
@@ -83,6 +137,25 @@ pub async fn answer(
                 )
             };
         }
+        Method::GET => {
+            if let Some(last) = header("last-event-id") {
+                return resume(endpoint, &last, header("mcp-session-id"));
+            }
+            let mut answer = Answer::json(
+                StatusCode::METHOD_NOT_ALLOWED,
+                &jsonrpc::error(
+                    &Value::Null,
+                    -32000,
+                    "GET without Last-Event-ID: this server offers no standalone SSE stream (it sends no requests or notifications of its own)",
+                    None,
+                ),
+                "no standalone stream",
+            );
+            answer
+                .headers
+                .push(("allow", "GET, POST, DELETE, OPTIONS".into()));
+            return answer;
+        }
         _ => {
             let mut answer = Answer::json(
                 StatusCode::METHOD_NOT_ALLOWED,
@@ -96,15 +169,21 @@ pub async fn answer(
             );
             answer
                 .headers
-                .push(("allow", "POST, DELETE, OPTIONS".into()));
+                .push(("allow", "GET, POST, DELETE, OPTIONS".into()));
             return answer;
         }
     }
     let accepts_sse = header("accept").is_some_and(|a| a.contains("text/event-stream"));
     // Clients before 2025-11-25 may not read an event with empty data (the
-    // spec added priming events then): only newer ones get one. Dates in
+    // spec added priming events then): only newer ones get one. A client
+    // whose session settled 2025-11-25 reads them whatever a later header
+    // says (the conformance suite's raw requests name 2025-03-26). Dates in
     // ISO form compare as strings.
-    let primes = header("mcp-protocol-version").is_some_and(|v| v.as_str() >= "2025-11-25");
+    let session = header("mcp-session-id");
+    let primes = header("mcp-protocol-version")
+        .into_iter()
+        .chain(session.as_deref().and_then(|s| core.session_version(s)))
+        .any(|v| v.as_str() >= "2025-11-25");
     let headers: Vec<(String, String)> = request
         .headers()
         .iter()
@@ -155,12 +234,21 @@ pub async fn answer(
         Some(message) if is_call && accepts_sse && reply.status == 200 => {
             let mut events = Vec::new();
             let stream = random_id();
+            let mut note = format!("{} (SSE)", reply.note);
             if primes {
                 events.push(format!("id: {stream}-0\nretry: {SSE_RETRY_MS}\ndata: \n\n"));
             }
-            events.push(format!(
-                "event: message\nid: {stream}-1\ndata: {message}\n\n"
-            ));
+            // Only in a legacy session: resuming is GET in that session, and
+            // the 2026-07-28 generation has no sessions.
+            if primes && endpoint.close_streams && session.is_some() {
+                endpoint
+                    .held
+                    .borrow_mut()
+                    .insert(stream, (session.clone(), message));
+                note.push_str(", closed after its priming event: the answer waits for GET");
+            } else {
+                events.push(message_event(&stream, &message));
+            }
             Answer {
                 status,
                 content_type: "text/event-stream",
@@ -170,13 +258,77 @@ pub async fn answer(
                     ("cache-control", "no-cache".into()),
                     ("x-accel-buffering", "no".into()),
                 ],
-                note: format!("{} (SSE)", reply.note),
+                note,
             }
         }
         Some(message) => Answer::json(status, &message, reply.note),
     };
     answer.headers.extend(reply.headers);
     answer
+}
+
+/// GET with `Last-Event-ID`: the message held for the stream the id names,
+/// as an SSE stream of that one event; 404 when there is none (never held,
+/// already fetched, or another session's).
+fn resume(endpoint: &McpEndpoint, last_event_id: &str, session: Option<String>) -> Answer {
+    let stream = last_event_id
+        .strip_suffix("-0")
+        .unwrap_or(last_event_id)
+        .to_string();
+    let mut held = endpoint.held.borrow_mut();
+    let fits = held
+        .get(&stream)
+        .is_some_and(|(opened_in, _)| opened_in.is_none() || *opened_in == session);
+    let Some((_, message)) = fits.then(|| held.remove(&stream)).flatten() else {
+        return Answer::json(
+            StatusCode::NOT_FOUND,
+            &jsonrpc::error(
+                &Value::Null,
+                -32000,
+                &format!("no stream to resume after event {last_event_id:?}: its answer was sent already, or it is not this session's"),
+                None,
+            ),
+            "GET: nothing to resume",
+        );
+    };
+    let events = vec![message_event(&stream, &message)];
+    Answer {
+        status: StatusCode::OK,
+        content_type: "text/event-stream",
+        body: Bytes::from(events.concat()),
+        events,
+        headers: vec![
+            ("cache-control", "no-cache".into()),
+            ("x-accel-buffering", "no".into()),
+        ],
+        note: "GET with Last-Event-ID: the held answer sent".into(),
+    }
+}
+
+fn message_event(stream: &str, message: &Value) -> String {
+    format!("event: message\nid: {stream}-1\ndata: {message}\n\n")
+}
+
+/// Whether a `Host` header names this machine's loopback interface:
+/// `localhost`, `127.0.0.1` or `[::1]`, with or without a port.
+fn loopback_host(host: &str) -> bool {
+    // `[::1]:80` keeps its colons inside the brackets; `name:80` has one.
+    let (name, port) = match host.strip_prefix('[') {
+        Some(rest) => match rest.split_once(']') {
+            Some((name, "")) => (name, None),
+            Some((name, port)) => match port.strip_prefix(':') {
+                Some(port) => (name, Some(port)),
+                None => return false,
+            },
+            None => return false,
+        },
+        None => match host.split_once(':') {
+            Some((name, port)) => (name, Some(port)),
+            None => (host, None),
+        },
+    };
+    let port_ok = port.is_none_or(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    port_ok && ["localhost", "127.0.0.1", "::1"].contains(&name.to_ascii_lowercase().as_str())
 }
 
 /// The `retry` (ms) a priming event tells the client to wait before it
@@ -199,6 +351,36 @@ impl Drop for CancelLog {
     fn drop(&mut self) {
         if self.armed {
             eprintln!("POST /mcp tools/call cancelled: the client closed the connection");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::loopback_host;
+
+    #[test]
+    fn only_loopback_hosts_pass() {
+        for ok in [
+            "127.0.0.1:8787",
+            "localhost:3000",
+            "LOCALHOST",
+            "[::1]:80",
+            "127.0.0.1",
+        ] {
+            assert!(loopback_host(ok), "{ok}");
+        }
+        for bad in [
+            "evil.example.com",
+            "evil.example.com:8787",
+            "localhost.evil.com:80",
+            "127.0.0.1.nip.io",
+            "127.0.0.1:80x",
+            "[::1",
+            "[::2]:80",
+            "",
+        ] {
+            assert!(!loopback_host(bad), "{bad}");
         }
     }
 }

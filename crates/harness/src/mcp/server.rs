@@ -53,7 +53,8 @@ impl Reply {
 pub struct McpServerCore {
     name: String,
     tools: ToolRegistry,
-    sessions: RefCell<Vec<String>>,
+    /// Open legacy sessions: id, and the version `initialize` settled.
+    sessions: RefCell<Vec<(String, String)>>,
     /// Makes each new session's id: unguessable (the CLI gives 128 random
     /// bits), visible ASCII as the spec requires.
     new_session_id: Box<dyn Fn() -> String>,
@@ -236,7 +237,9 @@ impl McpServerCore {
                 LEGACY[0]
             };
             let session = (self.new_session_id)();
-            self.sessions.borrow_mut().push(session.clone());
+            self.sessions
+                .borrow_mut()
+                .push((session.clone(), version.to_string()));
             let mut reply = Reply::json(
                 200,
                 jsonrpc::result(
@@ -288,7 +291,7 @@ impl McpServerCore {
                 ),
                 "no session",
             ))),
-            Some(session) if self.sessions.borrow().contains(&session) => Ok(session),
+            Some(session) if self.session_version(&session).is_some() => Ok(session),
             Some(_) => Err(Box::new(Reply::json(
                 404,
                 jsonrpc::error(&Value::Null, -32001, "Session not found; initialize again", None),
@@ -332,8 +335,18 @@ impl McpServerCore {
     pub fn end_session(&self, session: &str) -> bool {
         let mut sessions = self.sessions.borrow_mut();
         let before = sessions.len();
-        sessions.retain(|s| s != session);
+        sessions.retain(|(s, _)| s != session);
         sessions.len() < before
+    }
+
+    /// The protocol version a legacy session's `initialize` settled, while
+    /// the session is open.
+    pub fn session_version(&self, session: &str) -> Option<String> {
+        self.sessions
+            .borrow()
+            .iter()
+            .find(|(s, _)| s == session)
+            .map(|(_, version)| version.clone())
     }
 
     fn server_info(&self) -> Value {
