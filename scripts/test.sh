@@ -5,9 +5,10 @@
 #      schema validator against the JSON Schema Test Suite, the CLI, the app's
 #      view models;
 #   2b. MCP: the official TypeScript SDK's client against `serve --mcp`
-#      (the Rust tests against node MCP servers ran in step 2), and the
+#      (the Rust tests against node MCP servers ran in step 2), the
 #      official Python SDK both ways (its server under `mcp tools` and `run`,
-#      its client against `serve --mcp`);
+#      its client against `serve --mcp`), and the official conformance
+#      suite (scripts/mcp-conformance.sh);
 #   3. the harness compiled to wasm, in headless Chromium (wasm-bindgen-test),
 #      including the provider adapter over fetch against `agent-loop serve`;
 #   4. the page end to end in headless Chromium (playwright-core), which prints
@@ -16,6 +17,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$root/scripts/setup.sh"
+. "$root/scripts/wait-for-port.sh"
 cd "$root"
 
 step() { printf '\n== %s\n' "$*" >&2; }
@@ -35,12 +37,7 @@ cargo build -q -p agent-loop
 mcp_out="$(mktemp)"
 "$root/target/debug/agent-loop" serve --port 0 --mcp refund-with-approval >"$mcp_out" 2>/dev/null &
 mcp_pid=$!
-mcp_port=""
-for _ in $(seq 100); do
-  mcp_port="$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$mcp_out" | head -n 1)"
-  [ -n "$mcp_port" ] && break
-  sleep 0.1
-done
+mcp_port="$(wait_for_port "$mcp_out" 10)" || { kill "$mcp_pid"; echo "serve --mcp did not start" >&2; exit 1; }
 mcp_status=0
 node "$root/tests/mcp/sdk_client.mjs" "http://127.0.0.1:$mcp_port/mcp" || mcp_status=$?
 kill "$mcp_pid" 2>/dev/null || true
@@ -59,15 +56,9 @@ py_dir="$(mktemp -d)"
 "$py" "$root/tests/mcp/python_server.py" 0 >"$py_dir/server.out" 2>"$py_dir/server.log" &
 py_pid=$!
 py_fail() { kill "$py_pid" 2>/dev/null || true; rm -rf "$py_dir"; echo "python SDK: $*" >&2; exit 1; }
-py_port=""
 # Importing the SDK and starting uvicorn takes a second or two; a busy CI
 # machine, more.
-for _ in $(seq 300); do
-  py_port="$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$py_dir/server.out" | head -n 1)"
-  [ -n "$py_port" ] && break
-  sleep 0.1
-done
-[ -n "$py_port" ] || py_fail "the server did not start: $(cat "$py_dir/server.log")"
+py_port="$(wait_for_port "$py_dir/server.out" 30)" || py_fail "the server did not start: $(cat "$py_dir/server.log")"
 "$root/target/debug/agent-loop" mcp tools "http://127.0.0.1:$py_port/mcp" >"$py_dir/tools.json" \
   || py_fail "agent-loop mcp tools failed against the Python server"
 "$py" -c 'import json, sys
@@ -91,16 +82,16 @@ print("python SDK server: run done, add(2, 3) =", results[0]["content"].splitlin
 kill "$py_pid" 2>/dev/null || true
 "$root/target/debug/agent-loop" serve --port 0 --mcp refund-with-approval >"$py_dir/serve.out" 2>/dev/null &
 py_pid=$!
-py_port=""
-for _ in $(seq 100); do
-  py_port="$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$py_dir/serve.out" | head -n 1)"
-  [ -n "$py_port" ] && break
-  sleep 0.1
-done
+py_port="$(wait_for_port "$py_dir/serve.out" 10)" || py_fail "serve --mcp did not start"
 "$py" "$root/tests/mcp/python_sdk_client.py" "http://127.0.0.1:$py_port/mcp" \
   || py_fail "the Python SDK client failed against serve --mcp"
 kill "$py_pid" 2>/dev/null || true
 rm -rf "$py_dir"
+
+step "MCP: the official conformance suite (@modelcontextprotocol/conformance)"
+# Client scenarios with agent-loop as the client, server scenarios against
+# serve --mcp; every check must be SUCCESS (a WARNING fails).
+bash "$root/scripts/mcp-conformance.sh"
 
 step "wasm tests in headless Chromium"
 # The provider adapter is tested over the browser's fetch against real
@@ -114,13 +105,7 @@ start_mock() { # NAME SCENARIO
   mock_pids+=("$!")
 }
 mock_port() { # NAME: waits for the server's "listening on" line
-  for _ in $(seq 100); do
-    if grep -q 'listening on' "$mock_dir/$1.out" 2>/dev/null; then
-      sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$mock_dir/$1.out" | head -n 1
-      return
-    fi
-    sleep 0.1
-  done
+  wait_for_port "$mock_dir/$1.out" 10 && return
   echo "agent-loop serve $1 did not start: $(cat "$mock_dir/$1.log")" >&2
   return 1
 }
