@@ -147,6 +147,18 @@ step "OpenTelemetry spans from the official OpenAI instrumentation, imported"
 start_mock otel refund-policy
 "$otel_venv/bin/python" "$root/tests/otel/openai_instrumented.py" \
   "$root/target/debug/agent-loop" "http://127.0.0.1:$(mock_port otel)" "$otel_dir"
+
+step "OpenTelemetry spans from OpenLLMetry beside the SDKs' own, imported and replayed"
+# OpenLLMetry 0.62.4 (content on) traces a tool loop of the official SDK
+# against `agent-loop serve`, with a second set of spans for each model call
+# beside it: the Anthropic SDK's own, or openai-v2's. The import must be the
+# run the SDK saw (one turn per call, ids, arguments, results, answer, tools,
+# system prompt) and `agent-loop replay` of it must pass.
+start_mock openllmetry refund-policy
+for provider in anthropic openai; do
+  "$otel_venv/bin/python" "$root/tests/otel/openllmetry_instrumented.py" "$provider" \
+    "$root/target/debug/agent-loop" "http://127.0.0.1:$(mock_port openllmetry)" "$otel_dir"
+done
 rm -rf "$otel_dir"
 
 step "browser end-to-end tests"

@@ -179,7 +179,12 @@ pub async fn read_run_file(text: String, in_view: Record) -> Result<(Record, Vec
                 let imported = harness::otel::from_otlp(&document)?;
                 let mut notes = imported.notes;
                 if !imported.ours {
-                    notes.insert(0, "Read from OpenTelemetry GenAI spans written by another tool: the run has no scenario, and its calls and results are as the spans recorded them.".to_string());
+                    let first = if imported.record.scenario.is_some() {
+                        "Read from OpenTelemetry GenAI spans written by another tool: its calls and results are as the spans recorded them, and the scenario (system prompt, tools, the model's turns) is rebuilt from them, its tools answering with the recorded results, so the run replays and forks."
+                    } else {
+                        "Read from OpenTelemetry GenAI spans written by another tool: the run has no scenario, and its calls and results are as the spans recorded them."
+                    };
+                    notes.insert(0, first.to_string());
                 }
                 return Ok((imported.record, notes));
             }
@@ -198,6 +203,12 @@ pub async fn read_run_file(text: String, in_view: Record) -> Result<(Record, Vec
                 )];
                 if !transcript.lost.is_empty() {
                     notes.push(format!("Not kept: {}.", transcript.lost.join("; ")));
+                }
+                if !transcript.undeclared.is_empty() {
+                    notes.push(format!(
+                        "Called but not declared in the body: {}. The scenario answers these calls from the recorded results and does not offer the tools to the model.",
+                        transcript.undeclared.join(", ")
+                    ));
                 }
                 notes.extend(transcript.refused.iter().map(|v| {
                     format!(

@@ -94,6 +94,9 @@ fn import_request_body(path: &Path, body: &serde_json::Value, out: Option<&Path>
     for lost in &transcript.lost {
         eprintln!("not kept: {lost}");
     }
+    for name in &transcript.undeclared {
+        eprintln!("note: {name} is called in the conversation but the body does not declare it; the scenario answers its calls from the recorded results and does not offer it to the model");
+    }
     if transcript.refused.is_empty() {
         eprintln!("✓ {label} would accept this body");
     }

@@ -150,3 +150,40 @@ fn a_request_body_imports_as_a_record_that_replays_with_the_providers_verdict() 
     assert!(stderr.contains("at messages.1.content.1"), "{stderr}");
     assert!(!refused.stdout.is_empty(), "no record was written");
 }
+
+/// The cookbook's last request sends no `tools`, though its history calls
+/// `ask_database`: the import says so, and the replay answers the call from
+/// the recorded result and names the undeclared tool.
+#[test]
+fn a_body_calling_an_undeclared_tool_imports_and_replays_saying_so() {
+    let fixture = format!(
+        "{}/../harness/tests/fixtures/wire/openai_chat_request_undeclared_tool.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let record = temp("undeclared.jsonl");
+    let import = agent_loop(&["import", &fixture, "--out", record.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&import.stderr);
+    assert!(import.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("✓ OpenAI Chat Completions would accept this body"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "note: ask_database is called in the conversation but the body does not declare it"
+        ),
+        "{stderr}"
+    );
+    let replay = agent_loop(&["replay", record.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&replay.stdout);
+    assert!(
+        replay.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    assert!(!out.contains("unknown tool"), "{out}");
+    assert!(
+        out.contains("✓ undeclared_tools: called but not declared in the imported request: ask_database; each call answered from the recorded results"),
+        "{out}"
+    );
+}

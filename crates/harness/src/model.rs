@@ -73,7 +73,9 @@ impl StopKind {
     pub fn classify(stop_reason: &str) -> StopKind {
         match stop_reason {
             "end_turn" | "stop" | "stop_sequence" | "completed" => StopKind::EndTurn,
-            "tool_use" | "tool_calls" | "function_call" => StopKind::ToolUse,
+            // "tool_call": the OpenTelemetry GenAI conventions' word, which
+            // instrumentations write in place of the provider's.
+            "tool_use" | "tool_calls" | "function_call" | "tool_call" => StopKind::ToolUse,
             "pause_turn" => StopKind::PauseTurn,
             "max_tokens" | "length" | "max_output_tokens" | "model_context_window_exceeded" => {
                 StopKind::MaxTokens

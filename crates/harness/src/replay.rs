@@ -504,11 +504,58 @@ pub async fn replay_with(
     };
     let mut events = Vec::new();
     let outcome = crate::driver::drive(&mut run, &env, &mut |e| events.push(e.clone())).await;
-    let results = check(record, &events, &outcome, assertions);
+    let mut results = check(record, &events, &outcome, assertions);
+    results.extend(undeclared_note(scenario, &events));
     Ok(ReplayReport {
         outcome,
         events,
         results,
+    })
+}
+
+/// For an import that calls tools its request never declared
+/// (`InlineTool::undeclared`): names them, and checks that each of their
+/// calls got a result the conversation recorded, not the "no result was
+/// recorded" error of `RecordedResults`.
+fn undeclared_note(scenario: &Scenario, events: &[RunEvent]) -> Option<AssertionResult> {
+    let undeclared = scenario.undeclared_tools();
+    let mut calls: HashMap<&str, &str> = HashMap::new();
+    let mut called: Vec<&str> = Vec::new();
+    let mut unanswered: Vec<&str> = Vec::new();
+    for event in events {
+        match &event.kind {
+            EventKind::ToolCall { id, name, .. } if undeclared.contains(name) => {
+                calls.insert(id, name);
+                if !called.contains(&name.as_str()) {
+                    called.push(name);
+                }
+            }
+            EventKind::ToolResult {
+                id,
+                is_error: true,
+                content,
+                ..
+            } if calls.contains_key(id.as_str()) && content.contains("no result was recorded") => {
+                unanswered.push(calls[id.as_str()]);
+            }
+            _ => {}
+        }
+    }
+    if called.is_empty() {
+        return None;
+    }
+    let names = called.join(", ");
+    Some(AssertionResult {
+        name: "undeclared_tools".into(),
+        passed: unanswered.is_empty(),
+        detail: match unanswered.first() {
+            None => format!(
+                "called but not declared in the imported request: {names}; each call answered from the recorded results"
+            ),
+            Some(name) => format!(
+                "{name} is not declared in the imported request, and a call to it has arguments the conversation recorded no result for"
+            ),
+        },
     })
 }
 

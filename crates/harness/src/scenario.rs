@@ -109,6 +109,11 @@ pub struct InlineTool {
     /// them (`tool::RecordedResults`), so it replays and forks offline.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recorded: Option<Vec<crate::tool::RecordedResult>>,
+    /// A tool an imported conversation called but its request did not
+    /// declare (the cookbook's last request sends no `tools`): its calls
+    /// are answered from `recorded`, and it is never offered to the model.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub undeclared: bool,
 }
 
 fn empty_object_schema() -> Value {
@@ -241,6 +246,18 @@ impl Scenario {
         Ok(listed.into_iter().map(|(spec, _)| spec).collect())
     }
 
+    /// The tools an imported conversation called without declaring them
+    /// (`InlineTool::undeclared`), in file order.
+    pub fn undeclared_tools(&self) -> Vec<String> {
+        self.tools
+            .iter()
+            .filter_map(|entry| match entry {
+                ToolEntry::Inline(tool) if tool.undeclared => Some(tool.name.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The names of the tools whose every call waits for approval, in file
     /// order, read without building a run.
     pub fn tools_needing_approval(&self) -> Result<Vec<String>, Vec<Problem>> {
@@ -263,6 +280,8 @@ impl Scenario {
                     Some(tool) => listed.push((tool.spec, tool.needs_approval)),
                     None => problems.push(problem(format!("tools[{i}]"), unknown_builtin(name))),
                 },
+                // Never offered to the model: the request did not declare it.
+                ToolEntry::Inline(tool) if tool.undeclared => {}
                 ToolEntry::Inline(tool) => listed.push((tool.spec(), tool.needs_approval)),
             }
         }
@@ -308,6 +327,12 @@ impl Scenario {
                                 several.iter().map(|f| format!("{f:?}")).collect::<Vec<_>>().join(" and ")
                             ),
                         )),
+                    }
+                    if tool.undeclared && tool.recorded.is_none() {
+                        problems.push(problem(
+                            format!("{path}.undeclared"),
+                            "\"undeclared\" marks a tool answered from \"recorded\" results (an imported conversation's); this tool has none",
+                        ));
                     }
                     if let Some(builtin) = &tool.builtin {
                         if !tools::BUILTIN_NAMES.contains(&builtin.as_str()) {
@@ -535,6 +560,9 @@ impl Scenario {
                 let mut tools = ToolRegistry::new(defs);
                 for (name, unchecked) in left_to_server {
                     tools.leave_to_server(&name, unchecked);
+                }
+                for name in self.undeclared_tools() {
+                    tools.hide_from_model(&name);
                 }
                 tools
             },

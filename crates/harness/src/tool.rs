@@ -151,6 +151,13 @@ impl ToolRegistry {
         }
     }
 
+    /// Keeps `tool` out of what the model is told (`specs`, `names`) while
+    /// its calls still run: a tool an imported conversation called without
+    /// declaring it, answered from the recorded results.
+    pub fn hide_from_model(&mut self, tool: &str) {
+        self.specs.retain(|spec| spec.name != tool);
+    }
+
     /// The schema checks of `tool` not run here (see `leave_to_server`).
     pub fn unchecked(&self, tool: &str) -> &[String] {
         self.unchecked

@@ -40,6 +40,11 @@ pub struct Transcript {
     /// on the record, because the record cannot hold everything (a user's
     /// text before the results, say) and that may be the very mistake.
     pub refused: Vec<crate::wire::Violation>,
+    /// Tools the conversation calls that the body does not declare (the
+    /// cookbook's last request sends no `tools`). The scenario answers
+    /// their calls from the recorded results (`InlineTool::undeclared`)
+    /// and, like the body, never offers them to the model.
+    pub undeclared: Vec<String>,
 }
 
 /// Which provider's request `body` is, and why; or why it is none.
@@ -137,6 +142,8 @@ pub fn import_request(body: &Value) -> Result<Transcript, String> {
     let mut args_by_id: HashMap<String, Value> = HashMap::new();
     let mut recorded: HashMap<String, Vec<Value>> = HashMap::new();
     let mut responses = Vec::new();
+    // Every tool the model called, in the order first called.
+    let mut called: Vec<String> = Vec::new();
     for (index, message) in history.messages.iter().enumerate().skip(1) {
         match message.role {
             Role::Assistant => {
@@ -146,6 +153,9 @@ pub fn import_request(body: &Value) -> Result<Transcript, String> {
                     .filter_map(|b| match b {
                         ContentBlock::ToolUse(call) => {
                             names_by_id.insert(call.id.clone(), call.name.clone());
+                            if !called.contains(&call.name) {
+                                called.push(call.name.clone());
+                            }
                             args_by_id.insert(call.id.clone(), call.input.clone());
                             Some(json!({"name": call.name, "args": call.input}))
                         }
@@ -192,7 +202,7 @@ pub fn import_request(body: &Value) -> Result<Transcript, String> {
             }
         }
     }
-    let tools: Vec<Value> = history
+    let mut tools: Vec<Value> = history
         .tools
         .iter()
         .filter(|spec| spec.input_schema.is_object())
@@ -205,6 +215,21 @@ pub fn import_request(body: &Value) -> Result<Transcript, String> {
             })
         })
         .collect();
+    // Called but not declared: answered from what was recorded, never
+    // offered to the model, and any arguments accepted (no schema is known).
+    let undeclared: Vec<String> = called
+        .into_iter()
+        .filter(|name| !history.tools.iter().any(|spec| &spec.name == name))
+        .collect();
+    for name in &undeclared {
+        tools.push(json!({
+            "name": name,
+            "description": "Called in the imported conversation, but its request does not declare it: answered from the recorded results.",
+            "input_schema": {"type": "object"},
+            "recorded": recorded.get(name).cloned().unwrap_or_default(),
+            "undeclared": true,
+        }));
+    }
     let turns = responses.len() as u32;
     let mut scenario = json!({
         "name": format!("Imported {label} request"),
@@ -240,6 +265,7 @@ pub fn import_request(body: &Value) -> Result<Transcript, String> {
         },
         lost,
         refused: crate::wire::check_body(provider, body),
+        undeclared,
     })
 }
 
@@ -252,6 +278,13 @@ fn trace(scenario: &Scenario, model: &str, messages: &[crate::message::Message])
     };
     let specs = scenario.tool_specs().unwrap_or_default();
     let tool_names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
+    // A call to a tool the body does not declare still ran: its result is
+    // in the conversation, and the scenario answers it from that.
+    let answerable: Vec<String> = tool_names
+        .iter()
+        .cloned()
+        .chain(scenario.undeclared_tools())
+        .collect();
     push(EventKind::RunStarted {
         scenario: scenario.name.clone(),
         model: model.to_string(),
@@ -316,7 +349,7 @@ fn trace(scenario: &Scenario, model: &str, messages: &[crate::message::Message])
                 for call in uses {
                     calls += 1;
                     names_by_id.insert(call.id.clone(), call.name.clone());
-                    let validation = if tool_names.contains(&call.name) {
+                    let validation = if answerable.contains(&call.name) {
                         Validation::Valid
                     } else {
                         Validation::UnknownTool {

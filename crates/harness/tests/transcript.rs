@@ -338,3 +338,65 @@ fn an_orphaned_result_is_kept_and_its_request_is_estimated() {
         .iter()
         .any(|v| v.message.contains("unexpected `tool_use_id`")));
 }
+
+/// The cookbook's last request sends no `tools` though its history calls
+/// `ask_database`: the provider accepts that, and the import replays it,
+/// answering the call from its recorded result without offering the tool
+/// to the model, and the replay names the undeclared tool.
+#[tokio::test(start_paused = true)]
+async fn a_call_to_a_tool_the_body_does_not_declare_replays_from_its_recorded_result() {
+    let body = fixture("openai_chat_request_undeclared_tool.json");
+    let imported = import_request(&body).unwrap();
+    assert!(imported.refused.is_empty(), "{:?}", imported.refused);
+    assert_eq!(imported.undeclared, ["ask_database"]);
+    let scenario = imported.record.scenario.clone().unwrap();
+    assert_eq!(scenario.undeclared_tools(), ["ask_database"]);
+    // Never offered to the model: the rebuilt request has no tools, as the body.
+    assert!(scenario.tool_specs().unwrap().is_empty());
+    let call = imported
+        .record
+        .events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::ToolCall { validation, .. } => Some(validation.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(call, harness::event::Validation::Valid);
+    let report = replay(
+        &imported.record,
+        &scenario,
+        &Assertions::default(),
+        Rc::new(TokioRuntime::default()),
+    )
+    .await
+    .unwrap();
+    assert!(report.passed(), "{:?}", report.results);
+    let result = report
+        .events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::ToolResult {
+                content, is_error, ..
+            } => Some((content.clone(), *is_error)),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(
+        result,
+        (
+            "[('Iron Maiden', 213), ('U2', 135), ('Led Zeppelin', 114), ('Metallica', 112), ('Lost', 92)]".to_string(),
+            false
+        )
+    );
+    let row = report
+        .results
+        .iter()
+        .find(|r| r.name == "undeclared_tools")
+        .unwrap();
+    assert!(row.passed);
+    assert_eq!(
+        row.detail,
+        "called but not declared in the imported request: ask_database; each call answered from the recorded results"
+    );
+}

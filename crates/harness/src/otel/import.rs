@@ -7,8 +7,12 @@
 //! `gen_ai.usage.*`), each `execute_tool` span a call with its result.
 //! Where no `execute_tool` spans exist (a provider SDK's instrumentation
 //! sees only the model calls), a call's result is read from the next chat's
-//! `gen_ai.input.messages`. What the trace does not hold is said in `notes`,
-//! never made up: content capture is opt-in in every instrumentation.
+//! `gen_ai.input.messages`. A model call traced twice (an instrumentation's
+//! span beside the SDK's own) is read once (`merge`), and the system prompt
+//! and tool definitions become the record's scenario (`scenario`), so the
+//! import replays and forks. What the trace does not hold is said in
+//! `notes`, never made up: content capture is opt-in in every
+//! instrumentation.
 
 use serde_json::{json, Value};
 
@@ -92,6 +96,13 @@ pub fn from_otlp(document: &Value) -> Result<Imported, String> {
         notes.push(format!(
             "Message content on {upgraded} span{} was read from an older form of the GenAI conventions (gen_ai.*.message / gen_ai.choice span events, gen_ai.content.prompt / completion, or gen_ai.prompt.N / gen_ai.completion.N attributes).",
             if upgraded == 1 { "" } else { "s" }
+        ));
+    }
+    let (spans, merged) = super::merge::model_calls(spans, &CHAT_OPERATIONS);
+    if merged > 0 {
+        notes.push(format!(
+            "{merged} model call{} traced by more than one span (two instrumentations, or one beside the SDK's own spans): each was read as one call, its spans matched by gen_ai.response.id or by nesting.",
+            if merged == 1 { " was" } else { "s were" }
         ));
     }
     let record = foreign(&spans, &mut notes)?;
@@ -256,6 +267,7 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
     let name = agent
         .and_then(|a| text_attr(a.span, "gen_ai.agent.name"))
         .unwrap_or_else(|| "Imported OpenTelemetry trace".to_string());
+    let scenario_name = name.clone();
     let mut tool_names: Vec<String> = tool_spans
         .iter()
         .filter_map(|t| text_attr(t.span, "gen_ai.tool.name"))
@@ -267,7 +279,7 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
         0,
         EventKind::RunStarted {
             scenario: name,
-            model,
+            model: model.clone(),
             approval: Default::default(),
             tools: tool_names,
             limits: Default::default(),
@@ -276,6 +288,8 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
     );
     let (mut input_tokens, mut output_tokens, mut calls) = (0u64, 0u64, 0u32);
     let mut last_finish = None::<String>;
+    let mut unknown_finishes = 0;
+    let mut last_text = None::<String>;
     let mut failed = None::<String>;
     for (index, chat) in chats.iter().enumerate() {
         let turn = index as u32 + 1;
@@ -341,19 +355,14 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
                 })
             }));
         }
-        let finish = attribute(chat.span, "gen_ai.response.finish_reasons")
-            .and_then(|v| v.as_array().and_then(|a| a.first().cloned()))
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_else(|| "unknown".to_string());
+        let finish = finish_reason(chat.span, output.as_ref());
+        if finish.is_none() {
+            unknown_finishes += 1;
+        }
+        let finish = finish.unwrap_or_else(|| "unknown".to_string());
         last_finish = Some(finish.clone());
-        let text = content
-            .iter()
-            .filter_map(|b| match b {
-                ContentBlock::Text { text } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
+        last_text = Some(text_of(&content));
+        let text = text_of(&content);
         let tool_uses: Vec<ToolCall> = content
             .iter()
             .filter_map(|b| match b {
@@ -445,20 +454,42 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
             Status::ModelError,
             format!("imported: the last model call failed: {message}"),
         )),
-        (None, Some(reason @ ("stop" | "end_turn"))) => Some(finished(
-            Status::Done,
-            format!("imported: the last response ended with finish reason {reason}"),
-        )),
+        (None, Some(reason @ ("stop" | "end_turn"))) => Some(Outcome {
+            answer: last_text,
+            ..finished(
+                Status::Done,
+                format!("imported: the last response ended with finish reason {reason}"),
+            )
+        }),
         _ => None,
     };
     match outcome {
         Some(outcome) => trace.push(end_ms, EventKind::RunFinished(outcome)),
         None => notes.push("The trace does not say how the run ended (its last response asked for tools, or gave no finish reason), so the run has no stop status.".to_string()),
     }
+    if unknown_finishes > 0 {
+        notes.push(format!("{unknown_finishes} model call{} no finish reason in the trace (gen_ai.response.finish_reasons, the output message's finish_reason or the provider's stop reason): shown as \"unknown\".", if unknown_finishes == 1 { " has" } else { "s have" }));
+    }
     let mut events = trace.events;
     crate::event::backfill(&mut events);
+    let chat_spans: Vec<&Value> = chats.iter().map(|c| c.span).collect();
+    let scenario = super::scenario::rebuild(&chat_spans, &events, &scenario_name, &model, notes);
+    if let Some(scenario) = &scenario {
+        // The run offered the scenario's tools, not only those it called.
+        if let Some(EventKind::RunStarted { tools, limits, .. }) =
+            events.first_mut().map(|e| &mut e.kind)
+        {
+            *tools = scenario
+                .tool_specs()
+                .unwrap_or_default()
+                .into_iter()
+                .map(|s| s.name)
+                .collect();
+            *limits = scenario.limits.clone();
+        }
+    }
     Ok(Record {
-        scenario: None,
+        scenario,
         events,
         forked_at: None,
     })
@@ -479,6 +510,17 @@ impl Trace {
     fn last_ms(&self) -> u64 {
         self.events.iter().map(|e| e.t_ms).max().unwrap_or(0)
     }
+}
+
+fn text_of(content: &[ContentBlock]) -> String {
+    content
+        .iter()
+        .filter_map(|b| match b {
+            ContentBlock::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Text and tool calls of the conventions' output messages.
@@ -544,8 +586,46 @@ fn tool_response(messages: &Value, id: &str) -> Option<String> {
         .find(|p| p["type"] == "tool_call_response" && p["id"] == id)
         .map(|p| match &p["response"] {
             Value::String(text) => text.clone(),
+            // Content blocks, as the Anthropic SDK's spans write a result.
+            Value::Array(blocks)
+                if blocks.iter().all(|b| {
+                    b.get("text")
+                        .or_else(|| b.get("content"))
+                        .is_some_and(Value::is_string)
+                }) =>
+            {
+                blocks
+                    .iter()
+                    .filter_map(|b| {
+                        b.get("text")
+                            .or_else(|| b.get("content"))
+                            .and_then(Value::as_str)
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            }
             other => other.to_string(),
         })
+}
+
+/// The call's finish reason: the conventions' attribute, else the output
+/// message's own `finish_reason`, else the provider's stop reason as its
+/// SDK records it (`anthropic.message.stop_reason`).
+fn finish_reason(span: &Value, output: Option<&Value>) -> Option<String> {
+    attribute(span, "gen_ai.response.finish_reasons")
+        .and_then(|v| v.as_array().and_then(|a| a.first().cloned()))
+        .and_then(|v| v.as_str().map(str::to_string))
+        .or_else(|| {
+            output?
+                .as_array()?
+                .iter()
+                .find_map(|m| m["finish_reason"].as_str().map(str::to_string))
+        })
+        .or_else(|| {
+            attribute(span, "anthropic.message.stop_reason")
+                .and_then(|v| v.as_str().map(str::to_string))
+        })
+        .filter(|r| !r.is_empty())
 }
 
 fn int(span: &Value, key: &str) -> u64 {

@@ -12,6 +12,8 @@ mod attributes;
 pub mod export;
 pub mod import;
 mod legacy;
+mod merge;
+mod scenario;
 pub mod send;
 
 pub use export::to_otlp;

@@ -101,6 +101,7 @@ fn tool_stand_in(entry: &Value, index: usize) -> Option<ToolEntry> {
         js: None,
         delay_ms: None,
         recorded: None,
+        undeclared: false,
     })))
 }
 
