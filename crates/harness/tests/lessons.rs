@@ -219,3 +219,24 @@ async fn a_turn_typed_as_the_model_goes_through_the_step_machinery() {
         Some("Both warehouses have 12 units.")
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_goal_made_from_a_run_is_met_by_that_run() {
+    // "Make this a lesson": the goal is read off the run in view.
+    let lesson = builtin("approval-edit-arguments").unwrap();
+    let solved = lesson.check_solution(runtime()).await.unwrap();
+    let goal = harness::lesson::goal::Goal::from_run(&solved.played.events, &solved.played.outcome);
+    assert_eq!(goal.status.as_deref(), Some("done"));
+    assert_eq!(goal.tool_sequence, Some(vec!["issue_refund".to_string()]));
+    assert_eq!(goal.max_model_calls, Some(2));
+    let approvals = goal.approvals.clone().unwrap();
+    assert_eq!(approvals[0].decision.as_str(), "approve_edited");
+    let parts =
+        harness::lesson::goal::evaluate(&goal, None, &solved.played.events, &solved.played.outcome);
+    assert!(parts.iter().all(|p| p.holds), "{parts:?}");
+    // And the lesson's start does not meet it.
+    let start = lesson.check(runtime()).await.unwrap();
+    let parts =
+        harness::lesson::goal::evaluate(&goal, None, &start.played.events, &start.played.outcome);
+    assert!(parts.iter().any(|p| !p.holds));
+}

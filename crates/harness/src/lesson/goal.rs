@@ -94,6 +94,39 @@ impl Goal {
     pub fn is_empty(&self) -> bool {
         *self == Goal::default()
     }
+
+    /// The goal a run meets, for "Make this a lesson": its status, the
+    /// calls that ran in order, how many model calls it took, and its
+    /// approval decisions when there were any. A teacher trims it after.
+    pub fn from_run(events: &[RunEvent], outcome: &Outcome) -> Goal {
+        let ran: Vec<String> = tool_steps(&ran_only(events))
+            .into_iter()
+            .map(|(name, _, _)| name)
+            .collect();
+        let decided: Vec<ApprovalGoal> = approvals(events)
+            .into_iter()
+            .filter_map(|(tool, decision)| decision.map(|decision| ApprovalGoal { tool, decision }))
+            .collect();
+        Goal {
+            status: Some(outcome.status.as_str().to_string()),
+            tool_sequence: Some(ran),
+            max_model_calls: Some(model_calls(events)),
+            approvals: (!decided.is_empty()).then_some(decided),
+            ..Goal::default()
+        }
+    }
+}
+
+/// The events without the results of calls that did not run.
+fn ran_only(events: &[RunEvent]) -> Vec<RunEvent> {
+    events
+        .iter()
+        .filter(|e| match &e.kind {
+            EventKind::ToolResult { fate, .. } => fate_ran(*fate),
+            _ => true,
+        })
+        .cloned()
+        .collect()
 }
 
 /// Judges each part the goal names, in the order of the fields above.
@@ -115,15 +148,7 @@ pub fn evaluate(
     };
     // Calls that ran: one refused (over a limit, denied, invalid) is no
     // call the goal can see made.
-    let ran_events: Vec<RunEvent> = events
-        .iter()
-        .filter(|e| match &e.kind {
-            EventKind::ToolResult { fate, .. } => fate_ran(*fate),
-            _ => true,
-        })
-        .cloned()
-        .collect();
-    let steps = tool_steps(&ran_events);
+    let steps = tool_steps(&ran_only(events));
     if let Some(want) = &goal.status {
         let got = outcome.status.as_str();
         let holds = got == want;
