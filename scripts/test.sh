@@ -4,6 +4,7 @@
 #   2. native tests: the harness (statuses, properties, golden traces), the
 #      schema validator against the JSON Schema Test Suite, the CLI, the app's
 #      view models;
+#   2a. the built-in course: `agent-loop lesson verify`;
 #   2b. MCP: the official TypeScript SDK's client against `serve --mcp`
 #      (the Rust tests against node MCP servers ran in step 2), the
 #      official Python SDK both ways (its server under `mcp tools` and `run`,
@@ -29,6 +30,12 @@ cargo clippy -p agent-loop-playground --target wasm32-unknown-unknown --all-targ
 
 step "native tests"
 cargo test --workspace
+
+step "lessons: every built-in lesson is true"
+# A lesson whose start already meets its goal, or whose solution does not,
+# fails here with its name. The lessons run on a paused clock: under a second.
+cargo build -q -p agent-loop
+"$root/target/debug/agent-loop" lesson verify
 
 step "MCP: the official TypeScript SDK against agent-loop serve --mcp"
 # The SDK's Client lists serve's tools and calls one, answered over SSE and

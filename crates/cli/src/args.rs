@@ -60,12 +60,14 @@ pub enum Command {
     Export(ExportArgs),
     /// Read an OpenTelemetry trace, or a provider's request body, as a record
     Import(ImportArgs),
+    /// Lessons that check themselves: list the built-in course, check a lesson, verify a course
+    Lesson(LessonArgs),
 }
 
 /// Every command's name, in the order `--help` lists them (for "did you mean").
 pub const COMMAND_NAMES: &[&str] = &[
     "run", "list", "validate", "show", "replay", "fork", "wire", "check", "serve", "mcp", "schema",
-    "export", "import", "help",
+    "export", "import", "lesson", "help",
 ];
 
 const RUN_APPROVALS: &str = "\
@@ -309,6 +311,70 @@ pub struct ServeArgs {
     /// Send a streamed answer's events this many milliseconds apart
     #[arg(long, value_name = "MS", default_value_t = 0, value_parser = milliseconds)]
     pub pace_ms: u64,
+}
+
+#[derive(Args)]
+pub struct LessonArgs {
+    #[command(subcommand)]
+    pub command: LessonCommand,
+}
+
+#[derive(Subcommand)]
+pub enum LessonCommand {
+    /// List the built-in course's lessons, in order, each with what it teaches and how it is solved
+    List,
+    /// Run a lesson and say, part by part, whether its goal holds
+    #[command(after_long_help = "\
+Without --solution the lesson is checked as given: the file's scenario and
+what it says the learner did (turns, decisions, stop_after_ms). That is how
+a student checks the file they edited; `agent-loop lesson show NAME` writes
+a built-in lesson as such a file. A file's scenario edited outside the
+lesson's `editable` paths is named on stderr (the check still runs).
+
+Delays, timeouts and deadlines run on a simulated clock, so a lesson whose
+call hangs for an hour is checked at once.
+
+Exit codes: 0 when every part of the goal holds, 3 when one does not, 2 when
+the lesson cannot be read.")]
+    Check(LessonCheckArgs),
+    /// Check that each lesson is true: its start does not meet its goal, and its solution does
+    #[command(after_long_help = "\
+Each argument is a lesson file, a course file (every lesson in it), or a
+built-in lesson's name; without one, the built-in course. One line per
+lesson: ok, or FAIL with its name and what is wrong. CI runs it on the
+built-in course.
+
+Exit codes: 0 when every lesson is true, 3 when one is not, 2 when a file
+cannot be read.")]
+    Verify(LessonVerifyArgs),
+    /// Print a lesson as one self-contained file, its scenario inline, to edit and check
+    Show(LessonShowArgs),
+    /// Print the lesson and course file formats as a JSON Schema
+    Schema,
+}
+
+#[derive(Args)]
+pub struct LessonCheckArgs {
+    /// A lesson file, or a built-in lesson's name (`agent-loop lesson list`)
+    #[arg(value_name = "FILE|NAME")]
+    pub lesson: String,
+    /// Check the lesson with its solution applied
+    #[arg(long)]
+    pub solution: bool,
+}
+
+#[derive(Args)]
+pub struct LessonVerifyArgs {
+    /// Lesson files, course files or built-in lesson names; none: the built-in course
+    #[arg(value_name = "COURSE|LESSON")]
+    pub lessons: Vec<String>,
+}
+
+#[derive(Args)]
+pub struct LessonShowArgs {
+    /// A lesson file, or a built-in lesson's name
+    #[arg(value_name = "FILE|NAME")]
+    pub lesson: String,
 }
 
 #[derive(Args)]

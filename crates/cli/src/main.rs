@@ -6,6 +6,7 @@
 
 mod args;
 mod http;
+mod lesson;
 mod list;
 mod mcp;
 mod otel;
@@ -54,6 +55,7 @@ fn main() -> ExitCode {
         }
         Command::Export(args) => otel::export_command(&args),
         Command::Import(args) => otel::import_command(&args),
+        Command::Lesson(args) => lesson::command(&args),
     }
 }
 

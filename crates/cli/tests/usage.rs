@@ -188,7 +188,7 @@ fn a_usage_mistake_is_one_line_with_what_is_wrong_and_where_help_is() {
     );
     assert_eq!(
         usage_mistake(&[]),
-        "agent-loop: expected a command: run, list, validate, show, replay, fork, wire, check, serve, mcp, schema, export or import; see `agent-loop --help`"
+        "agent-loop: expected a command: run, list, validate, show, replay, fork, wire, check, serve, mcp, schema, export, import or lesson; see `agent-loop --help`"
     );
     for args in [
         &["list", "extra"][..],

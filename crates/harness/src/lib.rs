@@ -21,6 +21,7 @@ pub mod facts;
 pub mod fork;
 pub mod hand_call;
 pub mod instant;
+pub mod lesson;
 pub mod library;
 pub mod limits;
 pub mod mcp;

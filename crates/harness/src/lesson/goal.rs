@@ -1,0 +1,485 @@
+//! A lesson's goal, and whether a run meets it, part by part.
+//!
+//! The vocabulary is `replay --assert`'s (`status`, `tool_sequence`,
+//! `no_repeated_calls`, `ids_exist`, with replay's own checks reused) plus
+//! what lessons need. Each part gets a plain sentence that says what the
+//! run did next to what the goal asks ("the run ended `done`; the goal is
+//! `turn_limit`"): the page shows these sentences beside the loop and
+//! `agent-loop lesson check` prints them.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::approval::DecisionKind;
+use crate::event::{EventKind, Outcome, ResultFate, RunEvent};
+use crate::replay::{ids_exist, repeats, tool_steps};
+use crate::wire::{rejections, Rejection, RequestShape};
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Goal {
+    /// The status the run ends with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// The tools whose calls ran, in order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_sequence: Option<Vec<String>>,
+    /// `true`: no identical call (canonical arguments) twice; `false`: one
+    /// was made twice (a lesson that shows the naive check missing it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_repeated_calls: Option<bool>,
+    /// `true`: every id-like word of the answer came from a tool result or
+    /// the task; `false`: the answer names one that did not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ids_exist: Option<bool>,
+    /// At most this many model calls (turns).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_model_calls: Option<u32>,
+    /// Each of these tools ran at least once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools_called: Vec<String>,
+    /// None of these tools ran.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools_not_called: Vec<String>,
+    /// The final answer contains each of these (letter case ignored).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answer_contains: Vec<String>,
+    /// Some call of `tool` ran with arguments that include `args`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub called_with: Vec<CalledWith>,
+    /// What the protocol checker says of the run's requests, for every provider.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checker: Option<Verdict>,
+    /// The approval requests, in order, and what was decided for each.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approvals: Option<Vec<ApprovalGoal>>,
+    /// The run ended within this many milliseconds of its start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_elapsed_ms: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Accepts,
+    Rejects,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CalledWith {
+    pub tool: String,
+    pub args: Value,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApprovalGoal {
+    pub tool: String,
+    pub decision: DecisionKind,
+}
+
+/// One part of a goal, judged.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GoalPart {
+    /// The goal's field: `status`, `tools_called`, ….
+    pub part: String,
+    pub holds: bool,
+    /// What the run did, next to what the goal asks.
+    pub sentence: String,
+}
+
+impl Goal {
+    /// True when the goal asks nothing, which no lesson may do.
+    pub fn is_empty(&self) -> bool {
+        *self == Goal::default()
+    }
+
+    /// The goal a run meets, for "Make this a lesson": its status, the
+    /// calls that ran in order, how many model calls it took, and its
+    /// approval decisions when there were any. A teacher trims it after.
+    pub fn from_run(events: &[RunEvent], outcome: &Outcome) -> Goal {
+        let ran: Vec<String> = tool_steps(&ran_only(events))
+            .into_iter()
+            .map(|(name, _, _)| name)
+            .collect();
+        let decided: Vec<ApprovalGoal> = approvals(events)
+            .into_iter()
+            .filter_map(|(tool, decision)| decision.map(|decision| ApprovalGoal { tool, decision }))
+            .collect();
+        Goal {
+            status: Some(outcome.status.as_str().to_string()),
+            tool_sequence: Some(ran),
+            max_model_calls: Some(model_calls(events)),
+            approvals: (!decided.is_empty()).then_some(decided),
+            ..Goal::default()
+        }
+    }
+}
+
+/// The events without the results of calls that did not run.
+fn ran_only(events: &[RunEvent]) -> Vec<RunEvent> {
+    events
+        .iter()
+        .filter(|e| match &e.kind {
+            EventKind::ToolResult { fate, .. } => fate_ran(*fate),
+            _ => true,
+        })
+        .cloned()
+        .collect()
+}
+
+/// Judges each part the goal names, in the order of the fields above.
+/// `shape` (the scenario's system prompt and tools) is what the checker
+/// needs to rebuild the requests; without it a `checker` part cannot hold.
+pub fn evaluate(
+    goal: &Goal,
+    shape: Option<&RequestShape>,
+    events: &[RunEvent],
+    outcome: &Outcome,
+) -> Vec<GoalPart> {
+    let mut parts = Vec::new();
+    let mut put = |part: &str, holds: bool, sentence: String| {
+        parts.push(GoalPart {
+            part: part.to_string(),
+            holds,
+            sentence,
+        })
+    };
+    // Calls that ran: one refused (over a limit, denied, invalid) is no
+    // call the goal can see made.
+    let steps = tool_steps(&ran_only(events));
+    if let Some(want) = &goal.status {
+        let got = outcome.status.as_str();
+        let holds = got == want;
+        put(
+            "status",
+            holds,
+            if holds {
+                format!("the run ended `{got}`, as the goal asks")
+            } else {
+                format!("the run ended `{got}`; the goal is `{want}`")
+            },
+        );
+    }
+    if let Some(want) = &goal.tool_sequence {
+        let got: Vec<&str> = steps.iter().map(|(n, _, _)| n.as_str()).collect();
+        let holds = got == want.iter().map(String::as_str).collect::<Vec<_>>();
+        let said = |names: &[&str]| match names {
+            [] => "no tool calls".to_string(),
+            _ => names.join(" → "),
+        };
+        let wanted: Vec<&str> = want.iter().map(String::as_str).collect();
+        put(
+            "tool_sequence",
+            holds,
+            if holds {
+                format!("the calls were {}, as the goal asks", said(&got))
+            } else {
+                format!(
+                    "the calls were {}; the goal is {}",
+                    said(&got),
+                    said(&wanted)
+                )
+            },
+        );
+    }
+    if let Some(want) = goal.no_repeated_calls {
+        let repeat = repeats(&steps).into_iter().next();
+        let sentence = match &repeat {
+            Some((key, first, again)) => format!(
+                "{key} was called as call {} and again as call {}",
+                first + 1,
+                again + 1
+            ),
+            None => "no call was made twice with the same arguments".to_string(),
+        };
+        let holds = repeat.is_none() == want;
+        let asked = if want {
+            "the goal is no repeated call"
+        } else {
+            "the goal is a call made twice"
+        };
+        put(
+            "no_repeated_calls",
+            holds,
+            if holds {
+                sentence
+            } else {
+                format!("{sentence}; {asked}")
+            },
+        );
+    }
+    if let Some(want) = goal.ids_exist {
+        let result = ids_exist(events, outcome.answer.as_deref());
+        let holds = result.passed == want;
+        let asked = if want {
+            "the goal is an answer whose ids all came from the tools or the task"
+        } else {
+            "the goal is an answer that names an id nothing gave it"
+        };
+        put(
+            "ids_exist",
+            holds,
+            if holds {
+                result.detail
+            } else {
+                format!("{}; {asked}", result.detail)
+            },
+        );
+    }
+    if let Some(max) = goal.max_model_calls {
+        let calls = model_calls(events);
+        let holds = calls <= max;
+        put(
+            "max_model_calls",
+            holds,
+            format!(
+                "the model was called {}; the goal is at most {}",
+                times(calls),
+                times(max)
+            ),
+        );
+    }
+    for tool in &goal.tools_called {
+        let ran = ran(events, tool);
+        put(
+            "tools_called",
+            ran > 0,
+            if ran > 0 {
+                format!("{tool} ran ({})", times(ran))
+            } else {
+                format!("{tool} never ran; the goal is that it runs")
+            },
+        );
+    }
+    for tool in &goal.tools_not_called {
+        let ran = ran(events, tool);
+        put(
+            "tools_not_called",
+            ran == 0,
+            if ran == 0 {
+                format!("{tool} never ran, as the goal asks")
+            } else {
+                format!(
+                    "{tool} ran ({}); the goal is that it never runs",
+                    times(ran)
+                )
+            },
+        );
+    }
+    for text in &goal.answer_contains {
+        let (holds, sentence) = match &outcome.answer {
+            None => (
+                false,
+                format!("the run gave no final answer; the goal is an answer containing {text:?}"),
+            ),
+            Some(answer) if answer.to_lowercase().contains(&text.to_lowercase()) => {
+                (true, format!("the answer contains {text:?}"))
+            }
+            Some(answer) => (
+                false,
+                format!(
+                    "the answer ({:?}) does not contain {text:?}",
+                    crate::tool::clip(answer, 120)
+                ),
+            ),
+        };
+        put("answer_contains", holds, sentence);
+    }
+    for want in &goal.called_with {
+        let calls = calls_that_ran(events, &want.tool);
+        let holds = calls.iter().any(|args| includes(args, &want.args));
+        let sentence = match (holds, calls.last()) {
+            (true, _) => format!("{} ran with {}", want.tool, want.args),
+            (false, None) => format!(
+                "{} never ran; the goal is a call with {}",
+                want.tool, want.args
+            ),
+            (false, Some(args)) => format!(
+                "{} ran with {args}; the goal is a call with {}",
+                want.tool, want.args
+            ),
+        };
+        put("called_with", holds, sentence);
+    }
+    if let Some(want) = goal.checker {
+        let (holds, sentence) = match shape {
+            None => (
+                false,
+                "the scenario's tools could not be read, so the requests were not checked"
+                    .to_string(),
+            ),
+            Some(shape) => checker_sentence(want, &rejections(shape, events)),
+        };
+        put("checker", holds, sentence);
+    }
+    if let Some(want) = &goal.approvals {
+        let got = approvals(events);
+        let holds = got.len() == want.len()
+            && got
+                .iter()
+                .zip(want)
+                .all(|((tool, kind), w)| *tool == w.tool && *kind == Some(w.decision));
+        let said = |list: Vec<String>| match list.len() {
+            0 => "no approval was asked".to_string(),
+            _ => list.join(", then "),
+        };
+        let got_said = said(
+            got.iter()
+                .map(|(tool, kind)| match kind {
+                    Some(kind) => format!("{tool}: {}", kind.as_str()),
+                    None => format!("{tool}: undecided"),
+                })
+                .collect(),
+        );
+        let want_said = said(
+            want.iter()
+                .map(|w| format!("{}: {}", w.tool, w.decision.as_str()))
+                .collect(),
+        );
+        put(
+            "approvals",
+            holds,
+            if holds {
+                format!("{got_said}, as the goal asks")
+            } else {
+                format!("{got_said}; the goal is {want_said}")
+            },
+        );
+    }
+    if let Some(max) = goal.max_elapsed_ms {
+        let took = outcome.elapsed_ms;
+        put(
+            "max_elapsed_ms",
+            took <= max,
+            format!("the run took {took} ms; the goal is at most {max} ms"),
+        );
+    }
+    parts
+}
+
+fn times(n: u32) -> String {
+    match n {
+        1 => "once".to_string(),
+        n => format!("{n} times"),
+    }
+}
+
+/// Model calls: each turn's request, retries not counted again.
+fn model_calls(events: &[RunEvent]) -> u32 {
+    events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::ModelRequest { attempt: 1, .. }))
+        .count() as u32
+}
+
+/// Whether a result says its tool ran (or started: a cut-short or
+/// timed-out call has done whatever it did). A person typing the result
+/// counts: the call was answered as if it ran.
+fn fate_ran(fate: Option<ResultFate>) -> bool {
+    matches!(
+        fate,
+        None | Some(
+            ResultFate::Ran | ResultFate::TimedOut | ResultFate::CutShort | ResultFate::ByPerson
+        )
+    )
+}
+
+fn ran(events: &[RunEvent], tool: &str) -> u32 {
+    calls_that_ran(events, tool).len() as u32
+}
+
+/// The arguments of each call of `tool` that ran, edited ones as edited.
+fn calls_that_ran(events: &[RunEvent], tool: &str) -> Vec<Value> {
+    let mut args_of: Vec<(String, Value)> = Vec::new();
+    let mut out = Vec::new();
+    for event in events {
+        match &event.kind {
+            EventKind::ToolCall { id, name, args, .. } if name == tool => {
+                args_of.push((id.clone(), args.clone()));
+            }
+            EventKind::ApprovalDecided {
+                id,
+                args: Some(edited),
+                ..
+            } => {
+                if let Some(slot) = args_of.iter_mut().find(|(i, _)| i == id) {
+                    slot.1 = edited.clone();
+                }
+            }
+            EventKind::ToolResult { id, name, fate, .. } if name == tool && fate_ran(*fate) => {
+                if let Some((_, args)) = args_of.iter().find(|(i, _)| i == id) {
+                    out.push(args.clone());
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `want`'s members are all in `got` (recursively for objects); other
+/// values compare equal.
+fn includes(got: &Value, want: &Value) -> bool {
+    match (got, want) {
+        (Value::Object(g), Value::Object(w)) => w
+            .iter()
+            .all(|(k, v)| g.get(k).is_some_and(|gv| includes(gv, v))),
+        _ => got == want,
+    }
+}
+
+/// Each approval request's tool and what was decided (`None`: nothing was).
+fn approvals(events: &[RunEvent]) -> Vec<(String, Option<DecisionKind>)> {
+    let mut out: Vec<(String, String, Option<DecisionKind>)> = Vec::new();
+    for event in events {
+        match &event.kind {
+            EventKind::ApprovalRequested { id, name, .. } => {
+                out.push((id.clone(), name.clone(), None));
+            }
+            EventKind::ApprovalDecided { id, decision, .. } => {
+                if let Some(slot) = out
+                    .iter_mut()
+                    .rev()
+                    .find(|(i, _, d)| i == id && d.is_none())
+                {
+                    slot.2 = Some(*decision);
+                }
+            }
+            _ => {}
+        }
+    }
+    out.into_iter().map(|(_, tool, d)| (tool, d)).collect()
+}
+
+fn checker_sentence(want: Verdict, found: &[Rejection]) -> (bool, String) {
+    let holds = found.is_empty() == (want == Verdict::Accepts);
+    let sentence = match found.first() {
+        None => "every provider accepts each request the run sent".to_string(),
+        Some(first) => {
+            let more = match found.len() {
+                1 => String::new(),
+                n => format!(" ({} more problems)", n - 1),
+            };
+            format!(
+                "{} would refuse turn {}'s request with HTTP 400: {}{more}",
+                first.violation.provider.label(),
+                first.turn,
+                first.violation.message
+            )
+        }
+    };
+    let asked = match want {
+        Verdict::Accepts => "the goal is requests every provider accepts",
+        Verdict::Rejects => "the goal is a request a provider refuses",
+    };
+    (
+        holds,
+        if holds {
+            sentence
+        } else {
+            format!("{sentence}; {asked}")
+        },
+    )
+}

@@ -1,0 +1,238 @@
+//! JSON merge patches (RFC 7386) and the paths a learner may edit.
+//!
+//! A lesson's `solution` (and `start`) is a merge patch: an object names
+//! the members it changes, `null` removes one, anything else replaces. It
+//! is small enough to write here, with the RFC's own examples as tests,
+//! rather than carry a crate's JSON Pointer and JSON Patch machinery into
+//! the web bundle.
+//!
+//! `editable` paths are the dotted paths scenario problems are reported
+//! with (`limits.max_turns`, `tools[0].description`): a path covers its
+//! value and everything inside it. `changed_outside` says which paths an
+//! edit changed that no editable path covers, which is how the page keeps
+//! the rest read-only and how a lesson's own solution is held to it.
+
+use serde_json::{Map, Value};
+
+/// Applies `patch` to `target` as RFC 7386 says.
+pub fn merge_patch(target: &mut Value, patch: &Value) {
+    let Value::Object(members) = patch else {
+        *target = patch.clone();
+        return;
+    };
+    if !target.is_object() {
+        *target = Value::Object(Map::new());
+    }
+    let Value::Object(object) = target else {
+        return;
+    };
+    for (key, value) in members {
+        if value.is_null() {
+            object.remove(key);
+        } else {
+            merge_patch(object.entry(key.clone()).or_insert(Value::Null), value);
+        }
+    }
+}
+
+/// One step of a dotted path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// Reads `limits.max_turns` or `tools[0].input_schema` into steps; `None`
+/// for a path that is not one (empty, `a..b`, `a[x]`).
+fn steps(path: &str) -> Option<Vec<Step>> {
+    let mut out = Vec::new();
+    for part in path.split('.') {
+        let (key, mut rest) = match part.find('[') {
+            Some(at) => part.split_at(at),
+            None => (part, ""),
+        };
+        if key.is_empty() && out.is_empty() {
+            return None;
+        }
+        if !key.is_empty() {
+            out.push(Step::Key(key.to_string()));
+        } else if rest.is_empty() {
+            return None;
+        }
+        while let Some(inner) = rest.strip_prefix('[') {
+            let close = inner.find(']')?;
+            out.push(Step::Index(inner[..close].parse().ok()?));
+            rest = &inner[close + 1..];
+        }
+        if !rest.is_empty() {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// Why `path` is not a dotted path, or `None` when it is one.
+pub fn path_problem(path: &str) -> Option<String> {
+    steps(path).is_none().then(|| {
+        format!("{path:?} is not a path: write fields with dots and array items in brackets, as in limits.max_turns or tools[0].description")
+    })
+}
+
+fn shown(steps: &[Step]) -> String {
+    let mut out = String::new();
+    for step in steps {
+        match step {
+            Step::Key(key) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(key);
+            }
+            Step::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    out
+}
+
+/// The dotted paths at which `edited` differs from `start` and that no
+/// path of `editable` covers, in document order. Empty: the edit kept to
+/// the editable paths. A changed object or array is named at its deepest
+/// differing member, so the message points at what was touched.
+pub fn changed_outside(start: &Value, edited: &Value, editable: &[String]) -> Vec<String> {
+    let editable: Vec<Vec<Step>> = editable.iter().filter_map(|p| steps(p)).collect();
+    let mut out = Vec::new();
+    walk(start, edited, &mut Vec::new(), &editable, &mut out);
+    out
+}
+
+fn walk(a: &Value, b: &Value, at: &mut Vec<Step>, editable: &[Vec<Step>], out: &mut Vec<String>) {
+    if editable.iter().any(|e| at.starts_with(e)) || a == b {
+        return;
+    }
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys = x.keys().chain(y.keys().filter(|k| !x.contains_key(*k)));
+            for key in keys {
+                at.push(Step::Key(key.clone()));
+                let missing = Value::Null;
+                let (p, q) = (x.get(key), y.get(key));
+                match (p, q) {
+                    (Some(p), Some(q)) => walk(p, q, at, editable, out),
+                    // Added or removed: that member is the change.
+                    _ if editable.iter().any(|e| at.starts_with(e)) => {}
+                    _ if p.unwrap_or(&missing) != q.unwrap_or(&missing) => out.push(shown(at)),
+                    _ => {}
+                }
+                at.pop();
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                at.push(Step::Index(i));
+                walk(p, q, at, editable, out);
+                at.pop();
+            }
+        }
+        _ => out.push(shown(at)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn patched(target: Value, patch: Value) -> Value {
+        let mut target = target;
+        merge_patch(&mut target, &patch);
+        target
+    }
+
+    /// RFC 7386, Appendix A, every example.
+    #[test]
+    fn rfc_7386_examples() {
+        let cases = [
+            (json!({"a":"b"}), json!({"a":"c"}), json!({"a":"c"})),
+            (json!({"a":"b"}), json!({"b":"c"}), json!({"a":"b","b":"c"})),
+            (json!({"a":"b"}), json!({"a":null}), json!({})),
+            (
+                json!({"a":"b","b":"c"}),
+                json!({"a":null}),
+                json!({"b":"c"}),
+            ),
+            (json!({"a":["b"]}), json!({"a":"c"}), json!({"a":"c"})),
+            (json!({"a":"c"}), json!({"a":["b"]}), json!({"a":["b"]})),
+            (
+                json!({"a":{"b":"c"}}),
+                json!({"a":{"b":"d","c":null}}),
+                json!({"a":{"b":"d"}}),
+            ),
+            (json!({"a":[{"b":"c"}]}), json!({"a":[1]}), json!({"a":[1]})),
+            (json!(["a", "b"]), json!(["c", "d"]), json!(["c", "d"])),
+            (json!({"a":"b"}), json!(["c"]), json!(["c"])),
+            (json!({"a":"foo"}), json!(null), json!(null)),
+            (json!({"a":"foo"}), json!("bar"), json!("bar")),
+            (json!({"e":null}), json!({"a":1}), json!({"e":null,"a":1})),
+            (json!([1, 2]), json!({"a":"b","c":null}), json!({"a":"b"})),
+            (
+                json!({}),
+                json!({"a":{"bb":{"ccc":null}}}),
+                json!({"a":{"bb":{}}}),
+            ),
+        ];
+        for (target, patch, want) in cases {
+            assert_eq!(
+                patched(target.clone(), patch.clone()),
+                want,
+                "{target} + {patch}"
+            );
+        }
+    }
+
+    #[test]
+    fn paths_read_as_scenario_problems_write_them() {
+        assert_eq!(
+            steps("tools[0].input_schema.properties"),
+            Some(vec![
+                Step::Key("tools".into()),
+                Step::Index(0),
+                Step::Key("input_schema".into()),
+                Step::Key("properties".into()),
+            ])
+        );
+        assert_eq!(
+            steps("m[1][2]"),
+            Some(vec![Step::Key("m".into()), Step::Index(1), Step::Index(2)])
+        );
+        for bad in ["", "a..b", "a[x]", "a[1", "[0]", "a[1]b"] {
+            assert!(path_problem(bad).is_some(), "{bad}");
+        }
+        assert_eq!(path_problem("limits.max_turns"), None);
+    }
+
+    #[test]
+    fn an_edit_inside_an_editable_path_is_allowed() {
+        let start =
+            json!({"limits": {"max_turns": 10}, "task": "t", "tools": [{"description": "a"}]});
+        let editable = vec!["limits".to_string(), "tools[0].description".to_string()];
+        let edited = json!({"limits": {"max_turns": 3, "max_tool_calls": 2}, "task": "t", "tools": [{"description": "b"}]});
+        assert!(changed_outside(&start, &edited, &editable).is_empty());
+    }
+
+    #[test]
+    fn an_edit_elsewhere_is_named_at_its_path() {
+        let start = json!({"limits": {"max_turns": 10}, "task": "t", "tools": [{"description": "a", "name": "x"}]});
+        let editable = vec!["limits.max_turns".to_string()];
+        let edited = json!({"limits": {"max_turns": 3, "deadline_ms": 5}, "task": "u", "tools": [{"description": "a", "name": "y"}], "now": "x"});
+        assert_eq!(
+            changed_outside(&start, &edited, &editable),
+            vec!["limits.deadline_ms", "task", "tools[0].name", "now"]
+        );
+        // A removed member and an array of another length are named too.
+        let shorter = json!({"limits": {"max_turns": 10}, "tools": []});
+        assert_eq!(
+            changed_outside(&start, &shorter, &editable),
+            vec!["task", "tools"]
+        );
+    }
+}
