@@ -235,6 +235,19 @@ impl LoopDiagram {
             }),
             EventKind::ToolResult { fate, .. } => self.observe_call(CallEvent::result(seq, *fate)),
             EventKind::RunFinished(outcome) => self.finish(seq, outcome),
+            // Drawn on a Context gate once the diagram has one (issue 29);
+            // until then only a summary's spending is counted, as the run does.
+            EventKind::ContextEdited {
+                edit:
+                    harness::context::ContextEdit::Compacted {
+                        usage, cost_usd, ..
+                    },
+                ..
+            } => {
+                self.gauges.tokens += usage.input_tokens + usage.output_tokens;
+                self.gauges.cost_usd += cost_usd;
+            }
+            EventKind::ContextEdited { .. } => {}
         }
         self.gauges.elapsed_ms = self.gauges.elapsed_ms.max(event.t_ms);
         if let EventKind::RunFinished(outcome) = &event.kind {
@@ -546,6 +559,12 @@ impl LoopDiagram {
                 NodeId::Verifier
             }
             Status::MaxTokens | Status::Refusal => NodeId::Response,
+            // The provider's model_context_window_exceeded ends a response;
+            // the harness's own window check stops before the call.
+            Status::ContextLimit => match self.doing {
+                Doing::ReadingResponse { .. } => NodeId::Response,
+                _ => NodeId::ModelCall,
+            },
             Status::ModelError => match self.doing {
                 Doing::WaitingForModel { .. } => NodeId::ModelCall,
                 _ => NodeId::Response,

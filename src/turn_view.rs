@@ -61,6 +61,10 @@ pub fn placement(current: Option<u32>, event: &RunEvent) -> Placement {
         EventKind::ModelRequest { turn, .. } if current != Some(*turn) => {
             Placement::NewCard(Some(*turn))
         }
+        // A strategy's edit shapes the request of the turn it comes before.
+        EventKind::ContextEdited { turn, .. } if current != Some(*turn) => {
+            Placement::NewCard(Some(*turn))
+        }
         _ => Placement::Append,
     }
 }
@@ -77,6 +81,7 @@ pub enum EventType {
     ApprovalRequested,
     ApprovalDecided,
     ToolResult,
+    ContextEdited,
     RunFinished,
 }
 
@@ -93,6 +98,7 @@ impl EventType {
             EventKind::ApprovalRequested { .. } => EventType::ApprovalRequested,
             EventKind::ApprovalDecided { .. } => EventType::ApprovalDecided,
             EventKind::ToolResult { .. } => EventType::ToolResult,
+            EventKind::ContextEdited { .. } => EventType::ContextEdited,
             EventKind::RunFinished(_) => EventType::RunFinished,
         }
     }
@@ -108,6 +114,7 @@ impl EventType {
             EventType::ApprovalRequested => "approval_requested",
             EventType::ApprovalDecided => "approval_decided",
             EventType::ToolResult => "tool_result",
+            EventType::ContextEdited => "context_edited",
             EventType::RunFinished => "run_finished",
         }
     }
@@ -274,6 +281,17 @@ fn item_of(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             status_tone(outcome.status),
             format!("Run finished: {}", outcome.status.as_str()),
         ),
+        // A plain item until the strategy card is drawn (issue 29).
+        EventKind::ContextEdited {
+            strategy,
+            description,
+            ..
+        } => {
+            let title = format!("Context edited ({})", strategy.as_str());
+            let mut it = item(event, Tone::Normal, title);
+            it.lines.push(description.clone());
+            it
+        }
         EventKind::ModelRequest {
             attempt,
             messages,

@@ -110,9 +110,11 @@ pub fn steps(events: &[RunEvent]) -> Vec<Step> {
                 steps.push(Step::new(StepKey::Start, StepKind::Start, index))
             }
             EventKind::RunFinished(_) => steps.push(Step::new(StepKey::End, StepKind::End, index)),
+            // A context strategy's edit shapes the request of the turn it precedes.
             EventKind::ModelRequest { turn: t, .. }
             | EventKind::ModelResponse { turn: t, .. }
-            | EventKind::ModelError { turn: t, .. } => {
+            | EventKind::ModelError { turn: t, .. }
+            | EventKind::ContextEdited { turn: t, .. } => {
                 turn = *t;
                 let key = StepKey::Turn { turn, position: 0 };
                 // A retry's request, a failed attempt and the response all

@@ -344,6 +344,20 @@ fn edges(variant: Variant) -> Vec<Edge> {
     );
     add(
         Response,
+        Exit(Status::ContextLimit),
+        "model_context_window_exceeded: the provider stopped, the history no longer fits".into(),
+        "",
+        normal,
+    );
+    add(
+        ModelCall,
+        Exit(Status::ContextLimit),
+        "the next request cannot fit the context window, so it is not sent".into(),
+        "",
+        normal,
+    );
+    add(
+        Response,
         Exit(Status::ModelError),
         "an unknown stop_reason, an empty answer, or tool_use without calls".into(),
         "",

@@ -86,6 +86,8 @@ fn exit_at(status: Status, variant: Variant) -> (f64, f64) {
             CostMode::Naive => (50.0, 300.0),
         },
         Status::ModelError => (775.0, ROW_TOP_EXITS),
+        // Provisional spot until the Context gate is drawn (issue 29).
+        Status::ContextLimit => (640.0, ROW_TOP_EXITS),
         Status::MaxTokens => (920.0, 50.0),
         Status::Refusal => (920.0, 125.0),
         Status::Done => (930.0, 320.0),

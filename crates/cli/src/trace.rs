@@ -182,6 +182,33 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
                 clip(content, 200)
             )]
         }
+        EventKind::ContextEdited {
+            strategy,
+            edit,
+            description,
+            ..
+        } => {
+            let mut out = vec![format!(
+                "{t}  ✂ context ({}): {description}",
+                strategy.as_str()
+            )];
+            if let harness::context::ContextEdit::Compacted {
+                summary,
+                usage,
+                cost_usd,
+                ..
+            } = edit
+            {
+                out.push(format!(
+                    "           summary ({} in / {} out · {}): {}",
+                    usage.input_tokens,
+                    usage.output_tokens,
+                    usd(*cost_usd),
+                    clip(summary, 200)
+                ));
+            }
+            out
+        }
         EventKind::RunFinished(outcome) => {
             // The page's shape for who ended the run (`Outcome::tone`), so
             // the terminal and the page agree without colour.

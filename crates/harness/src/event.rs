@@ -128,7 +128,34 @@ pub enum EventKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         fate: Option<ResultFate>,
     },
+    /// A context strategy changed the history before turn `turn`'s
+    /// request: what it did (`edit`, enough to do it again), the request's
+    /// estimated input tokens before and after, and one sentence saying so.
+    ContextEdited {
+        turn: u32,
+        strategy: crate::context::Strategy,
+        edit: crate::context::ContextEdit,
+        tokens_before: u64,
+        tokens_after: u64,
+        description: String,
+    },
     RunFinished(Outcome),
+}
+
+impl EventKind {
+    /// The model answered a request here: a turn, a failed call, or the
+    /// `compact` strategy's summary. A script's position counts these.
+    pub fn answered_by_model(&self) -> bool {
+        matches!(
+            self,
+            EventKind::ModelResponse { .. }
+                | EventKind::ModelError { .. }
+                | EventKind::ContextEdited {
+                    edit: crate::context::ContextEdit::Compacted { .. },
+                    ..
+                }
+        )
+    }
 }
 
 fn is_false(value: &bool) -> bool {
@@ -255,10 +282,11 @@ pub enum Status {
     Refusal,
     ModelError,
     Cancelled,
+    ContextLimit,
 }
 
 impl Status {
-    pub const ALL: [Status; 13] = [
+    pub const ALL: [Status; 14] = [
         Status::Done,
         Status::FailedVerification,
         Status::TurnLimit,
@@ -272,6 +300,7 @@ impl Status {
         Status::Refusal,
         Status::ModelError,
         Status::Cancelled,
+        Status::ContextLimit,
     ];
 
     /// The snake_case name used in JSON, the CLI and the UI.
@@ -290,6 +319,7 @@ impl Status {
             Status::Refusal => "refusal",
             Status::ModelError => "model_error",
             Status::Cancelled => "cancelled",
+            Status::ContextLimit => "context_limit",
         }
     }
 }
@@ -367,7 +397,8 @@ impl Status {
             | Status::CostLimit
             | Status::ToolCallLimit
             | Status::Deadline
-            | Status::RepeatedCall => StopTone::Guard,
+            | Status::RepeatedCall
+            | Status::ContextLimit => StopTone::Guard,
             Status::Done | Status::MaxTokens | Status::Refusal => StopTone::ModelStop,
             Status::ModelError | Status::FailedVerification => StopTone::Failure,
             Status::Blocked | Status::Cancelled => StopTone::Person,
@@ -576,6 +607,16 @@ fn outline_line(kind: &EventKind) -> String {
         EventKind::ToolResult { name, is_error, .. } => {
             format!("tool_result {name} is_error={is_error}")
         }
+        EventKind::ContextEdited {
+            turn,
+            strategy,
+            tokens_before,
+            tokens_after,
+            ..
+        } => format!(
+            "context_edited turn={turn} {} tokens={tokens_before}->{tokens_after}",
+            strategy.as_str()
+        ),
         EventKind::RunFinished(outcome) => format!(
             "run_finished {} turns={} tool_calls={}",
             outcome.status, outcome.turns, outcome.tool_calls
@@ -624,6 +665,7 @@ mod tests {
                 ("refusal", "model"),
                 ("model_error", "failure"),
                 ("cancelled", "person"),
+                ("context_limit", "guard"),
             ]
         );
     }

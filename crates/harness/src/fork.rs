@@ -161,15 +161,7 @@ pub async fn fork_with_model(
         .position(|e| e.seq == seq)
         .ok_or_else(|| format!("the recording has no event {seq}"))?;
     let prefix = &parent.events[..at];
-    let model_calls_done = prefix
-        .iter()
-        .filter(|e| {
-            matches!(
-                e.kind,
-                EventKind::ModelResponse { .. } | EventKind::ModelError { .. }
-            )
-        })
-        .count();
+    let model_calls_done = prefix.iter().filter(|e| e.kind.answered_by_model()).count();
     let (config, own_model) = scenario
         .build_continuing_with_scripts(runtime.clone(), model_calls_done, options.scripts.clone())
         .map_err(|problems| {

@@ -15,6 +15,7 @@
 
 pub mod approval;
 pub mod cancel;
+pub mod context;
 pub mod driver;
 pub mod event;
 pub mod facts;

@@ -148,6 +148,18 @@ builtins! {
     ("Pitfalls: naive vs fixed", "history-text-only", "done"),
     ("Pitfalls: naive vs fixed", "result-untrimmed", "done"),
     ("Pitfalls: naive vs fixed", "refund-env-flag", "done"),
+    ("Context window", "context-limit", "context_limit"),
+    ("Context window", "context-clear-tool-results", "done"),
+    ("Context window", "context-drop-naive", "done"),
+    ("Context window", "context-drop-pairs", "done"),
+    (
+        "Context window",
+        "context-compact-lossy",
+        "failed_verification"
+    ),
+    ("Context window", "context-compact-keeps-id", "done"),
+    ("Context window", "context-exceeded-retry", "context_limit"),
+    ("Context window", "context-exceeded-compact", "done"),
     ("Protocol", "protocol-duplicate-ids", "done"),
     ("Protocol", "protocol-text-before-results", "done"),
     ("Protocol", "protocol-invented-result-ids", "done"),
@@ -210,6 +222,10 @@ pub const PITFALL_PAIRS: &[(&str, &str)] = &[
     ("history-text-only", "get-time"),
     ("max-tokens-naive", "max-tokens"),
     ("result-untrimmed", "hotel-search"),
+    ("context-limit", "context-clear-tool-results"),
+    ("context-drop-naive", "context-drop-pairs"),
+    ("context-compact-lossy", "context-compact-keeps-id"),
+    ("context-exceeded-retry", "context-exceeded-compact"),
 ];
 
 /// Tool-schema effects as pairs: the same task and model (the rules model)

@@ -61,8 +61,12 @@ pub enum StopKind {
     ToolUse,
     /// Anthropic paused a long server-side turn: send the content back to continue.
     PauseTurn,
-    /// Out of output tokens or context window: the answer is truncated.
+    /// Out of output tokens (`max_output_tokens`): the answer is truncated.
     MaxTokens,
+    /// The request and its output no longer fit the model's context window
+    /// (Anthropic's `model_context_window_exceeded`): a different limit from
+    /// `MaxTokens`, lifted by making the history smaller, not the output cap larger.
+    ContextWindowExceeded,
     /// The model refused, or a content filter stopped it.
     Refusal,
     /// A stop reason this harness does not know.
@@ -77,9 +81,8 @@ impl StopKind {
             // instrumentations write in place of the provider's.
             "tool_use" | "tool_calls" | "function_call" | "tool_call" => StopKind::ToolUse,
             "pause_turn" => StopKind::PauseTurn,
-            "max_tokens" | "length" | "max_output_tokens" | "model_context_window_exceeded" => {
-                StopKind::MaxTokens
-            }
+            "max_tokens" | "length" | "max_output_tokens" => StopKind::MaxTokens,
+            "model_context_window_exceeded" => StopKind::ContextWindowExceeded,
             "refusal" | "content_filter" => StopKind::Refusal,
             _ => StopKind::Unknown,
         }

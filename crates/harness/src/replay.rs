@@ -213,6 +213,17 @@ impl RecordedModel {
                     message: message.clone(),
                     retry_after_ms: None,
                 })),
+                // The `compact` strategy's summary was a model answer too.
+                EventKind::ContextEdited {
+                    edit: crate::context::ContextEdit::Compacted { summary, usage, .. },
+                    ..
+                } => Some(Ok(ModelResponse {
+                    content: vec![crate::message::ContentBlock::Text {
+                        text: summary.clone(),
+                    }],
+                    stop_reason: "end_turn".to_string(),
+                    usage: *usage,
+                })),
                 _ => None,
             })
             .collect();

@@ -21,6 +21,7 @@
 //! run stopped, and every sentence that says so, is part of the trace
 //! (`event::stop_cause`); what became of each call is `event::tally`.
 
+mod context_gate;
 mod meter;
 mod restore;
 
@@ -29,6 +30,7 @@ use std::collections::{HashSet, VecDeque};
 use serde_json::Value;
 
 use crate::approval::{ApprovalPolicy, ApprovalRequest, Decider, Decision, DecisionKind};
+use crate::context::ContextConfig;
 use crate::event::tally::ToolCallTally;
 use crate::event::{EventKind, Outcome, ResultFate, RunEvent, Status, Validation};
 use crate::limits::{DeadlineMode, DeadlineScope, HistoryMode, Limits, RepeatDetector, StopMode};
@@ -55,6 +57,7 @@ pub struct RunConfig {
     pub system: String,
     pub task: String,
     pub limits: Limits,
+    pub context: ContextConfig,
     pub pricing: Pricing,
     pub approval: ApprovalPolicy,
     pub verifier: Verifier,
@@ -102,6 +105,8 @@ enum Phase {
         attempt: u32,
         since_ms: f64,
     },
+    /// The `compact` strategy's summary request is out (`context_gate.rs`).
+    Compacting,
     Backoff {
         attempt: u32,
         ms: u64,
@@ -152,6 +157,8 @@ pub struct Run {
     paused: bool,
     always_allowed: HashSet<String>,
     tools_run_ok: HashSet<String>,
+    /// The context gate's own state (`context_gate.rs`).
+    gate: context_gate::GateState,
 }
 
 impl Run {
@@ -182,6 +189,7 @@ impl Run {
             paused: false,
             always_allowed: HashSet::new(),
             tools_run_ok: HashSet::new(),
+            gate: context_gate::GateState::default(),
         }
     }
 
@@ -241,6 +249,9 @@ impl Run {
 
     /// The request for the pending model call. It borrows the history.
     pub fn model_request(&self) -> ModelRequest<'_> {
+        if let Some(request) = self.compaction_request() {
+            return request;
+        }
         ModelRequest {
             turn: self.turns,
             system: &self.config.system,
@@ -269,6 +280,14 @@ impl Run {
                         self.finish(cause, now_ms);
                         continue;
                     }
+                    // The strategy edits the history (or asks for a summary)
+                    // before the pause, so step mode shows the request as sent.
+                    if let Some(step) = self.context_gate(now_ms) {
+                        return step;
+                    }
+                    if matches!(self.phase, Phase::Finished(_)) {
+                        continue;
+                    }
                     if self.step_mode && !std::mem::take(&mut self.step_granted) {
                         self.paused = true;
                         return Step::Paused(PauseBefore::ModelCall {
@@ -279,7 +298,7 @@ impl Run {
                     self.send_model_request(1, now_ms);
                     return Step::CallModel;
                 }
-                Phase::AwaitingModel { .. } => return Step::CallModel,
+                Phase::AwaitingModel { .. } | Phase::Compacting => return Step::CallModel,
                 Phase::Backoff { ms, .. } => return Step::Sleep { ms: *ms },
                 Phase::Calls => match self.pending_calls.pop_front() {
                     Some(call) => self.handle_call(call, now_ms),
@@ -339,6 +358,7 @@ impl Run {
     }
 
     fn send_model_request(&mut self, attempt: u32, now_ms: f64) {
+        self.gate.attempt = attempt;
         let estimated_input_tokens = self.meter.estimated_input_tokens();
         self.emit(
             now_ms,
@@ -359,6 +379,9 @@ impl Run {
     /// Takes in a model turn: records it, then stops the run, runs its tool
     /// calls, or continues, as its stop reason and the limits decide.
     pub fn feed_model_response(&mut self, response: ModelResponse, now_ms: f64) {
+        if let Phase::Compacting = self.phase {
+            return self.take_summary(response, now_ms);
+        }
         self.take_model_turn(response, false, now_ms);
     }
 
@@ -369,6 +392,9 @@ impl Run {
     /// estimate, as for a scripted response without `usage`: the request's
     /// estimated input and the turn's own characters as output.
     pub fn feed_person_model_response(&mut self, mut response: ModelResponse, now_ms: f64) {
+        if let Phase::Compacting = self.phase {
+            return self.take_summary(response, now_ms);
+        }
         let output_chars: usize = response.content.iter().map(ContentBlock::char_len).sum();
         response.usage = crate::model::Usage {
             input_tokens: self.meter.estimated_input_tokens(),
@@ -462,6 +488,9 @@ impl Run {
             StopKind::Refusal => {
                 self.stop_in_turn(StopCause::Refusal { turn, stop_reason }, calls, now_ms)
             }
+            StopKind::ContextWindowExceeded => {
+                self.window_exceeded_by_provider(stop_reason, calls, now_ms)
+            }
             StopKind::Unknown => {
                 let cause = StopCause::UnknownStopReason { turn, stop_reason };
                 self.stop_in_turn(cause, calls, now_ms)
@@ -510,6 +539,9 @@ impl Run {
     }
 
     pub fn feed_model_error(&mut self, error: ModelError, now_ms: f64) {
+        if let Phase::Compacting = self.phase {
+            return self.summary_failed(error, now_ms);
+        }
         let Phase::AwaitingModel { attempt, since_ms } = self.phase else {
             return;
         };
@@ -929,6 +961,9 @@ impl Run {
                 turn: self.turns + 1,
             },
             Phase::AwaitingModel { .. } => Activity::WaitingForModel { turn: self.turns },
+            Phase::Compacting => Activity::WaitingForModel {
+                turn: self.turns + 1,
+            },
             Phase::Backoff { .. } => Activity::WaitingToRetry { turn: self.turns },
             Phase::ToolQueued { invocation } | Phase::AwaitingTool { invocation, .. } => {
                 Activity::ToolRunning {
@@ -1098,10 +1133,15 @@ impl Run {
         if self.config.limits.history_mode == HistoryMode::TextOnly {
             content.retain(|block| !matches!(block, ContentBlock::Thinking { .. }));
         }
-        self.push_message(Message {
-            role: Role::Assistant,
-            content,
-        });
+        // A turn that brought nothing back (a provider that stopped before
+        // writing, e.g. a full context window) adds no message: providers
+        // refuse an empty assistant message. `wire::history` skips it too.
+        if !content.is_empty() {
+            self.push_message(Message {
+                role: Role::Assistant,
+                content,
+            });
+        }
         self.meter.calibrate(usage_total);
     }
 

@@ -26,6 +26,7 @@ use serde_json::Value;
 use tool_schema::Schema;
 
 use crate::approval::ApprovalPolicy;
+use crate::context::ContextConfig;
 use crate::limits::Limits;
 use crate::mcp::config::McpServer;
 use crate::mcp::{McpToolHandler, ResolvedMcp};
@@ -38,6 +39,10 @@ use crate::scripted::{ScriptedModel, ScriptedResponse};
 use crate::tool::{FixedResult, ToolDef, ToolRegistry};
 use crate::tools;
 use crate::verify::{Check, Verifier};
+
+fn is_default_context(context: &ContextConfig) -> bool {
+    *context == ContextConfig::default()
+}
 
 /// The scenario format as a JSON Schema, published for editors.
 pub const SCENARIO_SCHEMA: &str = include_str!("../scenario.schema.json");
@@ -60,6 +65,9 @@ pub struct Scenario {
     pub mcp_servers: Vec<McpServer>,
     #[serde(default)]
     pub limits: Limits,
+    /// The context window and the strategy that keeps the history in it.
+    #[serde(default, skip_serializing_if = "is_default_context")]
+    pub context: ContextConfig,
     #[serde(default)]
     pub pricing: Pricing,
     #[serde(default)]
@@ -420,6 +428,9 @@ impl Scenario {
         for (path, message) in crate::mcp::config::problems(&self.mcp_servers) {
             problems.push(problem(path, message));
         }
+        for (path, message) in self.context.problems(self.limits.max_output_tokens) {
+            problems.push(problem(path, message));
+        }
         problems
     }
 
@@ -553,6 +564,7 @@ impl Scenario {
             system: self.system.clone(),
             task: self.task.clone(),
             limits: self.limits.clone(),
+            context: self.context.clone(),
             pricing: self.pricing,
             approval: self.approval,
             verifier,

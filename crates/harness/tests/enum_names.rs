@@ -34,12 +34,26 @@ fn status_names_are_the_trace_names() {
             | Status::MaxTokens
             | Status::Refusal
             | Status::ModelError
-            | Status::Cancelled => {}
+            | Status::Cancelled
+            | Status::ContextLimit => {}
         }
         assert_eq!(status.as_str(), serde_name(&status));
         assert_eq!(status.to_string(), serde_name(&status));
     }
-    assert_eq!(Status::ALL.len(), 13);
+    assert_eq!(Status::ALL.len(), 14);
+}
+
+#[test]
+fn context_strategy_names_are_the_file_names() {
+    use harness::context::Strategy;
+    for strategy in [
+        Strategy::None,
+        Strategy::ClearToolResults,
+        Strategy::DropOldestTurns,
+        Strategy::Compact,
+    ] {
+        assert_eq!(strategy.as_str(), serde_name(&strategy));
+    }
 }
 
 #[test]

@@ -553,3 +553,23 @@ async fn content_in_the_older_forms_of_the_conventions_reads_as_the_current_form
         );
     }
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_strategys_work_is_a_span_of_its_own_and_reads_back_exactly() {
+    let record = record_of("context-compact-keeps-id").await;
+    let document = to_otlp(&record, 0);
+    let spans = spans(&document);
+    let edit = spans
+        .iter()
+        .find(|s| s["name"] == "context_edit compact")
+        .expect("the compaction has its span");
+    assert!(
+        attr(edit, "agent_loop.context.description").unwrap()["stringValue"]
+            .as_str()
+            .unwrap()
+            .starts_with("compacted turns 1–3 into a summary")
+    );
+    let back = from_otlp(&document).unwrap();
+    assert_eq!(back.record, record);
+    assert_eq!(back.record.outcome().unwrap().status, Status::Done);
+}

@@ -84,7 +84,9 @@ async fn text_before_results_and_invented_ids_are_rejected_at_turn_2() {
 
 #[tokio::test(start_paused = true)]
 async fn every_other_builtin_is_accepted_by_every_provider() {
-    for builtin in BUILTIN.iter().filter(|b| !b.id.starts_with("protocol-")) {
+    // The naive context window's refusal is `context_window.rs`'s to check.
+    let breaks = |id: &str| id.starts_with("protocol-") || id == "context-drop-naive";
+    for builtin in BUILTIN.iter().filter(|b| !breaks(b.id)) {
         let found = rejections_of(builtin.id).await;
         assert!(
             found.is_empty(),

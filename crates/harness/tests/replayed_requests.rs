@@ -37,6 +37,17 @@ impl ModelClient for Recording {
         &'a self,
         request: ModelRequest<'a>,
     ) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
+        // The compact strategy's summary request is the harness's own, not
+        // a turn: the trace keeps its answer in `context_edited`, not a request.
+        let summary_request = request.messages.last().is_some_and(|m| {
+            m.content.last()
+                == Some(&harness::message::ContentBlock::Text {
+                    text: harness::context::COMPACT_INSTRUCTION.to_string(),
+                })
+        });
+        if summary_request {
+            return self.inner.complete(request);
+        }
         let wire = WireRequest::from_model_request(MODEL, &request, false);
         self.sent
             .borrow_mut()

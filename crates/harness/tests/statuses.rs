@@ -466,7 +466,7 @@ async fn max_tokens_refusal_and_pause_turn_are_not_success() {
     for (stop_reason, status) in [
         ("max_tokens", Status::MaxTokens),
         ("length", Status::MaxTokens),
-        ("model_context_window_exceeded", Status::MaxTokens),
+        ("model_context_window_exceeded", Status::ContextLimit),
         ("refusal", Status::Refusal),
         ("content_filter", Status::Refusal),
         ("mystery", Status::ModelError),

@@ -128,6 +128,22 @@ pub enum StopCause {
         turns: u32,
         during: Activity,
     },
+    /// The harness's window check: the next request would not fit.
+    ContextLimit {
+        turn: u32,
+        input_tokens: u64,
+        output_tokens: u64,
+        window_tokens: u64,
+        /// The strategy that acted and could not free enough, if any.
+        strategy: Option<crate::context::Strategy>,
+    },
+    /// The provider stopped the turn: the window was exceeded. `attempts`
+    /// counts the requests that met it (more than one: retried, the pitfall).
+    ContextWindowExceeded {
+        turn: u32,
+        stop_reason: String,
+        attempts: u32,
+    },
 }
 
 /// Why a failed model call was not retried again.
@@ -135,7 +151,12 @@ pub enum StopCause {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RetryEnd {
     NotRetryable,
-    GaveUp { attempts: u32, max_retries: u32 },
+    /// The `compact` strategy's summary request failed; it is not retried.
+    SummaryNotRetried,
+    GaveUp {
+        attempts: u32,
+        max_retries: u32,
+    },
 }
 
 /// What the run was doing when a deadline or the user stopped it.
@@ -191,6 +212,9 @@ impl StopCause {
             | StopCause::EmptyAnswer { .. }
             | StopCause::ModelFailed { .. } => Status::ModelError,
             StopCause::Cancelled { .. } => Status::Cancelled,
+            StopCause::ContextLimit { .. } | StopCause::ContextWindowExceeded { .. } => {
+                Status::ContextLimit
+            }
         }
     }
 
@@ -199,6 +223,8 @@ impl StopCause {
     pub fn tone(&self) -> StopTone {
         match self {
             StopCause::PolicyDenied { .. } | StopCause::NoApprover { .. } => StopTone::Guard,
+            // The provider ended the turn itself: drawn as the model's own stop.
+            StopCause::ContextWindowExceeded { .. } => StopTone::ModelStop,
             cause => cause.status().tone(),
         }
     }
@@ -208,6 +234,7 @@ impl StopCause {
         match self {
             StopCause::PolicyDenied { .. } => "the harness's approval policy",
             StopCause::NoApprover { .. } => "the harness: no one could approve",
+            StopCause::ContextWindowExceeded { .. } => "the provider: the context window is full",
             cause => cause.tone().label(),
         }
     }
@@ -355,6 +382,43 @@ impl fmt::Display for StopCause {
                 "stopped by the user after {turns} turn{} ({during})",
                 if *turns == 1 { "" } else { "s" }
             ),
+            StopCause::ContextLimit {
+                turn,
+                input_tokens,
+                output_tokens,
+                window_tokens,
+                strategy,
+            } => {
+                use crate::numbers::thousands;
+                write!(
+                    f,
+                    "the next request needs ≈{} input tokens + {} output; the window is {} (window_tokens), so turn {turn} was not sent",
+                    thousands(*input_tokens),
+                    thousands(*output_tokens),
+                    thousands(*window_tokens)
+                )?;
+                match strategy {
+                    Some(s) => write!(f, "; {} could not free enough", s.as_str()),
+                    None => f.write_str("; no context strategy is set"),
+                }
+            }
+            StopCause::ContextWindowExceeded {
+                turn,
+                stop_reason,
+                attempts,
+            } => {
+                write!(
+                    f,
+                    "the provider stopped turn {turn}: the request no longer fits the model's context window (stop_reason {stop_reason})"
+                )?;
+                if *attempts > 1 {
+                    write!(
+                        f,
+                        "; it was sent {attempts} times, each retry resending the same history (on_window_exceeded retry)"
+                    )?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -363,6 +427,9 @@ impl fmt::Display for RetryEnd {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RetryEnd::NotRetryable => f.write_str("not retried: retrying cannot fix it"),
+            RetryEnd::SummaryNotRetried => {
+                f.write_str("the compact strategy's summary request, not retried")
+            }
             RetryEnd::GaveUp {
                 attempts,
                 max_retries,

@@ -211,6 +211,30 @@ pub fn to_otlp(record: &Record, started_unix_ms: u64) -> Value {
                 }
                 spans.attach(span, event);
             }
+            EventKind::ContextEdited {
+                strategy,
+                tokens_before,
+                tokens_after,
+                description,
+                ..
+            } => {
+                // A strategy's work is a span of its own beside the chats,
+                // so a trace viewer shows where the history was edited.
+                let span = spans.open(
+                    &format!("context_edit {}", strategy.as_str()),
+                    KIND_INTERNAL,
+                    Some(root),
+                    t,
+                    vec![
+                        kv("agent_loop.context.strategy", strategy.as_str()),
+                        kv_int("agent_loop.context.tokens_before", *tokens_before),
+                        kv_int("agent_loop.context.tokens_after", *tokens_after),
+                        kv("agent_loop.context.description", description),
+                    ],
+                );
+                spans.close(span, t, STATUS_OK, "");
+                spans.attach(span, event);
+            }
             EventKind::RunFinished(outcome) => {
                 let s = &mut spans.list[root];
                 s.attributes.extend([

@@ -454,6 +454,10 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
             Status::ModelError,
             format!("imported: the last model call failed: {message}"),
         )),
+        (None, Some(reason @ "model_context_window_exceeded")) => Some(finished(
+            Status::ContextLimit,
+            format!("imported: the provider stopped: the request no longer fits the model's context window (finish reason {reason})"),
+        )),
         (None, Some(reason @ ("stop" | "end_turn"))) => Some(Outcome {
             answer: last_text,
             ..finished(

@@ -91,12 +91,32 @@ impl Meter {
         self.chars_since_usage = 0;
     }
 
+    /// A context strategy rewrote the history, now `chars` characters: the
+    /// provider's last count no longer describes it, so the estimate goes
+    /// back to counting characters until the next response.
+    pub(super) fn reset_history(&mut self, chars: usize) {
+        self.history_chars = chars;
+        self.last_usage_total = None;
+        self.chars_since_usage = 0;
+    }
+
+    /// The estimate of a request whose history holds `history_chars` characters.
+    pub(super) fn estimate_for(&self, history_chars: usize) -> u64 {
+        estimate_tokens(self.fixed_chars + history_chars)
+    }
+
     pub(super) fn estimated_input_tokens(&self) -> u64 {
         let by_chars = estimate_tokens(self.fixed_chars + self.history_chars);
         match self.last_usage_total {
             // Input grows by at least what was said since the provider last counted.
             Some(total) => {
-                by_chars.max(total.saturating_add(estimate_tokens(self.chars_since_usage)))
+                // Nothing said since (a turn that brought nothing back): the
+                // same request, the same count.
+                let since = match self.chars_since_usage {
+                    0 => 0,
+                    chars => estimate_tokens(chars),
+                };
+                by_chars.max(total.saturating_add(since))
             }
             None => by_chars,
         }

@@ -116,6 +116,7 @@ impl Run {
                     "the prefix includes run_finished: fork from an earlier step".to_string(),
                 )
             }
+            EventKind::ContextEdited { edit, .. } => self.restore_edit(edit),
             EventKind::ModelError { .. }
             | EventKind::ApprovalRequested { .. }
             | EventKind::ApprovalDecided { .. } => {}

@@ -115,6 +115,24 @@ const BOUNDS: &[Bound] = &[
         10_000.0,
         Unit::Count("calls"),
     ),
+    bound(
+        "/context/window_tokens",
+        "a context window",
+        TOKENS_PER_TURN,
+        TOKENS,
+    ),
+    bound(
+        "/context/trigger_tokens",
+        "a context trigger",
+        TOKENS_PER_TURN,
+        TOKENS,
+    ),
+    bound(
+        "/context/keep_tool_results",
+        "the results kept",
+        10_000.0,
+        Unit::Count("results"),
+    ),
     bound("/limits/deadline_ms", "a deadline", DAY, Unit::Ms),
     bound("/limits/model_timeout_ms", "a timeout", DAY, Unit::Ms),
     bound("/limits/tool_timeout_ms", "a timeout", DAY, Unit::Ms),
@@ -267,6 +285,8 @@ mod tests {
                 schema["properties"]["pricing"]["properties"][field]["maximum"].as_f64()
             } else if bound.pattern.starts_with("/limits/") {
                 at("limits", field)
+            } else if bound.pattern.starts_with("/context/") {
+                at("context", field)
             } else if bound.pattern.starts_with("/tools/") {
                 at("inline_tool", field)
             } else if bound.pattern.contains("/usage/") {

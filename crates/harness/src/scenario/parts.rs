@@ -67,6 +67,7 @@ pub(super) fn read(value: &mut Value, reported: &[String], spellings: &Spellings
         tools: reader.elements("/tools", tool_stand_in),
         mcp_servers: reader.elements("/mcp_servers", |_, _| None),
         limits: reader.part("/limits").unwrap_or_default(),
+        context: reader.part("/context").unwrap_or_default(),
         pricing: reader.part("/pricing").unwrap_or_default(),
         approval: reader.part("/approval").unwrap_or_default(),
         verify: reader.elements("/verify", |_, _| Some(Check::Contains(String::new()))),

@@ -4,7 +4,8 @@
 //!
 //! Job: the task, each `model_response`'s content, and its `tool_result`
 //! events, in the shape the run itself built them, including how the run's
-//! `history_mode` and `results_mode` changed what was really sent.
+//! `history_mode` and `results_mode` changed what was really sent, and each
+//! `context_edited` event's edit (cleared results, dropped turns, a summary).
 
 use crate::event::{EventKind, RunEvent};
 use crate::message::{ContentBlock, Message, Role, ToolResult};
@@ -28,6 +29,8 @@ pub(crate) struct TraceHistory {
     // A run with `history_mode: text_only` sent its turns back without their
     // thinking; the rebuilt history must show what was really sent.
     text_only: bool,
+    /// The task, which a compaction keeps ahead of the summary.
+    task: String,
     results_mode: crate::limits::ResultsMode,
 }
 
@@ -38,6 +41,7 @@ impl TraceHistory {
             EventKind::RunStarted { task, limits, .. } => {
                 self.text_only = limits.history_mode == crate::limits::HistoryMode::TextOnly;
                 self.results_mode = limits.results_mode;
+                self.task = task.clone();
                 self.messages.push(Message::user_text(task.clone()))
             }
             EventKind::ModelResponse { content, .. } => {
@@ -45,11 +49,17 @@ impl TraceHistory {
                 if self.text_only {
                     content.retain(|block| !matches!(block, ContentBlock::Thinking { .. }));
                 }
-                self.messages.push(Message {
-                    role: Role::Assistant,
-                    content,
-                })
+                // As the run: a turn that brought nothing back adds no message.
+                if !content.is_empty() {
+                    self.messages.push(Message {
+                        role: Role::Assistant,
+                        content,
+                    })
+                }
             }
+            // A context strategy's edit, made as the run made it, so later
+            // requests show what was really sent.
+            EventKind::ContextEdited { edit, .. } => edit.apply(&mut self.messages, &self.task),
             EventKind::ToolResult {
                 id,
                 content,

@@ -47,6 +47,14 @@ pub fn rejections(shape: &RequestShape, events: &[RunEvent]) -> Vec<Rejection> {
     let Some(&(_, last)) = requests.last() else {
         return Vec::new();
     };
+    // A context strategy edits the history, so it no longer only grows: a
+    // violation may live in one request and be gone from the next.
+    if events
+        .iter()
+        .any(|e| matches!(e.kind, EventKind::ContextEdited { .. }))
+    {
+        return each_request(shape, events, &requests);
+    }
     let (history, lengths) = history_and_lengths(&events[..last], &requests);
     let mut found = Vec::new();
     for provider in Provider::ALL {
@@ -73,6 +81,38 @@ pub fn rejections(shape: &RequestShape, events: &[RunEvent]) -> Vec<Rejection> {
 /// The history `events` rebuild, and how many messages it held when each
 /// request (`(turn, event index)`, in trace order) was sent: one walk over
 /// the trace, however many violations are then placed.
+/// Every first-attempt request checked on its own; each violation is
+/// reported once, at the first turn whose request carried it.
+fn each_request(
+    shape: &RequestShape,
+    events: &[RunEvent],
+    requests: &[(u32, usize)],
+) -> Vec<Rejection> {
+    let mut found: Vec<Rejection> = Vec::new();
+    for &(turn, at) in requests {
+        let history = super::history_from_trace(&events[..at]);
+        for provider in Provider::ALL {
+            for violation in check(provider, &shape.system, &history, &shape.tools) {
+                let seen = found.iter().any(|r| {
+                    r.violation.provider == provider && r.violation.message == violation.message
+                });
+                if seen {
+                    continue;
+                }
+                let place = violation
+                    .message_index
+                    .and_then(|m| plain_place(&history, m, violation.block_index));
+                found.push(Rejection {
+                    turn,
+                    violation,
+                    place,
+                });
+            }
+        }
+    }
+    found
+}
+
 fn history_and_lengths(
     events: &[RunEvent],
     requests: &[(u32, usize)],

@@ -48,7 +48,7 @@ pub(crate) fn stop_reason(reason: &str) -> String {
         StopKind::EndTurn => "end_turn",
         StopKind::ToolUse => "tool_use",
         StopKind::PauseTurn => "pause_turn",
-        StopKind::MaxTokens if reason == "model_context_window_exceeded" => reason,
+        StopKind::ContextWindowExceeded => "model_context_window_exceeded",
         StopKind::MaxTokens => "max_tokens",
         StopKind::Refusal => "refusal",
         StopKind::Unknown => reason,

@@ -22,7 +22,9 @@ pub(crate) fn stop_reason(reason: &str) -> String {
         StopKind::ToolUse => "tool_calls",
         StopKind::MaxTokens => "length",
         StopKind::Refusal => "content_filter",
-        StopKind::PauseTurn | StopKind::Unknown => reason,
+        // Chat has no word for a full context window ("length" would read
+        // back as the output cap): the harness's own word is sent.
+        StopKind::PauseTurn | StopKind::ContextWindowExceeded | StopKind::Unknown => reason,
     };
     word.to_string()
 }

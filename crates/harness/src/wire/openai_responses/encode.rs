@@ -20,7 +20,9 @@ pub(crate) fn stop_reason(reason: &str) -> String {
         StopKind::EndTurn | StopKind::ToolUse => "completed",
         StopKind::MaxTokens => "max_output_tokens",
         StopKind::Refusal => "content_filter",
-        StopKind::PauseTurn | StopKind::Unknown => reason,
+        // No `incomplete_details.reason` says the window is full
+        // (`max_output_tokens` is the output cap): the harness's own word is sent.
+        StopKind::PauseTurn | StopKind::ContextWindowExceeded | StopKind::Unknown => reason,
     };
     word.to_string()
 }
