@@ -172,6 +172,7 @@ mod tests {
                 latency_ms: 0,
                 state,
                 fate: None,
+                media: Vec::new(),
             },
         )
     }

@@ -153,6 +153,9 @@ pub struct Item {
     pub parallel: Option<(usize, usize)>,
     /// A person wrote it in step mode, in the model's or the tool's place.
     pub by_person: bool,
+    /// For a tool_result: its images, audio and binary resources, drawn
+    /// under its text.
+    pub media: Vec<harness::message::Media>,
 }
 
 /// The line a person's turn or result carries, so the card says in words
@@ -177,6 +180,7 @@ fn item(event: &RunEvent, tone: Tone, title: String) -> Item {
         ids: Vec::new(),
         parallel: None,
         by_person: false,
+        media: Vec::new(),
     }
 }
 
@@ -471,6 +475,7 @@ fn item_of(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             state,
             by_person,
             fate,
+            media,
         } => {
             let fate = fate.unwrap_or(ResultFate::Ran);
             // A result whose call is not in the trace (an imported body
@@ -507,6 +512,7 @@ fn item_of(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
                 it.lines.push(WRITTEN_AS_TOOL.to_string());
             }
             it.state = state.as_ref().map(pretty);
+            it.media = media.clone();
             it.fate = Some(fate);
             it.ids = vec![id.clone()];
             it.nested = true;
@@ -751,6 +757,7 @@ mod tests {
                     latency_ms: 3,
                     state: None,
                     fate: Some(ResultFate::Ran),
+                    media: Vec::new(),
                 },
             ))
             .unwrap()
@@ -906,6 +913,7 @@ mod tests {
             latency_ms: 0,
             state: None,
             fate: Some(fate),
+            media: Vec::new(),
         }
     }
 
@@ -1025,6 +1033,7 @@ mod tests {
             latency_ms: 0,
             state: None,
             fate: Some(ResultFate::Ran),
+            media: Vec::new(),
         };
         let it = card_item(&ev(3, orphan)).unwrap();
         assert_eq!(it.title, "Result for an unknown call (toolu_orphan)");

@@ -567,6 +567,7 @@ mod tests {
                 latency_ms: 0,
                 state: None,
                 fate: Some(harness::event::ResultFate::Ran),
+                media: Vec::new(),
             },
         ] {
             tools.apply(&event(kind));

@@ -396,6 +396,7 @@ mod tests {
             latency_ms: 1,
             state: None,
             fate: None,
+            media: Vec::new(),
         }
     }
 

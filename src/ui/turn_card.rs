@@ -6,6 +6,7 @@
 //! decides which cards are drawn and holds them; this draws one.
 
 use harness::event::{EventKind, RunEvent, StopTone};
+use harness::message::Media;
 use harness::wire::rejections::{sentence, why};
 use leptos::prelude::*;
 
@@ -150,6 +151,7 @@ fn ItemView(item: Item, time: String, inspect: Option<u32>) -> impl IntoView {
     let body = item
         .body
         .map(|body| body_view(item.kind, body, item.collapsible));
+    let media = (!item.media.is_empty()).then(|| media_view(item.media));
     let state = item.state.map(|state| {
         view! {
             <details class="tool-state">
@@ -208,6 +210,7 @@ fn ItemView(item: Item, time: String, inspect: Option<u32>) -> impl IntoView {
                 {inspect}
                 // The text or arguments first, then what is known about them.
                 {body}
+                {media}
                 {item
                     .lines
                     .into_iter()
@@ -259,6 +262,37 @@ fn ids_view(kind: EventType, ids: Vec<String>) -> Option<AnyView> {
         view! { <p class="call-ids"><span class="call-ids-field">{field} ": "</span>{chips}</p> }
             .into_any(),
     )
+}
+
+/// A tool result's images, audio and binary resources, under its text, each
+/// with a caption saying what it is (type and size): an image as an image,
+/// audio as a player, any other resource as its uri and type.
+fn media_view(media: Vec<Media>) -> AnyView {
+    let parts = media
+        .into_iter()
+        .map(|part| {
+            let what = part.describe();
+            let url = part.data_url();
+            let shown = match part {
+                Media::Image { .. } => view! {
+                    <img src=url alt=format!("The image the tool returned: {what}") />
+                }
+                .into_any(),
+                Media::Resource { .. } if part.mime_type().starts_with("image/") => view! {
+                    <img src=url alt=format!("The image the tool returned: {what}") />
+                }
+                .into_any(),
+                Media::Audio { .. } => view! {
+                    <audio controls=true src=url aria-label=format!("The audio the tool returned: {what}")></audio>
+                }
+                .into_any(),
+                Media::Resource { .. } => ().into_any(),
+            };
+            view! { <li><figure>{shown}<figcaption>{what}</figcaption></figure></li> }
+        })
+        .collect_view();
+    view! { <ul class="tool-media" aria-label="What the tool returned besides text">{parts}</ul> }
+        .into_any()
 }
 
 /// Assistant text as prose; arguments and results as preformatted blocks,

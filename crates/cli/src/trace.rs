@@ -361,6 +361,7 @@ mod tests {
                 state: None,
                 by_person: true,
                 fate: Some(harness::event::ResultFate::ByPerson),
+                media: Vec::new(),
             },
         };
         assert_eq!(

@@ -230,6 +230,95 @@ fn a_scripted_run_calls_echo_and_get_sum_then_replays_without_the_server() {
     assert!(text.contains("The sum of 2 and 3 is 5."), "{text}");
 }
 
+/// The reference server's `get-tiny-image` answers with text, a PNG and
+/// text. The image rides in the trace beside the text, comes back from the
+/// record in a replay, and reaches the model as each provider takes it:
+/// an `image` block (Anthropic), an `input_image` (Responses), and in Chat
+/// Completions, whose tool messages hold only text, a line saying it was not sent.
+#[test]
+fn the_reference_servers_image_reaches_the_model_in_each_providers_format() {
+    let server = everything();
+    let scenario = scenario_file(
+        "tiny-image",
+        &json!({
+            "name": "tiny image", "task": "Show the logo.",
+            "mcp_servers": [{"name": "everything", "url": server.url, "allowed_tools": ["get-tiny-image"]}],
+            "approval": "approve_all",
+            "model": {"type": "scripted", "responses": [
+                {"tool_calls": [{"name": "get-tiny-image", "args": {}}]},
+                {"text": "That is the MCP logo."}]}
+        }),
+    );
+    let record = scenario.with_extension("jsonl");
+    let output = agent_loop(&[
+        "run",
+        "--jsonl",
+        "--record",
+        record.to_str().unwrap(),
+        scenario.to_str().unwrap(),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let events = events(&output);
+    let result = events.iter().find(|e| e["type"] == "tool_result").unwrap();
+    assert_eq!(
+        result["content"],
+        "Here's the image you requested:\n[image: image/png, 4033 bytes]\nThe image above is the MCP logo."
+    );
+    let media = result["media"]
+        .as_array()
+        .expect("the image is in the trace");
+    assert_eq!(media.len(), 1);
+    assert_eq!(media[0]["type"], "image");
+    assert_eq!(media[0]["mime_type"], "image/png");
+    let png = media[0]["data"].as_str().unwrap();
+    assert!(png.starts_with("iVBORw0KGgo"), "{png:.20}");
+
+    let last_body = |provider: &str| -> Value {
+        let wire = agent_loop(&["wire", "--provider", provider, scenario.to_str().unwrap()]);
+        assert!(
+            wire.status.success(),
+            "{}",
+            String::from_utf8_lossy(&wire.stderr)
+        );
+        let out: Value = serde_json::from_slice(&wire.stdout).unwrap();
+        out["requests"].as_array().unwrap().last().unwrap()["body"].clone()
+    };
+    let anthropic = last_body("anthropic");
+    let content = &anthropic["messages"][2]["content"][0]["content"];
+    assert_eq!(content[0]["type"], "text");
+    assert_eq!(
+        content[1],
+        json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": png}})
+    );
+    let responses = last_body("openai-responses");
+    let output = &responses["input"][2]["output"];
+    assert_eq!(
+        output[1],
+        json!({"type": "input_image", "image_url": format!("data:image/png;base64,{png}")})
+    );
+    let chat = last_body("openai-chat");
+    let text = chat["messages"][2]["content"].as_str().unwrap();
+    assert!(
+        text.ends_with("[not sent to the model: the image/png image, 4033 bytes; a Chat Completions tool message carries only text]"),
+        "{text}"
+    );
+
+    // Without the server, the replay plays the image back from the record.
+    drop(server);
+    let replay = agent_loop(&["replay", record.to_str().unwrap()]);
+    assert!(
+        replay.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replay.stdout)
+    );
+    let recorded = std::fs::read_to_string(&record).unwrap();
+    assert!(recorded.contains(&format!("\"data\":\"{png}\"")));
+}
+
 #[test]
 fn an_unreachable_server_is_a_problem_not_zero_tools() {
     let port = TcpListener::bind("127.0.0.1:0")

@@ -218,6 +218,7 @@ fn a_tool_turn_then_a_final_answer_in_each_format() {
                 tool_use_id: calls[0].id.clone(),
                 content: "{\"time\": \"10:00\"}".into(),
                 is_error: false,
+                media: Vec::new(),
             })],
         });
         let reply = post(
@@ -550,6 +551,7 @@ fn the_rules_model_answers_from_the_requests_history_and_tools() {
             tool_use_id: call.id,
             content: "{\"utc\": \"2026-01-01T10:00:00Z\"}".into(),
             is_error: false,
+            media: Vec::new(),
         })],
     });
     let reply = post(

@@ -158,6 +158,7 @@ fn answer(id: String) -> ContentBlock {
         tool_use_id: id,
         content: "{\"ok\":true}".into(),
         is_error: false,
+        media: Vec::new(),
     })
 }
 

@@ -149,8 +149,8 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
                     continue;
                 };
                 let timeout = run.limits().tool_timeout_ms;
-                match race(handler.call(invocation.args), timeout, deadline_in, env).await {
-                    Raced::Done(result) => run.feed_tool_result(result, now()),
+                match race(handler.answer(invocation.args), timeout, deadline_in, env).await {
+                    Raced::Done(result) => run.feed_tool_output(result, now()),
                     Raced::TimedOut => run.feed_tool_timeout(now()),
                     Raced::Deadline => run.feed_deadline(now()),
                     Raced::Cancelled => run.cancel(now()),

@@ -127,6 +127,11 @@ pub enum EventKind {
         /// written before it existed (`backfill`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         fate: Option<ResultFate>,
+        /// Images, audio and binary resources the tool returned beside its
+        /// text (MCP tools). Absent when there are none, so traces written
+        /// before it existed read the same.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        media: Vec<crate::message::Media>,
     },
     /// A context strategy changed the history before turn `turn`'s
     /// request: what it did (`edit`, enough to do it again), the request's

@@ -55,9 +55,9 @@ pub fn drive_instantly(
             }
             Step::RunTool(invocation) => {
                 let handler = run.tools().get(&invocation.name).map(|t| t.handler.clone());
-                let result = handler.and_then(|h| h.call(invocation.args).now_or_never());
+                let result = handler.and_then(|h| h.answer(invocation.args).now_or_never());
                 match result {
-                    Some(result) => run.feed_tool_result(result, now),
+                    Some(result) => run.feed_tool_output(result, now),
                     None => run.cancel(now),
                 }
             }

@@ -4,8 +4,12 @@
 //! Invariant: assistant content is stored exactly as the model produced it,
 //! thinking blocks included, so it can be sent back unchanged.
 
+mod media;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+pub use media::{base64_bytes, split_data_url, Media};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -108,9 +112,15 @@ impl ToolCall {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToolResult {
     pub tool_use_id: String,
+    /// The result as text; a line in it names each part of `media`.
     pub content: String,
     #[serde(default)]
     pub is_error: bool,
+    /// Images, audio and binary resources an MCP tool returned, sent as each
+    /// wire format allows. Not counted in the input-token estimate, whose
+    /// size a part's bytes do not tell (an image costs by its pixels).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub media: Vec<Media>,
 }
 
 /// The text of an assistant turn: its text blocks joined by newlines.

@@ -305,6 +305,7 @@ mod tests {
             tool_use_id: id.into(),
             content: "12:00".into(),
             is_error: false,
+            media: Vec::new(),
         })
     }
 

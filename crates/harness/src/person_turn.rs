@@ -272,6 +272,7 @@ fn protocol_problems(
                 tool_use_id: call.id.clone(),
                 content: "(the tool's result)".into(),
                 is_error: false,
+                media: Vec::new(),
             })
         })
         .collect();

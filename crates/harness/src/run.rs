@@ -35,10 +35,11 @@ use crate::event::tally::ToolCallTally;
 use crate::event::{EventKind, Outcome, ResultFate, RunEvent, Status, Validation};
 use crate::limits::{DeadlineMode, DeadlineScope, HistoryMode, Limits, RepeatDetector, StopMode};
 use crate::message::{
-    results_message, text_of, tool_calls_of, ContentBlock, Message, Role, ToolCall, ToolResult,
+    results_message, text_of, tool_calls_of, ContentBlock, Media, Message, Role, ToolCall,
+    ToolResult,
 };
 use crate::model::{ModelError, ModelRequest, ModelResponse, Pricing, StopKind};
-use crate::tool::{cap_result, result_text, ToolRegistry};
+use crate::tool::{cap_result, result_text, ToolOutput, ToolRegistry};
 use crate::verify::Verifier;
 
 use crate::event::stop_cause::NO_REASON_GIVEN;
@@ -856,6 +857,12 @@ impl Run {
     }
 
     pub fn feed_tool_result(&mut self, result: Result<Value, String>, now_ms: f64) {
+        self.feed_tool_output(result.map(ToolOutput::from), now_ms);
+    }
+
+    /// `feed_tool_result` with the parts of the result that are not text
+    /// (`ToolHandler::answer`), which the trace and the model's request carry.
+    pub fn feed_tool_output(&mut self, result: Result<ToolOutput, String>, now_ms: f64) {
         self.take_tool_result(result, ResultFate::Ran, now_ms);
     }
 
@@ -864,11 +871,16 @@ impl Run {
     /// Otherwise it is a tool's result: an error reads "tool error: …" and
     /// a value is capped by `max_result_chars`, as the model would get them.
     pub fn feed_person_tool_result(&mut self, result: Result<Value, String>, now_ms: f64) {
-        self.take_tool_result(result, ResultFate::ByPerson, now_ms);
+        self.take_tool_result(result.map(ToolOutput::from), ResultFate::ByPerson, now_ms);
     }
 
     /// A result of the running tool (`Ran`, `TimedOut`) or a person's (`ByPerson`).
-    fn take_tool_result(&mut self, result: Result<Value, String>, fate: ResultFate, now_ms: f64) {
+    fn take_tool_result(
+        &mut self,
+        result: Result<ToolOutput, String>,
+        fate: ResultFate,
+        now_ms: f64,
+    ) {
         let Phase::AwaitingTool {
             invocation,
             since_ms,
@@ -888,12 +900,16 @@ impl Run {
             .tools
             .get(&name)
             .and_then(|tool| tool.handler.state());
-        let (text, is_error) = match result {
-            Ok(value) => {
+        let (text, is_error, media) = match result {
+            Ok(output) => {
                 self.tools_run_ok.insert(name.clone());
-                cap_result(result_text(&value), self.config.limits.max_result_chars)
+                let (text, capped) = cap_result(
+                    result_text(&output.value),
+                    self.config.limits.max_result_chars,
+                );
+                (text, capped, output.media)
             }
-            Err(message) => (format!("tool error: {message}"), true),
+            Err(message) => (format!("tool error: {message}"), true, Vec::new()),
         };
         let answer = ToolAnswer {
             id: &id,
@@ -904,6 +920,7 @@ impl Run {
             state,
             by_person: fate == ResultFate::ByPerson,
             fate,
+            media,
         };
         self.answer(answer, now_ms);
         self.phase = Phase::Calls;
@@ -1030,12 +1047,14 @@ impl Run {
                 state: answer.state,
                 by_person: answer.by_person,
                 fate: Some(answer.fate),
+                media: answer.media.clone(),
             },
         );
         self.turn_results.push(ContentBlock::ToolResult(ToolResult {
             tool_use_id: answer.id.to_string(),
             content: answer.content,
             is_error: answer.is_error,
+            media: answer.media,
         }));
     }
 
@@ -1181,6 +1200,8 @@ struct ToolAnswer<'a> {
     /// A person typed it in the tool's place.
     by_person: bool,
     fate: ResultFate,
+    /// The result's parts that are not text.
+    media: Vec<Media>,
 }
 
 impl<'a> ToolAnswer<'a> {
@@ -1196,6 +1217,7 @@ impl<'a> ToolAnswer<'a> {
             state: None,
             by_person: false,
             fate,
+            media: Vec::new(),
         }
     }
 }

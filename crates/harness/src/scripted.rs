@@ -451,6 +451,7 @@ mod tests {
                     tool_use_id: result_id.into(),
                     content: content.into(),
                     is_error,
+                    media: Vec::new(),
                 })],
             },
         ]

@@ -21,11 +21,36 @@ pub trait ToolHandler {
     /// Runs the tool with validated arguments. `Err` is a message for the model.
     fn call(&self, args: Value) -> LocalBoxFuture<'static, Result<Value, String>>;
 
+    /// Runs the tool as `call` does, keeping the parts of its result that
+    /// are not text (an MCP tool's images, audio, binary resources). The
+    /// driver calls this one; a tool whose results are only JSON keeps the
+    /// default.
+    fn answer(&self, args: Value) -> LocalBoxFuture<'static, Result<ToolOutput, String>> {
+        let call = self.call(args);
+        Box::pin(async move { call.await.map(ToolOutput::from) })
+    }
+
     /// The store this tool writes to, as JSON, read right after a call: the
     /// trace carries it on the call's `tool_result`, so the page can show what
     /// each write changed. `None` for tools that keep no state.
     fn state(&self) -> Option<Value> {
         None
+    }
+}
+
+/// A tool's result: its value (text or JSON) and any parts that are not text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolOutput {
+    pub value: Value,
+    pub media: Vec<crate::message::Media>,
+}
+
+impl From<Value> for ToolOutput {
+    fn from(value: Value) -> Self {
+        ToolOutput {
+            value,
+            media: Vec::new(),
+        }
     }
 }
 

@@ -383,6 +383,7 @@ fn trace(scenario: &Scenario, model: &str, messages: &[crate::message::Message])
                             state: None,
                             by_person: false,
                             fate: Some(crate::event::ResultFate::Ran),
+                            media: result.media.clone(),
                         });
                     }
                 }

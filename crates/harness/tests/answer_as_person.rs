@@ -393,6 +393,7 @@ fn history() -> Vec<Message> {
                 tool_use_id: "toolu_0001".into(),
                 content: "12:00".into(),
                 is_error: false,
+                media: Vec::new(),
             })],
         },
     ]

@@ -134,7 +134,10 @@ async fn a_modern_server_is_spoken_to_statelessly_with_its_headers() {
         .unwrap();
     assert_eq!(session.generation(), Generation::Modern);
     assert_eq!(session.server_info().as_deref(), Some("shop 1.0"));
-    let result = session.call_tool("get_time", json!({})).await;
+    let result = session
+        .call_tool("get_time", json!({}))
+        .await
+        .map(|o| o.value);
     assert_eq!(result, Ok(json!("called \"get_time\"")));
     let seen = server.seen.borrow();
     let (headers, body) = seen.last().unwrap();
@@ -204,7 +207,10 @@ async fn a_legacy_server_gets_initialize_and_its_session_after_the_modern_probe_
         methods,
         ["server/discover", "initialize", "notifications/initialized"]
     );
-    let result = session.call_tool("get_time", json!({})).await;
+    let result = session
+        .call_tool("get_time", json!({}))
+        .await
+        .map(|o| o.value);
     assert_eq!(
         result,
         Err("the MCP server answered tools/call with JSON-RPC error -32602 (invalid params): bad args".to_string())
@@ -395,8 +401,8 @@ impl harness::mcp::McpCaller for Ok_ {
         &self,
         _: &harness::mcp::McpTool,
         _: Value,
-    ) -> LocalBoxFuture<'static, Result<Value, String>> {
-        Box::pin(async { Ok(Value::String("ok".into())) })
+    ) -> LocalBoxFuture<'static, Result<harness::tool::ToolOutput, String>> {
+        Box::pin(async { Ok(Value::String("ok".into()).into()) })
     }
 }
 
@@ -491,7 +497,10 @@ async fn a_call_whose_sse_stream_closes_after_priming_is_resumed_with_last_event
     let session = Session::connect("http://h/mcp", Vec::new(), server.clone())
         .await
         .unwrap();
-    let result = session.call_tool("get_time", json!({})).await;
+    let result = session
+        .call_tool("get_time", json!({}))
+        .await
+        .map(|o| o.value);
     assert_eq!(result, Ok(json!("resumed")));
     let seen = server.seen.borrow();
     let (_, call) = seen.last().unwrap();

@@ -25,6 +25,7 @@ fn result(id: &str) -> ContentBlock {
         tool_use_id: id.into(),
         content: "ok".into(),
         is_error: false,
+        media: Vec::new(),
     })
 }
 
@@ -33,6 +34,7 @@ fn denied(id: &str) -> ContentBlock {
         tool_use_id: id.into(),
         content: "denied by the user".into(),
         is_error: true,
+        media: Vec::new(),
     })
 }
 

@@ -323,6 +323,7 @@ fn openai_responses_request_matches_the_docs_shape() {
                     "{\"horoscope\": \"Aquarius: Next Tuesday you will befriend a baby otter.\"}"
                         .into(),
                 is_error: false,
+                media: Vec::new(),
             })],
         },
     ];

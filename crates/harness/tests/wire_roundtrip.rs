@@ -29,6 +29,7 @@ fn result(id: &str, content: &str, is_error: bool) -> ContentBlock {
         tool_use_id: id.into(),
         content: content.into(),
         is_error,
+        media: Vec::new(),
     })
 }
 

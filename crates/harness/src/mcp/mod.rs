@@ -40,7 +40,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::model::ToolSpec;
-use crate::tool::ToolHandler;
+use crate::tool::{ToolHandler, ToolOutput};
 
 /// One tool a server offers, as the run uses it. Records keep these, so a
 /// replay knows the tools without the server.
@@ -81,7 +81,11 @@ impl McpTool {
 
 /// Who answers a call to an MCP tool: a live server, or a record.
 pub trait McpCaller {
-    fn call(&self, tool: &McpTool, args: Value) -> LocalBoxFuture<'static, Result<Value, String>>;
+    fn call(
+        &self,
+        tool: &McpTool,
+        args: Value,
+    ) -> LocalBoxFuture<'static, Result<ToolOutput, String>>;
 }
 
 /// A scenario's MCP tools, loaded, and the connection that answers them.
@@ -144,7 +148,13 @@ pub struct McpToolHandler {
 }
 
 impl ToolHandler for McpToolHandler {
+    /// The text alone, for callers that take only JSON (`serve --mcp`).
     fn call(&self, args: Value) -> LocalBoxFuture<'static, Result<Value, String>> {
+        let call = self.caller.call(&self.tool, args);
+        Box::pin(async move { call.await.map(|output| output.value) })
+    }
+
+    fn answer(&self, args: Value) -> LocalBoxFuture<'static, Result<ToolOutput, String>> {
         self.caller.call(&self.tool, args)
     }
 }

@@ -1,7 +1,8 @@
 //! MCP tools answered from a record: each call gets the result the server
 //! gave the same call (same tool, same arguments) when the run was
 //! recorded, in order. So `replay` and `fork` run offline, without the
-//! server; a call the record never made says so in an error result.
+//! server; a call the record never made says so in an error result. The
+//! images, audio and binary resources a result carried come back with it.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -12,10 +13,11 @@ use serde_json::Value;
 use super::{McpCaller, McpTool};
 use crate::event::{EventKind, RunEvent};
 use crate::limits::canonical_call;
+use crate::tool::ToolOutput;
 
 pub struct RecordedCaller {
     /// Canonical call → the results still to give, oldest first.
-    results: RefCell<HashMap<String, Vec<Result<Value, String>>>>,
+    results: RefCell<HashMap<String, Vec<Result<ToolOutput, String>>>>,
 }
 
 impl RecordedCaller {
@@ -23,7 +25,7 @@ impl RecordedCaller {
     /// person typed in step mode is left out: the server never gave it.
     pub fn from_events(events: &[RunEvent], tools: &[McpTool]) -> Self {
         let mut args_by_id: HashMap<&str, &Value> = HashMap::new();
-        let mut results: HashMap<String, Vec<Result<Value, String>>> = HashMap::new();
+        let mut results: HashMap<String, Vec<Result<ToolOutput, String>>> = HashMap::new();
         for event in events {
             match &event.kind {
                 EventKind::ToolCall { id, args, .. } => {
@@ -42,6 +44,7 @@ impl RecordedCaller {
                     content,
                     is_error,
                     by_person: false,
+                    media,
                     ..
                 } if tools.iter().any(|t| &t.name == name) => {
                     if let Some(args) = args_by_id.get(id.as_str()) {
@@ -53,7 +56,10 @@ impl RecordedCaller {
                                 .unwrap_or(content)
                                 .to_string())
                         } else {
-                            Ok(Value::String(content.clone()))
+                            Ok(ToolOutput {
+                                value: Value::String(content.clone()),
+                                media: media.clone(),
+                            })
                         };
                         results
                             .entry(canonical_call(name, args))
@@ -71,7 +77,11 @@ impl RecordedCaller {
 }
 
 impl McpCaller for RecordedCaller {
-    fn call(&self, tool: &McpTool, args: Value) -> LocalBoxFuture<'static, Result<Value, String>> {
+    fn call(
+        &self,
+        tool: &McpTool,
+        args: Value,
+    ) -> LocalBoxFuture<'static, Result<ToolOutput, String>> {
         let key = canonical_call(&tool.name, &args);
         let next = self
             .results

@@ -15,6 +15,7 @@ use super::tools::{self, ListedTool};
 use super::transport::McpTransport;
 use super::{connect, McpCaller, McpTool};
 use crate::scenario::{Problem, Scenario, ToolEntry};
+use crate::tool::ToolOutput;
 
 /// What loading one server found.
 #[derive(Clone, Debug, PartialEq)]
@@ -189,7 +190,11 @@ pub struct LiveCaller {
 }
 
 impl McpCaller for LiveCaller {
-    fn call(&self, tool: &McpTool, args: Value) -> LocalBoxFuture<'static, Result<Value, String>> {
+    fn call(
+        &self,
+        tool: &McpTool,
+        args: Value,
+    ) -> LocalBoxFuture<'static, Result<ToolOutput, String>> {
         match self.sessions.iter().find(|(name, _)| *name == tool.server) {
             Some((_, session)) => session.call_tool(&tool.remote_name, args),
             None => {

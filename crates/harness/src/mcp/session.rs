@@ -266,7 +266,7 @@ impl Session {
         self: &Rc<Self>,
         name: &str,
         arguments: Value,
-    ) -> LocalBoxFuture<'static, Result<Value, String>> {
+    ) -> LocalBoxFuture<'static, Result<crate::tool::ToolOutput, String>> {
         let session = self.clone();
         let name = name.to_string();
         Box::pin(async move {

@@ -431,6 +431,7 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
                     state: None,
                     by_person: false,
                     fate: Some(crate::event::ResultFate::Ran),
+                    media: Vec::new(),
                 },
             );
         }

@@ -95,6 +95,7 @@ impl Run {
                 name,
                 content,
                 is_error,
+                media,
                 ..
             } => {
                 if !is_error {
@@ -104,6 +105,7 @@ impl Run {
                     tool_use_id: id.clone(),
                     content: content.clone(),
                     is_error: *is_error,
+                    media: media.clone(),
                 }));
                 turn.answered += 1;
                 if turn.answered == turn.calls {

@@ -64,12 +64,14 @@ impl TraceHistory {
                 id,
                 content,
                 is_error,
+                media,
                 ..
             } => {
                 let block = ContentBlock::ToolResult(ToolResult {
                     tool_use_id: id.clone(),
                     content: content.clone(),
                     is_error: *is_error,
+                    media: media.clone(),
                 });
                 match self.messages.last_mut() {
                     Some(last)

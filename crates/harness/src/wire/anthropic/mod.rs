@@ -19,6 +19,11 @@
 //!   survives only in the harness history and in the error result the model
 //!   already got for it. A round trip therefore gives `input: {}` and no
 //!   `input_raw`. Streamed argument text that does not parse is kept raw.
+//! - A tool result with media (an MCP tool's images, audio, files) is an
+//!   array: its text, then an `image` block per PNG/JPEG/GIF/WebP image and
+//!   a `document` block per PDF, base64. Audio and other types cannot go in
+//!   a tool_result; a text block in their place tells the model so. A result
+//!   without media stays a string.
 //! - Empty text blocks are sent as they are (the API rejects them; the checker
 //!   says so before anything is sent).
 
@@ -28,7 +33,7 @@ mod stream;
 
 use serde_json::{json, Map, Value};
 
-use crate::message::{ContentBlock, Message, Role, ToolCall, ToolResult};
+use crate::message::{ContentBlock, Media, Message, Role, ToolCall, ToolResult};
 use crate::model::{ModelError, ModelResponse, Usage};
 use crate::wire::{error_body, flat_tool_specs, invalid, str_at, u64_at, WireHistory, WireRequest};
 
@@ -123,13 +128,74 @@ fn block_json(block: &ContentBlock) -> Value {
             json!({"type": "tool_use", "id": call.id, "name": call.name, "input": input})
         }
         ContentBlock::ToolResult(result) => {
-            let mut b = json!({"type": "tool_result", "tool_use_id": result.tool_use_id, "content": result.content});
+            let mut b = json!({"type": "tool_result", "tool_use_id": result.tool_use_id, "content": result_content(result)});
             if result.is_error {
                 b["is_error"] = json!(true);
             }
             b
         }
     }
+}
+
+/// A result's `content`: its text alone as a string, as before; with media,
+/// an array of the text block, then an `image` block per PNG, JPEG, GIF or
+/// WebP image and a `document` block per PDF (what a tool_result may hold),
+/// and for anything else a text block saying it was not sent.
+fn result_content(result: &ToolResult) -> Value {
+    if result.media.is_empty() {
+        return json!(result.content);
+    }
+    let mut blocks = Vec::new();
+    // The API refuses empty text blocks.
+    if !result.content.is_empty() {
+        blocks.push(json!({"type": "text", "text": result.content}));
+    }
+    for part in &result.media {
+        let source = json!({"type": "base64", "media_type": part.mime_type(), "data": part.data()});
+        blocks.push(if part.is_sendable_image() {
+            json!({"type": "image", "source": source})
+        } else if part.is_pdf() {
+            json!({"type": "document", "source": source})
+        } else {
+            let why = match part {
+                Media::Audio { .. } => "takes no audio in a tool_result",
+                _ => "takes only PNG, JPEG, GIF and WebP images and PDF documents in a tool_result",
+            };
+            json!({"type": "text", "text": part.not_sent(LABEL, why)})
+        });
+    }
+    Value::Array(blocks)
+}
+
+/// A tool_result's `content` read back: its text blocks as the text, its
+/// base64 images and documents as media.
+fn parse_result_content(content: Option<&Value>) -> (String, Vec<Media>) {
+    let parts = match content {
+        Some(Value::String(s)) => return (s.clone(), Vec::new()),
+        Some(Value::Array(parts)) => parts,
+        _ => return (String::new(), Vec::new()),
+    };
+    let texts: Vec<&str> = parts.iter().filter_map(|p| str_at(p, "text")).collect();
+    let media = parts
+        .iter()
+        .filter_map(|p| {
+            let source = p
+                .get("source")
+                .filter(|s| str_at(s, "type") == Some("base64"))?;
+            let mime_type = str_at(source, "media_type")?.to_string();
+            let data = str_at(source, "data")?.to_string();
+            match str_at(p, "type")? {
+                "image" => Some(Media::Image { mime_type, data }),
+                "document" => Some(Media::Resource {
+                    uri: String::new(),
+                    mime_type,
+                    data,
+                }),
+                _ => None,
+            }
+        })
+        .collect();
+    (texts.join("\n"), media)
 }
 
 pub fn parse_request(body: &Value) -> Result<WireHistory, String> {
@@ -189,22 +255,18 @@ fn parse_block(block: &Value) -> Option<ContentBlock> {
             input: block.get("input").cloned().unwrap_or_else(|| json!({})),
             input_raw: None,
         })),
-        "tool_result" => Some(ContentBlock::ToolResult(ToolResult {
-            tool_use_id: str_at(block, "tool_use_id")?.to_string(),
-            content: match block.get("content") {
-                Some(Value::String(s)) => s.clone(),
-                Some(Value::Array(parts)) => parts
-                    .iter()
-                    .filter_map(|p| str_at(p, "text"))
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-                _ => String::new(),
-            },
-            is_error: block
-                .get("is_error")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
-        })),
+        "tool_result" => {
+            let (content, media) = parse_result_content(block.get("content"));
+            Some(ContentBlock::ToolResult(ToolResult {
+                tool_use_id: str_at(block, "tool_use_id")?.to_string(),
+                content,
+                is_error: block
+                    .get("is_error")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+                media,
+            }))
+        }
         _ => None,
     }
 }

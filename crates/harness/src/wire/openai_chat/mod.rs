@@ -19,6 +19,9 @@
 //!   return, is read into a thinking block without a signature.
 //! - `is_error` does not exist here: the result text carries the error (a
 //!   denial's text says it was denied). A round trip gives `is_error: false`.
+//! - A tool message holds only text: a result's media (an MCP tool's images,
+//!   audio, files) are not sent, and a line per part tells the model what it
+//!   did not get. A round trip keeps those lines as text and no media.
 //! - `arguments` is a string, so argument text that was not JSON (`input_raw`)
 //!   goes out verbatim and round-trips exactly.
 //! - An assistant's text blocks: one becomes `content: "…"`, several become an
@@ -124,7 +127,7 @@ fn wire_messages(system: &str, messages: &[Message]) -> Vec<(Value, Option<Origi
                         ContentBlock::ToolResult(result) => {
                             flush(&mut texts, &mut out);
                             out.push((
-                                json!({"role": "tool", "tool_call_id": result.tool_use_id, "content": result.content}),
+                                json!({"role": "tool", "tool_call_id": result.tool_use_id, "content": result_text(result)}),
                                 Some(Origin {
                                     message: m,
                                     blocks: vec![b],
@@ -176,6 +179,19 @@ fn wire_messages(system: &str, messages: &[Message]) -> Vec<(Value, Option<Origi
     out
 }
 
+/// A tool message holds only text (a string or text parts), so a result's
+/// media cannot go with it: each is named in a line saying it was not sent.
+fn result_text(result: &ToolResult) -> String {
+    let mut text = result.content.clone();
+    for part in &result.media {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&part.not_sent("a Chat Completions tool message", "carries only text"));
+    }
+    text
+}
+
 fn text_parts(content: Option<&Value>) -> Vec<String> {
     match content {
         Some(Value::String(s)) => vec![s.clone()],
@@ -213,6 +229,7 @@ pub fn parse_request(body: &Value) -> Result<WireHistory, String> {
                     tool_use_id: str_at(item, "tool_call_id").unwrap_or_default().to_string(),
                     content: text_parts(item.get("content")).join("\n"),
                     is_error: false,
+                    media: Vec::new(),
                 })],
             ),
             Some("assistant") => (Role::Assistant, assistant_blocks(item)),

@@ -19,6 +19,11 @@
 //! - There is no `is_error`: the `output` text carries the error (a denied
 //!   call is still answered, with the denial as its output). A round trip
 //!   gives `is_error: false`.
+//! - A tool result with media (an MCP tool's images, audio, files) has an
+//!   array `output`: `input_text`, an `input_image` (data URL) per
+//!   PNG/JPEG/GIF/WebP image, an `input_file` per PDF; for audio and other
+//!   types an `input_text` tells the model it was not sent. A result without
+//!   media stays a string.
 //! - `arguments` is a string: argument text that was not JSON goes out
 //!   verbatim and round-trips exactly.
 //! - `stop_reason` is the response `status` (`completed`, …) or, when it is
@@ -34,7 +39,7 @@ mod stream;
 
 use serde_json::{json, Map, Value};
 
-use crate::message::{ContentBlock, Message, Role, ToolCall, ToolResult};
+use crate::message::{split_data_url, ContentBlock, Media, Message, Role, ToolCall, ToolResult};
 use crate::model::{ModelError, ModelResponse, Usage};
 use crate::wire::{
     arguments_text, error_body, flat_tool_specs, invalid, str_at, u64_at, Origin, WireHistory,
@@ -142,7 +147,7 @@ fn input_items(messages: &[Message]) -> Vec<(Value, Option<Origin>)> {
                     flush(&mut texts, &mut out);
                     out.push((
                         json!({"type": "function_call_output", "call_id": result.tool_use_id,
-                               "output": result.content}),
+                               "output": result_output(result)}),
                         origin,
                     ));
                 }
@@ -151,6 +156,72 @@ fn input_items(messages: &[Message]) -> Vec<(Value, Option<Origin>)> {
         flush(&mut texts, &mut out);
     }
     out
+}
+
+/// A result's `output`: its text alone as a string; with media, an array of
+/// `input_text`, an `input_image` (data URL) per PNG/JPEG/GIF/WebP image, an
+/// `input_file` per PDF, and for anything else an `input_text` saying it was
+/// not sent.
+fn result_output(result: &ToolResult) -> Value {
+    if result.media.is_empty() {
+        return json!(result.content);
+    }
+    let mut parts = Vec::new();
+    if !result.content.is_empty() {
+        parts.push(json!({"type": "input_text", "text": result.content}));
+    }
+    for (n, part) in result.media.iter().enumerate() {
+        parts.push(if part.is_sendable_image() {
+            json!({"type": "input_image", "image_url": part.data_url()})
+        } else if part.is_pdf() {
+            let filename = match part {
+                Media::Resource { uri, .. } => uri.rsplit('/').next().unwrap_or_default(),
+                _ => "",
+            };
+            let filename = if filename.is_empty() {
+                format!("file-{}.pdf", n + 1)
+            } else {
+                filename.to_string()
+            };
+            json!({"type": "input_file", "filename": filename, "file_data": part.data_url()})
+        } else {
+            let why = match part {
+                Media::Audio { .. } => "takes no audio",
+                _ => "takes only PNG, JPEG, GIF and WebP images and PDF files",
+            };
+            json!({"type": "input_text", "text": part.not_sent("a function_call_output", why)})
+        });
+    }
+    Value::Array(parts)
+}
+
+/// The media of a `function_call_output`'s array: images and files given as
+/// data URLs.
+fn output_media(output: Option<&Value>) -> Vec<Media> {
+    let Some(Value::Array(parts)) = output else {
+        return Vec::new();
+    };
+    parts
+        .iter()
+        .filter_map(|p| match str_at(p, "type")? {
+            "input_image" => {
+                let (mime, data) = split_data_url(str_at(p, "image_url")?)?;
+                Some(Media::Image {
+                    mime_type: mime.to_string(),
+                    data: data.to_string(),
+                })
+            }
+            "input_file" => {
+                let (mime, data) = split_data_url(str_at(p, "file_data")?)?;
+                Some(Media::Resource {
+                    uri: str_at(p, "filename").unwrap_or_default().to_string(),
+                    mime_type: mime.to_string(),
+                    data: data.to_string(),
+                })
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 fn parts_text(content: Option<&Value>) -> Vec<String> {
@@ -214,6 +285,7 @@ fn item_blocks(item: &Value) -> Option<(Role, Vec<ContentBlock>)> {
                 tool_use_id: str_at(item, "call_id").unwrap_or_default().to_string(),
                 content: parts_text(item.get("output")).join("\n"),
                 is_error: false,
+                media: output_media(item.get("output")),
             })],
         )),
         _ => None,
