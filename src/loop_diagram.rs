@@ -210,11 +210,15 @@ impl LoopDiagram {
                 let has_calls = harness::message::tool_calls_of(content).next().is_some();
                 // Under `stop_mode: naive` a turn without calls is taken as
                 // the answer whatever its stop reason, a pause included.
+                // A full window the harness compacts goes around again too.
                 let pause = !has_calls
-                    && StopKind::classify(stop_reason) == StopKind::PauseTurn
-                    && self
-                        .limits()
-                        .is_none_or(|l| l.stop_mode == StopMode::Strict);
+                    && match StopKind::classify(stop_reason) {
+                        StopKind::PauseTurn => self
+                            .limits()
+                            .is_none_or(|l| l.stop_mode == StopMode::Strict),
+                        StopKind::ContextWindowExceeded => true,
+                        _ => false,
+                    };
                 self.doing = Doing::ReadingResponse { pause };
                 self.turn = Some(TurnCalls::new(self.doing.clone()));
             }
@@ -236,19 +240,20 @@ impl LoopDiagram {
             }),
             EventKind::ToolResult { fate, .. } => self.observe_call(CallEvent::result(seq, *fate)),
             EventKind::RunFinished(outcome) => self.finish(seq, outcome),
-            // Drawn on a Context gate once the diagram has one (issue 29);
-            // until then only a summary's spending is counted, as the run does.
-            EventKind::ContextEdited {
-                edit:
-                    harness::context::ContextEdit::Compacted {
-                        usage, cost_usd, ..
-                    },
-                ..
-            } => {
-                self.gauges.tokens += usage.input_tokens + usage.output_tokens;
-                self.gauges.cost_usd += cost_usd;
+            // A strategy edits the history just before the model call it
+            // makes room for, so its card belongs to that node until the
+            // diagram draws a Context gate of its own (issue 29). A
+            // summary's spending counts, as the run counts it.
+            EventKind::ContextEdited { edit, .. } => {
+                self.mark(Mark::Home(NodeId::ModelCall, seq));
+                if let harness::context::ContextEdit::Compacted {
+                    usage, cost_usd, ..
+                } = edit
+                {
+                    self.gauges.tokens += usage.input_tokens + usage.output_tokens;
+                    self.gauges.cost_usd += cost_usd;
+                }
             }
-            EventKind::ContextEdited { .. } => {}
         }
         self.gauges.elapsed_ms = self.gauges.elapsed_ms.max(event.t_ms);
         if let EventKind::RunFinished(outcome) = &event.kind {

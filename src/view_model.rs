@@ -409,6 +409,19 @@ impl Counters {
                 self.input_tokens += usage.input_tokens;
                 self.output_tokens += usage.output_tokens;
             }
+            // A compaction's summary is a model call of its own: the run
+            // counts its tokens and cost, so the header does too.
+            EventKind::ContextEdited {
+                edit:
+                    harness::context::ContextEdit::Compacted {
+                        usage, cost_usd, ..
+                    },
+                ..
+            } => {
+                self.cost_usd += cost_usd;
+                self.input_tokens += usage.input_tokens;
+                self.output_tokens += usage.output_tokens;
+            }
             EventKind::RunFinished(outcome) => {
                 // The outcome's totals are authoritative once the run is over;
                 // its tool-call count is not the one shown (see `Banner::facts`).

@@ -209,8 +209,12 @@ fn check_trace(id: &str, outcome: &Outcome, events: &[RunEvent]) {
     );
     assert_eq!(
         d.node(NodeId::ModelCall).unwrap().events.len() as u32,
-        first_tries + retries + count(events, |k| matches!(k, EventKind::ModelError { .. })),
-        "{id}: the model call lists its requests and errors"
+        first_tries
+            + retries
+            + count(events, |k| matches!(k, EventKind::ModelError { .. }))
+            // A context strategy's edit sits on the call it made room for.
+            + count(events, |k| matches!(k, EventKind::ContextEdited { .. })),
+        "{id}: the model call lists its requests, errors and context edits"
     );
     // Each call the harness took up enters the per-call checks once.
     assert_eq!(
@@ -240,7 +244,7 @@ fn check_trace(id: &str, outcome: &Outcome, events: &[RunEvent]) {
     let pauses = count(events, |k| {
         matches!(k, EventKind::ModelResponse { stop_reason, content, .. }
             if stop_reason == "pause_turn" && harness::message::tool_calls_of(content).next().is_none())
-    });
+    }) + window_compacted_turns(events);
     let before_finish = &events[events.len() - 2].kind;
     let gate_after_results = matches!(
         status,
@@ -673,4 +677,26 @@ async fn a_picked_node_or_edge_lists_the_events_that_passed_it() {
         assert_eq!(passes.events.len(), e.count as usize, "{:?}", e.key);
         assert!(passes.what.contains(" → "), "{}", passes.what);
     }
+}
+
+/// Responses that said the window was full and that the run went on from
+/// with a new turn (a compaction): the loop goes around from the response.
+fn window_compacted_turns(events: &[RunEvent]) -> u32 {
+    let mut turns = 0;
+    for (i, event) in events.iter().enumerate() {
+        let EventKind::ModelResponse { stop_reason, .. } = &event.kind else {
+            continue;
+        };
+        if stop_reason != "model_context_window_exceeded" {
+            continue;
+        }
+        let next_request = events[i + 1..].iter().find_map(|e| match &e.kind {
+            EventKind::ModelRequest { attempt, .. } => Some(*attempt),
+            _ => None,
+        });
+        if next_request == Some(1) {
+            turns += 1;
+        }
+    }
+    turns
 }

@@ -84,8 +84,10 @@ fn call_command(args: &McpCallArgs) -> ExitCode {
             ExitCode::from(2)
         }
         Ok(Ok(result)) => match harness::mcp::content::tool_result(&result) {
-            Ok(text) => {
-                println!("{}", text_of(&text));
+            // The media's own lines ("[image: image/png, 4033 bytes]") are
+            // in the text; the bytes are for a model, not a terminal.
+            Ok(output) => {
+                println!("{}", text_of(&output.value));
                 ExitCode::SUCCESS
             }
             Err(text) => {

@@ -327,7 +327,7 @@ mod tests {
         );
         assert_eq!(
             message(&["agent-loop"]),
-            "expected a command: run, list, validate, show, replay, fork, wire, check, serve, mcp, schema, export or import"
+            "expected a command: run, list, validate, show, replay, fork, wire, check, serve, mcp, schema, export, import or lesson"
         );
     }
 }

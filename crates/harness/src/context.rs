@@ -210,6 +210,9 @@ impl ContextEdit {
                     if let ContentBlock::ToolResult(result) = block {
                         if ids.contains(result.tool_use_id.as_str()) {
                             result.content = CLEARED_PLACEHOLDER.to_string();
+                            // An image is the heaviest part of a result: a
+                            // cleared result keeps none of it.
+                            result.media.clear();
                         }
                     }
                 }
@@ -424,6 +427,7 @@ mod tests {
                 tool_use_id: id.to_string(),
                 content: text.to_string(),
                 is_error: false,
+                media: Vec::new(),
             })],
         }
     }

@@ -45,8 +45,7 @@ fn the_course_covers_what_the_issue_lists() {
     let course = builtin_course().expect("the built-in course loads");
     assert!(course.lessons.len() >= 20, "{}", course.lessons.len());
     let lessons: Vec<&Lesson> = course.lessons.iter().map(|l| &l.lesson).collect();
-    // Every stop status is some lesson's goal (the context window's is not
-    // in this branch yet).
+    // Every stop status is some lesson's goal.
     for status in Status::ALL {
         assert!(
             lessons
@@ -239,4 +238,23 @@ async fn a_goal_made_from_a_run_is_met_by_that_run() {
     let parts =
         harness::lesson::goal::evaluate(&goal, None, &start.played.events, &start.played.outcome);
     assert!(parts.iter().any(|p| !p.holds));
+}
+
+/// A status the harness adds must be a goal a lesson file can name: the
+/// published schema's list is the harness's list.
+#[test]
+fn the_lesson_schema_names_every_status() {
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../lesson.schema.json")).expect("the schema is JSON");
+    let named: Vec<&str> = schema["$defs"]["goal"]["properties"]["status"]["enum"]
+        .as_array()
+        .expect("goal.status is an enum")
+        .iter()
+        .map(|s| s.as_str().expect("a status is a string"))
+        .collect();
+    let mut named_sorted = named.clone();
+    named_sorted.sort_unstable();
+    let mut all: Vec<&str> = Status::ALL.iter().map(|s| s.as_str()).collect();
+    all.sort_unstable();
+    assert_eq!(named_sorted, all);
 }

@@ -39,6 +39,8 @@ lessons! {
     "deadline-hung-call",
     "repeated-call-cycle",
     "max-tokens-is-not-done",
+    "context-window-limit",
+    "context-clear-tool-results",
     "refusal",
     "model-error-retries",
     "weak-verifier",
