@@ -36,7 +36,6 @@ mod lessons;
 mod passes;
 mod place;
 mod shape;
-pub mod zoom;
 
 use harness::event::{EventKind, Outcome, RunEvent, Status, StopTone};
 use harness::limits::{CostMode, Limits, RepeatMode, StopMode};

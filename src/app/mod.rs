@@ -1,16 +1,13 @@
 //! The page: the root component makes the page state once (so it outlives
-//! every component and every spawned run) and lays out the stage (issue
-//! 24): at 1024 px and wider a fixed-height workspace whose columns scroll
-//! on their own (static/app.css), on a phone one column in this order:
+//! every component and every spawned run) and lays out four sections:
 //! - `toolbar`: the header, with the scenario picker, Run / Step / Stop /
-//!   Reset, why Run cannot start, the outcome and the live counters;
-//! - `stage`: the loop diagram, large and always in view;
-//! - `trace`: the run's trace, its stop banner, the replay and the run
-//!   history below it;
-//! - the detail pane: `inspector` (the inspector, a turn on the wire, at the
-//!   top once a request is opened; the Run state panel, calling a tool by
-//!   hand, the Compare panel) and `scenario` (lesson, form, JSON, share,
-//!   Model settings, problems).
+//!   Reset, why Run cannot start, and the live counters;
+//! - `scenario`: the scenario editor (lesson, form, JSON, share, Model
+//!   settings, problems), on the left;
+//! - `trace`: the run's trace in the centre, its stop banner, the replay and
+//!   the run history below it;
+//! - `inspector`: the Run state panel, the inspector (a turn on the wire)
+//!   beside the trace, calling a tool by hand, and the Compare panel.
 //!
 //! The state is the editor (picked scenario, JSON text, its live check),
 //! the controller (the run log, the run in flight, what it waits for), the
@@ -18,9 +15,7 @@
 //! the `a`/`d` keys). Everything else is derived.
 
 mod inspector;
-mod present;
 mod scenario;
-mod stage;
 mod toolbar;
 mod trace;
 
@@ -37,7 +32,6 @@ use crate::state::protocol::ProtocolWatch;
 use crate::ui::approval_bar::Approvals;
 use inspector::Inspector;
 use scenario::ScenarioSection;
-use stage::LoopStage;
 use toolbar::Toolbar;
 use trace::TraceSection;
 
@@ -65,12 +59,9 @@ pub fn App() -> impl IntoView {
     view! {
         <Toolbar editor controller model_choice mcp />
         <main class="layout">
-            <LoopStage editor controller />
-            <TraceSection controller history approvals />
-            <div class="detail">
-                <Inspector editor controller inspector model_choice mcp />
-                <ScenarioSection editor controller model_choice mcp />
-            </div>
+            <ScenarioSection editor controller model_choice mcp />
+            <TraceSection editor controller history approvals />
+            <Inspector editor controller inspector model_choice mcp />
         </main>
     }
 }

@@ -1,11 +1,10 @@
-//! The page header: the title, Present, the theme, and the toolbar (the scenario
+//! The page header: the title, the theme, and the toolbar (the scenario
 //! picker, Run / Step / Stop / Reset with the run's state, why Run cannot
 //! start, and the live counters).
 
 use harness::library::{BUILTIN, WITH_SERVER};
 use leptos::prelude::*;
 
-use super::present::PresentButton;
 use crate::browser::page;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
@@ -42,12 +41,6 @@ pub fn Toolbar(
                 )
             })
         })
-    });
-
-    let paired = Memo::new(move |_| {
-        editor
-            .selected()
-            .with(|id| harness::library::pair_containing(id).is_some())
     });
 
     let theme = RwSignal::new(page::saved_theme().unwrap_or_else(|| "system".to_string()));
@@ -87,16 +80,6 @@ pub fn Toolbar(
         <header class="page-header">
             <div class="header-inner">
                 <h1>"Agent Loop Playground"</h1>
-                <PresentButton />
-                // A scenario marked "⇄ pair" in the picker runs beside its
-                // counterpart from here, in the Compare panel.
-                {move || paired.get().then(|| view! {
-                    <button type="button" class="pair-run"
-                        prop:disabled=move || running.get()
-                        on:click=move |_| { page::run_pair_side_by_side(); }>
-                        "⇄ Run beside its pair"
-                    </button>
-                })}
                 <label class="theme">
                     "Theme"
                     <select on:change=move |ev| {
