@@ -110,7 +110,8 @@ class HandshakeOnly:
             headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
             version = headers.get("mcp-protocol-version")
             if version is not None and version not in HANDSHAKE_PROTOCOL_VERSIONS:
-                error = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": f"Unsupported protocol version: {version}"}}
+                message = f"Unsupported protocol version: {version}"
+                error = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}}
                 await JSONResponse(error, status_code=400)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
