@@ -80,8 +80,10 @@ test('a tools/call whose SSE stream the Python SDK server closes is resumed with
     // The wire view shows the resuming GET the page sent.
     const wire = page.locator('.mcp-wire');
     await wire.locator('summary').click();
-    const resumed = wire.locator('.mcp-exchange', { hasText: 'GET (resume the SSE stream after event' });
+    const resumed = wire.locator('.mcp-exchange[data-method^="GET (resume the SSE stream after event "]');
     assert((await resumed.count()) >= 1, `no resuming GET on the wire: ${await wire.innerText()}`);
+    const head = await resumed.last().locator('.mcp-exchange-head').first().innerText();
+    assert(head.startsWith(`→ GET ${server.url} (resume the SSE stream after event `), `the resuming exchange's head: ${head}`);
     // The answer came on the resumed stream, not on the POST's.
     const call = wire.locator('.mcp-exchange[data-method="tools/call slow_add"] .mcp-response');
     assert(!(await call.innerText()).includes('"result"'), `the POST's stream held the answer: ${await call.innerText()}`);
