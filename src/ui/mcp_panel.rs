@@ -202,9 +202,15 @@ pub fn exchange_view(exchange: Exchange) -> impl IntoView {
         .map(|(name, value)| format!("{name}: {value}"))
         .collect::<Vec<_>>()
         .join("\n");
+    // The client sends POSTs, except the GET that resumes an SSE stream,
+    // whose `method` the transport writes as "GET (resume …)".
+    let head = match exchange.method.strip_prefix("GET") {
+        Some(resume) => format!("→ GET {}{resume}", exchange.url),
+        None => format!("→ POST {} · {}", exchange.url, exchange.method),
+    };
     view! {
         <li class="mcp-exchange" data-method=exchange.method.clone()>
-            <p class="mcp-exchange-head">{format!("→ POST {} · {}", exchange.url, exchange.method)}</p>
+            <p class="mcp-exchange-head">{head}</p>
             <pre class="wire-json mcp-request-headers">{headers}</pre>
             <pre class="wire-json mcp-request">{exchange.request}</pre>
             <p class="mcp-exchange-head">{answer}</p>
