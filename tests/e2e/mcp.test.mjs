@@ -279,3 +279,40 @@ test('the built-in "Tools from an MCP server" runs in the page against agent-loo
   }
   dropExpected(errors, 'http://127.0.0.1:8787/mcp');
 }, { timeoutMs: 60_000 });
+
+test("the reference server's get-tiny-image shows as an image on its tool_result card, and the page's trace export keeps it", async ({ page, errors }) => {
+  const server = await everything();
+  try {
+    await loadScenario(page, {
+      name: 'An image from the reference MCP server',
+      task: 'Show the MCP logo.',
+      mcp_servers: [{ name: 'everything', url: server.url, allowed_tools: ['get-tiny-image'] }],
+      model: {
+        type: 'scripted',
+        responses: [{ tool_calls: [{ name: 'get-tiny-image', args: {} }] }, { text: 'That is the MCP logo.' }],
+      },
+    });
+    await loaded(page);
+    assert((await runApproving(page)) === 'done', 'the run did not end done');
+    const card = page.locator('.timeline .event[data-kind="tool_result"]');
+    const text = await card.innerText();
+    assert(text.includes("Here's the image you requested:") && text.includes('[image: image/png, 4033 bytes]'), text);
+    const image = card.locator('.tool-media img');
+    assert((await image.count()) === 1, `${await image.count()} images on the card`);
+    const alt = await image.getAttribute('alt');
+    assert(alt === 'The image the tool returned: image/png image, 4033 bytes', `alt: ${alt}`);
+    assert((await image.getAttribute('src')).startsWith('data:image/png;base64,iVBORw0KGgo'), 'the image is not the PNG the server sent');
+    // The browser decoded it: the server's logo is 20×20 pixels.
+    const size = await image.evaluate((img) => img.decode().then(() => [img.naturalWidth, img.naturalHeight]));
+    assert(size[0] === 20 && size[1] === 20, `the image decoded as ${size.join('×')}`);
+    assert((await card.locator('.tool-media figcaption').innerText()) === 'image/png image, 4033 bytes', 'no caption');
+    const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Export trace (JSONL)').click()]);
+    const path = join(artifacts, 'mcp-image-trace.jsonl');
+    await download.saveAs(path);
+    const result = (await readFile(path, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.type === 'tool_result');
+    assert(result?.media?.[0]?.type === 'image' && result.media[0].mime_type === 'image/png', `the exported result: ${JSON.stringify(result)?.slice(0, 200)}`);
+  } finally {
+    server.stop();
+  }
+  dropExpected(errors, server.url);
+}, { timeoutMs: 60_000 });

@@ -291,3 +291,22 @@ test('a fork of an imported body continues with a real provider chosen in the Mo
     server.stop();
   }
 }, { viewport: { width: 1440, height: 900 } });
+
+const repoFile = (...parts) => join(import.meta.dirname, '..', '..', ...parts);
+
+test('OpenLLMetry spans beside the Anthropic SDK\'s own import as one turn per call, and replay', async ({ page }) => {
+  // Real spans (crates/harness/tests/fixtures/otel): each model call has two.
+  const path = repoFile('crates', 'harness', 'tests', 'fixtures', 'otel', 'anthropic-openllmetry-0.62.4.json');
+  await page.locator('.run-import input[type="file"]').setInputFiles(path);
+  const notice = page.locator('.run-file-notice');
+  await notice.filter({ hasText: 'Imported anthropic-openllmetry-0.62.4.json' }).waitFor({ timeout: 5_000 });
+  const said = await notice.innerText();
+  assert(said.includes('4 model calls were traced by more than one span') && said.includes('the scenario (system prompt, tools'), said);
+  const turns = await page.locator('#run-timeline .event[data-kind="model_response"]').count();
+  assert(turns === 4, `${turns} turns shown for 4 model calls`);
+  const scenario = JSON.parse(await page.locator('#scenario-json').inputValue());
+  assert(scenario.system.startsWith('You are a support agent.'), `system: ${scenario.system}`);
+  assert(scenario.tools.map((t) => t.name).join() === 'get_order,check_refund_policy,refund_order', `tools: ${JSON.stringify(scenario.tools)}`);
+  await button(page, 'Replay against current tools').click();
+  await page.locator('.replay-verdict[data-passed="true"]').waitFor({ timeout: 10_000 });
+});
