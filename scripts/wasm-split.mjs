@@ -10,8 +10,11 @@
 //   2. wasm-bindgen processes the main module with --keep-lld-exports (the
 //      split modules link against its exports) and replaces Trunk's JS and
 //      wasm under the same hashed names, so Trunk's loader stays as it is;
-//   3. in release builds wasm-opt -Oz shrinks every module (index.html sets
-//      data-wasm-opt="0": Trunk's own pass would be thrown away);
+//   3. in release builds binaryen's -Oz shrinks every module (index.html sets
+//      data-wasm-opt="0": Trunk's own pass would be thrown away), in this
+//      process through binaryen's JS API: the wasm-opt command is the same
+//      binaryen compiled to JS, and starting it once per module (~290 of
+//      them) cost half a second each, five of the hook's six minutes;
 //   4. the split files get a content hash in their names, so a new build is
 //      never served from a stale cache;
 //   5. in release builds esbuild minifies the JS it writes (Trunk's own
@@ -20,14 +23,17 @@
 //      recomputed for the files that changed.
 // It exits non-zero, failing the build, on any step that fails.
 //
-// Env: TRUNK_STAGING_DIR and TRUNK_PROFILE (set by Trunk), CARGO_TARGET_DIR.
+// Env: TRUNK_STAGING_DIR and TRUNK_PROFILE (set by Trunk), CARGO_TARGET_DIR;
+// WASM_KEEP_NAMES=1 keeps function names in release modules, for a profile
+// that names Rust functions (the modules grow; never for a shipped build).
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import binaryen from 'binaryen';
 import { transformSync } from 'esbuild';
 
 const CRATE = 'agent-loop-playground';
@@ -53,12 +59,7 @@ try {
   const modules = [join(bindgen, `${name}_bg.wasm`)];
   const splits = readdirSync(work).filter((f) => f.endsWith('.wasm') && f !== `${name}.wasm`);
   modules.push(...splits.map((f) => join(work, f)));
-  if (profile === 'release') {
-    // binaryen 132 from npm, as Trunk.toml pins it: Debian's 108 breaks the module.
-    const local = join(root, 'node_modules', '.bin', 'wasm-opt');
-    const wasmOpt = existsSync(local) ? local : 'wasm-opt';
-    for (const module of modules) run(wasmOpt, ['-Oz', module, '-o', module]);
-  }
+  if (profile === 'release') for (const module of modules) shrink(module);
 
   // Content-hashed split files, named in the loader; then the loader itself,
   // named in the main JS.
@@ -91,6 +92,28 @@ function run(command, args) {
     execFileSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
   } catch (err) {
     fail(`${command} failed (${err.message}); scripts/setup.sh installs it`);
+  }
+}
+
+/**
+ * `wasm-opt -Oz module -o module`, with binaryen 132 from npm (Trunk.toml pins
+ * the same version; Debian's 108 breaks the module). The features are the
+ * ones the module's target_features section names, as wasm-opt reads them.
+ */
+function shrink(module) {
+  binaryen.setOptimizeLevel(2);
+  binaryen.setShrinkLevel(2);
+  binaryen.setDebugInfo(process.env.WASM_KEEP_NAMES === '1');
+  let wasm;
+  try {
+    wasm = binaryen.readBinary(readFileSync(module));
+    if (!wasm.validate()) fail(`${module} is not valid wasm before optimizing`);
+    wasm.optimize();
+    writeFileSync(module, wasm.emitBinary());
+  } catch (err) {
+    fail(`binaryen could not optimize ${module} (${err.message}); scripts/setup.sh installs it`);
+  } finally {
+    wasm?.dispose();
   }
 }
 

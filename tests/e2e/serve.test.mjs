@@ -32,8 +32,10 @@ test('`bash scripts/serve.sh` serves a page that runs a scenario with no console
   const context = await env.browser.newContext();
   try {
     const url = `http://127.0.0.1:${port}/`;
-    // A release build from a warm cache: wasm-split and wasm-opt over every
-    // split module take minutes on a 2-core machine.
+    // A release build from a warm cache: cargo relinks (1-2 min on a 2-core
+    // machine), then scripts/wasm-split.mjs splits and shrinks ~290 modules
+    // (40 s). It shrank them with one wasm-opt process each until CI ran
+    // out of these five minutes.
     const deadline = Date.now() + 300_000;
     let up = false;
     while (!up && Date.now() < deadline) {
