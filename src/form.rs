@@ -16,6 +16,10 @@ pub enum LimitKind {
     Number,
     /// One of these words.
     Choice(&'static [&'static str]),
+    /// `true` or `false`.
+    Bool,
+    /// Names, separated by commas (a JSON array of strings).
+    Names,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,6 +177,61 @@ pub const LIMITS: &[LimitField] = &[
     ),
 ];
 
+/// Every field of a scenario's `context` object (issue 29), in the order
+/// of `harness::context::ContextConfig` (a test checks the keys, and each
+/// choice against the scenario schema).
+pub const CONTEXT_FIELDS: &[LimitField] = &[
+    limit(
+        "window_tokens",
+        "Context window",
+        "tokens",
+        LimitKind::Integer,
+        "none",
+    ),
+    limit(
+        "strategy",
+        "Strategy",
+        "",
+        LimitKind::Choice(&["none", "clear_tool_results", "drop_oldest_turns", "compact"]),
+        "none",
+    ),
+    limit(
+        "trigger_tokens",
+        "Acts past",
+        "input tokens",
+        LimitKind::Integer,
+        "the window minus max output tokens",
+    ),
+    limit(
+        "keep_tool_results",
+        "Results kept",
+        "newest, clear_tool_results",
+        LimitKind::Integer,
+        "0",
+    ),
+    limit(
+        "exclude_tools",
+        "Never cleared",
+        "tools, comma-separated",
+        LimitKind::Names,
+        "none",
+    ),
+    limit(
+        "keep_pairs",
+        "Keep call and result together",
+        "drop_oldest_turns",
+        LimitKind::Bool,
+        "true",
+    ),
+    limit(
+        "on_window_exceeded",
+        "When the provider says the window is full",
+        "",
+        LimitKind::Choice(&["stop", "retry"]),
+        "stop",
+    ),
+];
+
 /// One step of a path into the scenario JSON.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Key {
@@ -250,14 +309,39 @@ pub fn parse_limit(field: &LimitField, input: &str) -> Result<Option<Value>, Str
             .find(|w| **w == input)
             .map(|w| Some(Value::from(*w)))
             .ok_or_else(|| format!("{}: one of {}", field.label, words.join(", "))),
+        LimitKind::Bool => match input {
+            "true" => Ok(Some(Value::Bool(true))),
+            "false" => Ok(Some(Value::Bool(false))),
+            _ => Err(format!("{}: true or false", field.label)),
+        },
+        LimitKind::Names => Ok(Some(Value::Array(
+            input
+                .split(',')
+                .map(str::trim)
+                .filter(|name| !name.is_empty())
+                .map(Value::from)
+                .collect(),
+        ))),
     }
 }
 
 /// A limit's current value as its input shows it.
 pub fn limit_text(scenario: &Value, key: &str) -> String {
-    match scenario.get("limits").and_then(|l| l.get(key)) {
+    field_text(scenario, "limits", key)
+}
+
+/// The current value of `section.key` (`limits.max_turns`,
+/// `context.strategy`) as its input shows it.
+pub fn field_text(scenario: &Value, section: &str, key: &str) -> String {
+    match scenario.get(section).and_then(|l| l.get(key)) {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Number(n)) => n.to_string(),
+        Some(Value::Bool(b)) => b.to_string(),
+        Some(Value::Array(names)) => names
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(", "),
         _ => String::new(),
     }
 }
@@ -621,8 +705,81 @@ mod tests {
                         ),
                     }
                 }
+                LimitKind::Bool | LimitKind::Names => panic!("{key}: no limit is a list or a flag"),
             }
         }
+    }
+
+    /// The form's context section (issue 29) offers every field the harness
+    /// reads, with the schema's words and types, and the value each writes
+    /// is one the harness reads back as typed.
+    #[test]
+    fn the_context_section_has_every_field_the_harness_reads() {
+        use harness::context::ContextConfig;
+        let full = ContextConfig {
+            window_tokens: Some(1),
+            trigger_tokens: Some(1),
+            keep_tool_results: Some(1),
+            exclude_tools: vec!["a".into()],
+            keep_pairs: Some(false),
+            ..ContextConfig::default()
+        };
+        let serialized = serde_json::to_value(&full).unwrap();
+        let mut keys: Vec<&str> = serialized
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        keys.sort_unstable();
+        let mut ours: Vec<&str> = CONTEXT_FIELDS.iter().map(|f| f.key).collect();
+        ours.sort_unstable();
+        assert_eq!(ours, keys);
+
+        let schema: Value = serde_json::from_str(harness::scenario::SCENARIO_SCHEMA).unwrap();
+        let properties = &schema["$defs"]["context"]["properties"];
+        for field in CONTEXT_FIELDS {
+            let key = field.key;
+            let typed = match field.kind {
+                LimitKind::Choice(words) => {
+                    let words: Vec<Value> = words.iter().map(|w| json!(w)).collect();
+                    assert_eq!(Some(&words), properties[key]["enum"].as_array(), "{key}");
+                    assert_eq!(
+                        serde_json::from_value::<ContextConfig>(json!({ key: field.absent }))
+                            .unwrap(),
+                        ContextConfig::default(),
+                        "{key}: the empty choice is not the default"
+                    );
+                    parse_limit(field, words[0].as_str().unwrap())
+                }
+                LimitKind::Integer => {
+                    assert_eq!(properties[key]["type"], "integer", "{key}");
+                    parse_limit(field, "7")
+                }
+                LimitKind::Bool => {
+                    assert_eq!(properties[key]["type"], "boolean", "{key}");
+                    assert!(parse_limit(field, "maybe").is_err());
+                    parse_limit(field, "false")
+                }
+                LimitKind::Names => {
+                    assert_eq!(properties[key]["type"], "array", "{key}");
+                    assert_eq!(
+                        parse_limit(field, " get_policy , ,get_logs"),
+                        Ok(Some(json!(["get_policy", "get_logs"])))
+                    );
+                    parse_limit(field, "get_policy")
+                }
+                LimitKind::Number => panic!("{key}: no context field is a decimal"),
+            };
+            let value = typed.unwrap().unwrap();
+            let scenario = json!({ "context": { key: value.clone() } });
+            serde_json::from_value::<ContextConfig>(scenario["context"].clone())
+                .unwrap_or_else(|e| panic!("{key}: {e}"));
+            assert!(!field_text(&scenario, "context", key).is_empty(), "{key}");
+        }
+        let scenario = json!({"context": {"exclude_tools": ["a", "b"], "keep_pairs": false}});
+        assert_eq!(field_text(&scenario, "context", "exclude_tools"), "a, b");
+        assert_eq!(field_text(&scenario, "context", "keep_pairs"), "false");
     }
 
     #[test]

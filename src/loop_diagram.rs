@@ -37,6 +37,8 @@ mod passes;
 mod place;
 mod shape;
 
+use harness::context::ContextConfig;
+use harness::event::stop_cause::StopCause;
 use harness::event::{EventKind, Outcome, RunEvent, Status, StopTone};
 use harness::limits::{CostMode, Limits, RepeatMode, StopMode};
 use harness::model::StopKind;
@@ -56,6 +58,8 @@ pub struct LoopDiagram {
     /// `None` before any run: the drawing then has the default shape and
     /// says no numbers, since it does not know the scenario's.
     limits: Option<Limits>,
+    /// The run's context window and strategy (`run_started`).
+    context: ContextConfig,
     graph: Graph,
     gauges: Gauges,
     doing: Doing,
@@ -113,6 +117,7 @@ impl Default for LoopDiagram {
         LoopDiagram {
             graph: shape::unknown(),
             limits: None,
+            context: ContextConfig::default(),
             gauges: Gauges::default(),
             doing: Doing::Idle,
             turn: None,
@@ -125,12 +130,13 @@ impl Default for LoopDiagram {
 }
 
 impl LoopDiagram {
-    /// The loop under `limits` (a scenario's, before it runs), before any
-    /// event.
-    pub fn new(limits: Limits) -> LoopDiagram {
+    /// The loop under `limits` and `context` (a scenario's, before it
+    /// runs), before any event.
+    pub fn new(limits: Limits, context: ContextConfig) -> LoopDiagram {
         LoopDiagram {
-            graph: shape::graph(&limits),
+            graph: shape::graph(&limits, &context),
             limits: Some(limits),
+            context,
             gauges: Gauges::default(),
             doing: Doing::Idle,
             turn: None,
@@ -153,17 +159,26 @@ impl LoopDiagram {
     pub fn observe(&mut self, event: &RunEvent) {
         let seq = event.seq;
         match &event.kind {
-            EventKind::RunStarted { limits, .. } => {
+            EventKind::RunStarted {
+                limits, context, ..
+            } => {
                 // What the page says of the run in flight (a step pause, the
                 // header's clock) may have come before its first event.
                 let (paused, live) = (self.paused.take(), self.live_elapsed_ms);
-                *self = LoopDiagram::new(limits.clone());
+                *self = LoopDiagram::new(limits.clone(), context.clone());
                 self.paused = paused;
                 self.live_elapsed_ms = live;
                 self.doing = Doing::Started;
                 self.graph.apply(Mark::Home(NodeId::Start, seq));
             }
-            EventKind::ModelRequest { turn, attempt, .. } => {
+            EventKind::ModelRequest {
+                turn,
+                attempt,
+                estimated_input_tokens,
+                max_output_tokens,
+                ..
+            } => {
+                self.gauges.context_tokens = estimated_input_tokens + u64::from(*max_output_tokens);
                 if *attempt <= 1 {
                     self.close_turn();
                     self.enter_chain(NodeId::ModelCall, seq);
@@ -239,12 +254,17 @@ impl LoopDiagram {
             }),
             EventKind::ToolResult { fate, .. } => self.observe_call(CallEvent::result(seq, *fate)),
             EventKind::RunFinished(outcome) => self.finish(seq, outcome),
-            // A strategy edits the history just before the model call it
-            // makes room for, so its card belongs to that node until the
-            // diagram draws a Context gate of its own (issue 29). A
-            // summary's spending counts, as the run counts it.
-            EventKind::ContextEdited { edit, .. } => {
-                self.mark(Mark::Home(NodeId::ModelCall, seq));
+            // A strategy edits the history at the Context gate, just before
+            // the model call it makes room for; the request that follows
+            // lights the way through the gate. The gate shows the size
+            // after the edit; a summary's spending counts, as the run
+            // counts it.
+            EventKind::ContextEdited {
+                edit, tokens_after, ..
+            } => {
+                self.mark(Mark::Home(NodeId::GateContext, seq));
+                let max_output = self.limits.as_ref().map_or(0, |l| l.max_output_tokens);
+                self.gauges.context_tokens = tokens_after + u64::from(max_output);
                 if let harness::context::ContextEdit::Compacted {
                     usage, cost_usd, ..
                 } = edit
@@ -320,7 +340,9 @@ impl LoopDiagram {
 
     pub fn gates(&self) -> Vec<GateReading> {
         match &self.limits {
-            Some(limits) => self.gauges().readings(limits, self.tripped_gate()),
+            Some(limits) => self
+                .gauges()
+                .readings(limits, &self.context, self.tripped_gate()),
             None => Vec::new(),
         }
     }
@@ -329,9 +351,18 @@ impl LoopDiagram {
         self.exit.as_ref()
     }
 
-    /// The gate whose limit stopped the run.
+    /// The gate whose limit stopped the run. A `context_limit` the
+    /// provider gave (the response's stop reason) tripped no gate.
     pub fn tripped_gate(&self) -> Option<NodeId> {
-        self.exit.as_ref().and_then(|e| NodeId::gate_of(e.status))
+        self.exit.as_ref().and_then(|e| {
+            NodeId::gate_of(e.status)
+                .filter(|gate| e.status != Status::ContextLimit || e.from == *gate)
+        })
+    }
+
+    /// The run's context window and strategy.
+    pub fn context(&self) -> &ContextConfig {
+        &self.context
     }
 
     pub fn current(&self) -> Option<Current> {
@@ -522,12 +553,23 @@ impl LoopDiagram {
         let from = self.way_out(status, seq);
         self.mark(Mark::Traverse(edge(from, NodeId::Exit(status)), seq));
         self.mark(Mark::Home(NodeId::Exit(status), seq));
+        // The request the window refused was never sent: its size is the
+        // cause's.
+        let context_tokens = match &outcome.cause {
+            Some(StopCause::ContextLimit {
+                input_tokens,
+                output_tokens,
+                ..
+            }) => input_tokens + output_tokens,
+            _ => self.gauges.context_tokens,
+        };
         self.gauges = Gauges {
             turns: outcome.turns,
             tokens: outcome.input_tokens + outcome.output_tokens,
             cost_usd: outcome.cost_usd,
             tool_calls: outcome.tool_calls,
             elapsed_ms: outcome.elapsed_ms,
+            context_tokens,
         };
         let anywhere = matches!(status, Status::Cancelled | Status::Deadline);
         self.exit = Some(ExitReached {
@@ -565,10 +607,13 @@ impl LoopDiagram {
             }
             Status::MaxTokens | Status::Refusal => NodeId::Response,
             // The provider's model_context_window_exceeded ends a response;
-            // the harness's own window check stops before the call.
+            // the harness's own window check stops at the Context gate.
             Status::ContextLimit => match self.doing {
                 Doing::ReadingResponse { .. } => NodeId::Response,
-                _ => NodeId::ModelCall,
+                _ => {
+                    self.enter_chain(NodeId::GateContext, seq);
+                    NodeId::GateContext
+                }
             },
             Status::ModelError => match self.doing {
                 Doing::WaitingForModel { .. } => NodeId::ModelCall,

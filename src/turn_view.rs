@@ -156,6 +156,51 @@ pub struct Item {
     /// For a tool_result: its images, audio and binary resources, drawn
     /// under its text.
     pub media: Vec<harness::message::Media>,
+    /// For a context strategy's edit: the history's size before and after,
+    /// against the window, drawn as two bars.
+    pub context_gauge: Option<ContextGauge>,
+}
+
+/// What a context strategy's edit did to the size of the next request.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContextGauge {
+    /// Estimated input tokens before and after the edit.
+    pub before: u64,
+    pub after: u64,
+    /// The request's output allowance (`max_output_tokens`), which the
+    /// window must hold too.
+    pub output: u64,
+    /// `window_tokens`, when the scenario sets one.
+    pub window: Option<u64>,
+}
+
+impl ContextGauge {
+    /// The gauge with the output allowance and the window of the run
+    /// `events` belong to (its `run_started`).
+    pub fn in_run(self, events: &[RunEvent]) -> ContextGauge {
+        match events.first().map(|e| &e.kind) {
+            Some(EventKind::RunStarted {
+                limits, context, ..
+            }) => ContextGauge {
+                output: u64::from(limits.max_output_tokens),
+                window: context.window_tokens,
+                ..self
+            },
+            _ => self,
+        }
+    }
+
+    /// The scale the bars are drawn to: the largest of the three.
+    pub fn scale(&self) -> u64 {
+        (self.before + self.output)
+            .max(self.window.unwrap_or(0))
+            .max(1)
+    }
+
+    /// A bar's width in percent of the scale, at least 1 so it shows.
+    pub fn percent(&self, tokens: u64) -> f64 {
+        (tokens as f64 * 100.0 / self.scale() as f64).clamp(1.0, 100.0)
+    }
 }
 
 /// The line a person's turn or result carries, so the card says in words
@@ -181,6 +226,7 @@ fn item(event: &RunEvent, tone: Tone, title: String) -> Item {
         parallel: None,
         by_person: false,
         media: Vec::new(),
+        context_gauge: None,
     }
 }
 
@@ -260,6 +306,7 @@ fn item_of(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             approval,
             tools,
             limits,
+            context,
             task,
         } => {
             let tools = if tools.is_empty() {
@@ -276,6 +323,9 @@ fn item_of(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
                     plural(u64::from(limits.max_turns), "turn")
                 ),
             ];
+            if let Some(summary) = context.summary(limits.max_output_tokens) {
+                it.lines.push(format!("context: {summary}"));
+            }
             it
         }
         // The reason is the stop banner's, right below the last card: saying
@@ -285,15 +335,26 @@ fn item_of(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
             status_tone(outcome.status),
             format!("Run finished: {}", outcome.status.as_str()),
         ),
-        // A plain item until the strategy card is drawn (issue 29).
+        // The strategy's card: what it did in its own words, and the
+        // request's size before and after against the window.
         EventKind::ContextEdited {
             strategy,
             description,
+            tokens_before,
+            tokens_after,
             ..
         } => {
-            let title = format!("Context edited ({})", strategy.as_str());
+            let title = format!("✂ Context gate: {} made room", strategy.as_str());
             let mut it = item(event, Tone::Normal, title);
             it.lines.push(description.clone());
+            // The window is the run's (`run_started`, in another card):
+            // `ContextGauge::in_run` fills it in.
+            it.context_gauge = Some(ContextGauge {
+                before: *tokens_before,
+                after: *tokens_after,
+                output: 0,
+                window: None,
+            });
             it
         }
         EventKind::ModelRequest {
@@ -820,6 +881,7 @@ mod tests {
                 approval: harness::approval::ApprovalPolicy::Ask,
                 tools: vec!["get_time".into()],
                 limits: harness::limits::Limits::default(),
+                context: Default::default(),
                 task: "What time is it?".into(),
             },
         ))

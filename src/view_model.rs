@@ -805,6 +805,7 @@ mod tests {
                 approval: ApprovalPolicy::Ask,
                 tools: vec![],
                 limits,
+                context: Default::default(),
                 task: "t".into(),
             }),
             event(EventKind::ModelRequest {

@@ -186,6 +186,28 @@ pub fn events_of_turn(events: &[RunEvent], turn: u32) -> usize {
         .count()
 }
 
+/// What the Context gate did to the history turn `turn`'s request carries,
+/// in words, oldest first: each strategy edit made before that request
+/// (an edit stays in every later request). Empty for a run no strategy
+/// touched.
+pub fn context_edits_up_to(events: &[RunEvent], turn: u32) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ContextEdited {
+                turn: t,
+                strategy,
+                description,
+                ..
+            } if *t <= turn => Some(format!(
+                "before turn {t}, {}: {description}",
+                strategy.as_str()
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
 /// `selected` when that turn sent a request, else the latest turn that did.
 pub fn effective_turn(events: &[RunEvent], selected: Option<u32>) -> Option<u32> {
     let turns = request_turns(events);
@@ -407,6 +429,7 @@ mod tests {
             approval: Default::default(),
             tools: vec!["get_time".into()],
             limits: Limits::default(),
+            context: Default::default(),
             task: "What time is it?".into(),
         };
         let mut events = vec![

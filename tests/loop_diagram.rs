@@ -188,7 +188,7 @@ fn check_trace(id: &str, outcome: &Outcome, events: &[RunEvent]) {
     });
     let responses = count(events, |k| matches!(k, EventKind::ModelResponse { .. }));
     assert_eq!(
-        edge_count(&d, chain[3], NodeId::ModelCall),
+        edge_count(&d, chain[chain.len() - 2], NodeId::ModelCall),
         first_tries,
         "{id}: into the model call"
     );
@@ -209,12 +209,26 @@ fn check_trace(id: &str, outcome: &Outcome, events: &[RunEvent]) {
     );
     assert_eq!(
         d.node(NodeId::ModelCall).unwrap().events.len() as u32,
-        first_tries
-            + retries
-            + count(events, |k| matches!(k, EventKind::ModelError { .. }))
-            // A context strategy's edit sits on the call it made room for.
-            + count(events, |k| matches!(k, EventKind::ContextEdited { .. })),
-        "{id}: the model call lists its requests, errors and context edits"
+        first_tries + retries + count(events, |k| matches!(k, EventKind::ModelError { .. })),
+        "{id}: the model call lists its requests and errors"
+    );
+    // A context strategy's edit happens at the Context gate, which lists it
+    // beside the turns that passed the gate.
+    let edits: Vec<u64> = events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::ContextEdited { .. }))
+        .map(|e| e.seq)
+        .collect();
+    let at_gate = &d.node(NodeId::GateContext).unwrap().events;
+    assert!(
+        edits.iter().all(|seq| at_gate.contains(seq)),
+        "{id}: the Context gate lists its edits"
+    );
+    assert!(
+        edits
+            .iter()
+            .all(|seq| d.node_of(*seq) == Some(NodeId::GateContext)),
+        "{id}: an edit happened at the Context gate"
     );
     // Each call the harness took up enters the per-call checks once.
     assert_eq!(
@@ -246,10 +260,13 @@ fn check_trace(id: &str, outcome: &Outcome, events: &[RunEvent]) {
             if stop_reason == "pause_turn" && harness::message::tool_calls_of(content).next().is_none())
     }) + window_compacted_turns(events);
     let before_finish = &events[events.len() - 2].kind;
-    let gate_after_results = matches!(
+    let window_gate =
+        status == Status::ContextLimit && d.exit().is_some_and(|e| e.from == NodeId::GateContext);
+    let gate_after_results = (matches!(
         status,
         Status::TurnLimit | Status::TokenLimit | Status::CostLimit | Status::Deadline
-    ) && matches!(before_finish, EventKind::ToolResult { content, .. } if !content.starts_with("not run"));
+    ) || window_gate)
+        && matches!(before_finish, EventKind::ToolResult { content, .. } if !content.starts_with("not run"));
     assert_eq!(
         edge_count(&d, NodeId::Results, chain[0]),
         first_tries.saturating_sub(1) - pauses + u32::from(gate_after_results),
@@ -306,7 +323,9 @@ fn check_trace(id: &str, outcome: &Outcome, events: &[RunEvent]) {
         "{id}"
     );
     assert_eq!(banner.tone, exit.tone, "{id}");
-    assert_eq!(d.tripped_gate(), NodeId::gate_of(status), "{id}");
+    // The provider's own window stop (from the response) trips no gate.
+    let tripped = NodeId::gate_of(status).filter(|_| status != Status::ContextLimit || window_gate);
+    assert_eq!(d.tripped_gate(), tripped, "{id}");
     for gate in &gates {
         assert_eq!(gate.tripped, Some(gate.node) == d.tripped_gate(), "{id}");
     }
@@ -425,6 +444,7 @@ async fn a_naive_cost_check_is_a_gate_after_the_call_and_a_strict_one_before_it(
             NodeId::GateDeadline,
             NodeId::GateTurns,
             NodeId::GateTokens,
+            NodeId::GateContext,
             NodeId::ModelCall
         ]
     );
@@ -435,13 +455,14 @@ async fn a_naive_cost_check_is_a_gate_after_the_call_and_a_strict_one_before_it(
             NodeId::GateTurns,
             NodeId::GateTokens,
             NodeId::GateCost,
+            NodeId::GateContext,
             NodeId::ModelCall
         ]
     );
     // Naive: results come back through the cost gate; the first turn and the
     // model call never meet it.
     assert!(naive.edge(NodeId::Results, NodeId::GateCost).is_some());
-    assert!(naive.edge(NodeId::GateCost, NodeId::ModelCall).is_none());
+    assert!(naive.edge(NodeId::GateCost, NodeId::GateContext).is_none());
     assert!(naive
         .edge(NodeId::Response, NodeId::Exit(Status::CostLimit))
         .is_none());
@@ -452,7 +473,7 @@ async fn a_naive_cost_check_is_a_gate_after_the_call_and_a_strict_one_before_it(
         .starts_with("Naive:"));
     // Strict: the gate stands right before the call, and a response that
     // cost more than its estimate has its own way out.
-    assert!(strict.edge(NodeId::GateCost, NodeId::ModelCall).is_some());
+    assert!(strict.edge(NodeId::GateCost, NodeId::GateContext).is_some());
     assert!(strict.edge(NodeId::Results, NodeId::GateDeadline).is_some());
     assert!(strict
         .edge(NodeId::Response, NodeId::Exit(Status::CostLimit))
@@ -643,7 +664,7 @@ fn before_any_run_the_diagram_has_every_exit_and_no_current_node() {
     assert!(!d.node(NodeId::GateTurns).unwrap().note.contains("10"));
     // Given a scenario's limits, it shows them before the run.
     let scenario = load(library::find("turn-limit").unwrap());
-    let d = LoopDiagram::new(scenario.limits.clone());
+    let d = LoopDiagram::new(scenario.limits.clone(), Default::default());
     assert_eq!(d.accessible_name(NodeId::GateTurns), "Turns gate: 0 / 3");
 }
 
@@ -699,4 +720,81 @@ fn window_compacted_turns(events: &[RunEvent]) -> u32 {
         }
     }
     turns
+}
+
+/// The Context gate (issue 29): a request that cannot fit the window stops
+/// at the gate, which shows the refused request's size against the window;
+/// a strategy's edit happens at the gate and the run goes through it; the
+/// provider's own "window exceeded" leaves from the response, no gate
+/// tripped.
+#[tokio::test(start_paused = true)]
+async fn the_context_gate_shows_the_window_and_stops_a_request_that_cannot_fit() {
+    let (outcome, events) = run_builtin(library::find("context-limit").unwrap()).await;
+    let d = LoopDiagram::from_events(&events);
+    assert_eq!(outcome.status, Status::ContextLimit);
+    let exit = d.exit().unwrap();
+    assert_eq!(exit.from, NodeId::GateContext);
+    assert_eq!(d.tripped_gate(), Some(NodeId::GateContext));
+    assert_eq!(
+        edge_count(&d, NodeId::GateContext, NodeId::Exit(Status::ContextLimit)),
+        1
+    );
+    let gate = d
+        .gates()
+        .into_iter()
+        .find(|g| g.node == NodeId::GateContext)
+        .unwrap();
+    // ≈7,279 input + 1,024 output, as the reason says, against 8,000.
+    assert_eq!(gate.text, "≈8,303 / 8,000");
+    assert!(gate.tripped);
+    assert_eq!(
+        d.accessible_name(NodeId::GateContext),
+        "Context gate: ≈8,303 / 8,000, tripped: it stopped the run"
+    );
+    assert!(d
+        .node(NodeId::GateContext)
+        .unwrap()
+        .note
+        .contains("window of 8,000 tokens"));
+
+    let (outcome, events) = run_builtin(library::find("context-clear-tool-results").unwrap()).await;
+    assert_eq!(outcome.status, Status::Done);
+    let d = LoopDiagram::from_events(&events);
+    let edits = count(&events, |k| matches!(k, EventKind::ContextEdited { .. }));
+    assert!(edits > 0);
+    assert_eq!(d.tripped_gate(), None);
+    assert_eq!(
+        edge_count(&d, NodeId::GateContext, NodeId::ModelCall),
+        outcome.turns
+    );
+    let note = &d.node(NodeId::GateContext).unwrap().note;
+    assert!(note.contains("clear_tool_results"), "{note}");
+    let gate = d
+        .gates()
+        .into_iter()
+        .find(|g| g.node == NodeId::GateContext)
+        .unwrap();
+    assert!(gate.fraction.unwrap() <= 1.0 && !gate.tripped, "{gate:?}");
+    // The inspector says which requests went out after an edit.
+    use agent_loop_playground::wire_view::context_edits_up_to;
+    assert!(context_edits_up_to(&events, 1).is_empty());
+    let edited = context_edits_up_to(&events, outcome.turns);
+    assert_eq!(edited.len(), edits as usize);
+    assert!(
+        edited[0].contains("clear_tool_results: cleared"),
+        "{edited:?}"
+    );
+
+    let (outcome, events) = run_builtin(library::find("context-exceeded-retry").unwrap()).await;
+    assert_eq!(outcome.status, Status::ContextLimit);
+    let d = LoopDiagram::from_events(&events);
+    assert_eq!(d.exit().unwrap().from, NodeId::Response);
+    assert_eq!(d.tripped_gate(), None);
+
+    // A scenario without a window draws the gate off.
+    let (_, events) = run_builtin(library::find("turn-limit").unwrap()).await;
+    let d = LoopDiagram::from_events(&events);
+    let node = d.node(NodeId::GateContext).unwrap();
+    assert!(node.off, "{}", node.note);
+    assert_eq!(node.note, "Off: the scenario sets no context window.");
 }

@@ -1,7 +1,9 @@
 //! The numbers each gate shows against its limit: turns, tokens, cost, tool
 //! calls and time, as the trace reports them.
 
+use harness::context::ContextConfig;
 use harness::limits::{DeadlineScope, Limits};
+use harness::numbers::thousands;
 use harness::run::usd;
 
 use super::graph::NodeId;
@@ -21,6 +23,10 @@ pub struct Gauges {
     pub tool_calls: u32,
     /// Milliseconds since this run started, by its latest event.
     pub elapsed_ms: u64,
+    /// What the latest request needed of the window: its estimated input
+    /// plus `max_output_tokens` (after a strategy's edit, the edited size;
+    /// for a request the window refused, that request's).
+    pub context_tokens: u64,
 }
 
 /// One gate's reading, e.g. `3 / 10`.
@@ -41,8 +47,13 @@ pub struct GateReading {
 }
 
 impl Gauges {
-    /// The five gates with numbers, in the order a turn meets them.
-    pub fn readings(&self, limits: &Limits, tripped: Option<NodeId>) -> Vec<GateReading> {
+    /// The six gates with numbers, in the order a turn meets them.
+    pub fn readings(
+        &self,
+        limits: &Limits,
+        context: &ContextConfig,
+        tripped: Option<NodeId>,
+    ) -> Vec<GateReading> {
         let shared = limits.deadline_scope == DeadlineScope::Shared;
         let ratio = |value: f64, max: f64| (max > 0.0).then(|| value / max);
         let reading =
@@ -107,6 +118,16 @@ impl Gauges {
                 limits
                     .max_cost_usd
                     .and_then(|max| ratio(self.cost_usd, max)),
+            ),
+            reading(
+                NodeId::GateContext,
+                "context",
+                format!("≈{}", thousands(self.context_tokens)),
+                context.window_tokens.map(thousands),
+                "no window",
+                context
+                    .window_tokens
+                    .and_then(|max| ratio(self.context_tokens as f64, max as f64)),
             ),
             reading(
                 NodeId::GateToolCalls,

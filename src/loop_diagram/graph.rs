@@ -14,6 +14,9 @@ pub enum NodeId {
     GateTurns,
     GateTokens,
     GateCost,
+    /// The context window: the next request's input and output against
+    /// `window_tokens`, where a strategy edits the history (issue 29).
+    GateContext,
     ModelCall,
     /// The wait before a failed model request is retried.
     Backoff,
@@ -41,6 +44,7 @@ impl NodeId {
             NodeId::GateTurns => "gate-turns",
             NodeId::GateTokens => "gate-tokens",
             NodeId::GateCost => "gate-cost",
+            NodeId::GateContext => "gate-context",
             NodeId::ModelCall => "model-call",
             NodeId::Backoff => "backoff",
             NodeId::Response => "response",
@@ -64,6 +68,7 @@ impl NodeId {
             | NodeId::GateTurns
             | NodeId::GateTokens
             | NodeId::GateCost
+            | NodeId::GateContext
             | NodeId::GateToolCalls
             | NodeId::GateRepeat => NodeKind::Gate,
             NodeId::Exit(_) => NodeKind::Exit,
@@ -78,6 +83,7 @@ impl NodeId {
             Status::TurnLimit => Some(NodeId::GateTurns),
             Status::TokenLimit => Some(NodeId::GateTokens),
             Status::CostLimit => Some(NodeId::GateCost),
+            Status::ContextLimit => Some(NodeId::GateContext),
             Status::ToolCallLimit => Some(NodeId::GateToolCalls),
             Status::RepeatedCall => Some(NodeId::GateRepeat),
             _ => None,
@@ -160,9 +166,10 @@ impl Variant {
     }
 
     /// The gates a turn passes before its model call, in the order `Run`
-    /// checks them. A naive cost gate comes first: it stands on the way
-    /// back from a turn's results, and the very first turn skips it (nothing
-    /// has been spent yet).
+    /// checks them: the limits (`preflight_stop`), then the context window
+    /// (`context_gate`), which measures the request about to go. A naive
+    /// cost gate comes first: it stands on the way back from a turn's
+    /// results, and the very first turn skips it (nothing has been spent).
     pub fn chain(self) -> &'static [NodeId] {
         match self.cost {
             CostMode::Strict => &[
@@ -170,6 +177,7 @@ impl Variant {
                 NodeId::GateTurns,
                 NodeId::GateTokens,
                 NodeId::GateCost,
+                NodeId::GateContext,
                 NodeId::ModelCall,
             ],
             CostMode::Naive => &[
@@ -177,6 +185,7 @@ impl Variant {
                 NodeId::GateDeadline,
                 NodeId::GateTurns,
                 NodeId::GateTokens,
+                NodeId::GateContext,
                 NodeId::ModelCall,
             ],
         }

@@ -15,22 +15,24 @@
 //! - `repeat_mode: naive` says on the gate that it only compares a call with
 //!   the ones just before it.
 
+use harness::context::{ContextConfig, OnWindowExceeded, Strategy};
 use harness::event::Status;
 use harness::limits::{CostMode, Limits, RepeatMode, StopMode};
+use harness::numbers::thousands;
 use harness::run::usd;
 
 use super::graph::{edge, Edge, EdgeStyle, Graph, Node, NodeId, Variant, MID_CALL};
 
-/// The loop under `limits`.
-pub fn graph(limits: &Limits) -> Graph {
+/// The loop under `limits` and the scenario's context window.
+pub fn graph(limits: &Limits, context: &ContextConfig) -> Graph {
     let variant = Variant::of(limits);
-    Graph::new(variant, nodes(limits, variant), edges(variant))
+    Graph::new(variant, nodes(limits, context, variant), edges(variant))
 }
 
 /// The loop before any run: the default shape, with notes that name each
 /// limit without numbers, and no gate marked off.
 pub fn unknown() -> Graph {
-    let mut graph = graph(&Limits::default());
+    let mut graph = graph(&Limits::default(), &ContextConfig::default());
     for node in &mut graph.nodes {
         if let Some(note) = unknown_note(node.id) {
             node.note = note.to_string();
@@ -40,7 +42,7 @@ pub fn unknown() -> Graph {
     graph
 }
 
-fn nodes(limits: &Limits, variant: Variant) -> Vec<Node> {
+fn nodes(limits: &Limits, context: &ContextConfig, variant: Variant) -> Vec<Node> {
     let mut out = Vec::new();
     let mut add = |id: NodeId, label: &str, note: String, off: bool| {
         out.push(Node {
@@ -89,6 +91,12 @@ fn nodes(limits: &Limits, variant: Variant) -> Vec<Node> {
         "Cost",
         cost_note(limits),
         limits.max_cost_usd.is_none(),
+    );
+    add(
+        NodeId::GateContext,
+        "Context",
+        context_note(context, limits.max_output_tokens),
+        context.window_tokens.is_none() && context.strategy == Strategy::None,
     );
     add(
         NodeId::ModelCall,
@@ -188,6 +196,7 @@ fn unknown_note(id: NodeId) -> Option<&'static str> {
         NodeId::GateTurns => "Before each model call: a run makes at most max_turns model calls.",
         NodeId::GateTokens => "Before each model call: the tokens used against max_total_tokens, if set.",
         NodeId::GateCost => "Before each model call: the cost against the budget (max_cost_usd), if set.",
+        NodeId::GateContext => "Before each model call: the request against the context window (context.window_tokens), if set.",
         NodeId::ModelCall => "The request goes to the model.",
         NodeId::Backoff => "A request that failed in a way a retry can fix waits and is sent again, up to max_retries times.",
         NodeId::GateToolCalls => "Each call the model asks for counts against max_tool_calls, if set.",
@@ -225,6 +234,58 @@ fn cost_note(limits: &Limits) -> String {
             "Naive: the cost is added after each call and checked only before the next turn, so one call can overshoot the {budget} budget, and a final answer in that turn still counts."
         ),
     }
+}
+
+fn context_note(context: &ContextConfig, max_output_tokens: u32) -> String {
+    let trigger = context.trigger(max_output_tokens);
+    let strategy = match (context.strategy, trigger) {
+        (Strategy::None, _) => "No strategy: nothing frees room.".to_string(),
+        (_, None) => format!(
+            "Strategy {}, with nothing to trigger it (no trigger_tokens or window_tokens).",
+            context.strategy.as_str()
+        ),
+        (Strategy::ClearToolResults, Some(t)) => format!(
+            "Past ≈{} input tokens, clear_tool_results replaces old tool results with a placeholder{}{}.",
+            thousands(t),
+            match context.keep_tool_results {
+                Some(n) => format!(", keeping the newest {n}"),
+                None => String::new(),
+            },
+            match context.exclude_tools.is_empty() {
+                true => String::new(),
+                false => format!(" and every result of {}", context.exclude_tools.join(", ")),
+            }
+        ),
+        (Strategy::DropOldestTurns, Some(t)) if context.keeps_pairs() => format!(
+            "Past ≈{} input tokens, drop_oldest_turns drops the oldest turns, each tool_use with its tool_result.",
+            thousands(t)
+        ),
+        (Strategy::DropOldestTurns, Some(t)) => format!(
+            "Past ≈{} input tokens, drop_oldest_turns drops the oldest messages one by one (keep_pairs false): a tool_result can lose its tool_use, which the provider refuses.",
+            thousands(t)
+        ),
+        (Strategy::Compact, Some(t)) => format!(
+            "Past ≈{} input tokens, compact asks the model for a summary and goes on from the task and the summary.",
+            thousands(t)
+        ),
+    };
+    let window = match context.window_tokens {
+        Some(w) => format!(
+            "Before each model call: the request's estimated input plus max_output_tokens ({max_output_tokens}) must fit the window of {} tokens (window_tokens), or it is not sent.",
+            thousands(w)
+        ),
+        None if context.strategy == Strategy::None => {
+            return "Off: the scenario sets no context window.".into()
+        }
+        None => "No window_tokens: the harness never stops a request for its size.".into(),
+    };
+    let retry = match context.on_window_exceeded {
+        OnWindowExceeded::Retry if context.strategy != Strategy::Compact => {
+            " When the provider says the window is exceeded, the same history is sent again (on_window_exceeded retry)."
+        }
+        _ => "",
+    };
+    format!("{window} {strategy}{retry}")
 }
 
 fn repeat_note(limits: &Limits) -> String {
@@ -350,7 +411,7 @@ fn edges(variant: Variant) -> Vec<Edge> {
         normal,
     );
     add(
-        ModelCall,
+        GateContext,
         Exit(Status::ContextLimit),
         "the next request cannot fit the context window, so it is not sent".into(),
         "",
@@ -514,6 +575,7 @@ fn pass_label(gate: NodeId) -> String {
         NodeId::GateTurns => "turns left",
         NodeId::GateTokens => "tokens left",
         NodeId::GateCost => "within the budget",
+        NodeId::GateContext => "fits the window",
         _ => "on",
     }
     .to_string()

@@ -144,6 +144,7 @@ fn InspectorPanel(
                     fallback=|| view! { <p class="empty">"No model request yet: run a scenario."</p> }
                 >
                     <p class="inspector-format">{move || shown().map(|w| format_note(&w.format))}</p>
+                    {move || context_note(events.with(|e| wire_view::context_edits_up_to(e, turn.get().unwrap_or(0))))}
                     <div class="inspector-views" role="tablist" aria-label="What to show">
                         {InspectorView::ALL.map(|v| view! {
                             // The MCP tab only for a page that has spoken MCP.
@@ -184,6 +185,31 @@ fn InspectorPanel(
             </Show>
         </section>
     }
+}
+
+/// The Context gate's edits this request carries: the body below is the
+/// history as sent after them, not as the run first had it.
+fn context_note(edits: Vec<String>) -> Option<AnyView> {
+    if edits.is_empty() {
+        return None;
+    }
+    let items = edits
+        .into_iter()
+        .map(|edit| view! { <li>{edit}</li> })
+        .collect_view();
+    Some(
+        view! {
+            <div class="inspector-context" role="note">
+                <p>
+                    "✂ This request was sent after the Context gate edited the history: a cleared result reads "
+                    <code>{harness::context::CLEARED_PLACEHOLDER}</code>
+                    ", dropped turns are gone, and a summary stands in for compacted ones."
+                </p>
+                <ul>{items}</ul>
+            </div>
+        }
+        .into_any(),
+    )
 }
 
 /// What the bodies are, in a line: the run's own format, or none.

@@ -23,7 +23,7 @@ use crate::loop_diagram::{
 };
 
 /// The drawing's coordinate space; the SVG scales to its box.
-const WIDTH: f64 = 1000.0;
+const WIDTH: f64 = 1120.0;
 const HEIGHT: f64 = 640.0;
 /// Rows: the gates and the model call; the per-call checks; exits above and
 /// below them.
@@ -55,11 +55,12 @@ fn spot(id: NodeId, variant: Variant) -> Spot {
             CostMode::Strict => gate(510.0, ROW_TURN),
             CostMode::Naive => gate(150.0, 360.0),
         },
-        NodeId::ModelCall => at(640.0, ROW_TURN, 110.0, 56.0),
-        NodeId::Backoff => at(640.0, ROW_TOP_EXITS, 96.0, 40.0),
-        NodeId::Response => at(775.0, ROW_TURN, 112.0, 56.0),
-        NodeId::Verifier => at(930.0, ROW_TURN, 84.0, 44.0),
-        NodeId::GateToolCalls => gate(775.0, ROW_CALLS),
+        NodeId::GateContext => gate(630.0, ROW_TURN),
+        NodeId::ModelCall => at(760.0, ROW_TURN, 110.0, 56.0),
+        NodeId::Backoff => at(760.0, ROW_TOP_EXITS, 96.0, 40.0),
+        NodeId::Response => at(895.0, ROW_TURN, 112.0, 56.0),
+        NodeId::Verifier => at(1050.0, ROW_TURN, 84.0, 44.0),
+        NodeId::GateToolCalls => gate(895.0, ROW_CALLS),
         NodeId::GateRepeat => gate(655.0, ROW_CALLS),
         NodeId::Validate => step(535.0, ROW_CALLS),
         NodeId::Approval => step(415.0, ROW_CALLS),
@@ -85,14 +86,15 @@ fn exit_at(status: Status, variant: Variant) -> (f64, f64) {
             CostMode::Strict => (510.0, ROW_TOP_EXITS),
             CostMode::Naive => (50.0, 300.0),
         },
-        Status::ModelError => (775.0, ROW_TOP_EXITS),
-        // Provisional spot until the Context gate is drawn (issue 29).
-        Status::ContextLimit => (640.0, ROW_TOP_EXITS),
-        Status::MaxTokens => (920.0, 50.0),
-        Status::Refusal => (920.0, 125.0),
-        Status::Done => (930.0, 320.0),
-        Status::FailedVerification => (900.0, 390.0),
-        Status::ToolCallLimit => (775.0, ROW_BOTTOM_EXITS),
+        Status::ModelError => (895.0, ROW_TOP_EXITS),
+        // Above its gate, as every limit's exit is; the provider's own
+        // window stop reaches it from the response.
+        Status::ContextLimit => (630.0, ROW_TOP_EXITS),
+        Status::MaxTokens => (1040.0, 50.0),
+        Status::Refusal => (1040.0, 125.0),
+        Status::Done => (1050.0, 320.0),
+        Status::FailedVerification => (1020.0, 390.0),
+        Status::ToolCallLimit => (895.0, ROW_BOTTOM_EXITS),
         Status::RepeatedCall => (635.0, ROW_BOTTOM_EXITS),
         Status::Blocked => (415.0, ROW_BOTTOM_EXITS),
         Status::Cancelled => (168.0, ROW_BOTTOM_EXITS),
@@ -140,15 +142,15 @@ fn route(key: EdgeKey, variant: Variant) -> Route {
         room_for_tag: true,
     };
     match (key.from, key.to) {
-        (Results, GateToolCalls) => curve("M150,518 C150,562 775,562 775,522", 515.0, 574.0),
+        (Results, GateToolCalls) => curve("M150,518 C150,562 895,562 895,522", 520.0, 574.0),
         (Validate, Results) => curve("M535,462 C535,405 165,405 165,462", 350.0, 414.0),
         (Approval, Results) => curve("M415,462 C415,432 135,432 135,462", 275.0, 440.0),
         (Response, _) if key.to == variant.chain()[0] => match variant.cost {
-            CostMode::Strict => curve("M755,258 C755,330 165,330 165,262", 460.0, 320.0),
-            CostMode::Naive => curve("M755,258 C755,372 262,372 200,362", 460.0, 352.0),
+            CostMode::Strict => curve("M875,258 C875,330 165,330 165,262", 520.0, 320.0),
+            CostMode::Naive => curve("M875,258 C875,372 262,372 200,362", 520.0, 352.0),
         },
-        (ModelCall, Backoff) => curve("M628,202 L628,120", 612.0, 165.0),
-        (Backoff, ModelCall) => curve("M652,120 L652,202", 668.0, 165.0),
+        (ModelCall, Backoff) => curve("M748,202 L748,120", 732.0, 165.0),
+        (Backoff, ModelCall) => curve("M772,120 L772,202", 788.0, 165.0),
         (_, Exit(Status::Deadline)) if MID_CALL.contains(&key.from) => {
             let (x0, y0) = (from.x - from.w / 2.0 + 12.0, from.y - from.h / 2.0);
             Route {
@@ -219,9 +221,10 @@ pub fn LoopDiagramView(
     #[prop(optional, into)]
     highlight: Option<Signal<Option<NodeId>>>,
 ) -> impl IntoView {
-    // The drawing is built again only when the limits change (a new run
-    // under other limits): its shape, notes and labels come from them.
-    let limits = Memo::new(move |_| diagram.with(|d| d.limits().cloned()));
+    // The drawing is built again only when the limits or the context window
+    // change (a new run under others): its shape, notes and labels come
+    // from them.
+    let limits = Memo::new(move |_| diagram.with(|d| (d.limits().cloned(), d.context().clone())));
     let is_highlighted = move |id: NodeId| highlight.is_some_and(|h| h.get() == Some(id));
     let arrows = also_drawn_as.unwrap_or("loop");
     let drawing = move || {

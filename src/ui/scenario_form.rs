@@ -113,7 +113,18 @@ fn form_view(editor: impl FormDoc, value: &Value, problems: Signal<Vec<String>>)
         .collect_view();
     let limits = form::LIMITS
         .iter()
-        .map(|field| limit_view(editor, field, form::limit_text(value, field.key)))
+        .map(|field| limit_view(editor, "limits", field, form::limit_text(value, field.key)))
+        .collect_view();
+    let context = form::CONTEXT_FIELDS
+        .iter()
+        .map(|field| {
+            limit_view(
+                editor,
+                "context",
+                field,
+                form::field_text(value, "context", field.key),
+            )
+        })
         .collect_view();
     let responses = form::responses_text(value);
     let responses_error = field_error(editor, "responses".to_string());
@@ -138,6 +149,12 @@ fn form_view(editor: impl FormDoc, value: &Value, problems: Signal<Vec<String>>)
             <summary>"Limits"</summary>
             <div class="limits">{limits}</div>
             {problem_list(move || problems.with(|p| form::problems_under(p, "limits")))}
+        </details>
+        <details class="form-section" data-section="context">
+            <summary>"Context window"</summary>
+            <p class="hint">"The window one request must fit (input plus max output tokens), and the strategy that makes room as the history grows."</p>
+            <div class="limits">{context}</div>
+            {problem_list(move || problems.with(|p| form::problems_under(p, "context")))}
         </details>
         <details class="form-section">
             <summary>"Scripted responses"</summary>
@@ -237,27 +254,48 @@ fn tool_view(
     .into_any()
 }
 
+/// One field of `section` (`limits` or `context`): a number, a choice, a
+/// flag or a list of names, written to `section.key` as typed.
 fn limit_view(
     editor: impl FormDoc,
+    section: &'static str,
     field: &'static form::LimitField,
     current: String,
 ) -> impl IntoView {
-    let id = format!("{}limit-{}", editor.id_prefix(), field.key);
-    let error = field_error(editor, field.key.to_string());
+    // The limits keep their ids; a context field's says its section.
+    let id = match section {
+        "limits" => format!("{}limit-{}", editor.id_prefix(), field.key),
+        _ => format!("{}{section}-{}", editor.id_prefix(), field.key),
+    };
+    // A limit's error is keyed by its name, as before there were sections.
+    let error_key = match section {
+        "limits" => field.key.to_string(),
+        _ => format!("{section}.{}", field.key),
+    };
+    let error = field_error(editor, error_key.clone());
     let on_input = move |ev| match form::parse_limit(field, &event_target_value(&ev)) {
         Ok(value) => editor.edit_field(
-            field.key,
-            &[Key::Field("limits"), Key::Field(field.key)],
+            &error_key,
+            &[Key::Field(section), Key::Field(field.key)],
             value,
         ),
-        Err(why) => editor.set_field_error(field.key, Some(why)),
+        Err(why) => editor.set_field_error(&error_key, Some(why)),
     };
-    let input = match field.kind {
-        LimitKind::Choice(words) => view! {
-            <select id=id.clone() on:change=on_input>
+    let choice = |words: &'static [&'static str]| {
+        view! {
+            <select id=id.clone() on:change=on_input.clone()>
                 <option value="" prop:selected=current.is_empty()>{format!("default ({})", field.absent)}</option>
                 {words.iter().map(|w| view! { <option value=*w prop:selected=current == *w>{*w}</option> }).collect_view()}
             </select>
+        }
+        .into_any()
+    };
+    let input = match field.kind {
+        LimitKind::Choice(words) => choice(words),
+        LimitKind::Bool => choice(&["true", "false"]),
+        LimitKind::Names => view! {
+            <input id=id.clone() type="text" spellcheck="false"
+                placeholder=field.absent prop:value=current.clone() on:input=on_input />
         }
         .into_any(),
         kind => view! {
@@ -267,7 +305,7 @@ fn limit_view(
         .into_any(),
     };
     view! {
-        <div class="limit" data-limit=field.key>
+        <div class="limit" data-limit=field.key data-section=section>
             <label for=id>{field.label}{(!field.unit.is_empty()).then(|| view! { <span class="unit">{format!(" ({})", field.unit)}</span> })}</label>
             {input}
             <p class="field-error" role="alert">{error}</p>

@@ -7,6 +7,7 @@
 
 use harness::event::{EventKind, RunEvent, StopTone};
 use harness::message::Media;
+use harness::numbers::thousands;
 use harness::wire::rejections::{sentence, why};
 use leptos::prelude::*;
 
@@ -14,7 +15,7 @@ use crate::browser::page;
 use crate::state::controller::{Card, Controller};
 use crate::state::inspector::InspectorState;
 use crate::state::protocol::ProtocolWatch;
-use crate::turn_view::{self, EventType, Item};
+use crate::turn_view::{self, ContextGauge, EventType, Item};
 use crate::ui::approval_bar::{approval_bar, Approvals};
 use crate::view_model;
 
@@ -152,6 +153,10 @@ fn ItemView(item: Item, time: String, inspect: Option<u32>) -> impl IntoView {
         .body
         .map(|body| body_view(item.kind, body, item.collapsible));
     let media = (!item.media.is_empty()).then(|| media_view(item.media));
+    let gauge = item.context_gauge.map(|gauge| {
+        let events = expect_context::<Controller>().events();
+        context_gauge_view(events.with_untracked(|e| gauge.in_run(e)))
+    });
     let state = item.state.map(|state| {
         view! {
             <details class="tool-state">
@@ -216,6 +221,7 @@ fn ItemView(item: Item, time: String, inspect: Option<u32>) -> impl IntoView {
                     .into_iter()
                     .map(|line| view! { <p class="event-line">{line}</p> })
                     .collect_view()}
+                {gauge}
                 {state}
                 {bar}
             </div>
@@ -267,6 +273,50 @@ fn ids_view(kind: EventType, ids: Vec<String>) -> Option<AnyView> {
 /// A tool result's images, audio and binary resources, under its text, each
 /// with a caption saying what it is (type and size): an image as an image,
 /// audio as a player, any other resource as its uri and type.
+/// A strategy's edit as two bars, the next request before and after it
+/// (input plus the output allowance), with the window marked: the sizes in
+/// words on each bar, so nothing rests on colour or length alone.
+fn context_gauge_view(gauge: ContextGauge) -> AnyView {
+    let bar = |when: &'static str, input: u64| {
+        let needed = input + gauge.output;
+        let width = format!("width: {:.1}%", gauge.percent(needed));
+        let words = match gauge.output {
+            0 => format!("{when}: ≈{}", thousands(input)),
+            out => format!(
+                "{when}: ≈{} input + {} output = ≈{}",
+                thousands(input),
+                thousands(out),
+                thousands(needed)
+            ),
+        };
+        let over = gauge.window.is_some_and(|w| needed > w);
+        view! {
+            <div class="context-bar" data-when=when data-over=over.then_some("true")>
+                <span class="context-fill" prop:style=width></span>
+                <span class="context-words">{words}{over.then_some(" — over the window")}</span>
+            </div>
+        }
+    };
+    let window_line = gauge.window.map(|w| {
+        let left = format!("left: {:.1}%", gauge.percent(w));
+        view! { <span class="context-window" prop:style=left aria-hidden="true"></span> }
+    });
+    let window_words = gauge.window.map(|w| {
+        view! { <p class="context-window-words">{format!("┆ the window: {} tokens (window_tokens)", thousands(w))}</p> }
+    });
+    view! {
+        <div class="context-gauge">
+            <div class="context-bars">
+                {bar("before", gauge.before)}
+                {bar("after", gauge.after)}
+                {window_line}
+            </div>
+            {window_words}
+        </div>
+    }
+    .into_any()
+}
+
 fn media_view(media: Vec<Media>) -> AnyView {
     let parts = media
         .into_iter()

@@ -29,17 +29,25 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             approval,
             tools,
             limits,
+            context,
             ..
-        } => vec![format!(
-            "▶ {scenario} · model {model} · approval {} · tools: {} · max_turns {}",
-            approval.as_str(),
-            if tools.is_empty() {
-                "none".to_string()
-            } else {
-                tools.join(", ")
-            },
-            limits.max_turns
-        )],
+        } => {
+            let mut line = format!(
+                "▶ {scenario} · model {model} · approval {} · tools: {} · max_turns {}",
+                approval.as_str(),
+                if tools.is_empty() {
+                    "none".to_string()
+                } else {
+                    tools.join(", ")
+                },
+                limits.max_turns
+            );
+            if let Some(summary) = context.summary(limits.max_output_tokens) {
+                line.push_str(" · context: ");
+                line.push_str(&summary);
+            }
+            vec![line]
+        }
         EventKind::ModelRequest {
             turn,
             attempt,

@@ -98,6 +98,31 @@ pub enum OnWindowExceeded {
 }
 
 impl ContextConfig {
+    /// Nothing set: no window, no strategy (a trace leaves it out).
+    pub fn is_unset(&self) -> bool {
+        *self == ContextConfig::default()
+    }
+
+    /// The window and the strategy in a line, e.g. "window 8,000 tokens;
+    /// clear_tool_results past 6,000"; `None` when nothing is set.
+    pub fn summary(&self, max_output_tokens: u32) -> Option<String> {
+        if self.is_unset() {
+            return None;
+        }
+        let window = match self.window_tokens {
+            Some(w) => format!("window {} tokens", thousands(w)),
+            None => "no window".to_string(),
+        };
+        Some(match (self.strategy, self.trigger(max_output_tokens)) {
+            (Strategy::None, _) => format!("{window}; no strategy"),
+            (strategy, Some(t)) => format!("{window}; {} past {}", strategy.as_str(), thousands(t)),
+            (strategy, None) => format!(
+                "{window}; {} (no trigger: it never acts)",
+                strategy.as_str()
+            ),
+        })
+    }
+
     /// Keeps tool_use and tool_result pairs together unless told not to.
     pub fn keeps_pairs(&self) -> bool {
         self.keep_pairs.unwrap_or(true)

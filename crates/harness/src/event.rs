@@ -40,6 +40,14 @@ pub enum EventKind {
         tools: Vec<String>,
         #[serde(deserialize_with = "via_value")]
         limits: Limits,
+        /// The scenario's context window and strategy (`crate::context`);
+        /// absent when it sets none, as in traces written before it existed.
+        #[serde(
+            default,
+            skip_serializing_if = "crate::context::ContextConfig::is_unset",
+            deserialize_with = "via_value"
+        )]
+        context: crate::context::ContextConfig,
         task: String,
     },
     ModelRequest {

@@ -338,6 +338,7 @@ impl Run {
                 approval: self.config.approval,
                 tools: self.config.tools.names(),
                 limits: self.config.limits.clone(),
+                context: self.config.context.clone(),
                 task: self.config.task.clone(),
             },
         );

@@ -40,10 +40,6 @@ use crate::tool::{FixedResult, ToolDef, ToolRegistry};
 use crate::tools;
 use crate::verify::{Check, Verifier};
 
-fn is_default_context(context: &ContextConfig) -> bool {
-    *context == ContextConfig::default()
-}
-
 /// The scenario format as a JSON Schema, published for editors.
 pub const SCENARIO_SCHEMA: &str = include_str!("../scenario.schema.json");
 
@@ -66,7 +62,7 @@ pub struct Scenario {
     #[serde(default)]
     pub limits: Limits,
     /// The context window and the strategy that keeps the history in it.
-    #[serde(default, skip_serializing_if = "is_default_context")]
+    #[serde(default, skip_serializing_if = "ContextConfig::is_unset")]
     pub context: ContextConfig,
     #[serde(default)]
     pub pricing: Pricing,

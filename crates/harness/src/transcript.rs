@@ -291,6 +291,7 @@ fn trace(scenario: &Scenario, model: &str, messages: &[crate::message::Message])
         approval: scenario.approval,
         tools: tool_names.clone(),
         limits: scenario.limits.clone(),
+        context: scenario.context.clone(),
         task: scenario.task.clone(),
     });
     let mut names_by_id: HashMap<String, String> = HashMap::new();

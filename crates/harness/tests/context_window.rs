@@ -219,3 +219,27 @@ async fn a_provider_full_window_is_not_max_tokens_and_retrying_it_fails_each_tim
 fn the_compact_instruction_asks_for_every_id() {
     assert!(COMPACT_INSTRUCTION.contains("every id"));
 }
+
+/// The trace's `run_started` carries the window and the strategy, so the
+/// page's Context gate reads them from the events as it reads the limits; a
+/// trace without them (no window, or written before) loads as no window.
+#[tokio::test(start_paused = true)]
+async fn run_started_carries_the_context_and_old_traces_still_load() {
+    let (_, events) = run("context-clear-tool-results").await;
+    let first = harness::event::to_jsonl(&events[..1]);
+    let line: serde_json::Value = serde_json::from_str(first.trim()).unwrap();
+    assert_eq!(line["type"], "run_started");
+    assert_eq!(line["context"]["strategy"], "clear_tool_results");
+    assert!(line["context"]["window_tokens"].as_u64().is_some());
+    let back = harness::event::from_jsonl(&first).unwrap();
+    assert_eq!(back[0], events[0]);
+
+    let (_, plain) = run("turn-limit").await;
+    let first = harness::event::to_jsonl(&plain[..1]);
+    assert!(!first.contains("\"context\""), "{first}");
+    let back = harness::event::from_jsonl(&first).unwrap();
+    match &back[0].kind {
+        EventKind::RunStarted { context, .. } => assert!(context.is_unset()),
+        other => panic!("{other:?}"),
+    }
+}

@@ -283,6 +283,7 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
             approval: Default::default(),
             tools: tool_names,
             limits: Default::default(),
+            context: Default::default(),
             task,
         },
     );
