@@ -93,8 +93,12 @@ test('a base URL the Content-Security-Policy does not allow is reported in Model
   await page.getByLabel('API key', { exact: true }).fill(SECRET);
   const says = 'add https://llm.example.com:8443 to connect-src in index.html';
   await page.locator('.model-settings .field-error', { hasText: says }).waitFor({ timeout: 2_000 });
-  const blocker = await page.locator('#run-blocker').innerText();
-  assert(blocker.includes("this page's Content-Security-Policy does not allow connecting to https://llm.example.com:8443"), `blocker: ${blocker}`);
+  // The blocker may first say the picked scenario is still loading (the
+  // engine is a split module): wait for it to say why, as a person would.
+  const why = "this page's Content-Security-Policy does not allow connecting to https://llm.example.com:8443";
+  await page.locator('#run-blocker', { hasText: why }).waitFor({ timeout: 10_000 }).catch(async () => {
+    throw new Error(`blocker: ${await page.locator('#run-blocker').innerText()}`);
+  });
   assert(await button(page, 'Run').isDisabled(), 'Run is enabled for a base URL the page cannot reach');
   // Back to a local server: allowed again.
   await page.getByLabel('Base URL').fill('http://127.0.0.1:9');

@@ -110,7 +110,8 @@ export async function pick(page, id) {
       } catch {
         return false;
       }
-    }, label, { timeout: 5_000 })
+    // The built-ins' files are a split module: a busy machine takes seconds.
+    }, label, { timeout: 15_000 })
     .catch(() => {
       throw new Error(`picking ${id} did not load its JSON`);
     });
