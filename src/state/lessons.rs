@@ -27,6 +27,31 @@ pub fn is_lesson_link(fragment: &str) -> bool {
     fragment.starts_with(LESSON_PREFIX) || fragment.starts_with(COURSE_PREFIX)
 }
 
+/// The link that opens a lesson or course file's text in the Lessons mode,
+/// when the text is one (a lesson names its `lesson`, a course lists its
+/// `lessons`): "Import scenario" hands such a file to the mode this way.
+/// Whether it loads is the mode's to say.
+pub fn link_of_file(text: &str) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_str(text.trim()).ok()?;
+    let prefix = if value
+        .get("lesson")
+        .is_some_and(serde_json::Value::is_string)
+    {
+        LESSON_PREFIX
+    } else if value
+        .get("lessons")
+        .is_some_and(serde_json::Value::is_array)
+    {
+        COURSE_PREFIX
+    } else {
+        return None;
+    };
+    Some(format!(
+        "{prefix}{}",
+        crate::share::encode(text.trim().as_bytes())
+    ))
+}
+
 impl Lessons {
     /// Opens the mode at once when the page was opened with a lesson link.
     pub fn new() -> Self {
@@ -85,5 +110,20 @@ impl Lessons {
 impl Default for Lessons {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lesson_and_course_files_become_links_and_scenarios_do_not() {
+        let lesson = link_of_file(r#"{"lesson": "L", "goal": {}}"#).unwrap();
+        assert!(lesson.starts_with(LESSON_PREFIX));
+        let course = link_of_file(r#"{"course": "C", "lessons": ["turn-limit"]}"#).unwrap();
+        assert!(course.starts_with(COURSE_PREFIX));
+        assert_eq!(link_of_file(r#"{"name": "a scenario", "task": "t"}"#), None);
+        assert_eq!(link_of_file("not json"), None);
     }
 }

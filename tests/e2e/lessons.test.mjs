@@ -197,3 +197,25 @@ test('lessons: at 360 px the goal is one tap away', async ({ page }) => {
     return r.top >= 0 && r.top < window.innerHeight;
   }, null, { timeout: 5_000 });
 }, { viewport: { width: 360, height: 740 } });
+
+test('lessons: a course file picked with Import scenario opens in Lessons; a broken lesson file says what is wrong', async ({ page }) => {
+  const { writeFileSync } = await import('node:fs');
+  const course = join(artifacts, 'week1.course.json');
+  writeFileSync(course, JSON.stringify({ course: 'Week 1', lessons: ['schema-enum', 'turn-limit'] }));
+  await page.getByRole('button', { name: 'Import scenario' }).setInputFiles(course);
+  const panel = page.locator('.lessons-panel');
+  await panel.locator('.course-title', { hasText: 'Week 1' }).waitFor({ timeout: 10_000 });
+  const items = await panel.locator('.lesson-item .lesson-open').allInnerTexts();
+  assert(items.length === 2 && items[0] === 'Say which words a tool accepts' && items[1] === 'Stop a runaway loop', `course: ${items}`);
+  assert((await page.locator('.arrival').innerText()).includes('week1.course.json is a lesson or course file'), 'the editor does not say where the file went');
+
+  const broken = join(artifacts, 'broken.lesson.json');
+  const lesson = JSON.parse(readFileSync(join(LESSONS, 'turn-limit.json'), 'utf8'));
+  lesson.goal = { status: 'turn_limt' };
+  writeFileSync(broken, JSON.stringify(lesson));
+  await panel.locator('.lesson-file input').setInputFiles(broken);
+  const note = panel.locator('.lesson-note', { hasText: 'broken.lesson.json was not opened' });
+  await note.waitFor({ timeout: 5_000 });
+  const said = await note.innerText();
+  assert(said.includes('goal.status') && said.includes('turn_limit'), said);
+});
