@@ -186,18 +186,6 @@ test('lessons: a lesson opens from a link and is solved; a broken link says why'
   assert(said.includes('no built-in lesson is named “turn-limt”') && said.includes('turn-limit'), said);
 });
 
-test('lessons: at 360 px the goal is one tap away', async ({ page }) => {
-  await openLesson(page, 'Stop a runaway loop');
-  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-  const goal = button(page, 'Goal');
-  assert(await goal.isVisible(), 'no Goal button in view at the bottom of the page');
-  await goal.click();
-  await page.waitForFunction(() => {
-    const r = document.getElementById('lesson-goal').getBoundingClientRect();
-    return r.top >= 0 && r.top < window.innerHeight;
-  }, null, { timeout: 5_000 });
-}, { viewport: { width: 360, height: 740 } });
-
 test('lessons: a course file picked with Import scenario opens in Lessons; a broken lesson file says what is wrong', async ({ page }) => {
   const { writeFileSync } = await import('node:fs');
   const course = join(artifacts, 'week1.course.json');
