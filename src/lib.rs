@@ -44,6 +44,7 @@ pub mod compare;
 pub mod form;
 pub mod history;
 pub mod lazy;
+pub mod lesson_words;
 pub mod loop_diagram;
 pub mod marked_json;
 pub mod mcp_text;

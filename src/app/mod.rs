@@ -26,6 +26,7 @@ use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::history::History;
 use crate::state::inspector::InspectorState;
+use crate::state::lessons::Lessons;
 use crate::state::mcp::Mcp;
 use crate::state::model_choice::ModelChoice;
 use crate::state::protocol::ProtocolWatch;
@@ -49,18 +50,20 @@ pub fn App() -> impl IntoView {
     // and show the checker's verdict on their turn.
     let inspector = InspectorState::new();
     ProtocolWatch::new(controller);
+    let lessons = Lessons::new();
     // A share link pasted into this tab changes only the fragment: load it.
     page::on_fragment_change(move |fragment| {
         if editor.open_link(&fragment) {
             controller.clear_for_another_scenario();
         }
+        lessons.open_link(&fragment);
     });
 
     view! {
-        <Toolbar editor controller model_choice mcp />
+        <Toolbar editor controller model_choice mcp lessons />
         <main class="layout">
             <ScenarioSection editor controller model_choice mcp />
-            <TraceSection editor controller history approvals />
+            <TraceSection editor controller history approvals lessons />
             <Inspector editor controller inspector model_choice mcp />
         </main>
     }

@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use crate::browser::page;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
+use crate::state::lessons::Lessons;
 use crate::state::mcp::{Mcp, McpStatus};
 use crate::state::model_choice::ModelChoice;
 use crate::ui::counters::CounterBar;
@@ -20,6 +21,7 @@ pub fn Toolbar(
     controller: Controller,
     model_choice: ModelChoice,
     mcp: Mcp,
+    lessons: Lessons,
 ) -> impl IntoView {
     let events = controller.events();
     let running = controller.running();
@@ -94,6 +96,20 @@ pub fn Toolbar(
                         })}
                     </select>
                 </label>
+                // The Lessons mode; while it is open, "Goal" brings the
+                // open lesson's goal into view in one tap, at any width.
+                <div class="lessons-toggle">
+                    <button type="button" class="lessons-button" aria-pressed=move || lessons.open().get().to_string()
+                        on:click=move |_| lessons.set_open(!lessons.open().get_untracked())>
+                        "Lessons"
+                    </button>
+                    {move || lessons.open().get().then(|| view! {
+                        <button type="button" class="goal-button" on:click=move |_| page::bring_into_view(
+                            || web_sys::window()?.document()?.get_element_by_id("lesson-goal"),
+                            web_sys::ScrollLogicalPosition::Start,
+                        )>"Goal"</button>
+                    })}
+                </div>
                 <p class="tagline">
                     "An LLM agent's tool-calling loop, run in your browser against a scripted model."
                 </p>

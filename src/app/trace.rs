@@ -13,9 +13,11 @@ use crate::lazy;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::history::History;
+use crate::state::lessons::Lessons;
 use crate::ui::answer_panel::answer_panel;
 use crate::ui::approval_bar::Approvals;
 use crate::ui::history_panel::{history_panel, RunFiles};
+use crate::ui::lessons_panel::lessons_panel;
 use crate::ui::loop_diagram::loop_panel;
 use crate::ui::protocol_verdict::ProtocolVerdict;
 use crate::ui::stop_banner::StopBanner;
@@ -28,6 +30,7 @@ pub fn TraceSection(
     controller: Controller,
     history: History,
     approvals: Approvals,
+    lessons: Lessons,
 ) -> impl IntoView {
     let events = controller.events();
     let idle = move || events.with(Vec::is_empty);
@@ -69,6 +72,9 @@ pub fn TraceSection(
                 </h2>
                 <RunFiles history=history />
             </div>
+            // The Lessons mode, above the loop: its module is fetched the
+            // first time the mode opens.
+            {move || lessons.mounted().get().then(|| Suspend::new(lessons_panel(lessons, editor, controller)))}
             {Suspend::new(loop_panel(
                 controller.events(),
                 controller.run_id(),

@@ -95,6 +95,14 @@ pub fn on_fragment_change(on_change: impl Fn(String) + 'static) {
     leptos::prelude::on_cleanup(move || listener.remove());
 }
 
+/// Goes to `fragment` as a pasted link would: the page's `hashchange`
+/// handler opens it.
+pub fn go_to_fragment(fragment: &str) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().set_hash(fragment);
+    }
+}
+
 /// Puts `fragment` in the address bar without adding a history entry or
 /// reloading, and returns the page's full URL.
 pub fn set_fragment(fragment: &str) -> Option<String> {

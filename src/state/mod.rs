@@ -18,12 +18,15 @@
 //! - [`inspector`]: what the inspector shows (open, turn, view, format,
 //!   the block a verdict points at).
 //! - [`protocol`]: the protocol checker's verdicts on the run in view, live.
+//! - [`lessons`]: the Lessons mode's switch and a lesson link to open
+//!   (the course and lessons are the split module `ui::lessons_panel`).
 
 pub mod controller;
 pub mod editor;
 pub mod form_doc;
 pub mod history;
 pub mod inspector;
+pub mod lessons;
 pub mod mcp;
 pub mod model_choice;
 pub mod protocol;

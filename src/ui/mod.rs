@@ -5,11 +5,12 @@
 //! points and pure modules; nothing but another component or the page
 //! (`app`) imports a component.
 //!
-//! Six are split modules of their own, each declaring its `#[lazy]`
+//! Seven are split modules of their own, each declaring its `#[lazy]`
 //! function beside it: the answer panel and the approval bar (shown only
 //! while a run waits), the
 //! timeline with its cards, the loop diagram, the Compare panel and the run
-//! history's list (painted right after the page).
+//! history's list (painted right after the page), and the Lessons panel
+//! (fetched the first time the mode opens).
 
 pub mod answer_panel;
 pub mod approval_bar;
@@ -19,6 +20,7 @@ pub mod counters;
 pub mod history_panel;
 pub mod inspector_panel;
 pub mod json_editor;
+pub mod lessons_panel;
 pub mod loop_diagram;
 pub mod mcp_panel;
 pub mod model_settings;

@@ -58,6 +58,15 @@ pub fn ShareBar(
                 .and_then(|files| files.get(0))
                 .map_or_else(|| "The file".to_string(), |file| file.name());
             match files::read_picked(&input).await {
+                // A lesson or course file opens in the Lessons mode.
+                Some(Ok(text)) if crate::state::lessons::link_of_file(&text).is_some() => {
+                    if let Some(link) = crate::state::lessons::link_of_file(&text) {
+                        page::go_to_fragment(&link);
+                        editor.set_arrival(Some(format!(
+                            "{name} is a lesson or course file, not a scenario: it opens in Lessons."
+                        )));
+                    }
+                }
                 Some(Ok(text)) => match lazy::scenario_file(name.clone(), text.clone()).await {
                     Ok(()) => {
                         on_arrival.run(());

@@ -105,8 +105,18 @@ pub fn changed_outside(start: &Value, edited: &Value, editable: &[String]) -> Ve
     out
 }
 
+/// Equal as JSON: `3` and `3.0` are one number. An editor that rewrites
+/// the text (the page's JSON box after a paste, a formatter) may write either,
+/// and neither is a change the learner made.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        _ => a == b,
+    }
+}
+
 fn walk(a: &Value, b: &Value, at: &mut Vec<Step>, editable: &[Vec<Step>], out: &mut Vec<String>) {
-    if editable.iter().any(|e| at.starts_with(e)) || a == b {
+    if editable.iter().any(|e| at.starts_with(e)) || same(a, b) {
         return;
     }
     match (a, b) {
@@ -233,6 +243,21 @@ mod tests {
         assert_eq!(
             changed_outside(&start, &shorter, &editable),
             vec!["task", "tools"]
+        );
+    }
+
+    #[test]
+    fn a_number_written_another_way_is_no_change() {
+        let start =
+            json!({"pricing": {"input_usd_per_mtok": 3.0}, "limits": {"cost_mode": "naive"}});
+        let edited =
+            json!({"pricing": {"input_usd_per_mtok": 3}, "limits": {"cost_mode": "strict"}});
+        assert!(changed_outside(&start, &edited, &["limits.cost_mode".to_string()]).is_empty());
+        let other =
+            json!({"pricing": {"input_usd_per_mtok": 3.5}, "limits": {"cost_mode": "naive"}});
+        assert_eq!(
+            changed_outside(&start, &other, &["limits.cost_mode".to_string()]),
+            vec!["pricing.input_usd_per_mtok"]
         );
     }
 }

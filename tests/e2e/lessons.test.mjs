@@ -1,0 +1,209 @@
+// Issue 25, lessons that check themselves: the Lessons mode lists the
+// built-in course, opens a lesson with its goal in words, keeps edits to
+// the lesson's editable paths, and Check judges the run with the harness's
+// goal. Each kind of lesson is solved here by typing and clicking alone: a
+// limit, a pair's fix, a schema edit, an approval, a protocol lesson by
+// answering as the model, and a lesson opened from a link.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { artifacts, assert, bannerStatus, button, env, root, test } from './lib.mjs';
+
+const LESSONS = join(root, 'crates/harness/lessons');
+
+/** Opens the Lessons mode and the lesson titled `title` from the course. */
+async function openLesson(page, title) {
+  const panel = page.locator('.lessons-panel');
+  if (!(await panel.isVisible().catch(() => false))) await button(page, 'Lessons').click();
+  await panel.locator('.lesson-list').waitFor({ timeout: 10_000 });
+  await button(panel, title).click();
+  await panel.locator('.lesson-goal').waitFor({ timeout: 5_000 });
+  assert((await panel.locator('.lesson-title').innerText()).includes(title), 'the lesson did not open');
+  return panel;
+}
+
+/** The scenario in the JSON editor, parsed. */
+async function scenario(page) {
+  return JSON.parse(await page.locator('#scenario-json').inputValue());
+}
+
+/** Types `edit(scenario)` into the JSON editor. */
+async function editJson(page, edit) {
+  const value = await scenario(page);
+  edit(value);
+  await page.locator('#scenario-json').fill(JSON.stringify(value, null, 2));
+}
+
+/** Presses Check and returns the verdict's text once it shows. */
+async function check(page) {
+  const panel = page.locator('.lessons-panel');
+  await button(panel, 'Check').click();
+  const verdict = panel.locator('.lesson-verdict');
+  await verdict.waitFor({ timeout: 15_000 });
+  return verdict.innerText();
+}
+
+async function expectSolved(page) {
+  const text = await check(page);
+  assert(text.includes('Solved: every part of the goal holds.'), `not solved: ${text}`);
+  assert(!text.includes('✗'), `a part fails: ${text}`);
+  await page.locator('.lesson-explain').waitFor({ timeout: 5_000 });
+  return text;
+}
+
+test('lessons: a limit lesson is solved by editing its limit; a wrong Check says what does not hold; ✓ survives a reload', async ({ page }) => {
+  const panel = await openLesson(page, 'Stop a runaway loop');
+  const goal = await panel.locator('.lesson-goal').innerText();
+  assert(goal.includes('The run ends with status turn_limit.') && goal.includes('At most 3 model calls.'), `goal: ${goal}`);
+  assert(goal.includes('You may change only: limits.max_turns'), `what may change: ${goal}`);
+  // Its start takes the built-in's max_turns away: the default applies.
+  assert(!('max_turns' in (await scenario(page)).limits), 'the lesson did not load its starting scenario');
+
+  // As given, the default limit stops it after 10 calls: the run meets the
+  // status and not the call count, and Check says so part by part.
+  const wrong = await check(page);
+  assert(wrong.includes('Not yet'), `a failing check: ${wrong}`);
+  assert(/✗[^\n]*10/.test(wrong), `the failing part does not say what the run did: ${wrong}`);
+  assert(wrong.includes('✓'), `the part that holds is not said to hold: ${wrong}`);
+  // The run is on the loop, as a run.
+  assert((await bannerStatus(page)) === 'turn_limit', 'Check did not show its run');
+
+  await editJson(page, (s) => { s.limits.max_turns = 3; });
+  await expectSolved(page);
+  const explain = await panel.locator('.lesson-explain').innerText();
+  assert(explain.includes('max_turns counts model calls'), `explain: ${explain}`);
+  await panel.screenshot({ path: join(artifacts, 'lesson-solved.png') });
+  assert(await button(panel, 'Next lesson →').isVisible(), 'no next lesson offered');
+
+  await page.reload();
+  await button(page, 'Lessons').click();
+  const item = page.locator('.lesson-item', { hasText: 'Stop a runaway loop' });
+  await item.waitFor({ timeout: 10_000 });
+  assert((await item.locator('.lesson-mark').innerText()).trim() === '✓', 'the ✓ did not survive the reload');
+  assert((await page.locator('.course-progress').innerText()).startsWith('1 of 30 solved'), await page.locator('.course-progress').innerText());
+});
+
+test('lessons: hints come one at a time, the solution only after two failed checks, and an edit outside the lesson is undone', async ({ page }) => {
+  const panel = await openLesson(page, 'Stop a runaway loop');
+  const hint = panel.locator('.lesson-hint');
+  assert((await hint.innerText()) === 'Hint (2 left)', await hint.innerText());
+  await hint.click();
+  assert((await panel.locator('.lesson-hints li').count()) === 1, 'a hint is not shown one at a time');
+  assert((await panel.locator('.lesson-hints').innerText()).includes('Limits live under limits.'), 'the first hint');
+
+  // A change the lesson does not allow is refused, naming the path.
+  await editJson(page, (s) => { s.system = 'Be brief.'; });
+  const note = panel.locator('.lesson-note');
+  await note.waitFor({ timeout: 5_000 });
+  const said = await note.innerText();
+  assert(said.includes('Your change to system was undone') && said.includes('limits.max_turns'), `refusal: ${said}`);
+  assert((await scenario(page)).system !== 'Be brief.', 'the refused edit stayed in the editor');
+
+  await check(page);
+  assert((await panel.locator('.lesson-solution').count()) === 0, 'the solution is offered after one failed check');
+  await check(page);
+  const solution = button(panel, 'Show the solution');
+  await solution.waitFor({ timeout: 5_000 });
+  await solution.click();
+  const applied = await panel.locator('.lesson-solution-note').innerText();
+  assert(applied.includes('Applied the solution: it sets limits.max_turns.'), applied);
+  assert((await scenario(page)).limits.max_turns === 3, 'the solution is not in the editor');
+  await expectSolved(page);
+});
+
+test('lessons: a pair lesson (the naive budget) is solved by switching to strict', async ({ page }) => {
+  await openLesson(page, 'A budget that is never overshot');
+  await editJson(page, (s) => { s.limits.cost_mode = 'strict'; });
+  const text = await expectSolved(page);
+  assert(text.includes('cost_limit'), text);
+});
+
+test('lessons: a schema lesson is solved by editing the tool schema', async ({ page }) => {
+  await openLesson(page, 'Say which words a tool accepts');
+  const wrong = await check(page);
+  assert(wrong.includes('Not yet') && wrong.includes('search_hotels'), `wrong: ${wrong}`);
+  await editJson(page, (s) => { s.tools[0].input_schema.properties.place.enum = ['Paris', 'Lisbon', 'Kyoto']; });
+  const text = await expectSolved(page);
+  assert(text.includes('Lisbon'), text);
+});
+
+test('lessons: an approval lesson is solved by denying in the approval bar', async ({ page }) => {
+  const panel = await openLesson(page, 'Deny, and let the agent go on');
+  assert((await panel.locator('.lesson-how').innerText()).includes('approval bar'), 'the lesson does not say how');
+  await button(page, 'Run').click();
+  const bar = page.locator('.approval-bar');
+  await bar.waitFor({ timeout: 10_000 });
+  await button(bar, 'Deny').click();
+  assert((await bannerStatus(page)) === 'done', 'the run did not end done');
+  await expectSolved(page);
+});
+
+test('lessons: a protocol lesson is solved by answering as the model', async ({ page }) => {
+  const panel = await openLesson(page, 'A valid parallel call');
+  // Nothing run yet: Check says what to do.
+  await button(panel, 'Check').click();
+  assert((await panel.locator('.lesson-note').innerText()).includes('Press Step'), 'Check without a run');
+  await button(page, 'Step').click();
+  await page.locator('.run-state', { hasText: 'Paused before model call (turn 1)' }).waitFor({ timeout: 10_000 });
+  const answer = page.locator('.answer-panel');
+  await button(answer, 'Answer as the model').click({ timeout: 10_000 });
+  await answer.locator('.answer-form').waitFor({ state: 'visible', timeout: 5_000 });
+  for (const [id, warehouse] of [['toolu_a', 'A'], ['toolu_b', 'B']]) {
+    await button(answer, 'Add a tool call').click();
+    const call = answer.locator('.answer-call').last();
+    await call.locator('input.answer-call-id').fill(id);
+    await call.locator('select').first().selectOption('check_stock');
+    await call.locator('textarea.answer-args').fill(JSON.stringify({ warehouse }));
+  }
+  await answer.locator('.answer-ok').waitFor({ timeout: 5_000 });
+  await button(answer, 'Send as the model').click();
+  // The rest of the run goes on without pausing.
+  await button(page, 'Run').click();
+  assert((await bannerStatus(page)) === 'done', 'the run did not end done');
+  const text = await expectSolved(page);
+  assert(text.includes('accept'), text);
+});
+
+test('lessons: a lesson opens from a link and is solved; a broken link says why', async ({ page }) => {
+  const file = readFileSync(join(LESSONS, 'tool-call-limit.json'), 'utf8');
+  const encoded = Buffer.from(file.trim()).toString('base64url');
+  await page.goto(`${env.baseUrl}#lesson=${encoded}`);
+  const panel = page.locator('.lessons-panel');
+  await panel.locator('.lesson-goal').waitFor({ timeout: 10_000 });
+  const lesson = JSON.parse(file);
+  assert((await panel.locator('.lesson-title').innerText()).includes(lesson.lesson), 'the linked lesson did not open');
+  await editJson(page, (s) => {
+    for (const [key, value] of Object.entries(lesson.solution.limits)) s.limits[key] = value;
+  });
+  await expectSolved(page);
+
+  await page.goto(`${env.baseUrl}#lesson=turn-limt`);
+  await page.reload();
+  const note = page.locator('.lessons-panel .lesson-note');
+  await note.waitFor({ timeout: 10_000 });
+  const said = await note.innerText();
+  assert(said.includes('no built-in lesson is named “turn-limt”') && said.includes('turn-limit'), said);
+});
+
+test('lessons: a course file picked with Import scenario opens in Lessons; a broken lesson file says what is wrong', async ({ page }) => {
+  const { writeFileSync } = await import('node:fs');
+  const course = join(artifacts, 'week1.course.json');
+  writeFileSync(course, JSON.stringify({ course: 'Week 1', lessons: ['schema-enum', 'turn-limit'] }));
+  await page.getByRole('button', { name: 'Import scenario' }).setInputFiles(course);
+  const panel = page.locator('.lessons-panel');
+  await panel.locator('.course-title', { hasText: 'Week 1' }).waitFor({ timeout: 10_000 });
+  const items = await panel.locator('.lesson-item .lesson-open').allInnerTexts();
+  assert(items.length === 2 && items[0] === 'Say which words a tool accepts' && items[1] === 'Stop a runaway loop', `course: ${items}`);
+  assert((await page.locator('.arrival').innerText()).includes('week1.course.json is a lesson or course file'), 'the editor does not say where the file went');
+
+  const broken = join(artifacts, 'broken.lesson.json');
+  const lesson = JSON.parse(readFileSync(join(LESSONS, 'turn-limit.json'), 'utf8'));
+  lesson.goal = { status: 'turn_limt' };
+  writeFileSync(broken, JSON.stringify(lesson));
+  await panel.locator('.lesson-file input').setInputFiles(broken);
+  const note = panel.locator('.lesson-note', { hasText: 'broken.lesson.json was not opened' });
+  await note.waitFor({ timeout: 5_000 });
+  const said = await note.innerText();
+  assert(said.includes('goal.status') && said.includes('turn_limit'), said);
+});
