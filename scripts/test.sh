@@ -83,6 +83,8 @@ finished = events[-1]
 assert finished["type"] == "run_finished" and finished["status"] == "done", f"the run ended {finished}"
 assert len(results) == 2, f"expected 2 tool results, got {results}"
 assert not results[0]["is_error"] and "5" in results[0]["content"], f"add(2, 3) gave {results[0]}"
+# The SDK sends the sum as text and again as structuredContent; the model reads it once.
+assert "structured content" not in results[0]["content"], f"add(2, 3) reached the model twice: {results[0]}"
 assert results[1]["is_error"] and "/a" in results[1]["content"], f"add(a=\"x\") gave {results[1]}"
 print("python SDK server: run done, add(2, 3) =", results[0]["content"].splitlines()[0] + ", bad call:", results[1]["content"])' \
   "$py_dir/run.jsonl" || py_fail "the run against the Python server is wrong"
