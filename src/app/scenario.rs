@@ -41,8 +41,12 @@ pub fn ScenarioSection(
                 </button>
             })}
             {Suspend::new(editor_form(editor, live_problems.into()))}
-            <label for="scenario-json">"Scenario JSON"</label>
-            <JsonEditor text=editor.text() on_input=move |text| editor.edit(text) />
+            <label for="scenario-json">
+                "Scenario JSON"
+                {move || editor.lock().with(Option::is_some).then_some(" (🔒 read-only in this lesson)")}
+            </label>
+            <JsonEditor text=editor.text() on_input=move |text| editor.edit(text)
+                read_only=Signal::derive(move || editor.lock().with(Option::is_some)) />
             {Suspend::new(mcp_panel(mcp, editor))}
             <ShareBar editor=editor on_arrival=move |()| controller.clear_for_another_scenario() />
             {Suspend::new(model_settings(model_choice))}

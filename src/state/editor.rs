@@ -73,6 +73,10 @@ pub struct Editor {
     /// opened run, a link) took away, for "Undo". Undo swaps it back in and
     /// keeps what it replaced, so nothing is lost either way.
     replaced: RwSignal<Option<Replaced>>,
+    /// While a lesson is open, the paths it lets the learner change (see
+    /// `harness::lesson::patch::covers`): every other field of the form and
+    /// the JSON box are read-only. `None`: everything is editable.
+    lock: RwSignal<Option<Vec<String>>>,
 }
 
 /// A text a replacement took away, with where it came from and the picker's
@@ -146,6 +150,7 @@ impl Editor {
             lesson: lesson_of(text_signal.read_only(), loading.read_only()),
             mcp,
             replaced: RwSignal::new(None),
+            lock: RwSignal::new(None),
         };
         if let Some(draft) = draft {
             if editor
@@ -334,6 +339,25 @@ impl Editor {
         });
     }
 
+    /// The paths a lesson lets the learner change, or `None` for no lesson.
+    pub fn lock(&self) -> ReadSignal<Option<Vec<String>>> {
+        self.lock.read_only()
+    }
+
+    pub fn set_lock(self, editable: Option<Vec<String>>) {
+        if self.lock.with_untracked(|l| *l != editable) {
+            self.lock.set(editable);
+        }
+    }
+
+    /// Whether a lesson keeps the field at `path` as it is (reactive).
+    pub fn fixed(&self, path: &str) -> bool {
+        self.lock.with(|lock| {
+            lock.as_ref()
+                .is_some_and(|editable| !harness::lesson::patch::covers(editable, path))
+        })
+    }
+
     /// The user typed or pasted into the JSON box.
     pub fn edit(self, text: String) {
         self.next_pick();
@@ -474,6 +498,12 @@ impl form_doc::FormDoc for Editor {
     }
     fn id_prefix(&self) -> &'static str {
         ""
+    }
+    fn fixed(&self, path: &str) -> bool {
+        Editor::fixed(self, path)
+    }
+    fn lock(&self) -> Option<ReadSignal<Option<Vec<String>>>> {
+        Some(Editor::lock(self))
     }
 }
 

@@ -25,6 +25,16 @@ pub trait FormDoc: Copy + Send + Sync + 'static {
     /// Goes before every element id the form makes, so two forms can share
     /// a page: "" for A, "b-" for B.
     fn id_prefix(&self) -> &'static str;
+    /// Whether the field at `path` (`limits.max_turns`) is read-only: an
+    /// open lesson keeps it as it is (reactive). B is never locked.
+    fn fixed(&self, _path: &str) -> bool {
+        false
+    }
+    /// The paths an open lesson lets the learner change, when this text
+    /// can be locked by one.
+    fn lock(&self) -> Option<ReadSignal<Option<Vec<String>>>> {
+        None
+    }
 }
 
 /// Records (or clears, with `None`) why form field `key` cannot be applied;

@@ -12,6 +12,10 @@ use leptos::prelude::*;
 pub fn JsonEditor(
     #[prop(into)] text: Signal<String>,
     #[prop(into)] on_input: Callback<String>,
+    /// An open lesson keeps the whole text as it is (its editable parts have
+    /// boxes of their own, `ui::lesson_parts`).
+    #[prop(into)]
+    read_only: Signal<bool>,
 ) -> impl IntoView {
     let area = NodeRef::<html::Textarea>::new();
     let gutter = NodeRef::<html::Div>::new();
@@ -64,6 +68,7 @@ pub fn JsonEditor(
                 wrap="off"
                 rows="16"
                 node_ref=area
+                prop:readOnly=read_only
                 prop:value=text
                 on:input=move |ev| on_input.run(event_target_value(&ev))
                 on:scroll=move |_| follow_scroll()

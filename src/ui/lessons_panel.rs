@@ -12,9 +12,11 @@
 //!   deciding approvals, pressing Stop): the learner runs it with Run or Step
 //!   and the answer panel or approval bar, and Check judges the run in view.
 //!
-//! Only the lesson's `editable` paths may change: any other change to the
-//! editor's text, from the JSON box or the form, is undone at once with a
-//! message naming the path (`Lesson::edit_problems`, `patch::changed_outside`).
+//! Only the lesson's `editable` paths may change: the form's other fields
+//! and the JSON box are read-only (`Editor::set_lock`), each editable path
+//! gets a JSON box of its own (`ui::lesson_parts`), and any other change to
+//! the editor's text (an import, a link) is undone at once with a message
+//! naming the path (`Lesson::edit_problems`, `patch::changed_outside`).
 //!
 //! A split module of its own (`lessons_panel`): fetched the first time the
 //! mode opens, with the course's files, so the first paint carries neither.
@@ -206,7 +208,19 @@ fn LessonsPanel(lessons: Lessons, editor: Editor, controller: Controller) -> imp
         }
     });
 
-    // Only the editable paths may change: any other change is undone.
+    // While a lesson is open in the open mode, the form's other fields and
+    // the JSON box are read-only.
+    Effect::new(move |_| {
+        let editable = if lessons.open().get() {
+            open.with(|o| o.as_ref().map(|o| o.lesson.editable.clone()))
+        } else {
+            None
+        };
+        editor.set_lock(editable);
+    });
+
+    // Only the editable paths may change: any other change (a file imported
+    // or a link opened over the lesson) is undone.
     Effect::new(move |_| {
         let text = editor.text().get();
         if !lessons.open().get_untracked() {

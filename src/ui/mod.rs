@@ -20,6 +20,7 @@ pub mod counters;
 pub mod history_panel;
 pub mod inspector_panel;
 pub mod json_editor;
+pub mod lesson_parts;
 pub mod lessons_panel;
 pub mod loop_diagram;
 pub mod mcp_panel;

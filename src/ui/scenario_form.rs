@@ -18,13 +18,23 @@ use serde_json::Value;
 use crate::form::{self, Key, LimitKind, ToolForm};
 use crate::state::editor::Editor;
 use crate::state::form_doc::FormDoc;
+use crate::ui::lesson_parts::LessonParts;
 
 /// The editor's form, a split module: the first paint shows the lesson and
 /// the JSON box, and the fields arrive with the engine, right after it
 /// (see `lazy`). The Compare panel's B form is in that panel's module.
 #[cfg_attr(feature = "split", lazy)]
 pub async fn editor_form(editor: Editor, problems: Signal<Vec<String>>) -> AnyView {
-    view! { <ScenarioForm editor problems /> }.into_any()
+    // An open lesson's editable paths, each in a JSON box of its own, under
+    // the fields and above the JSON box it makes read-only.
+    let parts = move || {
+        editor
+            .lock()
+            .get()
+            .filter(|paths| !paths.is_empty())
+            .map(|paths| view! { <LessonParts editor paths /> })
+    };
+    view! { <ScenarioForm editor problems /> {parts} }.into_any()
 }
 
 #[component]
@@ -88,6 +98,49 @@ fn field_error(editor: impl FormDoc, key: String) -> impl Fn() -> Option<String>
     }
 }
 
+/// Marks a field a lesson lets the learner change, in words and a shape
+/// (the other fields are read-only, which the browser shows on its own).
+fn editable_mark(editor: impl FormDoc, path: String) -> impl IntoView {
+    move || {
+        let locked = editor.lock().is_some_and(|l| l.with(Option::is_some));
+        (locked && !editor.fixed(&path))
+            .then(|| view! { <span class="lesson-editable">" ✎ editable in this lesson"</span> })
+    }
+}
+
+/// Whether a form section holds a path an open lesson lets the learner
+/// change: that section opens, so the field is in view.
+fn holds_editable(editor: impl FormDoc, section: &'static str) -> bool {
+    editor.lock().is_some_and(|l| {
+        l.with(|l| {
+            l.as_ref().is_some_and(|paths| {
+                paths.iter().any(|p| {
+                    p == section
+                        || p.starts_with(&format!("{section}."))
+                        || p.starts_with(&format!("{section}["))
+                })
+            })
+        })
+    })
+}
+
+/// What an open lesson locks, said once above the fields.
+fn lock_note(editor: impl FormDoc) -> impl IntoView {
+    move || {
+        editor.lock().and_then(|l| l.get()).map(|paths| {
+            let text = if paths.is_empty() {
+                "🔒 This lesson keeps the whole scenario as it is: it is solved in the run. Every field here and the JSON box are read-only; close Lessons to edit freely.".to_string()
+            } else {
+                format!(
+                    "🔒 This lesson lets you change only {}: those fields are marked ✎. Every other field and the JSON box are read-only; close Lessons to edit freely.",
+                    paths.join(", ")
+                )
+            };
+            view! { <p class="lesson-lock" role="note">{text}</p> }
+        })
+    }
+}
+
 fn problem_list(lines: impl Fn() -> Vec<String> + Send + Sync + 'static) -> impl IntoView {
     view! {
         <ul class="field-problems" role="alert">
@@ -132,35 +185,39 @@ fn form_view(editor: impl FormDoc, value: &Value, problems: Signal<Vec<String>>)
     let p = editor.id_prefix();
     let id = move |name: &str| format!("{p}field-{name}");
     view! {
+        {lock_note(editor)}
         <details class="form-section" open>
             <summary>"Task and system prompt"</summary>
-            <label for=id("task")>"Task"</label>
-            <textarea id=id("task") class="prose" rows="2" prop:value=task on:input=string_field("task")></textarea>
+            <label for=id("task")>"Task"{editable_mark(editor, "task".into())}</label>
+            <textarea id=id("task") class="prose" rows="2" prop:value=task on:input=string_field("task")
+                prop:readOnly=move || editor.fixed("task")></textarea>
             {problem_list(move || problems.with(|p| form::problems_under(p, "task")))}
-            <label for=id("system")>"System prompt"</label>
-            <textarea id=id("system") class="prose" rows="2" prop:value=system on:input=string_field("system")></textarea>
+            <label for=id("system")>"System prompt"{editable_mark(editor, "system".into())}</label>
+            <textarea id=id("system") class="prose" rows="2" prop:value=system on:input=string_field("system")
+                prop:readOnly=move || editor.fixed("system")></textarea>
         </details>
-        <details class="form-section">
+        <details class="form-section" prop:open=move || holds_editable(editor, "tools")>
             <summary>"Tools"</summary>
             {tools}
             <p class="hint">"Add or remove tools in the JSON below."</p>
         </details>
-        <details class="form-section">
+        <details class="form-section" prop:open=move || holds_editable(editor, "limits")>
             <summary>"Limits"</summary>
             <div class="limits">{limits}</div>
             {problem_list(move || problems.with(|p| form::problems_under(p, "limits")))}
         </details>
-        <details class="form-section" data-section="context">
+        <details class="form-section" data-section="context" prop:open=move || holds_editable(editor, "context")>
             <summary>"Context window"</summary>
             <p class="hint">"The window one request must fit (input plus max output tokens), and the strategy that makes room as the history grows."</p>
             <div class="limits">{context}</div>
             {problem_list(move || problems.with(|p| form::problems_under(p, "context")))}
         </details>
-        <details class="form-section">
+        <details class="form-section" prop:open=move || holds_editable(editor, "model")>
             <summary>"Scripted responses"</summary>
-            <label for=id("responses")>"Responses (JSON array, one per model call)"</label>
+            <label for=id("responses")>"Responses (JSON array, one per model call)"{editable_mark(editor, "model.responses".into())}</label>
             <textarea id=id("responses") rows="10" spellcheck="false" prop:value=responses
                 prop:disabled=!has_script
+                prop:readOnly=move || editor.fixed("model.responses")
                 on:input=move |ev| {
                     match form::parse_json_field("model.responses", &event_target_value(&ev)) {
                         Ok(v) => editor.edit_field("responses", &[Key::Field("model"), Key::Field("responses")], Some(v)),
@@ -227,12 +284,20 @@ fn tool_view(
         <fieldset class="tool" data-tool=name.clone() data-builtin=builtin.then_some("")>
             <legend><code>{name.clone()}</code>{legend_note}</legend>
             {builtin_hint}
-            <label for=id("description")>"Description"</label>
+            <label for=id("description")>"Description"{editable_mark(editor, format!("{prefix}.description"))}</label>
             <textarea id=id("description") class="prose" rows="2" prop:value=description
+                prop:readOnly={
+                    let path = format!("{prefix}.description");
+                    move || editor.fixed(&path)
+                }
                 on:input=move |ev| write("description", "description", Value::from(event_target_value(&ev)))
             ></textarea>
-            <label for=id("schema")>"Input schema (JSON Schema)"</label>
+            <label for=id("schema")>"Input schema (JSON Schema)"{editable_mark(editor, schema_key.clone())}</label>
             <textarea id=id("schema") rows="6" spellcheck="false" prop:value=schema
+                prop:readOnly={
+                    let path = schema_key.clone();
+                    move || editor.fixed(&path)
+                }
                 on:input={
                     let schema_key = schema_key.clone();
                     move |ev| match form::parse_json_field(&schema_key, &event_target_value(&ev)) {
@@ -244,9 +309,14 @@ fn tool_view(
             <p class="field-error" role="alert">{schema_error}</p>
             <label class="check">
                 <input type="checkbox" prop:checked=needs_approval
+                    prop:disabled={
+                        let path = format!("{prefix}.needs_approval");
+                        move || editor.fixed(&path)
+                    }
                     on:change=move |ev| write("needs_approval", "needs_approval", Value::from(event_target_checked(&ev)))
                 />
                 "Needs approval"
+                {editable_mark(editor, format!("{prefix}.needs_approval"))}
             </label>
             {problem_list(under)}
         </fieldset>
@@ -273,6 +343,11 @@ fn limit_view(
         _ => format!("{section}.{}", field.key),
     };
     let error = field_error(editor, error_key.clone());
+    let path = format!("{section}.{}", field.key);
+    let fixed = {
+        let path = path.clone();
+        move || editor.fixed(&path)
+    };
     let on_input = move |ev| match form::parse_limit(field, &event_target_value(&ev)) {
         Ok(value) => editor.edit_field(
             &error_key,
@@ -283,7 +358,7 @@ fn limit_view(
     };
     let choice = |words: &'static [&'static str]| {
         view! {
-            <select id=id.clone() on:change=on_input.clone()>
+            <select id=id.clone() on:change=on_input.clone() prop:disabled=fixed.clone()>
                 <option value="" prop:selected=current.is_empty()>{format!("default ({})", field.absent)}</option>
                 {words.iter().map(|w| view! { <option value=*w prop:selected=current == *w>{*w}</option> }).collect_view()}
             </select>
@@ -294,19 +369,19 @@ fn limit_view(
         LimitKind::Choice(words) => choice(words),
         LimitKind::Bool => choice(&["true", "false"]),
         LimitKind::Names => view! {
-            <input id=id.clone() type="text" spellcheck="false"
+            <input id=id.clone() type="text" spellcheck="false" prop:readOnly=fixed.clone()
                 placeholder=field.absent prop:value=current.clone() on:input=on_input />
         }
         .into_any(),
         kind => view! {
             <input id=id.clone() type="text" inputmode=if kind == LimitKind::Number { "decimal" } else { "numeric" }
-                placeholder=field.absent prop:value=current on:input=on_input />
+                prop:readOnly=fixed.clone() placeholder=field.absent prop:value=current on:input=on_input />
         }
         .into_any(),
     };
     view! {
         <div class="limit" data-limit=field.key data-section=section>
-            <label for=id>{field.label}{(!field.unit.is_empty()).then(|| view! { <span class="unit">{format!(" ({})", field.unit)}</span> })}</label>
+            <label for=id>{field.label}{(!field.unit.is_empty()).then(|| view! { <span class="unit">{format!(" ({})", field.unit)}</span> })}{editable_mark(editor, path)}</label>
             {input}
             <p class="field-error" role="alert">{error}</p>
         </div>

@@ -28,11 +28,11 @@ async function scenario(page) {
   return JSON.parse(await page.locator('#scenario-json').inputValue());
 }
 
-/** Types `edit(scenario)` into the JSON editor. */
-async function editJson(page, edit) {
-  const value = await scenario(page);
-  edit(value);
-  await page.locator('#scenario-json').fill(JSON.stringify(value, null, 2));
+/** Types `value` (JSON) into the lesson's own box for `path`, the way to
+ *  edit a path while the JSON box is read-only. */
+async function editPart(page, path, value) {
+  const id = `#lesson-part-${path.replace(/[.[\]]/g, '-')}`;
+  await page.locator(id).fill(JSON.stringify(value, null, 2));
 }
 
 /** Presses Check and returns the verdict's text once it shows. */
@@ -69,7 +69,8 @@ test('lessons: a limit lesson is solved by editing its limit; a wrong Check says
   // The run is on the loop, as a run.
   assert((await bannerStatus(page)) === 'turn_limit', 'Check did not show its run');
 
-  await editJson(page, (s) => { s.limits.max_turns = 3; });
+  // The form's field for the limit is the one that can be typed in.
+  await page.locator('#limit-max_turns').fill('3');
   await expectSolved(page);
   const explain = await panel.locator('.lesson-explain').innerText();
   assert(explain.includes('max_turns counts model calls'), `explain: ${explain}`);
@@ -84,7 +85,7 @@ test('lessons: a limit lesson is solved by editing its limit; a wrong Check says
   assert((await page.locator('.course-progress').innerText()).startsWith('1 of 30 solved'), await page.locator('.course-progress').innerText());
 });
 
-test('lessons: hints come one at a time, the solution only after two failed checks, and an edit outside the lesson is undone', async ({ page }) => {
+test('lessons: hints come one at a time, the solution only after two failed checks, and only the editable fields can be edited', async ({ page }) => {
   const panel = await openLesson(page, 'Stop a runaway loop');
   const hint = panel.locator('.lesson-hint');
   assert((await hint.innerText()) === 'Hint (2 left)', await hint.innerText());
@@ -92,13 +93,32 @@ test('lessons: hints come one at a time, the solution only after two failed chec
   assert((await panel.locator('.lesson-hints li').count()) === 1, 'a hint is not shown one at a time');
   assert((await panel.locator('.lesson-hints').innerText()).includes('Limits live under limits.'), 'the first hint');
 
-  // A change the lesson does not allow is refused, naming the path.
-  await editJson(page, (s) => { s.system = 'Be brief.'; });
-  const note = panel.locator('.lesson-note');
-  await note.waitFor({ timeout: 5_000 });
-  const said = await note.innerText();
-  assert(said.includes('Your change to system was undone') && said.includes('limits.max_turns'), `refusal: ${said}`);
-  assert((await scenario(page)).system !== 'Be brief.', 'the refused edit stayed in the editor');
+  // Only limits.max_turns can change: the form says so once and marks the
+  // field; every other field and the whole JSON box are read-only.
+  const lock = await page.locator('.scenario .lesson-lock').innerText();
+  assert(lock.includes('lets you change only limits.max_turns'), `lock note: ${lock}`);
+  assert(await page.locator('#limit-max_turns').isEditable(), 'the editable limit is read-only');
+  assert((await page.locator('.limit[data-limit="max_turns"] label').innerText()).includes('✎ editable in this lesson'), 'the editable limit is not marked');
+  for (const field of ['#field-system', '#field-task', '#limit-max_tool_calls', '#scenario-json']) {
+    assert(!(await page.locator(field).isEditable()), `${field} can be edited in the lesson`);
+  }
+  assert((await page.locator('label[for="scenario-json"]').innerText()).includes('read-only in this lesson'), 'the JSON box does not say it is read-only');
+  // Its own JSON box edits the one path, and writes into the scenario.
+  await editPart(page, 'limits.max_turns', 7);
+  await page.waitForFunction(() => JSON.parse(document.getElementById('scenario-json').value).limits.max_turns === 7, null, { timeout: 5_000 });
+  assert((await page.locator('#limit-max_turns').inputValue()) === '7', 'the form does not follow the part box');
+  await page.locator('#lesson-part-limits-max_turns').fill('7x');
+  const partError = await page.locator('.lesson-parts .field-error').innerText();
+  assert(partError.startsWith('limits.max_turns: '), `a part that is not JSON: ${partError}`);
+  await page.locator('#lesson-part-limits-max_turns').fill('10');
+
+  // Closed, the lesson locks nothing; opened again, it locks again.
+  await button(panel, 'Close Lessons').click();
+  assert(await page.locator('#scenario-json').isEditable(), 'the JSON box stays read-only with Lessons closed');
+  assert(await page.locator('#field-system').isEditable(), 'a field stays read-only with Lessons closed');
+  await button(page, 'Lessons').click();
+  await panel.locator('.lesson-goal').waitFor({ timeout: 5_000 });
+  assert(!(await page.locator('#scenario-json').isEditable()), 'the lesson does not lock again when reopened');
 
   await check(page);
   assert((await panel.locator('.lesson-solution').count()) === 0, 'the solution is offered after one failed check');
@@ -114,7 +134,7 @@ test('lessons: hints come one at a time, the solution only after two failed chec
 
 test('lessons: a pair lesson (the naive budget) is solved by switching to strict', async ({ page }) => {
   await openLesson(page, 'A budget that is never overshot');
-  await editJson(page, (s) => { s.limits.cost_mode = 'strict'; });
+  await page.locator('#limit-cost_mode').selectOption('strict');
   const text = await expectSolved(page);
   assert(text.includes('cost_limit'), text);
 });
@@ -123,7 +143,9 @@ test('lessons: a schema lesson is solved by editing the tool schema', async ({ p
   await openLesson(page, 'Say which words a tool accepts');
   const wrong = await check(page);
   assert(wrong.includes('Not yet') && wrong.includes('search_hotels'), `wrong: ${wrong}`);
-  await editJson(page, (s) => { s.tools[0].input_schema.properties.place.enum = ['Paris', 'Lisbon', 'Kyoto']; });
+  const schema = (await scenario(page)).tools[0].input_schema;
+  schema.properties.place.enum = ['Paris', 'Lisbon', 'Kyoto'];
+  await editPart(page, 'tools[0].input_schema', schema);
   const text = await expectSolved(page);
   assert(text.includes('Lisbon'), text);
 });
@@ -173,9 +195,9 @@ test('lessons: a lesson opens from a link and is solved; a broken link says why'
   await panel.locator('.lesson-goal').waitFor({ timeout: 10_000 });
   const lesson = JSON.parse(file);
   assert((await panel.locator('.lesson-title').innerText()).includes(lesson.lesson), 'the linked lesson did not open');
-  await editJson(page, (s) => {
-    for (const [key, value] of Object.entries(lesson.solution.limits)) s.limits[key] = value;
-  });
+  for (const [key, value] of Object.entries(lesson.solution.limits)) {
+    await page.locator(`#limit-${key}`).fill(String(value));
+  }
   await expectSolved(page);
 
   await page.goto(`${env.baseUrl}#lesson=turn-limt`);
@@ -185,6 +207,33 @@ test('lessons: a lesson opens from a link and is solved; a broken link says why'
   const said = await note.innerText();
   assert(said.includes('no built-in lesson is named “turn-limt”') && said.includes('turn-limit'), said);
 });
+
+test('lessons: at 360 px the goal is one tap away from the scenario editor', async ({ page }) => {
+  await openLesson(page, 'Stop a runaway loop');
+  // On a phone the scenario (where the learner edits) comes first and the
+  // lesson, with the trace, far below it.
+  await page.locator('#scenario-json').scrollIntoViewIfNeeded();
+  const away = await page.evaluate(() => {
+    const r = document.getElementById('lesson-goal').getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, height: window.innerHeight, scrolled: window.scrollY, page: document.body.scrollHeight };
+  });
+  assert(away.bottom < 0 || away.top > away.height, `the goal is in view beside the JSON box already: ${JSON.stringify(away)}`);
+  const goal = button(page, 'Goal');
+  assert(await goal.isVisible(), 'no Goal button in view beside the JSON box');
+  const box = await goal.boundingBox();
+  assert(box.width >= 24 && box.height >= 24, `the Goal button is too small to tap: ${JSON.stringify(box)}`);
+  await goal.click();
+  const shown = () => page.evaluate(() => {
+    const r = document.getElementById('lesson-goal').getBoundingClientRect();
+    return { top: r.top, height: window.innerHeight };
+  });
+  // Scrolled to its start, give or take the sub-pixel a scroll rounds to.
+  await page.waitForFunction(() => {
+    const r = document.getElementById('lesson-goal').getBoundingClientRect();
+    return r.top >= -1 && r.top < window.innerHeight - 40;
+  }, null, { timeout: 5_000 }).catch(async () => assert(false, `one tap did not bring the goal into view: ${JSON.stringify(await shown())}`));
+  assert(await page.locator('#lesson-goal').isVisible(), 'the goal is not shown after one tap');
+}, { viewport: { width: 360, height: 740 } });
 
 test('lessons: a course file picked with Import scenario opens in Lessons; a broken lesson file says what is wrong', async ({ page }) => {
   const { writeFileSync } = await import('node:fs');

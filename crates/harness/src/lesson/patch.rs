@@ -105,6 +105,59 @@ pub fn changed_outside(start: &Value, edited: &Value, editable: &[String]) -> Ve
     out
 }
 
+/// Whether a field at `path` may be edited under `editable`: a path of
+/// `editable` is the field or holds it (`tools[1]` holds
+/// `tools[1].description`), or the field holds one (the scripted responses
+/// hold `model.responses[2]`, which may then be edited through them, and
+/// whatever else changes there is refused by `changed_outside`). The page
+/// makes every other field read-only.
+pub fn covers(editable: &[String], path: &str) -> bool {
+    let Some(field) = steps(path) else {
+        return false;
+    };
+    editable
+        .iter()
+        .filter_map(|p| steps(p))
+        .any(|e| field.starts_with(&e) || e.starts_with(&field))
+}
+
+/// The value at `path` in `root`, if there is one.
+pub fn value_at<'a>(root: &'a Value, path: &str) -> Option<&'a Value> {
+    steps(path)?.iter().try_fold(root, |node, step| match step {
+        Step::Key(key) => node.get(key),
+        Step::Index(i) => node.get(i),
+    })
+}
+
+/// Sets the value at `path` in `root`, making the objects on the way that
+/// are missing (a lesson may open `context` in a scenario that has none).
+/// `Err` says, in words, why it cannot: the path is not one, or it runs
+/// through something that is not an object, or past an array's end.
+pub fn set_at(root: &mut Value, path: &str, value: Value) -> Result<(), String> {
+    let steps = steps(path).ok_or_else(|| path_problem(path).unwrap_or_default())?;
+    let mut node = root;
+    for (i, step) in steps.iter().enumerate() {
+        let at = shown(&steps[..=i]);
+        node = match step {
+            Step::Key(key) => node
+                .as_object_mut()
+                .ok_or_else(|| format!("{at}: what holds it is not an object"))?
+                .entry(key.clone())
+                .or_insert(Value::Null),
+            Step::Index(index) => node
+                .as_array_mut()
+                .ok_or_else(|| format!("{at}: what holds it is not a list"))?
+                .get_mut(*index)
+                .ok_or_else(|| format!("{at}: the list has no item {index}"))?,
+        };
+        if i + 1 < steps.len() && node.is_null() {
+            *node = Value::Object(Map::new());
+        }
+    }
+    *node = value;
+    Ok(())
+}
+
 /// Equal as JSON: `3` and `3.0` are one number. An editor that rewrites
 /// the text (the page's JSON box after a paste, a formatter) may write either,
 /// and neither is a change the learner made.
@@ -259,5 +312,37 @@ mod tests {
             changed_outside(&start, &other, &["limits.cost_mode".to_string()]),
             vec!["pricing.input_usd_per_mtok"]
         );
+    }
+    #[test]
+    fn a_field_is_editable_inside_or_around_an_editable_path() {
+        let editable = ["tools[1]".to_string(), "limits.max_turns".to_string()];
+        assert!(covers(&editable, "tools[1].description"));
+        assert!(covers(&editable, "limits.max_turns"));
+        // A field that holds an editable path is edited through it.
+        assert!(covers(&editable, "limits"));
+        assert!(!covers(&editable, "tools[0].description"));
+        assert!(!covers(&editable, "limits.max_tool_calls"));
+        assert!(!covers(&editable, "task"));
+        assert!(!covers(&[], "task"));
+    }
+
+    #[test]
+    fn a_value_is_read_and_set_at_its_path() {
+        let mut root = json!({"tools": [{"name": "a"}, {"name": "b"}]});
+        assert_eq!(value_at(&root, "tools[1].name"), Some(&json!("b")));
+        assert_eq!(value_at(&root, "context.window_tokens"), None);
+        set_at(&mut root, "tools[1].description", json!("Looks up b.")).unwrap();
+        set_at(&mut root, "context.window_tokens", json!(8000)).unwrap();
+        assert_eq!(root["tools"][1]["description"], "Looks up b.");
+        assert_eq!(root["context"], json!({"window_tokens": 8000}));
+        assert_eq!(
+            set_at(&mut root, "tools[5].name", json!("c")),
+            Err("tools[5]: the list has no item 5".to_string())
+        );
+        assert_eq!(
+            set_at(&mut root, "tools[0].name.first", json!("c")),
+            Err("tools[0].name.first: what holds it is not an object".to_string())
+        );
+        assert!(set_at(&mut root, "a..b", json!(1)).is_err());
     }
 }
