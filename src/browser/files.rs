@@ -30,10 +30,22 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The text of the first file picked in `input`; `None` when none was picked.
-pub async fn read_picked(input: &web_sys::HtmlInputElement) -> Option<Result<String, String>> {
+/// The file input a `change` event came from.
+pub fn picked_input(event: &web_sys::Event) -> Option<web_sys::HtmlInputElement> {
+    use wasm_bindgen::JsCast;
+    event.target()?.dyn_into().ok()
+}
+
+/// The first file picked in `input`: its name and its text (or why it could
+/// not be read); `None` when none was picked. The input is cleared after,
+/// so picking the same file again fires `change` again.
+pub async fn take_picked(
+    input: &web_sys::HtmlInputElement,
+) -> Option<(String, Result<String, String>)> {
     let file = input.files()?.get(0)?;
-    Some(read_file(&file).await)
+    let text = read_file(&file).await;
+    input.set_value("");
+    Some((file.name(), text))
 }
 
 /// The first file dropped with `event`, with its name, if one was dropped.

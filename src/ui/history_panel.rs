@@ -12,7 +12,6 @@
 use leptos::prelude::lazy;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use wasm_bindgen::JsCast;
 
 use crate::browser::files;
 use crate::history::replay_all::{Batch, Row};
@@ -36,25 +35,15 @@ pub async fn history_panel(history: History) -> AnyView {
 pub fn RunFiles(history: History) -> impl IntoView {
     let events = history.controller().events();
     let import = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
+        let Some(input) = files::picked_input(&ev) else {
             return;
         };
-        let name = input
-            .files()
-            .and_then(|files| files.get(0))
-            .map(|file| file.name())
-            .unwrap_or_default();
         spawn_local(async move {
-            match files::read_picked(&input).await {
-                Some(Ok(text)) => history.import(name, text).await,
-                Some(Err(why)) => history.import_unreadable(&name, &why),
+            match files::take_picked(&input).await {
+                Some((name, Ok(text))) => history.import(name, text).await,
+                Some((name, Err(why))) => history.import_unreadable(&name, &why),
                 None => {}
             }
-            // Picking the same file again must fire `change` again.
-            input.set_value("");
         });
     };
     // A file dropped on the buttons imports as if picked.

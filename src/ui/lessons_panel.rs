@@ -415,24 +415,15 @@ fn LessonsPanel(lessons: Lessons, editor: Editor, controller: Controller) -> imp
     };
 
     let open_file = move |ev: leptos::ev::Event| {
-        use wasm_bindgen::JsCast;
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
+        let Some(input) = files::picked_input(&ev) else {
             return;
         };
         spawn_local(async move {
-            let name = input
-                .files()
-                .and_then(|f| f.get(0))
-                .map_or_else(|| "The file".to_string(), |f| f.name());
-            match files::read_picked(&input).await {
-                Some(Ok(text)) => open_linked(lesson_file(&name, &text)),
-                Some(Err(why)) => note.set(Some(why)),
+            match files::take_picked(&input).await {
+                Some((name, Ok(text))) => open_linked(lesson_file(&name, &text)),
+                Some((_, Err(why))) => note.set(Some(why)),
                 None => {}
             }
-            input.set_value("");
         });
     };
 

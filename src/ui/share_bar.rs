@@ -46,41 +46,34 @@ pub fn ShareBar(
         editor.set_notice(Some(notice));
     };
     let import = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
+        let Some(input) = files::picked_input(&ev) else {
             return;
         };
         spawn_local(async move {
-            let name = input
-                .files()
-                .and_then(|files| files.get(0))
-                .map_or_else(|| "The file".to_string(), |file| file.name());
-            match files::read_picked(&input).await {
-                // A lesson or course file opens in the Lessons mode.
-                Some(Ok(text)) if crate::state::lessons::link_of_file(&text).is_some() => {
-                    if let Some(link) = crate::state::lessons::link_of_file(&text) {
-                        page::go_to_fragment(&link);
-                        editor.set_arrival(Some(format!(
-                            "{name} is a lesson or course file, not a scenario: it opens in Lessons."
-                        )));
-                    }
-                }
-                Some(Ok(text)) => match lazy::scenario_file(name.clone(), text.clone()).await {
-                    Ok(()) => {
-                        on_arrival.run(());
-                        editor.load(text, Source::File);
-                        editor.set_arrival(Some(format!("Imported the scenario {name}.")));
-                    }
-                    // A run file, or not a scenario: the editor keeps its text.
-                    Err(why) => editor.set_arrival(Some(why)),
-                },
-                Some(Err(why)) => editor.set_arrival(Some(why)),
-                None => {}
+            let Some((name, text)) = files::take_picked(&input).await else {
+                return;
+            };
+            let text = match text {
+                Ok(text) => text,
+                Err(why) => return editor.set_arrival(Some(why)),
+            };
+            // A lesson or course file opens in the Lessons mode.
+            if let Some(link) = crate::state::lessons::link_of_file(&text) {
+                page::go_to_fragment(&link);
+                editor.set_arrival(Some(format!(
+                    "{name} is a lesson or course file, not a scenario: it opens in Lessons."
+                )));
+                return;
             }
-            // Picking the same file again must fire `change` again.
-            input.set_value("");
+            match lazy::scenario_file(name.clone(), text.clone()).await {
+                Ok(()) => {
+                    on_arrival.run(());
+                    editor.load(text, Source::File);
+                    editor.set_arrival(Some(format!("Imported the scenario {name}.")));
+                }
+                // A run file, or not a scenario: the editor keeps its text.
+                Err(why) => editor.set_arrival(Some(why)),
+            }
         });
     };
     view! {
