@@ -43,7 +43,7 @@ pub fn ScenarioSection(
             {Suspend::new(editor_form(editor, live_problems.into()))}
             <label for="scenario-json">
                 "Scenario JSON"
-                {move || editor.lock().with(Option::is_some).then_some(" (🔒 read-only in this lesson)")}
+                {move || editor.lock().with(Option::is_some).then_some(" (read-only in this lesson)")}
             </label>
             <JsonEditor text=editor.text() on_input=move |text| editor.edit(text)
                 read_only=Signal::derive(move || editor.lock().with(Option::is_some)) />

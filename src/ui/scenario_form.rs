@@ -129,10 +129,10 @@ fn lock_note(editor: impl FormDoc) -> impl IntoView {
     move || {
         editor.lock().and_then(|l| l.get()).map(|paths| {
             let text = if paths.is_empty() {
-                "🔒 This lesson keeps the whole scenario as it is: it is solved in the run. Every field here and the JSON box are read-only; close Lessons to edit freely.".to_string()
+                "Read-only: this lesson keeps the whole scenario as it is: it is solved in the run. Every field here and the JSON box are read-only; close Lessons to edit freely.".to_string()
             } else {
                 format!(
-                    "🔒 This lesson lets you change only {}: those fields are marked ✎. Every other field and the JSON box are read-only; close Lessons to edit freely.",
+                    "Read-only but for ✎: this lesson lets you change only {}: those fields are marked ✎. Every other field and the JSON box are read-only; close Lessons to edit freely.",
                     paths.join(", ")
                 )
             };
