@@ -25,6 +25,7 @@ use harness::event::RunEvent;
 use harness::lesson::course::{self, Course, CourseLesson};
 use harness::lesson::goal::{self, Goal, GoalPart};
 use harness::lesson::{By, Lesson};
+use harness::scenario::syntax::describe;
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
 use leptos::prelude::*;
@@ -314,7 +315,8 @@ fn LessonsPanel(lessons: Lessons, editor: Editor, controller: Controller) -> imp
             let text = editor.text().get_untracked();
             if let Err(error) = serde_json::from_str::<Value>(&text) {
                 note.set(Some(format!(
-                    "Check needs the scenario JSON to be JSON: {error}."
+                    "Check cannot run the scenario: its JSON is {}.",
+                    describe(&error, &text)
                 )));
                 return;
             }
@@ -379,7 +381,8 @@ fn LessonsPanel(lessons: Lessons, editor: Editor, controller: Controller) -> imp
             Ok(value) => value,
             Err(error) => {
                 note.set(Some(format!(
-                    "The scenario JSON is not JSON ({error}), so it cannot go into a lesson."
+                    "The scenario cannot go into a lesson: its JSON is {}.",
+                    describe(&error, &editor.text().get_untracked())
                 )));
                 return;
             }
@@ -566,7 +569,7 @@ fn LessonsPanel(lessons: Lessons, editor: Editor, controller: Controller) -> imp
 /// A lesson or course file's text, read as whichever it is.
 fn lesson_file(name: &str, text: &str) -> Result<Linked, String> {
     let value: Value = serde_json::from_str(text)
-        .map_err(|error| format!("{name} was not opened: it is not JSON ({error})."))?;
+        .map_err(|error| format!("{name} was not opened: it is {}.", describe(&error, text)))?;
     let problems = |p: Vec<harness::scenario::Problem>| {
         format!(
             "{name} was not opened: {}.",

@@ -255,4 +255,13 @@ test('lessons: a course file picked with Import scenario opens in Lessons; a bro
   await note.waitFor({ timeout: 5_000 });
   const said = await note.innerText();
   assert(said.includes('goal.status') && said.includes('turn_limit'), said);
+
+  // The wrong kind of file is named, in words, not in the parser's.
+  const picture = join(artifacts, 'notes.txt');
+  writeFileSync(picture, 'Lesson 1: stop the loop after 3 turns');
+  await panel.locator('.lesson-file input').setInputFiles(picture);
+  const wrong = panel.locator('.lesson-note', { hasText: 'notes.txt was not opened' });
+  await wrong.waitFor({ timeout: 5_000 });
+  const words = await wrong.innerText();
+  assert(words.includes('not valid JSON at line 1, column 1') && !words.includes('expected value at line'), words);
 });
