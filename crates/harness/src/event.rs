@@ -11,6 +11,7 @@
 
 pub mod stop_cause;
 pub mod tally;
+pub mod writer;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -541,11 +542,7 @@ pub fn backfill(events: &mut [RunEvent]) {
                 });
             }
             EventKind::RunFinished(outcome) if outcome.calls.is_none() => {
-                tally.apply(&RunEvent {
-                    seq: 0,
-                    t_ms: 0,
-                    kind: EventKind::RunFinished(outcome.clone()),
-                });
+                tally.apply_kind(&EventKind::RunFinished(outcome.clone()));
                 outcome.calls = Some(tally.counts());
                 continue;
             }

@@ -31,7 +31,7 @@ use serde_json::Value;
 
 use crate::approval::{ApprovalPolicy, ApprovalRequest, Decider, Decision, DecisionKind};
 use crate::context::ContextConfig;
-use crate::event::tally::ToolCallTally;
+use crate::event::writer::TraceWriter;
 use crate::event::{EventKind, Outcome, ResultFate, RunEvent, Status, Validation};
 use crate::limits::{DeadlineMode, DeadlineScope, HistoryMode, Limits, RepeatDetector, StopMode};
 use crate::message::{
@@ -136,13 +136,10 @@ pub struct Run {
     /// Calls of the current turn not yet handled, and the results gathered so far.
     pending_calls: VecDeque<ToolCall>,
     turn_results: Vec<ContentBlock>,
-    events: Vec<RunEvent>,
-    seq: u64,
+    /// The trace, written as the run goes and drained by the driver.
+    trace: TraceWriter,
     turns: u32,
     tool_calls: u32,
-    /// What became of every call, as `run_finished` counts it: the same
-    /// tally the page and the CLI keep, over the same events.
-    tally: ToolCallTally,
     meter: Meter,
     /// Why the run stopped, once it has; the trace carries it as a sentence.
     stop_cause: Option<StopCause>,
@@ -175,11 +172,9 @@ impl Run {
             messages: Vec::new(),
             pending_calls: VecDeque::new(),
             turn_results: Vec::new(),
-            events: Vec::new(),
-            seq: 0,
+            trace: TraceWriter::new(),
             turns: 0,
             tool_calls: 0,
-            tally: ToolCallTally::default(),
             meter,
             stop_cause: None,
             repeats,
@@ -245,7 +240,7 @@ impl Run {
 
     /// Hands over the events emitted since the last call.
     pub fn drain_events(&mut self) -> std::vec::Drain<'_, RunEvent> {
-        self.events.drain(..)
+        self.trace.drain()
     }
 
     /// The request for the pending model call. It borrows the history.
@@ -1080,7 +1075,7 @@ impl Run {
             cause: Some(cause.clone()),
             turns: self.turns,
             tool_calls: self.tool_calls,
-            calls: Some(self.tally.counts_at_end()),
+            calls: Some(self.trace.tally().counts_at_end()),
             input_tokens: self.meter.input_tokens(),
             output_tokens: self.meter.output_tokens(),
             cost_usd: self.meter.cost_usd(),
@@ -1178,14 +1173,8 @@ impl Run {
     }
 
     fn emit(&mut self, now_ms: f64, kind: EventKind) {
-        let event = RunEvent {
-            seq: self.seq,
-            t_ms: (now_ms + self.t_offset_ms).max(0.0) as u64,
-            kind,
-        };
-        self.tally.apply(&event);
-        self.events.push(event);
-        self.seq += 1;
+        let t_ms = (now_ms + self.t_offset_ms).max(0.0) as u64;
+        self.trace.push(t_ms, kind);
     }
 }
 

@@ -20,6 +20,7 @@ use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
 
+use crate::event::writer::TraceWriter;
 use crate::event::{EventKind, Outcome, RunEvent, Status, Validation};
 use crate::message::{ContentBlock, Role};
 use crate::replay::Record;
@@ -271,11 +272,9 @@ pub fn import_request(body: &Value) -> Result<Transcript, String> {
 
 /// The trace of the conversation as the loop would have written it.
 fn trace(scenario: &Scenario, model: &str, messages: &[crate::message::Message]) -> Vec<RunEvent> {
-    let mut events: Vec<RunEvent> = Vec::new();
-    let mut push = |kind: EventKind| {
-        let seq = events.len() as u64;
-        events.push(RunEvent { seq, t_ms: 0, kind });
-    };
+    // A transcript has no clock: every event is at 0 ms.
+    let mut trace = TraceWriter::new();
+    let mut push = |kind: EventKind| trace.push(0, kind);
     let specs = scenario.tool_specs().unwrap_or_default();
     let tool_names: Vec<String> = specs.iter().map(|s| s.name.clone()).collect();
     // A call to a tool the body does not declare still ran: its result is
@@ -418,6 +417,7 @@ fn trace(scenario: &Scenario, model: &str, messages: &[crate::message::Message])
             answer: Some(answer),
         }));
     }
+    let mut events = trace.into_events();
     crate::event::backfill(&mut events);
     events
 }

@@ -111,7 +111,11 @@ impl ToolCallTally {
     }
 
     pub fn apply(&mut self, event: &RunEvent) {
-        match &event.kind {
+        self.apply_kind(&event.kind)
+    }
+
+    pub fn apply_kind(&mut self, kind: &EventKind) {
+        match kind {
             EventKind::RunStarted { .. } => *self = ToolCallTally::default(),
             EventKind::ModelResponse { content, .. } => {
                 self.counts.requested += crate::message::tool_calls_of(content).count() as u32;

@@ -18,6 +18,7 @@ use serde_json::{json, Value};
 
 use super::attributes::attribute;
 use super::{AGENT_LOOP_EVENT, AGENT_LOOP_SCENARIO, EVENT_JSON};
+use crate::event::writer::TraceWriter;
 use crate::event::{EventKind, Outcome, RunEvent, Status, Validation};
 use crate::message::{ContentBlock, ToolCall};
 use crate::model::Usage;
@@ -274,7 +275,7 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
         .collect();
     tool_names.dedup();
 
-    let mut trace = Trace::default();
+    let mut trace = TraceWriter::new();
     trace.push(
         0,
         EventKind::RunStarted {
@@ -476,7 +477,7 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
     if unknown_finishes > 0 {
         notes.push(format!("{unknown_finishes} model call{} no finish reason in the trace (gen_ai.response.finish_reasons, the output message's finish_reason or the provider's stop reason): shown as \"unknown\".", if unknown_finishes == 1 { " has" } else { "s have" }));
     }
-    let mut events = trace.events;
+    let mut events = trace.into_events();
     crate::event::backfill(&mut events);
     let chat_spans: Vec<&Value> = chats.iter().map(|c| c.span).collect();
     let scenario = super::scenario::rebuild(&chat_spans, &events, &scenario_name, &model, notes);
@@ -499,23 +500,6 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
         events,
         forked_at: None,
     })
-}
-
-/// The events being rebuilt, numbered as they come.
-#[derive(Default)]
-struct Trace {
-    events: Vec<RunEvent>,
-}
-
-impl Trace {
-    fn push(&mut self, t_ms: u64, kind: EventKind) {
-        let seq = self.events.len() as u64;
-        self.events.push(RunEvent { seq, t_ms, kind });
-    }
-
-    fn last_ms(&self) -> u64 {
-        self.events.iter().map(|e| e.t_ms).max().unwrap_or(0)
-    }
 }
 
 fn text_of(content: &[ContentBlock]) -> String {

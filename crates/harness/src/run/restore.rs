@@ -6,6 +6,7 @@
 //! run continues exactly where the parent stood.
 
 use crate::approval::DecisionKind;
+use crate::event::writer::TraceWriter;
 use crate::event::{EventKind, RunEvent};
 use crate::message::{tool_calls_of, ContentBlock, Message, ToolResult};
 use crate::run::{Phase, Run};
@@ -31,12 +32,11 @@ impl Run {
         let mut turn = TurnProgress::default();
         for event in prefix {
             self.restore_event(&event.kind, &mut turn)?;
-            self.tally.apply(event);
         }
         if matches!(self.phase, Phase::NotStarted) {
             return Err("the prefix does not start with run_started".to_string());
         }
-        self.seq = prefix.last().map_or(0, |e| e.seq + 1);
+        self.trace = TraceWriter::after(prefix);
         self.t_offset_ms = prefix.last().map_or(0.0, |e| e.t_ms as f64);
         Ok(())
     }
