@@ -1,0 +1,230 @@
+// First-run benchmark (issue 28): what a learner's first default run costs on
+// a classroom network. Prints figures, asserts nothing (unless --budget).
+//
+// The built page is served with brotli, as a CDN would (quality 11, computed
+// once per file), beside a one-button static page that is the floor: the
+// same server, the same browser, the same network profile. For each profile
+// (local: no throttling; 4G; 3G: 1.6 Mbps down, 150 ms round trip, Chromium's
+// network emulation over CDP) and each way of clicking (Run clicked as soon
+// as it is enabled; Run clicked 5 s after the page's load event), over fresh
+// browser contexts (nothing cached), it prints:
+//   - static page: navigation to the static page's load event;
+//   - Run enabled: navigation to the Run button being enabled;
+//   - first run done: navigation to the get-time run's stop banner;
+//   - bytes by then: the brotli bytes of every file the page requested by the
+//     first run's end (the service worker's own downloads, which start once
+//     the page is idle, are not the page's: they are listed apart).
+// The median of LOADS loads is printed, and for each profile the files of the
+// first run's fetches with their start and end times (a waterfall).
+//
+// Usage: node scripts/bench.mjs [dist-dir] [--budget]
+//   --budget: one local load only; exits 1 when the bytes by the end of a
+//   first run (Run clicked as soon as enabled) exceed FIRST_RUN_BUDGET.
+// Env: CHROMIUM (default /usr/bin/chromium).
+
+import { createServer } from 'node:http';
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { brotliCompressSync, constants } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, TYPES, root } from '../tests/e2e/lib.mjs';
+
+/** The first default run's budget, first paint included (issue 28). */
+export const FIRST_RUN_BUDGET = 350 * 1024;
+
+const args = process.argv.slice(2);
+const budgetOnly = args.includes('--budget');
+const dist = resolve(args.find((a) => !a.startsWith('--')) ?? join(root, 'dist'));
+const LOADS = budgetOnly ? 1 : 3;
+const KBIT = 1024 / 8; // bytes per second in one kbit/s
+
+const PROFILES = [
+  { name: 'local', latency: 0, down: -1, up: -1 },
+  { name: '4G (9 Mbps, 85 ms)', latency: 85, down: 9000 * KBIT, up: 1500 * KBIT },
+  { name: '3G (1.6 Mbps, 150 ms)', latency: 150, down: 1600 * KBIT, up: 750 * KBIT },
+];
+const CLICKS = [
+  { name: 'as soon as enabled', delayMs: 0 },
+  { name: '5 s after load', delayMs: 5_000 },
+];
+
+const STATIC_PAGE = '<!doctype html><html lang="en"><meta charset="utf-8"><title>floor</title><button>Run</button></html>';
+
+/** brotli bodies by path, computed once. */
+const compressed = new Map();
+function brotli(file) {
+  if (!compressed.has(file)) {
+    const bytes = readFileSync(file);
+    compressed.set(
+      file,
+      brotliCompressSync(bytes, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+      }),
+    );
+  }
+  return compressed.get(file);
+}
+
+function serveBrotli(dir) {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+    if (path === '/__floor.html') {
+      res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-store' });
+      res.end(STATIC_PAGE);
+      return;
+    }
+    const file = normalize(join(dir, path === '/' ? '/index.html' : path));
+    if (!file.startsWith(dir + sep) || !existsSync(file)) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-encoding': 'br',
+      'cache-control': 'no-store',
+    });
+    res.end(brotli(file));
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+/** Runs in the page before its scripts: when Run is first enabled, and when
+ * the first stop banner appears (checked on every DOM change and frame). */
+function watchRunButton() {
+  const check = () => {
+    if (window.__runEnabledMs === undefined) {
+      const run = document.querySelector('button.run');
+      if (run && !run.disabled) window.__runEnabledMs = performance.now();
+    }
+    if (window.__bannerMs === undefined && document.querySelector('.stop-banner')) {
+      window.__bannerMs = performance.now();
+    }
+    if (window.__bannerMs === undefined) requestAnimationFrame(check);
+  };
+  addEventListener('DOMContentLoaded', () => {
+    new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true });
+  });
+  requestAnimationFrame(check);
+}
+
+async function throttled(context, page, profile) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: profile.latency,
+    downloadThroughput: profile.down,
+    uploadThroughput: profile.up,
+  });
+  return cdp;
+}
+
+async function staticPage(browser, url, profile) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await throttled(context, page, profile);
+  await page.goto(`${url}__floor.html`, { waitUntil: 'load' });
+  const took = await page.evaluate(() => performance.getEntriesByType('navigation')[0].loadEventEnd);
+  await context.close();
+  return took;
+}
+
+async function firstRun(browser, url, profile, click) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await throttled(context, page, profile);
+  const fetches = [];
+  const rows = new Map();
+  const started = Date.now();
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    const row = { path: path === '/' ? '/index.html' : path, start: Date.now() - started, end: undefined };
+    fetches.push(row);
+    rows.set(request, row);
+  });
+  page.on('requestfinished', (request) => {
+    const row = rows.get(request);
+    if (row) row.end = Date.now() - started;
+  });
+  await page.addInitScript(watchRunButton);
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.__runEnabledMs !== undefined, null, { timeout: 120_000, polling: 20 });
+  if (click.delayMs > 0) {
+    await page.waitForFunction(
+      (delay) => performance.now() >= performance.getEntriesByType('navigation')[0].loadEventEnd + delay,
+      click.delayMs,
+      { timeout: 60_000, polling: 50 },
+    );
+  }
+  await page.locator('button.run').click();
+  await page.waitForFunction(() => window.__bannerMs !== undefined, null, { timeout: 120_000, polling: 20 });
+  const status = await page.locator('.stop-banner').getAttribute('data-status');
+  const { runEnabled, done } = await page.evaluate(() => ({ runEnabled: window.__runEnabledMs, done: window.__bannerMs }));
+  const doneAt = Date.now() - started;
+  const byThen = fetches.filter((f) => f.start <= doneAt && existsSync(join(dist, f.path)));
+  const bytes = byThen.reduce((sum, f) => sum + brotli(join(dist, f.path)).length, 0);
+  await context.close();
+  return { status, runEnabled, done, bytes, fetches: byThen };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (x) => `${Math.round(x).toLocaleString('en-US')} ms`;
+const kib = (n) => `${Math.round(n / 1024).toLocaleString('en-US')} KiB`;
+
+async function main() {
+  if (!existsSync(join(dist, 'index.html'))) {
+    console.error(`no ${join(dist, 'index.html')}: build first (trunk build --release)`);
+    process.exit(2);
+  }
+  const server = await serveBrotli(dist);
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    if (budgetOnly) {
+      const run = await firstRun(browser, url, PROFILES[0], CLICKS[0]);
+      const within = run.bytes <= FIRST_RUN_BUDGET;
+      console.log(
+        `first-run bytes: ${kib(run.bytes)} brotli (${run.fetches.length} files) by the end of a first get-time run ` +
+          `(${run.status}), budget ${kib(FIRST_RUN_BUDGET)} — ${within ? 'within' : 'OVER THE BUDGET'}`,
+      );
+      if (!within) for (const f of run.fetches) console.log(`  ${f.path} ${kib(brotli(join(dist, f.path)).length)}`);
+      process.exitCode = within ? 0 : 1;
+      return;
+    }
+    console.log(`chromium ${browser.version()}, ${dist}, median of ${LOADS} cold loads each`);
+    console.log('| profile | Run clicked | static page | Run enabled | first run done | bytes by then |');
+    console.log('|---|---|---:|---:|---:|---:|');
+    const waterfalls = [];
+    for (const profile of PROFILES) {
+      const floor = [];
+      for (let i = 0; i < LOADS; i += 1) floor.push(await staticPage(browser, url, profile));
+      const base = median(floor);
+      for (const click of CLICKS) {
+        const runs = [];
+        for (let i = 0; i < LOADS; i += 1) runs.push(await firstRun(browser, url, profile, click));
+        const enabled = median(runs.map((r) => r.runEnabled));
+        const done = median(runs.map((r) => r.done));
+        const bytes = median(runs.map((r) => r.bytes));
+        const x = (t) => `${(t / base).toFixed(1)}×`;
+        console.log(
+          `| ${profile.name} | ${click.name} | ${ms(base)} | ${ms(enabled)} (${x(enabled)}) | ${ms(done)} (${x(done)}) | ${kib(bytes)} |`,
+        );
+        if (click.delayMs === 0) waterfalls.push({ profile, run: runs[0] });
+      }
+    }
+    for (const { profile, run } of waterfalls) {
+      console.log(`\nwaterfall, ${profile.name}, Run clicked as soon as enabled (ms from navigation; brotli size):`);
+      for (const f of run.fetches) {
+        console.log(`  ${String(f.start).padStart(6)} → ${String(f.end ?? '?').padStart(6)}  ${kib(brotli(join(dist, f.path)).length).padStart(8)}  ${f.path}`);
+      }
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(2);
+});
