@@ -24,7 +24,6 @@ pub mod lessons_panel;
 pub mod loop_diagram;
 pub mod mcp_panel;
 pub mod model_settings;
-pub mod offline_notice;
 pub mod problem_list;
 pub mod protocol_verdict;
 pub mod run_state_panel;
