@@ -11,6 +11,8 @@
 //   - static page: navigation to the static page's load event;
 //   - Run enabled: navigation to the Run button being enabled;
 //   - first run done: navigation to the get-time run's stop banner;
+//   - click to done: the click on Run to that banner (issue 28's goal for a
+//     click 5 s after load: within 1.5× "Run enabled");
 //   - bytes by then: the brotli bytes of every file the page requested by the
 //     first run's end. The service worker is blocked: it installs once the
 //     page is idle, and its downloads (the whole build, for offline use) are
@@ -24,12 +26,13 @@
 //
 // Usage: node scripts/bench.mjs [dist-dir] [--budget]
 //   --budget: one local load only (CI, scripts/e2e.sh); exits 1 when the
-//   bytes by the end of a first run (Run clicked as soon as enabled) exceed
-//   FIRST_RUN_CEILING, and says how far they are from FIRST_RUN_GOAL.
+//   bytes a first visit fetches with its first run (Run clicked as soon as
+//   enabled), once the page is settled, exceed FIRST_RUN_CEILING; it also
+//   prints the bytes by the run's end against FIRST_RUN_GOAL.
 // Env: CHROMIUM (default /usr/bin/chromium).
 
 import { createServer } from 'node:http';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { chromium } from 'playwright-core';
@@ -39,9 +42,12 @@ import { CHROMIUM_ARGS, TYPES, root } from '../tests/e2e/lib.mjs';
  * yet: the run engine and the panels painted beside the first run fetch
  * far more (README "Performance" has the figures). */
 export const FIRST_RUN_GOAL = 350 * 1024;
-/** What CI enforces meanwhile: today's figure (870 KiB, local, Run clicked
- * as soon as enabled) and a little room, so the first run can only shrink.
- * Lower it as the first run sheds code; it should reach FIRST_RUN_GOAL. */
+/** What CI enforces meanwhile, on a figure that does not depend on timing:
+ * every byte a first visit fetches with its first run (Run clicked as soon
+ * as it is enabled) and no other click, once the page asks for nothing more.
+ * The bytes by the run's end vary with what lands first (687 to 865 KiB over
+ * a few loads). Today's figure is 866 KiB; the ceiling leaves a little room,
+ * so the first visit can only shrink. Lower it as code leaves the first run. */
 export const FIRST_RUN_CEILING = 890 * 1024;
 
 const args = process.argv.slice(2);
@@ -100,19 +106,32 @@ function serveBrotli(dir) {
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
 }
 
-/** Runs in the page before its scripts: when Run is first enabled, and when
- * the first stop banner appears (checked on every DOM change and frame). */
-function watchRunButton() {
+/** Runs in the page before its scripts: when Run is first enabled (and with
+ * `clickAtOnce`, clicks it then), when it is clicked, and when the first
+ * stop banner appears (checked on every DOM change and frame). */
+function watchRunButton(clickAtOnce) {
   const check = () => {
     if (window.__runEnabledMs === undefined) {
       const run = document.querySelector('button.run');
-      if (run && !run.disabled) window.__runEnabledMs = performance.now();
+      if (run && !run.disabled) {
+        window.__runEnabledMs = performance.now();
+        // In the page, in the same task: a click from Playwright lands some
+        // tens or hundreds of ms later, as the machine's load has it.
+        if (clickAtOnce) run.click();
+      }
     }
     if (window.__bannerMs === undefined && document.querySelector('.stop-banner')) {
       window.__bannerMs = performance.now();
     }
     if (window.__bannerMs === undefined) requestAnimationFrame(check);
   };
+  addEventListener(
+    'click',
+    (event) => {
+      if (window.__clickMs === undefined && event.target.closest?.('button.run')) window.__clickMs = performance.now();
+    },
+    true,
+  );
   addEventListener('DOMContentLoaded', () => {
     new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true });
   });
@@ -141,24 +160,13 @@ async function staticPage(browser, url, profile) {
   return took;
 }
 
-async function firstRun(browser, url, profile, click) {
+async function firstRun(browser, url, profile, click, { settle = false } = {}) {
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();
   await throttled(context, page, profile);
-  const fetches = [];
-  const rows = new Map();
-  const started = Date.now();
-  page.on('request', (request) => {
-    const path = new URL(request.url()).pathname;
-    const row = { path: path === '/' ? '/index.html' : path, start: Date.now() - started, end: undefined };
-    fetches.push(row);
-    rows.set(request, row);
-  });
-  page.on('requestfinished', (request) => {
-    const row = rows.get(request);
-    if (row) row.end = Date.now() - started;
-  });
-  await page.addInitScript(watchRunButton);
+  await page.addInitScript(watchRunButton, click.delayMs === 0);
+  // Hundreds of split files: keep every resource timing entry.
+  await page.addInitScript(() => performance.setResourceTimingBufferSize(10_000));
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForFunction(() => window.__runEnabledMs !== undefined, null, { timeout: 120_000, polling: 20 });
   if (click.delayMs > 0) {
@@ -168,15 +176,41 @@ async function firstRun(browser, url, profile, click) {
       { timeout: 60_000, polling: 50 },
     );
   }
-  await page.locator('button.run').click();
+  if (click.delayMs > 0) await page.locator('button.run').click();
   await page.waitForFunction(() => window.__bannerMs !== undefined, null, { timeout: 120_000, polling: 20 });
   const status = await page.locator('.stop-banner').getAttribute('data-status');
-  const { runEnabled, done } = await page.evaluate(() => ({ runEnabled: window.__runEnabledMs, done: window.__bannerMs }));
-  const doneAt = Date.now() - started;
-  const byThen = fetches.filter((f) => f.start <= doneAt && existsSync(join(dist, f.path)));
-  const bytes = byThen.reduce((sum, f) => sum + brotli(join(dist, f.path)).length, 0);
+  const { runEnabled, done, clicked } = await page.evaluate(() => ({
+    runEnabled: window.__runEnabledMs,
+    done: window.__bannerMs,
+    clicked: window.__clickMs,
+  }));
+  if (settle) {
+    // Until the page has asked for nothing new for 1.5 s: everything a first
+    // visit with its first run fetches, with no other click.
+    let count = -1;
+    for (;;) {
+      const now = await page.evaluate(() => performance.getEntriesByType('resource').length);
+      if (now === count) break;
+      count = now;
+      await page.waitForTimeout(1_500);
+    }
+  }
+  // In the page's own clock, as the banner's time: a request the page made
+  // after the banner is no part of the first run, however soon after.
+  const entries = await page.evaluate(() => [
+    { name: location.href, startTime: 0, responseEnd: performance.getEntriesByType('navigation')[0].responseEnd },
+    ...performance.getEntriesByType('resource').map((e) => ({ name: e.name, startTime: e.startTime, responseEnd: e.responseEnd })),
+  ]);
+  const all = entries
+    .map((e) => {
+      const path = new URL(e.name).pathname;
+      return { path: path === '/' ? '/index.html' : path, start: Math.round(e.startTime), end: Math.round(e.responseEnd) };
+    })
+    .filter((f) => existsSync(join(dist, f.path)));
+  const byThen = all.filter((f) => f.start <= done);
+  const sizeOf = (list) => list.reduce((sum, f) => sum + brotli(join(dist, f.path)).length, 0);
   await context.close();
-  return { status, runEnabled, done, bytes, fetches: byThen };
+  return { status, runEnabled, done, afterClick: done - clicked, bytes: sizeOf(byThen), fetches: byThen, settled: { bytes: sizeOf(all), files: all.length } };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -188,25 +222,31 @@ async function main() {
     console.error(`no ${join(dist, 'index.html')}: build first (trunk build --release)`);
     process.exit(2);
   }
+  // Every file compressed up front: compressing on a first request would
+  // count brotli's own time (quality 11) as network time.
+  for (const file of readdirSync(dist, { recursive: true })) {
+    if (statSync(join(dist, file)).isFile()) brotli(join(dist, file));
+  }
   const server = await serveBrotli(dist);
   const url = `http://127.0.0.1:${server.address().port}/`;
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     if (budgetOnly) {
-      const run = await firstRun(browser, url, PROFILES[0], CLICKS[0]);
-      const within = run.bytes <= FIRST_RUN_CEILING;
+      const run = await firstRun(browser, url, PROFILES[0], CLICKS[0], { settle: true });
+      const within = run.settled.bytes <= FIRST_RUN_CEILING;
       console.log(
-        `first-run bytes: ${kib(run.bytes)} brotli (${run.fetches.length} files) by the end of a first get-time run ` +
-          `(${run.status}), ceiling ${kib(FIRST_RUN_CEILING)} — ${within ? 'within' : 'OVER THE CEILING'}; ` +
-          `issue 28's goal ${kib(FIRST_RUN_GOAL)} — ${run.bytes <= FIRST_RUN_GOAL ? 'met' : 'not met'}`,
+        `first-run bytes: ${kib(run.settled.bytes)} brotli (${run.settled.files} files) fetched by a first visit with its ` +
+          `first get-time run (${run.status}) and no other click, ceiling ${kib(FIRST_RUN_CEILING)} — ` +
+          `${within ? 'within' : 'OVER THE CEILING'}; ${kib(run.bytes)} of them by the run's end (varies with timing); ` +
+          `issue 28's goal ${kib(FIRST_RUN_GOAL)} by the run's end — ${run.bytes <= FIRST_RUN_GOAL ? 'met' : 'not met'}`,
       );
       if (!within) for (const f of run.fetches) console.log(`  ${f.path} ${kib(brotli(join(dist, f.path)).length)}`);
       process.exitCode = within ? 0 : 1;
       return;
     }
     console.log(`chromium ${browser.version()}, ${dist}, median of ${LOADS} cold loads each`);
-    console.log('| profile | Run clicked | static page | Run enabled | first run done | bytes by then |');
-    console.log('|---|---|---:|---:|---:|---:|');
+    console.log('| profile | Run clicked | static page | Run enabled | first run done | click to done | bytes by then |');
+    console.log('|---|---|---:|---:|---:|---:|---:|');
     const waterfalls = [];
     for (const profile of PROFILES) {
       const floor = [];
@@ -217,10 +257,11 @@ async function main() {
         for (let i = 0; i < LOADS; i += 1) runs.push(await firstRun(browser, url, profile, click));
         const enabled = median(runs.map((r) => r.runEnabled));
         const done = median(runs.map((r) => r.done));
+        const afterClick = median(runs.map((r) => r.afterClick));
         const bytes = median(runs.map((r) => r.bytes));
         const x = (t) => `${(t / base).toFixed(1)}×`;
         console.log(
-          `| ${profile.name} | ${click.name} | ${ms(base)} | ${ms(enabled)} (${x(enabled)}) | ${ms(done)} (${x(done)}) | ${kib(bytes)} |`,
+          `| ${profile.name} | ${click.name} | ${ms(base)} | ${ms(enabled)} (${x(enabled)}) | ${ms(done)} (${x(done)}) | ${ms(afterClick)} | ${kib(bytes)} |`,
         );
         if (click.delayMs === 0) waterfalls.push({ profile, run: runs[0] });
       }
@@ -228,7 +269,7 @@ async function main() {
     for (const { profile, run } of waterfalls) {
       console.log(`\nwaterfall, ${profile.name}, Run clicked as soon as enabled (ms from navigation; brotli size):`);
       for (const f of run.fetches) {
-        console.log(`  ${String(f.start).padStart(6)} → ${String(f.end ?? '?').padStart(6)}  ${kib(brotli(join(dist, f.path)).length).padStart(8)}  ${f.path}`);
+        console.log(`  ${String(f.start).padStart(6)} → ${String(f.end || '?').padStart(6)}  ${kib(brotli(join(dist, f.path)).length).padStart(8)}  ${f.path}`);
       }
     }
     console.log('\nby split module, first run (local): its own bytes + the shared chunks it needs (brotli; chunks shared by several count in each):');

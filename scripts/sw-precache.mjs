@@ -9,7 +9,8 @@
 //   - the version: the first 16 hex digits of a sha256 over every listed
 //     file's path and content, so any change in any file is a new version
 //     (and a new sw.js, which is what makes the browser update the worker).
-// Release builds minify it with esbuild, as scripts/wasm-split.mjs does.
+// Release builds minify it with esbuild, as scripts/wasm-split.mjs does, and
+// static/offline.js too (see below).
 // It exits non-zero, failing the build, when the template or a placeholder is
 // missing.
 //
@@ -35,6 +36,18 @@ function files(at) {
     if (entry.isDirectory()) return files(path);
     return entry.isFile() ? [relative(dir, path).split(sep).join('/')] : [];
   });
+}
+
+// offline.js (static/, copied as written) is part of the first paint, whose
+// budget is tight: a release build minifies it here, before the version is
+// hashed from it.
+if (process.env.TRUNK_PROFILE === 'release') {
+  const page = join(dir, 'offline.js');
+  try {
+    writeFileSync(page, transformSync(readFileSync(page, 'utf8'), { loader: 'js', minify: true }).code);
+  } catch (err) {
+    fail(`could not minify ${page} (${err.message})`);
+  }
 }
 
 const listed = files(dir)
