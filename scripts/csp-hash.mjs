@@ -1,7 +1,9 @@
 // Trunk post_build hook: replaces the placeholder 'sha256-TRUNK-INLINE-SCRIPTS'
 // in the Content-Security-Policy of the staged index.html with the sha256 of
 // every inline <script> in that file (Trunk's module loader, which names the
-// hashed file names, so its hash changes with every build).
+// hashed file names, so its hash changes with every build), and the sha256 of
+// sandbox/sandbox.js, the one inline script of the JavaScript tools' sandbox
+// document (see src/browser/sandbox.rs).
 //
 // A CSP hash covers the script's exact text between <script ...> and
 // </script>, so it is computed on the file as Trunk wrote it. It exits
@@ -38,5 +40,16 @@ if (hashes.length === 0) {
   console.error(`csp-hash: ${file} has no inline script; did Trunk's loader change?`);
   process.exit(1);
 }
+// The JavaScript tools' sandbox: src/browser/sandbox.rs loads it as the one
+// inline script of a blob: document, which keeps this page's policy too.
+const SANDBOX_SCRIPT = join(dir, 'sandbox', 'sandbox.js');
+let sandbox;
+try {
+  sandbox = readFileSync(SANDBOX_SCRIPT);
+} catch (err) {
+  console.error(`csp-hash: cannot read ${SANDBOX_SCRIPT} (${err.message}); index.html's copy-dir of static/sandbox should write it`);
+  process.exit(1);
+}
+hashes.push(`'sha256-${createHash('sha256').update(sandbox).digest('base64')}'`);
 writeFileSync(file, html.replace(PLACEHOLDER, [...new Set(hashes)].join(' ')));
-console.log(`csp-hash: ${hashes.length} inline script(s) allowed by hash in ${file}`);
+console.log(`csp-hash: ${hashes.length} inline script(s) allowed by hash in ${file} (the sandbox's among them)`);

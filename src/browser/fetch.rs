@@ -23,6 +23,11 @@ impl Transport for FetchTransport {
     }
 
     fn unreachable_advice(&self) -> &'static str {
+        // Offline, the page still loads (its service worker has it) but no
+        // request to a server can go out: say that, not "check CORS".
+        if !crate::browser::offline::is_online() {
+            return "This browser is offline: a real provider needs the network (the built-in scenarios with the scripted model run offline)";
+        }
         "Check the base URL; in a browser this is often CORS: the server must allow this page's origin"
     }
 }

@@ -6,6 +6,7 @@ pub mod fetch;
 pub mod files;
 pub mod history_store;
 pub mod mcp_fetch;
+pub mod offline;
 pub mod page;
 pub mod panic;
 pub mod runtime;

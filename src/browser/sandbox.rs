@@ -1,9 +1,20 @@
 //! `SandboxHost`: the harness's `ScriptHost` in the browser. User-written
-//! JavaScript tools run in `static/sandbox/` (served as `sandbox/`): a hidden
-//! `<iframe sandbox="allow-scripts">` with an opaque origin (no access to
-//! this page, its storage or cookies) and its own CSP with no `connect-src`
-//! (no network), which runs each call in a fresh Web Worker. No user code
-//! runs on this page's thread, so an endless loop leaves the page responsive.
+//! JavaScript tools run in `static/sandbox/sandbox.js` (served as
+//! `sandbox/sandbox.js`), inside a hidden `<iframe sandbox="allow-scripts">`
+//! with an opaque origin (no access to this page, its storage or cookies)
+//! and its own CSP with no `connect-src` (no network), which runs each call
+//! in a fresh Web Worker. No user code runs on this page's thread, so an
+//! endless loop leaves the page responsive.
+//!
+//! The iframe's document is built here, around the script this page
+//! fetched, and loaded from a `blob:` URL: a browser never lets a service
+//! worker serve a sandboxed iframe (w3c/ServiceWorker#1727), so an iframe
+//! loaded from the server would not load offline, while this page's own
+//! fetch of the script is served from the service worker's cache. A `blob:`
+//! document keeps this page's Content-Security-Policy as well as its own, so
+//! the page's policy allows this one inline script by its hash
+//! (`scripts/csp-hash.mjs` adds the hash of `sandbox/sandbox.js` at build
+//! time), and nothing else inline.
 //!
 //! One iframe serves the whole page; it is created on the first call. Calls
 //! are matched to replies by id, and only messages whose `source` is that
@@ -24,9 +35,20 @@ use js_sys::{Object, Reflect};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 
 /// Where Trunk copies `static/sandbox/` (index.html's `copy-dir` link).
-const SANDBOX_URL: &str = "sandbox/sandbox.html";
+const SANDBOX_URL: &str = "sandbox/sandbox.js";
+
+/// The sandbox's document, around its script. Its own policy is the network
+/// guard: no connect-src (default 'none') means the tool workers it creates,
+/// which inherit it, can fetch nothing. Its inline script is allowed here by
+/// 'unsafe-inline' and, in the page's policy (which a `blob:` document also
+/// keeps), by its hash: no other inline script can run in it.
+const PAGE_BEFORE_SCRIPT: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; worker-src blob:\">\
+<title>JavaScript tool sandbox</title><script>";
+const PAGE_AFTER_SCRIPT: &str = "</script></head><body></body></html>";
 
 /// How long past its own timeout the sandbox may take to answer before the
 /// call fails as "no answer".
@@ -253,7 +275,6 @@ fn start_frame(state: &Rc<RefCell<State>>) -> Result<(), String> {
     for (name, value) in [
         // Scripts, and nothing else: no same-origin access, forms, popups or top navigation.
         ("sandbox", "allow-scripts"),
-        ("src", SANDBOX_URL),
         ("title", "JavaScript tool sandbox"),
         ("hidden", ""),
         ("aria-hidden", "true"),
@@ -272,7 +293,7 @@ fn start_frame(state: &Rc<RefCell<State>>) -> Result<(), String> {
                 if !state.borrow().ready {
                     fail_all(
                         &state,
-                        format!("the JavaScript sandbox ({SANDBOX_URL}) loaded but did not start; is static/sandbox/ deployed beside the page?"),
+                        format!("the JavaScript sandbox ({SANDBOX_URL}) loaded but did not start; is static/sandbox/ deployed beside the page, as this build wrote it?"),
                     );
                 }
             }
@@ -281,14 +302,76 @@ fn start_frame(state: &Rc<RefCell<State>>) -> Result<(), String> {
     element
         .add_event_listener_with_callback("load", on_load.as_ref().unchecked_ref())
         .map_err(|e| format!("could not watch the JavaScript sandbox load: {e:?}"))?;
-    body.append_child(&element)
-        .map_err(|e| format!("could not add the JavaScript sandbox: {e:?}"))?;
     state.borrow_mut().frame = Some(Frame {
-        element,
+        element: element.clone(),
         _listener: listener,
         _on_load: on_load,
     });
+    // The iframe is added with its document, once the script has arrived
+    // (an iframe added without one would fire `load` for about:blank); calls
+    // wait in `queued` until it says it is ready.
+    let weak = Rc::downgrade(state);
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Err(why) = load_document(&element, &body).await {
+            if let Some(state) = weak.upgrade() {
+                fail_all(&state, why);
+            }
+        }
+    });
     Ok(())
+}
+
+/// Fetches the sandbox's script (from the service worker's cache when there
+/// is one) and adds the iframe with the document around it, from a `blob:`
+/// URL. The URL is kept for the page's life: one small document, and no race
+/// with the iframe's navigation.
+async fn load_document(
+    element: &web_sys::Element,
+    body: &web_sys::HtmlElement,
+) -> Result<(), String> {
+    let window = web_sys::window().ok_or("JavaScript tools need a browser window")?;
+    let cannot =
+        |why: String| format!("the JavaScript sandbox ({SANDBOX_URL}) could not be loaded: {why}");
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(SANDBOX_URL))
+        .await
+        .map_err(|e| cannot(js_message(&e)))?
+        .dyn_into()
+        .map_err(|e| cannot(js_message(&e)))?;
+    if !response.ok() {
+        return Err(cannot(format!(
+            "HTTP {}; is static/sandbox/ deployed beside the page?",
+            response.status()
+        )));
+    }
+    let script = JsFuture::from(response.text().map_err(|e| cannot(js_message(&e)))?)
+        .await
+        .map_err(|e| cannot(js_message(&e)))?
+        .as_string()
+        .unwrap_or_default();
+    // The script is a file of this build: a closing tag in it would end the element early.
+    if script.contains("</script") {
+        return Err(cannot("its text contains \"</script\"".to_string()));
+    }
+    let page =
+        js_sys::Array::of1(&format!("{PAGE_BEFORE_SCRIPT}{script}{PAGE_AFTER_SCRIPT}").into());
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("text/html");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&page, &options)
+        .map_err(|e| cannot(js_message(&e)))?;
+    let url =
+        web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| cannot(js_message(&e)))?;
+    element
+        .set_attribute("src", &url)
+        .map_err(|e| cannot(js_message(&e)))?;
+    body.append_child(element)
+        .map_err(|e| format!("could not add the JavaScript sandbox: {e:?}"))?;
+    Ok(())
+}
+
+fn js_message(value: &JsValue) -> String {
+    value
+        .dyn_ref::<js_sys::Error>()
+        .map_or_else(|| format!("{value:?}"), |e| String::from(e.message()))
 }
 
 /// Marks the sandbox unusable and answers every call in flight with `why`.

@@ -295,7 +295,13 @@ async fn resolve_mcp(scenario: Scenario, on_wire: Rc<dyn Fn(McpWire)>) -> McpLoa
         Err(problems) => {
             let mut lines = view_model::problem_lines(&problems);
             for server in &scenario.mcp_servers {
-                if fetch.unreachable(&server.url) {
+                // Offline, no server answers: CORS advice would mislead.
+                if fetch.unreachable(&server.url) && !crate::browser::offline::is_online() {
+                    lines.push(format!(
+                        "The browser got no answer from {}: this browser is offline, and an MCP server needs the network.",
+                        server.url
+                    ));
+                } else if fetch.unreachable(&server.url) {
                     lines.push(harness::mcp::cors::advice(server, &origin));
                 }
             }

@@ -228,8 +228,8 @@ test('a JS body that throws, does not parse or returns no JSON gives an error re
   assert(r.awaits.includes('Result from awaits') && !r.awaits.includes('Error result') && r.awaits.includes('{"waited":true}'), r.awaits);
 });
 
-test('a sandbox page that is missing fails the JS call with a message saying so, before the tool timeout', async ({ page, errors }) => {
-  await page.route('**/sandbox/sandbox.html', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
+test('a sandbox script that is missing fails the JS call with a message saying so, before the tool timeout', async ({ page, errors }) => {
+  await page.route('**/sandbox/sandbox.js', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }));
   await loadScenario(page, scenarioCalling([{ name: 'answer', js: 'return 42;' }], { tool_timeout_ms: 8000 }));
   const started = Date.now();
   await button(page, 'Run').click();
@@ -237,7 +237,7 @@ test('a sandbox page that is missing fails the JS call with a message saying so,
   const took = Date.now() - started;
   const { answer } = await resultsByTool(page, ['answer']);
   assert(answer.includes('Error result from answer'), answer);
-  assert(answer.includes('the JavaScript sandbox (sandbox/sandbox.html) loaded but did not start'), answer);
+  assert(answer.includes('the JavaScript sandbox (sandbox/sandbox.js) could not be loaded: HTTP 404'), answer);
   assert(took < 5000, `the failure took ${took} ms, as long as a timeout`);
   // The browser reports the 404 itself; that one console line is expected here.
   const notFound = errors.filter((e) => e.includes('404'));

@@ -40,6 +40,7 @@ export const TYPES = {
   '.json': 'application/json',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
 };
 
 export function serve(dir) {
@@ -68,12 +69,20 @@ export function serve(dir) {
 // ---------------------------------------------------------------------------
 // Helpers
 
-/** Set by run.mjs before the first test. */
-export const env = { baseUrl: '', browser: null };
+/** Set by run.mjs before the first test (`dist`: the build it serves). */
+export const env = { baseUrl: '', browser: null, dist: '' };
 
-/** A fresh page (own context) that records console errors and page errors. */
+/** A fresh page (own context) that records console errors and page errors.
+ * The page's service worker is blocked unless `options.serviceWorkers` is
+ * 'allow' (tests/e2e/offline.test.mjs): a request it answers never reaches
+ * Playwright's `page.route`, which several tests use to hold or fail a file,
+ * and its install would download the whole build in every test. */
 export async function openPage(options = {}) {
-  const context = await env.browser.newContext({ viewport: { width: 1100, height: 900 }, ...options });
+  const context = await env.browser.newContext({
+    viewport: { width: 1100, height: 900 },
+    serviceWorkers: 'block',
+    ...options,
+  });
   const page = await context.newPage();
   const errors = [];
   page.on('console', (msg) => {

@@ -37,6 +37,7 @@ async function main() {
   }
   const server = await serve(dist);
   env.baseUrl = `http://127.0.0.1:${server.address().port}/`;
+  env.dist = dist;
   env.browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,

@@ -1,0 +1,317 @@
+// First-run benchmark (issue 28): what a learner's first default run costs on
+// a classroom network. Prints figures, asserts nothing (unless --budget).
+//
+// The built page is served with brotli, as a CDN would (quality 11, computed
+// once per file), beside a one-button static page that is the floor: the
+// same server, the same browser, the same network profile. For each profile
+// (local: no throttling; 4G; 3G: 1.6 Mbps down, 150 ms round trip, Chromium's
+// network emulation over CDP) and each way of clicking (Run clicked as soon
+// as it is enabled; Run clicked 5 s after the page's load event), over fresh
+// browser contexts (nothing cached), it prints:
+//   - static page: navigation to the static page's load event;
+//   - Run enabled: navigation to the Run button being enabled;
+//   - first run done: navigation to the get-time run's stop banner;
+//   - click to done: the click on Run to that banner (issue 28's goal for a
+//     click 5 s after load: within 1.5× "Run enabled");
+//   - bytes by then: the brotli bytes of every file the page requested by the
+//     first run's end. The service worker is blocked: it installs once the
+//     page is idle, and its downloads (the whole build, for offline use) are
+//     no part of what a first run needs.
+// The median of LOADS loads is printed, and for each profile the files of the
+// first run's fetches with their start and end times (a waterfall).
+//
+// Last, the why: for each split module the first run fetched, the brotli
+// bytes of it and of every shared chunk it needs (from the split loader's
+// own table), so the cost of each feature on a first run can be read off.
+//
+// Usage: node scripts/bench.mjs [dist-dir] [--budget]
+//   --budget: one local load only (CI, scripts/e2e.sh); exits 1 when the
+//   bytes a first visit fetches with its first run (Run clicked as soon as
+//   enabled), once the page is settled, exceed FIRST_RUN_CEILING; it also
+//   prints the bytes by the run's end against FIRST_RUN_GOAL.
+// Env: CHROMIUM (default /usr/bin/chromium).
+
+import { createServer } from 'node:http';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { brotliCompressSync, constants } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, TYPES, root } from '../tests/e2e/lib.mjs';
+
+/** Issue 28's goal for a first default run, first paint included. NOT MET
+ * yet: the run engine and the panels painted beside the first run fetch
+ * far more (README "Performance" has the figures). */
+export const FIRST_RUN_GOAL = 350 * 1024;
+/** What CI enforces meanwhile, on a figure that does not depend on timing:
+ * every byte a first visit fetches with its first run (Run clicked as soon
+ * as it is enabled) and no other click, once the page asks for nothing more.
+ * The bytes by the run's end vary with what lands first (687 to 865 KiB over
+ * a few loads). Today's figure is 866 KiB; the ceiling leaves a little room,
+ * so the first visit can only shrink. Lower it as code leaves the first run. */
+export const FIRST_RUN_CEILING = 890 * 1024;
+
+const args = process.argv.slice(2);
+const budgetOnly = args.includes('--budget');
+const dist = resolve(args.find((a) => !a.startsWith('--')) ?? join(root, 'dist'));
+const LOADS = budgetOnly ? 1 : 3;
+const KBIT = 1024 / 8; // bytes per second in one kbit/s
+
+const PROFILES = [
+  { name: 'local', latency: 0, down: -1, up: -1 },
+  { name: '4G (9 Mbps, 85 ms)', latency: 85, down: 9000 * KBIT, up: 1500 * KBIT },
+  { name: '3G (1.6 Mbps, 150 ms)', latency: 150, down: 1600 * KBIT, up: 750 * KBIT },
+];
+const CLICKS = [
+  { name: 'as soon as enabled', delayMs: 0 },
+  { name: '5 s after load', delayMs: 5_000 },
+];
+
+const STATIC_PAGE = '<!doctype html><html lang="en"><meta charset="utf-8"><title>floor</title><button>Run</button></html>';
+
+/** brotli bodies by path, computed once. */
+const compressed = new Map();
+function brotli(file) {
+  if (!compressed.has(file)) {
+    const bytes = readFileSync(file);
+    compressed.set(
+      file,
+      brotliCompressSync(bytes, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+      }),
+    );
+  }
+  return compressed.get(file);
+}
+
+function serveBrotli(dir) {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+    if (path === '/__floor.html') {
+      res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-store' });
+      res.end(STATIC_PAGE);
+      return;
+    }
+    const file = normalize(join(dir, path === '/' ? '/index.html' : path));
+    if (!file.startsWith(dir + sep) || !existsSync(file)) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-encoding': 'br',
+      'cache-control': 'no-store',
+    });
+    res.end(brotli(file));
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+/** Runs in the page before its scripts: when Run is first enabled (and with
+ * `clickAtOnce`, clicks it then), when it is clicked, and when the first
+ * stop banner appears (checked on every DOM change and frame). */
+function watchRunButton(clickAtOnce) {
+  const check = () => {
+    if (window.__runEnabledMs === undefined) {
+      const run = document.querySelector('button.run');
+      if (run && !run.disabled) {
+        window.__runEnabledMs = performance.now();
+        // In the page, in the same task: a click from Playwright lands some
+        // tens or hundreds of ms later, as the machine's load has it.
+        if (clickAtOnce) run.click();
+      }
+    }
+    if (window.__bannerMs === undefined && document.querySelector('.stop-banner')) {
+      window.__bannerMs = performance.now();
+    }
+    if (window.__bannerMs === undefined) requestAnimationFrame(check);
+  };
+  addEventListener(
+    'click',
+    (event) => {
+      if (window.__clickMs === undefined && event.target.closest?.('button.run')) window.__clickMs = performance.now();
+    },
+    true,
+  );
+  addEventListener('DOMContentLoaded', () => {
+    new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true });
+  });
+  requestAnimationFrame(check);
+}
+
+async function throttled(context, page, profile) {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: profile.latency,
+    downloadThroughput: profile.down,
+    uploadThroughput: profile.up,
+  });
+  return cdp;
+}
+
+async function staticPage(browser, url, profile) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await throttled(context, page, profile);
+  await page.goto(`${url}__floor.html`, { waitUntil: 'load' });
+  const took = await page.evaluate(() => performance.getEntriesByType('navigation')[0].loadEventEnd);
+  await context.close();
+  return took;
+}
+
+async function firstRun(browser, url, profile, click, { settle = false } = {}) {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const page = await context.newPage();
+  await throttled(context, page, profile);
+  await page.addInitScript(watchRunButton, click.delayMs === 0);
+  // Hundreds of split files: keep every resource timing entry.
+  await page.addInitScript(() => performance.setResourceTimingBufferSize(10_000));
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.__runEnabledMs !== undefined, null, { timeout: 120_000, polling: 20 });
+  if (click.delayMs > 0) {
+    await page.waitForFunction(
+      (delay) => performance.now() >= performance.getEntriesByType('navigation')[0].loadEventEnd + delay,
+      click.delayMs,
+      { timeout: 60_000, polling: 50 },
+    );
+  }
+  if (click.delayMs > 0) await page.locator('button.run').click();
+  await page.waitForFunction(() => window.__bannerMs !== undefined, null, { timeout: 120_000, polling: 20 });
+  const status = await page.locator('.stop-banner').getAttribute('data-status');
+  const { runEnabled, done, clicked } = await page.evaluate(() => ({
+    runEnabled: window.__runEnabledMs,
+    done: window.__bannerMs,
+    clicked: window.__clickMs,
+  }));
+  if (settle) {
+    // Until the page has asked for nothing new for 1.5 s: everything a first
+    // visit with its first run fetches, with no other click.
+    let count = -1;
+    for (;;) {
+      const now = await page.evaluate(() => performance.getEntriesByType('resource').length);
+      if (now === count) break;
+      count = now;
+      await page.waitForTimeout(1_500);
+    }
+  }
+  // In the page's own clock, as the banner's time: a request the page made
+  // after the banner is no part of the first run, however soon after.
+  const entries = await page.evaluate(() => [
+    { name: location.href, startTime: 0, responseEnd: performance.getEntriesByType('navigation')[0].responseEnd },
+    ...performance.getEntriesByType('resource').map((e) => ({ name: e.name, startTime: e.startTime, responseEnd: e.responseEnd })),
+  ]);
+  const all = entries
+    .map((e) => {
+      const path = new URL(e.name).pathname;
+      return { path: path === '/' ? '/index.html' : path, start: Math.round(e.startTime), end: Math.round(e.responseEnd) };
+    })
+    .filter((f) => existsSync(join(dist, f.path)));
+  const byThen = all.filter((f) => f.start <= done);
+  const sizeOf = (list) => list.reduce((sum, f) => sum + brotli(join(dist, f.path)).length, 0);
+  await context.close();
+  return { status, runEnabled, done, afterClick: done - clicked, bytes: sizeOf(byThen), fetches: byThen, settled: { bytes: sizeOf(all), files: all.length } };
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ms = (x) => `${Math.round(x).toLocaleString('en-US')} ms`;
+const kib = (n) => `${Math.round(n / 1024).toLocaleString('en-US')} KiB`;
+
+async function main() {
+  if (!existsSync(join(dist, 'index.html'))) {
+    console.error(`no ${join(dist, 'index.html')}: build first (trunk build --release)`);
+    process.exit(2);
+  }
+  // Every file compressed up front: compressing on a first request would
+  // count brotli's own time (quality 11) as network time.
+  for (const file of readdirSync(dist, { recursive: true })) {
+    if (statSync(join(dist, file)).isFile()) brotli(join(dist, file));
+  }
+  const server = await serveBrotli(dist);
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    if (budgetOnly) {
+      const run = await firstRun(browser, url, PROFILES[0], CLICKS[0], { settle: true });
+      const within = run.settled.bytes <= FIRST_RUN_CEILING;
+      console.log(
+        `first-run bytes: ${kib(run.settled.bytes)} brotli (${run.settled.files} files) fetched by a first visit with its ` +
+          `first get-time run (${run.status}) and no other click, ceiling ${kib(FIRST_RUN_CEILING)} — ` +
+          `${within ? 'within' : 'OVER THE CEILING'}; ${kib(run.bytes)} of them by the run's end (varies with timing); ` +
+          `issue 28's goal ${kib(FIRST_RUN_GOAL)} by the run's end — ${run.bytes <= FIRST_RUN_GOAL ? 'met' : 'not met'}`,
+      );
+      if (!within) for (const f of run.fetches) console.log(`  ${f.path} ${kib(brotli(join(dist, f.path)).length)}`);
+      process.exitCode = within ? 0 : 1;
+      return;
+    }
+    console.log(`chromium ${browser.version()}, ${dist}, median of ${LOADS} cold loads each`);
+    console.log('| profile | Run clicked | static page | Run enabled | first run done | click to done | bytes by then |');
+    console.log('|---|---|---:|---:|---:|---:|---:|');
+    const waterfalls = [];
+    for (const profile of PROFILES) {
+      const floor = [];
+      for (let i = 0; i < LOADS; i += 1) floor.push(await staticPage(browser, url, profile));
+      const base = median(floor);
+      for (const click of CLICKS) {
+        const runs = [];
+        for (let i = 0; i < LOADS; i += 1) runs.push(await firstRun(browser, url, profile, click));
+        const enabled = median(runs.map((r) => r.runEnabled));
+        const done = median(runs.map((r) => r.done));
+        const afterClick = median(runs.map((r) => r.afterClick));
+        const bytes = median(runs.map((r) => r.bytes));
+        const x = (t) => `${(t / base).toFixed(1)}×`;
+        console.log(
+          `| ${profile.name} | ${click.name} | ${ms(base)} | ${ms(enabled)} (${x(enabled)}) | ${ms(done)} (${x(done)}) | ${ms(afterClick)} | ${kib(bytes)} |`,
+        );
+        if (click.delayMs === 0) waterfalls.push({ profile, run: runs[0] });
+      }
+    }
+    for (const { profile, run } of waterfalls) {
+      console.log(`\nwaterfall, ${profile.name}, Run clicked as soon as enabled (ms from navigation; brotli size):`);
+      for (const f of run.fetches) {
+        console.log(`  ${String(f.start).padStart(6)} → ${String(f.end || '?').padStart(6)}  ${kib(brotli(join(dist, f.path)).length).padStart(8)}  ${f.path}`);
+      }
+    }
+    console.log('\nby split module, first run (local): its own bytes + the shared chunks it needs (brotli; chunks shared by several count in each):');
+    for (const row of splitCosts(waterfalls[0].run.fetches)) console.log(`  ${kib(row.bytes).padStart(8)}  ${row.split} (${row.files} files)`);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+/** For each split module in `fetches`, its brotli bytes with every chunk it
+ * needs, read from the split loader (scripts/wasm-split.mjs writes each
+ * module as `NAME=[s(]e(() => fetch(new URL("./FILE")...), [DEPENDENCIES])`). */
+function splitCosts(fetches) {
+  const loader = readdirSync(dist).find((f) => /^__wasm_split-.*\.js$/.test(f));
+  if (!loader) return [];
+  const text = readFileSync(join(dist, loader), 'utf8');
+  const entry = /([\w$]+)=(?:s\()?e\(\(\)=>\{const t=fetch\(new URL\("\.\/([^"]+)",import\.meta\.url\)\);return async n=>WebAssembly\.instantiateStreaming\(t,n\)\},\[([^\]]*)\]\)/g;
+  const modules = new Map();
+  for (const [, name, file, deps] of text.matchAll(entry)) modules.set(name, { file, deps: deps ? deps.split(',') : [] });
+  const needs = (name, seen = new Set()) => {
+    if (!seen.has(name) && modules.has(name)) {
+      seen.add(name);
+      for (const dep of modules.get(name).deps) needs(dep, seen);
+    }
+    return seen;
+  };
+  const fetched = new Set(fetches.map((f) => f.path.slice(1)));
+  return [...modules]
+    .filter(([, m]) => m.file.startsWith('split_') && fetched.has(m.file))
+    .map(([name, m]) => {
+      const all = [...needs(name)];
+      return {
+        split: m.file.replace(/_\d+-[0-9a-f]+\.wasm$/, ''),
+        files: all.length,
+        bytes: all.reduce((sum, n) => sum + brotli(join(dist, modules.get(n).file)).length, 0),
+      };
+    })
+    .sort((a, b) => b.bytes - a.bytes);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(2);
+});
