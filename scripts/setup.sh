@@ -52,10 +52,11 @@ if ! command -v openssl >/dev/null; then
 fi
 
 # wasm-opt (binaryen 132; Debian's 108 breaks the module), playwright-core,
-# and the MCP reference server and TypeScript SDK the MCP tests run against.
+# the MCP reference server and TypeScript SDK the MCP tests run against, and
+# axe-core, which the accessibility tests run in the page.
 if [ ! -x "$root/node_modules/.bin/wasm-opt" ] || [ ! -d "$root/node_modules/playwright-core" ] \
-  || [ ! -d "$root/node_modules/@modelcontextprotocol/sdk" ]; then
-  log "installing npm packages (binaryen, playwright-core, the MCP server and SDK)"
+  || [ ! -d "$root/node_modules/@modelcontextprotocol/sdk" ] || [ ! -d "$root/node_modules/axe-core" ]; then
+  log "installing npm packages (binaryen, playwright-core, the MCP server and SDK, axe-core)"
   (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 

@@ -36,6 +36,7 @@ mod lessons;
 mod passes;
 mod place;
 mod shape;
+pub mod zoom;
 
 use harness::context::ContextConfig;
 use harness::event::stop_cause::StopCause;
@@ -424,11 +425,20 @@ impl LoopDiagram {
             },
             _ if node.kind == NodeKind::Gate => {
                 let reading = self.gates().into_iter().find(|g| g.node == id);
-                let mut text = format!("{} gate", node.label);
+                // It starts with what the drawing and the list show (the
+                // label, then the reading), so a person who says what they
+                // see names it (WCAG 2.5.3, axe's label-content-name-mismatch).
+                let mut text = node.label.clone();
                 match reading {
+                    // The drawn halves, as a parenthesis does not count
+                    // as shown ("219, no limit", not "219 (no limit)").
                     Some(reading) => {
-                        text.push_str(": ");
-                        text.push_str(&reading.text);
+                        let between = if reading.limit.starts_with('/') {
+                            " "
+                        } else {
+                            ", "
+                        };
+                        text.push_str(&format!(": {}{between}{}", reading.value, reading.limit));
                     }
                     None if id == NodeId::GateRepeat && self.limits.is_some() => {
                         text.push_str(": ");
@@ -436,6 +446,7 @@ impl LoopDiagram {
                     }
                     None => {}
                 }
+                text.push_str(", a gate");
                 if self.tripped_gate() == Some(id) {
                     text.push_str(", tripped: it stopped the run");
                 }
@@ -458,15 +469,16 @@ impl LoopDiagram {
         name
     }
 
-    /// The repeat gate's rule in a few words, e.g. "a call seen 2 times".
+    /// The repeat gate's rule in a few words, e.g. "2× a call, anywhere".
     pub fn repeat_rule(&self) -> String {
         let Some(limits) = &self.limits else {
             return String::new();
         };
         match (limits.repeat_threshold, limits.repeat_mode) {
             (None, _) => "off".to_string(),
-            (Some(n), RepeatMode::Canonical) => format!("a call seen {n} times"),
-            (Some(n), RepeatMode::Naive) => format!("{n} identical in a row (naive)"),
+            // The words of the drawn gate's two lines (`repeat_reading`).
+            (Some(n), RepeatMode::Canonical) => format!("{n}× a call, anywhere"),
+            (Some(n), RepeatMode::Naive) => format!("{n} in a row, naive"),
         }
     }
 

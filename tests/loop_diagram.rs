@@ -585,7 +585,7 @@ async fn a_refused_call_and_the_calls_after_it_are_placed_once_the_run_has_finis
     assert_eq!((gate.text.as_str(), gate.tripped), ("7 checked / 6", true));
     assert!(d
         .accessible_name(NodeId::GateToolCalls)
-        .ends_with("7 checked / 6, tripped: it stopped the run"));
+        .ends_with("7 checked / 6, a gate, tripped: it stopped the run"));
     // Live, just before the stop, the same calls were still on their way.
     let at = events.iter().position(|e| e.seq == calls[7]).unwrap();
     let live = LoopDiagram::from_events(&events[..at]);
@@ -660,12 +660,12 @@ fn before_any_run_the_diagram_has_every_exit_and_no_current_node() {
     // It does not know the scenario's limits yet, so it states none.
     assert!(d.limits().is_none());
     assert!(d.gates().is_empty());
-    assert_eq!(d.accessible_name(NodeId::GateTurns), "Turns gate");
+    assert_eq!(d.accessible_name(NodeId::GateTurns), "Turns, a gate");
     assert!(!d.node(NodeId::GateTurns).unwrap().note.contains("10"));
     // Given a scenario's limits, it shows them before the run.
     let scenario = load(library::find("turn-limit").unwrap());
     let d = LoopDiagram::new(scenario.limits.clone(), Default::default());
-    assert_eq!(d.accessible_name(NodeId::GateTurns), "Turns gate: 0 / 3");
+    assert_eq!(d.accessible_name(NodeId::GateTurns), "Turns: 0 / 3, a gate");
 }
 
 /// A node or an edge picked on the drawing lists the trace events that
@@ -749,7 +749,7 @@ async fn the_context_gate_shows_the_window_and_stops_a_request_that_cannot_fit()
     assert!(gate.tripped);
     assert_eq!(
         d.accessible_name(NodeId::GateContext),
-        "Context gate: ≈8,303 / 8,000, tripped: it stopped the run"
+        "Context: ≈8,303 / 8,000, a gate, tripped: it stopped the run"
     );
     assert!(d
         .node(NodeId::GateContext)

@@ -1,6 +1,6 @@
 //! The inspector column: the Run state panel, the inspector (a turn's
 //! request, response and conversation as the wire carries them) beside the
-//! trace, calling a tool by hand, and the Compare panel (split modules,
+//! trace, calling a tool by hand, and the Compare panel (all split modules,
 //! painted right after the page). Each is its own cell of the page's grid.
 
 use leptos::prelude::*;
@@ -12,7 +12,7 @@ use crate::state::mcp::Mcp;
 use crate::state::model_choice::ModelChoice;
 use crate::ui::compare_panel::compare_panel;
 use crate::ui::inspector_panel::inspector_panel;
-use crate::ui::run_state_panel::RunStatePanel;
+use crate::ui::run_state_panel::run_state_panel;
 use crate::ui::tool_bench::tool_bench;
 
 #[component]
@@ -33,7 +33,7 @@ pub fn Inspector(
             controller.running(),
             mcp.wire(),
         ))}
-        <RunStatePanel book=controller.run_state() />
+        {Suspend::new(run_state_panel(controller.run_state()))}
         {Suspend::new(tool_bench(editor.text()))}
         {Suspend::new(compare_panel(
             editor,

@@ -1,13 +1,19 @@
 //! The page: the root component makes the page state once (so it outlives
-//! every component and every spawned run) and lays out four sections:
+//! every component and every spawned run) and lays out the stage (issue
+//! 24): at 1024 px and wider a fixed-height workspace whose columns scroll
+//! on their own (static/app.css), on a phone one column in this order:
 //! - `toolbar`: the header, with the scenario picker, Run / Step / Stop /
-//!   Reset, why Run cannot start, and the live counters;
-//! - `scenario`: the scenario editor (lesson, form, JSON, share, Model
-//!   settings, problems), on the left;
-//! - `trace`: the run's trace in the centre, its stop banner, the replay and
-//!   the run history below it;
-//! - `inspector`: the Run state panel, the inspector (a turn on the wire)
-//!   beside the trace, calling a tool by hand, and the Compare panel.
+//!   Reset, why Run cannot start, the outcome and the live counters;
+//! - `stage`: the loop diagram, large and always in view;
+//! - `trace`: the run's trace, its stop banner, the replay and the run
+//!   history below it;
+//! - the detail pane: `inspector` (the inspector, a turn on the wire, at the
+//!   top once a request is opened; the Run state panel, calling a tool by
+//!   hand, the Compare panel) and `scenario` (lesson, form, JSON, share,
+//!   Model settings, problems).
+//!
+//! `modes` picks which of them show: Run, the whole stage, or one group
+//! (Compare, Scenario, History, Import/Export) at full size.
 //!
 //! The state is the editor (picked scenario, JSON text, its live check),
 //! the controller (the run log, the run in flight, what it waits for), the
@@ -15,7 +21,9 @@
 //! the `a`/`d` keys). Everything else is derived.
 
 mod inspector;
+mod modes;
 mod scenario;
+mod stage;
 mod toolbar;
 mod trace;
 
@@ -33,6 +41,7 @@ use crate::state::protocol::ProtocolWatch;
 use crate::ui::approval_bar::Approvals;
 use inspector::Inspector;
 use scenario::ScenarioSection;
+use stage::LoopStage;
 use toolbar::Toolbar;
 use trace::TraceSection;
 
@@ -51,8 +60,12 @@ pub fn App() -> impl IntoView {
     let inspector = InspectorState::new();
     ProtocolWatch::new(controller);
     let lessons = Lessons::new();
-    // A share link pasted into this tab changes only the fragment: load it.
+    // The mode a `#mode=` link opened the page in; Run without one.
+    let (mode, set_mode) = signal(modes::Mode::after(modes::Mode::Run, &page::fragment()));
+    // A share link pasted into this tab changes only the fragment: load it;
+    // a mode link (or the back button) opens its mode.
     page::on_fragment_change(move |fragment| {
+        set_mode.set(modes::Mode::after(mode.get_untracked(), &fragment));
         if editor.open_link(&fragment) {
             controller.clear_for_another_scenario();
         }
@@ -60,11 +73,14 @@ pub fn App() -> impl IntoView {
     });
 
     view! {
-        <Toolbar editor controller model_choice mcp lessons />
-        <main class="layout">
-            <ScenarioSection editor controller model_choice mcp />
+        <Toolbar editor controller model_choice mcp lessons mode />
+        <main class="layout" data-mode=move || mode.get().key()>
+            <LoopStage editor controller />
             <TraceSection editor controller history approvals lessons />
-            <Inspector editor controller inspector model_choice mcp />
+            <div class="detail">
+                <Inspector editor controller inspector model_choice mcp />
+                <ScenarioSection editor controller model_choice mcp />
+            </div>
         </main>
     }
 }

@@ -1,10 +1,11 @@
-//! The page header: the title, the theme, and the toolbar (the scenario
+//! The page header: the title, the mode switch, the theme, and the toolbar (the scenario
 //! picker, Run / Step / Stop / Reset with the run's state, why Run cannot
 //! start, and the live counters).
 
 use harness::library::{BUILTIN, WITH_SERVER};
 use leptos::prelude::*;
 
+use super::modes::{Mode, ModeSwitch};
 use crate::browser::page;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
@@ -22,6 +23,7 @@ pub fn Toolbar(
     model_choice: ModelChoice,
     mcp: Mcp,
     lessons: Lessons,
+    mode: ReadSignal<Mode>,
 ) -> impl IntoView {
     let events = controller.events();
     let running = controller.running();
@@ -43,6 +45,12 @@ pub fn Toolbar(
                 )
             })
         })
+    });
+
+    let paired = Memo::new(move |_| {
+        editor
+            .selected()
+            .with(|id| harness::library::pair_containing(id).is_some())
     });
 
     let theme = RwSignal::new(page::saved_theme().unwrap_or_else(|| "system".to_string()));
@@ -82,6 +90,7 @@ pub fn Toolbar(
         <header class="page-header">
             <div class="header-inner">
                 <h1>"Agent Loop Playground"</h1>
+                <ModeSwitch mode />
                 <label class="theme">
                     "Theme"
                     <select on:change=move |ev| {
@@ -100,7 +109,15 @@ pub fn Toolbar(
                 // open lesson's goal into view in one tap, at any width.
                 <div class="lessons-toggle">
                     <button type="button" class="lessons-button" aria-pressed=move || lessons.open().get().to_string()
-                        on:click=move |_| lessons.set_open(!lessons.open().get_untracked())>
+                        on:click=move |_| {
+                            let open = !lessons.open().get_untracked();
+                            lessons.set_open(open);
+                            // The lessons sit atop the trace, which the Run
+                            // mode shows: opening them goes there.
+                            if open && mode.get_untracked() != Mode::Run {
+                                page::go_to_fragment(&format!("{}run", super::modes::PREFIX));
+                            }
+                        }>
                         "Lessons"
                     </button>
                     {move || lessons.open().get().then(|| view! {
@@ -127,6 +144,16 @@ pub fn Toolbar(
                             editor.select(id)
                         }
                     />
+                    // Right where the picker marks a scenario "⇄ pair": it runs
+                    // beside its counterpart, in the Compare panel. Hidden, not
+                    // removed, for another scenario, so the header keeps its
+                    // place.
+                    <button type="button" class="pair-run"
+                        style:visibility=move || if paired.get() { "visible" } else { "hidden" }
+                        prop:disabled=move || running.get() || !paired.get()
+                        on:click=move |_| { page::run_pair_side_by_side(); }>
+                        "⇄ Run the pair side by side"
+                    </button>
                 </div>
                 <div class="actions" role="toolbar" aria-label="Run controls">
                     <button

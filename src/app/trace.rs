@@ -1,10 +1,10 @@
-//! The trace section, in the centre: its heading (the scenario the run ran,
-//! export and import), the loop diagram, the timeline of cards with the
-//! approval bar under the call that waits, the stop banner, and below them
-//! the replay and the run history (the diagram, the timeline and the
-//! history are split modules, painted right after the page), and while a
-//! run is paused in step mode, the answer panel (a split module fetched at
-//! the first pause).
+//! The trace column of the stage: its heading (the scenario the run ran,
+//! export and import), the timeline of cards with the approval bar under
+//! the call that waits, the stop banner, and below them the replay and the
+//! run history (the timeline and the history are split modules, painted
+//! right after the page), and while a run is paused in step mode, the
+//! answer panel (a split module fetched at the first pause). On a wide
+//! screen it scrolls on its own, beside the loop diagram (`stage`).
 
 use leptos::prelude::*;
 
@@ -18,7 +18,6 @@ use crate::ui::answer_panel::answer_panel;
 use crate::ui::approval_bar::Approvals;
 use crate::ui::history_panel::{history_panel, RunFiles};
 use crate::ui::lessons_panel::lessons_panel;
-use crate::ui::loop_diagram::loop_panel;
 use crate::ui::protocol_verdict::ProtocolVerdict;
 use crate::ui::stop_banner::StopBanner;
 use crate::ui::timeline::timeline;
@@ -36,8 +35,9 @@ pub fn TraceSection(
     let idle = move || events.with(Vec::is_empty);
     let banner =
         Memo::new(move |_| events.with(|e| view_model::outcome_of(e).map(view_model::banner)));
-    // A run that ends while you watch brings its banner into view (on a
-    // phone the header, which also says how it ended, has scrolled away).
+    // A run that ends while you watch brings its banner into view: on a
+    // wide screen only the trace column scrolls (the diagram stays put); on
+    // a phone the header, which also says how it ended, has scrolled away.
     // A run opened from the history is not "ending": it never ran here.
     let running = controller.running();
     Effect::new(move |was_running: Option<bool>| {
@@ -56,11 +56,6 @@ pub fn TraceSection(
         }
         now
     });
-    // "Show me a run that stops here": the exit's built-in, as if picked.
-    let pick_lesson = Callback::new(move |id: &'static str| {
-        controller.clear_for_another_scenario();
-        editor.select(id.to_string());
-    });
     view! {
         <section class="panel trace" aria-labelledby="trace-heading">
             <div class="trace-heading">
@@ -72,23 +67,9 @@ pub fn TraceSection(
                 </h2>
                 <RunFiles history=history />
             </div>
-            // The Lessons mode, above the loop: its module is fetched the
+            // The Lessons mode, at the top of the trace column: its module is fetched the
             // first time the mode opens.
             {move || lessons.mounted().get().then(|| Suspend::new(lessons_panel(lessons, editor, controller)))}
-            {Suspend::new(loop_panel(
-                controller.events(),
-                controller.run_id(),
-                controller.paused(),
-                Signal::derive(move || {
-                    controller
-                        .running()
-                        .get()
-                        .then(|| controller.elapsed_ms().get())
-                }),
-                controller.picked_event(),
-                Callback::new(move |seq| controller.show_event(seq)),
-                pick_lesson,
-            ))}
             <Show when=idle>
                 <p class="empty">"No run yet. Pick a scenario and press Run, or Step through it."</p>
             </Show>

@@ -37,7 +37,7 @@ pub struct GateReading {
     /// The value against the limit (`3 / 10`), or the value and "(no limit)".
     pub text: String,
     /// The two halves of `text`, for a drawing with little room: the value
-    /// (`3`), and the limit (`of 10`) or that there is none (`no limit`).
+    /// (`3`), and the limit (`/ 10`) or that there is none (`no limit`).
     pub value: String,
     pub limit: String,
     /// How full the gate is, 0 to 1; `None` without a limit.
@@ -59,7 +59,7 @@ impl Gauges {
         let reading =
             |node, name, value: String, max: Option<String>, none: &str, fraction: Option<f64>| {
                 let (text, limit) = match max {
-                    Some(max) => (format!("{value} / {max}"), format!("of {max}")),
+                    Some(max) => (format!("{value} / {max}"), format!("/ {max}")),
                     None => (format!("{value} ({none})"), none.to_string()),
                 };
                 GateReading {

@@ -27,15 +27,16 @@ pub fn CounterBar(
     };
     let described =
         move |name: &'static str| move || tripped(name).then(|| format!("tripped-{name}"));
+    // The mark sits in the term (a `<dl>`'s groups hold only `<dt>` and
+    // `<dd>`), and the stylesheet draws it after the value.
     view! {
         <dl class="counters" aria-label="Run counters">
             <div class="counter" data-counter="turn" class:tripped=move || tripped("turn") data-tripped=move || tripped("turn").then_some("true") aria-describedby=described("turn")>
-                <dt>"Turn"</dt>
+                <dt>"Turn"{mark("turn")}</dt>
                 <dd>{move || counters.with(Counters::turn_text)}</dd>
-                {mark("turn")}
             </div>
             <div class="counter" data-counter="cost" class:tripped=move || tripped("cost") data-tripped=move || tripped("cost").then_some("true") aria-describedby=described("cost")>
-                <dt>"Cost"</dt>
+                <dt>"Cost"{mark("cost")}</dt>
                 <dd>
                     {move || counters.with(Counters::cost_text)}
                     <Show when=move || gauge().is_some()>
@@ -46,27 +47,23 @@ pub fn CounterBar(
                         ></meter>
                     </Show>
                 </dd>
-                {mark("cost")}
             </div>
             <div class="counter" data-counter="elapsed" class:tripped=move || tripped("elapsed") data-tripped=move || tripped("elapsed").then_some("true") aria-describedby=described("elapsed")>
-                <dt>"Elapsed"</dt>
+                <dt>"Elapsed"{mark("elapsed")}</dt>
                 <dd>
                     {move || view_model::elapsed_text(elapsed_ms.get(), counters.with(|c| c.deadline_ms))}
                     <Show when=move || clock_held.get()>
                         <span class="clock-held" title="Step mode stops the run's clock while it waits for you: the deadline counts the run's own time.">" ⏸ clock paused"</span>
                     </Show>
                 </dd>
-                {mark("elapsed")}
             </div>
             <div class="counter" data-counter="tool-calls" class:tripped=move || tripped("tool-calls") data-tripped=move || tripped("tool-calls").then_some("true") aria-describedby=described("tool-calls") title=TOOL_CALLS_MEANING>
-                <dt>"Tool calls"</dt>
+                <dt>"Tool calls"{mark("tool-calls")}</dt>
                 <dd>{move || counters.with(Counters::tool_calls_text)}</dd>
-                {mark("tool-calls")}
             </div>
             <div class="counter" data-counter="tokens" class:tripped=move || tripped("tokens") data-tripped=move || tripped("tokens").then_some("true") aria-describedby=described("tokens")>
-                <dt>"Tokens"</dt>
+                <dt>"Tokens"{mark("tokens")}</dt>
                 <dd>{move || counters.with(Counters::tokens_text)}</dd>
-                {mark("tokens")}
             </div>
         </dl>
     }

@@ -18,6 +18,7 @@ use harness::run::PauseBefore;
 use leptos::prelude::lazy;
 use leptos::prelude::*;
 
+use crate::loop_diagram::zoom::Zoom;
 use crate::loop_diagram::{
     EdgeKey, EdgeStyle, LoopDiagram, NodeId, NodeKind, Passes, Pick, Variant, MID_CALL,
 };
@@ -57,8 +58,9 @@ fn spot(id: NodeId, variant: Variant) -> Spot {
         },
         NodeId::GateContext => gate(630.0, ROW_TURN),
         NodeId::ModelCall => at(760.0, ROW_TURN, 110.0, 56.0),
-        NodeId::Backoff => at(760.0, ROW_TOP_EXITS, 96.0, 40.0),
-        NodeId::Response => at(895.0, ROW_TURN, 112.0, 56.0),
+        // Wide enough for the 16-unit names the stage draws.
+        NodeId::Backoff => at(760.0, ROW_TOP_EXITS, 104.0, 40.0),
+        NodeId::Response => at(895.0, ROW_TURN, 124.0, 56.0),
         NodeId::Verifier => at(1050.0, ROW_TURN, 84.0, 44.0),
         NodeId::GateToolCalls => gate(895.0, ROW_CALLS),
         NodeId::GateRepeat => gate(655.0, ROW_CALLS),
@@ -66,12 +68,12 @@ fn spot(id: NodeId, variant: Variant) -> Spot {
         NodeId::Approval => step(415.0, ROW_CALLS),
         NodeId::RunTool => step(295.0, ROW_CALLS),
         NodeId::Results => step(150.0, ROW_CALLS),
-        NodeId::StopButton => at(52.0, ROW_BOTTOM_EXITS, 96.0, 40.0),
+        NodeId::StopButton => at(62.0, ROW_BOTTOM_EXITS, 116.0, 40.0),
         NodeId::Exit(status) => {
             let (x, y) = exit_at(status, variant);
-            // Wide enough for the status word and its icon in the bold
-            // label (max_tokens was clipped at 6.8 per letter).
-            let w = (status.as_str().len() as f64 * 7.6 + 30.0).max(80.0);
+            // Wide enough for the status word and its icon in the 13-unit
+            // label (max_tokens was clipped at 6.8 per letter at 12).
+            let w = (status.as_str().len() as f64 * 8.3 + 32.0).max(80.0);
             at(x, y, w, 36.0)
         }
     }
@@ -220,6 +222,10 @@ pub fn LoopDiagramView(
     /// The node of the event picked in the trace, outlined.
     #[prop(optional, into)]
     highlight: Option<Signal<Option<NodeId>>>,
+    /// The part of the drawing shown (zoom and pan), as a `viewBox`;
+    /// without it, the whole drawing.
+    #[prop(optional, into)]
+    view_box: Option<Signal<String>>,
 ) -> impl IntoView {
     // The drawing is built again only when the limits or the context window
     // change (a new run under others): its shape, notes and labels come
@@ -258,7 +264,10 @@ pub fn LoopDiagramView(
         view! {
             <svg
                 class="loop-svg"
-                viewBox=format!("0 0 {WIDTH} {HEIGHT}")
+                viewBox=move || match view_box {
+                    Some(view) => view.get(),
+                    None => format!("0 0 {WIDTH} {HEIGHT}"),
+                }
                 role="group"
                 aria-label="The agent loop, as this run went through it"
             >
@@ -362,6 +371,9 @@ fn edge_view(
             format!("url(#{arrows}-arrow)")
         }
     };
+    let drawn_count = label.is_some() && !stub;
+    let drawn_tag = label.is_some() && !tag.is_empty() && !stub && room_for_tag;
+    let drawn_mark = (label.is_some() && stub).then_some(if not_taken { "◷✕" } else { "◷" });
     let name = move || {
         let n = count();
         let from = diagram.with(|dg| {
@@ -371,8 +383,26 @@ fn edge_view(
         });
         let to = diagram.with(|dg| dg.node(key.to).map(|n| n.label.clone()).unwrap_or_default());
         let label = read(|e| e.label.clone());
+        // The name starts with what the edge shows (its count, its tag, a
+        // stub's mark), so a person who says what they see names it.
+        let mut shown = Vec::new();
+        // In the order they are drawn (tag, mark, count).
+        if drawn_tag {
+            shown.push(tag.to_string());
+        }
+        if let Some(mark) = drawn_mark {
+            shown.push(mark.to_string());
+        }
+        if drawn_count && n > 0 {
+            shown.push(format!("×{n}"));
+        }
+        let shown = if shown.is_empty() {
+            String::new()
+        } else {
+            format!("{}: ", shown.join(" "))
+        };
         format!(
-            "From {from} to {to}: {label}; taken {n} time{}",
+            "{shown}From {from} to {to}: {label}; taken {n} time{}",
             if n == 1 { "" } else { "s" }
         )
     };
@@ -499,10 +529,16 @@ fn node_view(
         >
             <title>{note}</title>
             <rect x=x y=y width=s.w height=s.h rx={if kind == NodeKind::Exit { 20.0 } else { 8.0 }}></rect>
-            <text class="loop-label" x=s.x y=title_y text-anchor="middle">{heading}</text>
+            // A gate's lines end in a space: read as one text (the node's
+            // visible label, as axe reads it) they are words apart, "Turns
+            // 3 / 3", not "Turns3/ 3". Other nodes have one line, and no space
+            // to widen it.
+            <text class="loop-label" x=s.x y=title_y text-anchor="middle">
+                {move || if has_value { format!("{} ", heading()) } else { heading() }}
+            </text>
             {has_value.then(|| view! {
-                <text class="loop-value" x=s.x y={s.y + 6.0} text-anchor="middle">{move || reading().0}</text>
-                <text class="loop-limit" x=s.x y={s.y + 21.0} text-anchor="middle">{move || reading().1}</text>
+                <text class="loop-value" x=s.x y={s.y + 7.0} text-anchor="middle">{move || format!("{} ", reading().0)}</text>
+                <text class="loop-limit" x=s.x y={s.y + 24.0} text-anchor="middle">{move || reading().1}</text>
             })}
             <text class="loop-where" x=s.x y=below text-anchor="middle">
                 {move || current().filter(|_| kind != NodeKind::Exit).map(|c| c.text).unwrap_or_default()}
@@ -516,13 +552,15 @@ fn node_view(
                 lesson.name
             );
             let tooltip = name.clone();
+            // A 26-unit circle: at least 24 px across wherever the stage
+            // draws the loop (WCAG 2.2's target size).
             let (cx, cy) = (s.x + s.w / 2.0 - 4.0, s.y - s.h / 2.0 + 2.0);
             view! {
                 <g class="loop-lesson" role="button" tabindex="0" aria-label=name
                     on:click=move |_| pick() on:keydown=on_key(pick)>
                     <title>{tooltip}</title>
-                    <circle cx=cx cy=cy r="9"></circle>
-                    <text x=cx y={cy + 4.0} text-anchor="middle">"▸"</text>
+                    <circle cx=cx cy=cy r="13"></circle>
+                    <text x=cx y={cy + 5.0} text-anchor="middle">"▸"</text>
                 </g>
             }
         })}
@@ -609,9 +647,9 @@ fn NarrowList(
         .collect_view();
     view! {
         <div class="loop-narrow">
-            <h4>"The loop, step by step"</h4>
+            <h3>"The loop, step by step"</h3>
             <ol class="loop-steps">{steps}</ol>
-            <h4>"Exits"</h4>
+            <h3>"Exits"</h3>
             <ul class="loop-exits">{exits}</ul>
         </div>
     }
@@ -764,6 +802,7 @@ fn LoopPanel(
             show(pick, at.saturating_add_signed(by));
         }
     };
+    let zoom = RwSignal::new(Zoom::whole(WIDTH, HEIGHT));
     // A new run's passes are not the picked ones'.
     Effect::new(move |_| {
         run_id.track();
@@ -772,13 +811,16 @@ fn LoopPanel(
     view! {
         <details class="panel loop-panel" open>
             <summary><h2 class="loop-heading">"The loop"</h2></summary>
-            <LoopDiagramView
-                diagram=diagram
-                on_select_node=Callback::new(show_node)
-                on_select_edge=Callback::new(show_edge)
-                on_pick_scenario=on_pick_scenario
-                highlight=highlight
-            />
+            <ZoomPan zoom>
+                <LoopDiagramView
+                    diagram=diagram
+                    on_select_node=Callback::new(show_node)
+                    on_select_edge=Callback::new(show_edge)
+                    on_pick_scenario=on_pick_scenario
+                    highlight=highlight
+                    view_box=Signal::derive(move || zoom.with(Zoom::view_box))
+                />
+            </ZoomPan>
             {move || passes.with(|p| p.as_ref().map(|p| {
                 let (has_previous, has_next) = (p.has_previous(), p.has_next());
                 let many = p.events.len() > 1;
@@ -795,5 +837,134 @@ fn LoopPanel(
                 }
             }))}
         </details>
+    }
+}
+
+/// Zoom and pan on the drawing (`loop_diagram::zoom` keeps the view): the
+/// wheel with Ctrl (a trackpad's pinch), a drag, two fingers, the keys
+/// + − 0 and the arrows while the drawing has focus, and three buttons.
+#[component]
+fn ZoomPan(zoom: RwSignal<Zoom>, children: Children) -> impl IntoView {
+    // The pointers down on the drawing: id and last position.
+    let pointers = StoredValue::new(Vec::<(i32, f64, f64)>::new());
+    // Screen pixels to drawing units, and a screen point to the drawing's.
+    let geometry = move |host: &web_sys::Element| {
+        let svg = host.query_selector(".loop-wide svg").ok()??;
+        let r = svg.get_bounding_client_rect();
+        let (vx, vy, vw, vh) = zoom.with_untracked(Zoom::rect);
+        // The drawing is fitted whole into the SVG's box, centred.
+        let px = (r.width() / vw).min(r.height() / vh);
+        if !(px.is_finite() && px > 0.0) {
+            return None;
+        }
+        let (ox, oy) = (
+            r.left() + (r.width() - vw * px) / 2.0,
+            r.top() + (r.height() - vh * px) / 2.0,
+        );
+        Some((px, move |x: f64, y: f64| {
+            (vx + (x - ox) / px, vy + (y - oy) / px)
+        }))
+    };
+    let host = NodeRef::<leptos::html::Div>::new();
+    let zoom_at = move |factor: f64, at: Option<(f64, f64)>| {
+        let (x, y, w, h) = zoom.with_untracked(Zoom::rect);
+        let (cx, cy) = at.unwrap_or((x + w / 2.0, y + h / 2.0));
+        zoom.update(|z| *z = z.zoomed(factor, cx, cy));
+    };
+    let on_wheel = move |ev: leptos::ev::WheelEvent| {
+        // A plain wheel scrolls as ever; Ctrl (and a pinch) zooms.
+        if !ev.ctrl_key() {
+            return;
+        }
+        let Some(el) = host.get_untracked() else {
+            return;
+        };
+        ev.prevent_default();
+        let at = geometry(&el).map(|(_, to)| to(ev.client_x() as f64, ev.client_y() as f64));
+        zoom_at((-ev.delta_y() / 300.0).exp(), at);
+    };
+    let on_down = move |ev: leptos::ev::PointerEvent| {
+        if ev.button() != 0 {
+            return;
+        }
+        pointers.update_value(|p| {
+            p.retain(|(id, _, _)| *id != ev.pointer_id());
+            p.push((ev.pointer_id(), ev.client_x() as f64, ev.client_y() as f64));
+        });
+    };
+    let on_move = move |ev: leptos::ev::PointerEvent| {
+        let id = ev.pointer_id();
+        let (x, y) = (ev.client_x() as f64, ev.client_y() as f64);
+        let before = pointers.with_value(|p| p.clone());
+        let Some(at) = before.iter().position(|(i, _, _)| *i == id) else {
+            return;
+        };
+        let Some(el) = host.get_untracked() else {
+            return;
+        };
+        let Some((px, to_drawing)) = geometry(&el) else {
+            return;
+        };
+        match before.as_slice() {
+            // One pointer: a drag pans (once zoomed in).
+            [(_, bx, by)] if !zoom.with_untracked(Zoom::is_whole) => {
+                zoom.update(|z| *z = z.panned(-(x - bx) / px, -(y - by) / px));
+            }
+            // Two: the pinch zooms around the fingers' middle.
+            [(_, ax, ay), (_, bx, by)] => {
+                let (ox, oy) = if at == 0 { (*bx, *by) } else { (*ax, *ay) };
+                let (px0, py0) = (before[at].1, before[at].2);
+                let (d0, d1) = ((px0 - ox).hypot(py0 - oy), (x - ox).hypot(y - oy));
+                if d0 > 0.0 {
+                    let middle = to_drawing((x + ox) / 2.0, (y + oy) / 2.0);
+                    zoom_at(d1 / d0, Some(middle));
+                }
+            }
+            _ => {}
+        }
+        pointers.update_value(|p| p[at] = (id, x, y));
+    };
+    let on_up = move |ev: leptos::ev::PointerEvent| {
+        pointers.update_value(|p| p.retain(|(id, _, _)| *id != ev.pointer_id()));
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let step = zoom.with_untracked(|z| z.rect().2) / 10.0;
+        match ev.key().as_str() {
+            "+" | "=" => zoom_at(1.25, None),
+            "-" | "_" => zoom_at(0.8, None),
+            "0" => zoom.update(|z| *z = z.reset()),
+            key if !zoom.with_untracked(Zoom::is_whole) => {
+                let (dx, dy) = match key {
+                    "ArrowLeft" => (-step, 0.0),
+                    "ArrowRight" => (step, 0.0),
+                    "ArrowUp" => (0.0, -step),
+                    "ArrowDown" => (0.0, step),
+                    _ => return,
+                };
+                zoom.update(|z| *z = z.panned(dx, dy));
+            }
+            _ => return,
+        }
+        ev.prevent_default();
+    };
+    let percent = move || format!("{:.0} %", zoom.with(Zoom::scale) * 100.0);
+    view! {
+        <div class="loop-zoom-controls" role="group" aria-label="Zoom the loop diagram">
+            <button type="button" aria-label="Zoom out" title="Zoom out (−)"
+                prop:disabled=move || zoom.with(Zoom::is_whole)
+                on:click=move |_| zoom_at(0.8, None)>"−"</button>
+            <button type="button" aria-label="Zoom in" title="Zoom in (+)"
+                prop:disabled=move || zoom.with(|z| z.scale() >= crate::loop_diagram::zoom::MAX_SCALE)
+                on:click=move |_| zoom_at(1.25, None)>"+"</button>
+            <button type="button" title="Show the whole loop (0)"
+                prop:disabled=move || zoom.with(Zoom::is_whole)
+                on:click=move |_| zoom.update(|z| *z = z.reset())>"Whole loop"</button>
+            <span class="loop-zoom-level" aria-live="polite">{percent}</span>
+        </div>
+        <div class="loop-zoom" node_ref=host data-zoomed=move || (!zoom.with(Zoom::is_whole)).then_some("")
+            on:wheel=on_wheel on:pointerdown=on_down on:pointermove=on_move
+            on:pointerup=on_up on:pointercancel=on_up on:keydown=on_key>
+            {children()}
+        </div>
     }
 }

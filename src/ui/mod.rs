@@ -5,11 +5,12 @@
 //! points and pure modules; nothing but another component or the page
 //! (`app`) imports a component.
 //!
-//! Seven are split modules of their own, each declaring its `#[lazy]`
+//! These are split modules of their own, each declaring its `#[lazy]`
 //! function beside it: the answer panel and the approval bar (shown only
 //! while a run waits), the
-//! timeline with its cards, the loop diagram, the Compare panel and the run
-//! history's list (painted right after the page), and the Lessons panel
+//! timeline with its cards, the loop diagram, the Compare panel, the Run
+//! state panel, calling a tool by hand, the inspector and the run history's
+//! list (painted right after the page), and the Lessons panel
 //! (fetched the first time the mode opens).
 
 pub mod answer_panel;

@@ -1,12 +1,23 @@
 //! The "Run state" panel beside the trace: the ids tool results confirmed,
 //! and the built-in tools' stores after the last write (see `run_state`).
+//!
+//! A split module of its own (`run_state_panel`), painted right after the
+//! page: it shows nothing of a run before one, and the first paint is at
+//! its budget (issue 24).
 
+#[cfg(feature = "split")]
+use leptos::prelude::lazy;
 use leptos::prelude::*;
 
 use crate::run_state::{self, RunStateBook};
 
+#[cfg_attr(feature = "split", lazy)]
+pub async fn run_state_panel(book: ReadSignal<RunStateBook>) -> AnyView {
+    view! { <RunStatePanel book /> }.into_any()
+}
+
 #[component]
-pub fn RunStatePanel(book: ReadSignal<RunStateBook>) -> impl IntoView {
+fn RunStatePanel(book: ReadSignal<RunStateBook>) -> impl IntoView {
     let facts = Memo::new(move |_| book.with(run_state::fact_rows));
     let stores = Memo::new(move |_| book.with(run_state::stores));
     view! {

@@ -1,7 +1,8 @@
 //! The browser half of drawing only the cards near the window
 //! (`card_window` holds the arithmetic): where the window is over the list,
-//! read at most once a frame after a scroll, a resize, a new run or a
-//! height that changed; each drawn card's height, measured by one
+//! read at most once a frame after a scroll (of the page, or of the trace's
+//! own column on the wide stage), a resize, a new run or a height that
+//! changed; each drawn card's height, measured by one
 //! `ResizeObserver`; and the cards that stay drawn wherever the window is:
 //! the card holding focus (so Tab, Show all and the approval bar's fields
 //! never lose it), the card waiting for an approval, and the card of the
@@ -113,10 +114,22 @@ impl Windowing {
             redrawing: StoredValue::new(false),
         };
         windowing.observer.set_value(windowing.size_observer());
-        let scroll = window_event_listener(leptos::ev::scroll, move |_| windowing.refresh());
+        // Scroll events do not bubble: caught on their way down, one
+        // listener hears the page and the trace's column alike.
+        let on_scroll = Closure::<dyn Fn()>::new(move || windowing.refresh()).into_js_value();
+        let _ = window().add_event_listener_with_callback_and_bool(
+            "scroll",
+            on_scroll.unchecked_ref(),
+            true,
+        );
+        let on_scroll = send_wrapper::SendWrapper::new(on_scroll);
         let resize = window_event_listener(leptos::ev::resize, move |_| windowing.refresh());
         on_cleanup(move || {
-            scroll.remove();
+            let _ = window().remove_event_listener_with_callback_and_bool(
+                "scroll",
+                on_scroll.unchecked_ref(),
+                true,
+            );
             resize.remove();
             if let Some(observer) = windowing.observer.try_get_value().flatten() {
                 observer.disconnect();
@@ -260,13 +273,22 @@ impl Windowing {
             let Some(list) = document().get_element_by_id(self.list_id) else {
                 return;
             };
-            let top = -list.get_bounding_client_rect().top();
+            let list_top = list.get_bounding_client_rect().top();
             let height = window()
                 .inner_height()
                 .ok()
                 .and_then(|h| h.as_f64())
                 .unwrap_or(0.0);
-            let view = (top, top + height);
+            // What of the list shows: the window, cut to the trace's own
+            // column where that column scrolls.
+            let (clip_top, clip_bottom) = match scroller(&list) {
+                Some(column) => {
+                    let r = column.get_bounding_client_rect();
+                    (r.top().max(0.0), r.bottom().min(height))
+                }
+                None => (0.0, height),
+            };
+            let view = (clip_top - list_top, clip_bottom - list_top);
             let moved = self.view.with_untracked(|(old_top, old_bottom)| {
                 (old_top - view.0).abs() >= 1.0 || (old_bottom - view.1).abs() >= 1.0
             });
@@ -318,7 +340,13 @@ impl Windowing {
                 if moved.abs() >= 1.0 {
                     // The spacers take their new heights before the next
                     // paint, so the scroll and they show together.
-                    window().scroll_by_with_x_and_y(0.0, moved);
+                    match document()
+                        .get_element_by_id(self.list_id)
+                        .and_then(|list| scroller(&list))
+                    {
+                        Some(column) => column.scroll_by_with_x_and_y(0.0, moved),
+                        None => window().scroll_by_with_x_and_y(0.0, moved),
+                    }
                     self.view.update(|(top, bottom)| {
                         *top += moved;
                         *bottom += moved;
@@ -343,6 +371,18 @@ pub fn measured(card: web_sys::Element, windowing: Windowing) {
     };
     observer.observe(&card);
     on_cleanup(move || observer.unobserve(&card));
+}
+
+/// The trace's column, when it scrolls on its own (the wide stage); `None`
+/// where the page scrolls instead (a phone).
+fn scroller(list: &web_sys::Element) -> Option<web_sys::Element> {
+    let column = list.closest(".trace").ok()??;
+    let overflow = window()
+        .get_computed_style(&column)
+        .ok()??
+        .get_property_value("overflow-y")
+        .ok()?;
+    matches!(overflow.as_str(), "auto" | "scroll").then_some(column)
 }
 
 /// The space under a card before the next one (its `margin-bottom`).

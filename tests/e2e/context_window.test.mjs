@@ -14,7 +14,7 @@ async function currentOnLoop(page) {
   return current.first();
 }
 
-test('context: a request that cannot fit stops at the Context gate, which shows ≈8,303 of 8,000 and is tripped (1440×900)', async ({ page }) => {
+test('context: a request that cannot fit stops at the Context gate, which shows ≈8,303 / 8,000 and is tripped (1440×900)', async ({ page }) => {
   const status = await runBuiltin(page, 'context-limit');
   assert(status === 'context_limit', `context-limit ended ${status}`);
   const current = await currentOnLoop(page);
@@ -22,10 +22,10 @@ test('context: a request that cannot fit stops at the Context gate, which shows 
   assert(name.startsWith('Exit context_limit') && name.includes('≈7,279 input tokens + 1,024 output'), `aria-current names: ${name}`);
   const gate = page.locator('.loop-wide [data-node="gate-context"]');
   const gateName = await gate.getAttribute('aria-label');
-  assert(gateName === 'Context gate: ≈8,303 / 8,000, tripped: it stopped the run', `the gate says: ${gateName}`);
+  assert(gateName === 'Context: ≈8,303 / 8,000, a gate, tripped: it stopped the run', `the gate says: ${gateName}`);
   // In text on the drawing, not only in its accessible name or a colour.
-  const drawn = await gate.locator('text').allTextContents();
-  assert(drawn.includes('Context') && drawn.includes('≈8,303') && drawn.includes('of 8,000'), `drawn: ${drawn.join(' | ')}`);
+  const drawn = (await gate.locator('text').allTextContents()).map((t) => t.trim());
+  assert(drawn.includes('Context') && drawn.includes('≈8,303') && drawn.includes('/ 8,000'), `drawn: ${drawn.join(' | ')}`);
   assert((await gate.getAttribute('class')).includes('tripped'), 'the gate is not marked tripped');
   const way = page.locator('.loop-wide [data-edge="gate-context>exit-context_limit"]');
   assert((await way.getAttribute('class')).includes('lit'), 'the way from the gate to the exit is not lit');

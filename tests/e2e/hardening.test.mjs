@@ -191,7 +191,8 @@ test('code splitting: the page paints and shows its scenario with no split modul
 
   // A comparison's table (refund-with-approval is half of a pitfall pair),
   // drawn by the Compare panel's own module.
-  await page.getByRole('button', { name: 'Run the pair side by side' }).click();
+  // Exact: the picker offers "⇄ Run the pair side by side" too.
+  await page.getByRole('button', { name: 'Run the pair side by side', exact: true }).click();
   await page.locator('.compare-table tr.compare-row').first().waitFor({ timeout: 10_000 });
   assert(split('compare_panel'), `a comparison fetched ${fetched.join(', ')}`);
 

@@ -31,11 +31,14 @@ async function bodyHolding(panel, text) {
 test('inspector: opens beside the trace from a request card and shows that turn\'s response', async ({ page }) => {
   assert((await runBuiltin(page, 'get-time')) === 'done', 'get-time did not end done');
   const panel = await inspect(page, 1);
-  // Beside the trace, and in view without scrolling.
-  const trace = await page.locator('.trace').boundingBox();
+  // In the stage's detail pane (under the trace at 1440 px, beside the
+  // diagram), and in view without scrolling.
+  const loop = await page.locator('.stage-loop').boundingBox();
   const box = await panel.boundingBox();
-  assert(box.x >= trace.x + trace.width - 1, `the inspector is not beside the trace: ${JSON.stringify({ trace, box })}`);
-  assert(box.y < 900 && box.width > 380, `the inspector is not wide and in view: ${JSON.stringify(box)}`);
+  assert(box.x >= loop.x + loop.width - 1, `the inspector is not beside the diagram: ${JSON.stringify({ loop, box })}`);
+  // The loop's column takes what its 12 px text needs; the pane keeps
+  // about a quarter of the width (24vw, at least 20rem).
+  assert(box.y < 900 && box.width > 320, `the inspector is not wide and in view: ${JSON.stringify(box)}`);
   assert((await panel.locator('.inspector-format').innerText()).includes('scripted model'), 'no note on the format');
   // The request: turn 1 carries the task and no result.
   const request = await bodyHolding(panel, '"model": "scripted"');

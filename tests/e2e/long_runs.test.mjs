@@ -54,6 +54,19 @@ async function cardOnScreen(page) {
   return handle.jsonValue();
 }
 
+/** Scrolls what holds the timeline (the trace's own column on the wide
+ * stage, the page on a phone) so the list's point `at` (0 its top, 1 its
+ * bottom) comes to the middle of what shows, as dragging its scrollbar does. */
+function scrollTimeline(page, at) {
+  return page.evaluate((at) => {
+    const list = document.getElementById('run-timeline').getBoundingClientRect();
+    const column = document.getElementById('run-timeline').closest('.trace');
+    const scroller = column && getComputedStyle(column).overflowY === 'auto' ? column : null;
+    const shown = scroller ? scroller.getBoundingClientRect() : { top: 0, height: innerHeight };
+    (scroller ?? window).scrollBy(0, list.top + list.height * at - (shown.top + shown.height / 2));
+  }, at);
+}
+
 /** Whether `locator`'s element is inside the window. */
 const onScreen = (locator) =>
   locator.evaluate((el) => {
@@ -79,11 +92,8 @@ test('a 10,000-turn run ends `turn_limit` with a small page, and a card far back
   assert(nodes <= MAX_NODES, `${nodes} DOM nodes after 10,000 turns`);
   assert(drawn < 60, `${drawn} cards drawn`);
 
-  // The middle of the run, where dragging the scrollbar half way down puts it.
-  await page.evaluate(() => {
-    const list = document.getElementById('run-timeline').getBoundingClientRect();
-    window.scrollTo(0, window.scrollY + list.top + list.height / 2);
-  });
+  // The middle of the run, where dragging the trace's scrollbar half way down puts it.
+  await scrollTimeline(page, 0.5);
   const { turn, text } = await cardOnScreen(page);
   assert(turn > 4_000 && turn < 6_000, `half way down the run shows turn ${turn}`);
   assert(text.includes(`Turn ${turn}`) && text.includes('Tool call noop') && text.includes('Result from noop'), `turn ${turn} reads: ${text}`);
@@ -96,10 +106,7 @@ test('a 10,000-turn run ends `turn_limit` with a small page, and a card far back
   await page.evaluate(() => document.getElementById('run-timeline').scrollIntoView({ block: 'start' }));
   await page.locator('#run-timeline > .turn-card[data-turn="1"]').waitFor({ timeout: 5_000 });
   assert(await onScreen(page.locator('.timeline .event[data-kind="run_started"]')), 'the run start is not on screen');
-  await page.evaluate(() => {
-    const list = document.getElementById('run-timeline').getBoundingClientRect();
-    window.scrollTo(0, window.scrollY + list.bottom - innerHeight / 2);
-  });
+  await scrollTimeline(page, 1);
   const finished = page.locator('.timeline .event[data-kind="run_finished"]');
   await finished.waitFor({ timeout: 5_000 });
   assert((await finished.innerText()).includes('Run finished: turn_limit'), 'the last card is not the run end');
@@ -131,10 +138,7 @@ test('Tab goes card to card through a long run, and the card holding focus stays
   }
   assert(await onScreen(page.locator(':focus')), 'the focused button is off screen');
   // Scrolled far away (as with the scrollbar), the card with focus is kept.
-  await page.evaluate(() => {
-    const list = document.getElementById('run-timeline').getBoundingClientRect();
-    window.scrollTo(0, window.scrollY + list.bottom - innerHeight / 2);
-  });
+  await scrollTimeline(page, 1);
   await page.locator('#run-timeline > .turn-card[data-turn="300"]').waitFor({ timeout: 5_000 });
   assert((await focusedTurn()) === 40, 'focus left turn 40 when the page scrolled away');
   await page.keyboard.press('Enter');
@@ -159,10 +163,7 @@ test('history: opening a kept 1,000-turn run shows its first card, in view, and 
   assert(await onScreen(first), 'the opened run\'s first card is not in view');
   assert((await turnCounter(page)) === '1000 / 1000', `the turn counter says ${await turnCounter(page)}`);
   assert((await nodeCount(page)) <= MAX_NODES, 'the opened run filled the page');
-  await page.evaluate(() => {
-    const list = document.getElementById('run-timeline').getBoundingClientRect();
-    window.scrollTo(0, window.scrollY + list.bottom - innerHeight / 2);
-  });
+  await scrollTimeline(page, 1);
   await page.locator('#run-timeline > .turn-card[data-turn="1000"]').waitFor({ timeout: 5_000 });
 }, { timeoutMs: 60_000 });
 

@@ -188,13 +188,10 @@ test('refund-with-approval pauses on issue_refund and ends `done` after Approve'
   const decided = await rowTexts(page, 'approval_decided');
   assert(decided.length === 1 && decided[0].includes('approve (by user)'), `decision row: ${decided}`);
   assert((await page.locator('.approval-bar').count()) === 0, 'the bar stayed after the decision');
-  // The README's screenshot: the approved call, the answer and the banner under the sticky toolbar.
+  // A screenshot: the approved call, the answer and the banner, the trace
+  // scrolled to turn 2 beside the loop.
   await page.setViewportSize({ width: 1280, height: 1180 });
-  await page.evaluate(() => {
-    const card = document.querySelector('.turn-card[data-turn="2"]');
-    const toolbar = document.querySelector('.page-header').getBoundingClientRect().height;
-    window.scrollTo(0, card.getBoundingClientRect().top + window.scrollY - toolbar - 12);
-  });
+  await page.evaluate(() => document.querySelector('.turn-card[data-turn="2"]').scrollIntoView({ block: 'start' }));
   await page.screenshot({ path: join(artifacts, 'refund-approved.png') });
 });
 
@@ -205,12 +202,18 @@ test('an approval bar that appears below the screen is scrolled into view', asyn
   await page.waitForFunction(() => {
     const rect = document.querySelector('.approval-bar').getBoundingClientRect();
     const header = document.querySelector('.page-header').getBoundingClientRect().bottom;
-    return rect.top >= header - 1 && rect.bottom <= window.innerHeight + 1;
+    const column = document.querySelector('.layout > .trace').getBoundingClientRect();
+    // Its start, in view: in the stage's trace column (about a quarter of
+    // the width) the bar is taller than this short window.
+    const bottom = Math.min(window.innerHeight, column.bottom);
+    return rect.top >= Math.max(header, column.top) - 1 && rect.top < bottom - 60 && (rect.height > bottom - column.top || rect.bottom <= bottom + 1);
   }, null, { timeout: 2_000 }).catch(async () => {
     const box = await bar.boundingBox();
     throw new Error(`the bar is not in view: top ${box.y}, bottom ${box.y + box.height}, window 560`);
   });
-  assert((await page.evaluate(() => window.scrollY)) > 0, 'the page did not scroll');
+  // On the stage the trace's own column scrolls, not the page.
+  const scrolled = await page.evaluate(() => document.querySelector('.layout > .trace').scrollTop);
+  assert(scrolled > 0, 'the trace did not scroll');
   await button(bar, 'Approve').click();
   assert((await bannerStatus(page)) === 'done', 'the run did not end done');
 });
