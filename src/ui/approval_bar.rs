@@ -223,6 +223,13 @@ pub fn ApprovalBar(pending: PendingApproval, approvals: Approvals) -> impl IntoV
             },
             web_sys::ScrollLogicalPosition::Nearest,
         );
+        // Where the column is shorter than the box with its buttons (a
+        // short window on the stage), the box itself wins: it is what
+        // takes the keys.
+        page::bring_into_view(
+            || document().get_element_by_id(EDIT_BOX_ID),
+            web_sys::ScrollLogicalPosition::Nearest,
+        );
     };
     view! {
         <div node_ref=bar class="approval-bar" class:editing=move || editing.get() role="group" aria-label=format!("Approval for {}", pending.tool)

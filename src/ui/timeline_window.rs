@@ -162,7 +162,11 @@ impl Windowing {
                 run,
                 ..Layout::default()
             });
-            // The list may have moved (what sits above it changes with a run).
+            // Where the window was over another run's list anchors nothing
+            // in this one (a run opened from the history would be scrolled
+            // to that place); it is read again in the next frame. The list
+            // may have moved too (what sits above it changes with a run).
+            self.view.update_untracked(|view| *view = (0.0, 0.0));
             self.refresh();
         }
         self.layout.update_value(|layout| {
@@ -270,25 +274,9 @@ impl Windowing {
             if self.frame_pending.try_set_value(false).is_some() {
                 return;
             }
-            let Some(list) = document().get_element_by_id(self.list_id) else {
+            let Some(view) = view_now(self.list_id) else {
                 return;
             };
-            let list_top = list.get_bounding_client_rect().top();
-            let height = window()
-                .inner_height()
-                .ok()
-                .and_then(|h| h.as_f64())
-                .unwrap_or(0.0);
-            // What of the list shows: the window, cut to the trace's own
-            // column where that column scrolls.
-            let (clip_top, clip_bottom) = match scroller(&list) {
-                Some(column) => {
-                    let r = column.get_bounding_client_rect();
-                    (r.top().max(0.0), r.bottom().min(height))
-                }
-                None => (0.0, height),
-            };
-            let view = (clip_top - list_top, clip_bottom - list_top);
             let moved = self.view.with_untracked(|(old_top, old_bottom)| {
                 (old_top - view.0).abs() >= 1.0 || (old_bottom - view.1).abs() >= 1.0
             });
@@ -302,8 +290,11 @@ impl Windowing {
         let on_resize = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
             // The card at the window's top stays where it is on screen: a
             // height measured above it (or a new average for the cards not
-            // drawn) moves it, and the page scrolls by as much.
-            let (view_top, _) = self.view.get_untracked();
+            // drawn) moves it, and the page scrolls by as much. Where the
+            // window is now, not as last read: a jump (Show step N, the
+            // history's Open) scrolls in this very frame, and the top read
+            // before it would anchor a card far from the one just shown.
+            let (view_top, _) = view_now(self.list_id).unwrap_or_else(|| self.view.get_untracked());
             let anchor = self.layout.with_value(|layout| {
                 let index = layout.heights.index_at(view_top);
                 (view_top > 0.0).then(|| (index, layout.heights.offset(index)))
@@ -335,25 +326,44 @@ impl Windowing {
             if !changed {
                 return;
             }
-            if let Some((index, before)) = anchor {
-                let moved = self.layout.with_value(|l| l.heights.offset(index)) - before;
-                if moved.abs() >= 1.0 {
-                    // The spacers take their new heights before the next
-                    // paint, so the scroll and they show together.
-                    match document()
-                        .get_element_by_id(self.list_id)
-                        .and_then(|list| scroller(&list))
-                    {
-                        Some(column) => column.scroll_by_with_x_and_y(0.0, moved),
-                        None => window().scroll_by_with_x_and_y(0.0, moved),
-                    }
-                    self.view.update(|(top, bottom)| {
-                        *top += moved;
-                        *bottom += moved;
-                    });
-                }
+            let moved = anchor
+                .map(|(index, before)| self.layout.with_value(|l| l.heights.offset(index)) - before)
+                .filter(|moved| moved.abs() >= 1.0);
+            if let Some(moved) = moved {
+                self.view.update(|(top, bottom)| {
+                    *top += moved;
+                    *bottom += moved;
+                });
             }
+            // Where the list's scroller is now, before the redraw: a list
+            // that shrinks is cut at its new end by the browser, so the
+            // scroll below is to a place, not by an amount.
+            let scroller_now = moved.and_then(|_| {
+                let scroller = document()
+                    .get_element_by_id(self.list_id)
+                    .and_then(|list| scroller(&list));
+                let top = match &scroller {
+                    Some(column) => f64::from(column.scroll_top()),
+                    None => window().scroll_y().ok()?,
+                };
+                Some((scroller, top))
+            });
             self.changed.update(|c| *c += 1);
+            if let (Some(moved), Some((scroller, top))) = (moved, scroller_now) {
+                // After the spacers take their new heights (the redraw
+                // that `changed` wakes runs first), yet before the next
+                // paint, so the scroll and they show together. Scrolled
+                // before, a list that grows would be cut at its old end.
+                leptos::task::spawn_local(async move {
+                    match scroller {
+                        Some(column) => column.set_scroll_top((top + moved).round() as i32),
+                        None => window().scroll_to_with_x_and_y(
+                            window().scroll_x().unwrap_or(0.0),
+                            top + moved,
+                        ),
+                    }
+                });
+            }
             self.refresh();
         });
         let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok();
@@ -371,6 +381,27 @@ pub fn measured(card: web_sys::Element, windowing: Windowing) {
     };
     observer.observe(&card);
     on_cleanup(move || observer.unobserve(&card));
+}
+
+/// Where the window is over the list now (its top and bottom, in the list's
+/// own pixels): the window, cut to the trace's own column where that column
+/// scrolls. `None` while the list is not in the page.
+fn view_now(list_id: &str) -> Option<(f64, f64)> {
+    let list = document().get_element_by_id(list_id)?;
+    let list_top = list.get_bounding_client_rect().top();
+    let height = window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let (clip_top, clip_bottom) = match scroller(&list) {
+        Some(column) => {
+            let r = column.get_bounding_client_rect();
+            (r.top().max(0.0), r.bottom().min(height))
+        }
+        None => (0.0, height),
+    };
+    Some((clip_top - list_top, clip_bottom - list_top))
 }
 
 /// The trace's column, when it scrolls on its own (the wide stage); `None`
