@@ -1,7 +1,9 @@
 //! The inspector column: the Run state panel, the inspector (a turn's
 //! request, response and conversation as the wire carries them) beside the
-//! trace, calling a tool by hand, and the Compare panel (all split modules,
-//! painted right after the page). Each is its own cell of the page's grid.
+//! trace, calling a tool by hand, and the Compare panel (split modules,
+//! painted once the engine has arrived and no run is going, see
+//! `Controller::quiet`: a first run needs none of them, issue 28).
+//! Each is its own cell of the page's grid.
 
 use leptos::prelude::*;
 
@@ -24,25 +26,32 @@ pub fn Inspector(
     mcp: Mcp,
 ) -> impl IntoView {
     let paused = controller.paused();
+    // Fetched once no run needs the network (see `Controller::quiet`);
+    // opening the inspector from a card fetches it at once.
+    let due = controller.quiet(inspector.open.into());
     view! {
         // First, so on a phone the inspector comes right after the trace.
-        {Suspend::new(inspector_panel(
-            inspector,
-            controller.events(),
-            controller.wire_setup(),
-            controller.running(),
-            mcp.wire(),
-        ))}
+        <Show when=move || due.get()>
+            {Suspend::new(inspector_panel(
+                inspector,
+                controller.events(),
+                controller.wire_setup(),
+                controller.running(),
+                mcp.wire(),
+            ))}
+        </Show>
         {Suspend::new(run_state_panel(controller.run_state()))}
-        {Suspend::new(tool_bench(editor.text()))}
-        {Suspend::new(compare_panel(
-            editor,
-            model_choice,
-            controller.events(),
-            controller.ran_scenario(),
-            controller.running(),
-            Signal::derive(move || paused.with(Option::is_some)),
-            Callback::new(move |seq| controller.show_event(seq)),
-        ))}
+        <Show when=move || due.get()>
+            {Suspend::new(tool_bench(editor.text()))}
+            {Suspend::new(compare_panel(
+                editor,
+                model_choice,
+                controller.events(),
+                controller.ran_scenario(),
+                controller.running(),
+                Signal::derive(move || paused.with(Option::is_some)),
+                Callback::new(move |seq| controller.show_event(seq)),
+            ))}
+        </Show>
     }
 }

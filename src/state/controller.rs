@@ -234,6 +234,34 @@ impl Controller {
         let _ = rx.await;
     }
 
+    /// Turns true, and stays so, once the page may fetch what a run does not
+    /// show (the inspector, calling a tool by hand, Compare; issue 28): when
+    /// the engine (the run's own module) has arrived and no run is going, or
+    /// a run waits for the person (paused in step mode, or for an approval),
+    /// or `opened` is true (the person opened what needs it). So a first run,
+    /// clicked as soon as Run is enabled, has the network to itself, and a
+    /// person who reads first gets those panels while reading.
+    pub fn quiet(self, opened: Signal<bool>) -> Signal<bool> {
+        let engine_here = RwSignal::new(false);
+        spawn_local(async move {
+            lazy::engine().await;
+            engine_here.set(true);
+        });
+        let due = RwSignal::new(false);
+        let (running, paused, pending) = (self.running, self.paused, self.pending);
+        Effect::new(move |_| {
+            if opened.get()
+                || engine_here.get()
+                    && (!running.get()
+                        || paused.with(Option::is_some)
+                        || pending.with(Option::is_some))
+            {
+                due.set(true);
+            }
+        });
+        due.into()
+    }
+
     /// The scenario of the run in the log; `None` before a run or after Reset.
     pub fn ran_scenario(&self) -> ReadSignal<Option<Scenario>> {
         self.ran.read_only()
