@@ -162,11 +162,7 @@ impl Windowing {
                 run,
                 ..Layout::default()
             });
-            // Where the window was over another run's list anchors nothing
-            // in this one (a run opened from the history would be scrolled
-            // to that place); it is read again in the next frame. The list
-            // may have moved too (what sits above it changes with a run).
-            self.view.update_untracked(|view| *view = (0.0, 0.0));
+            // The list may have moved (what sits above it changes with a run).
             self.refresh();
         }
         self.layout.update_value(|layout| {
@@ -290,11 +286,23 @@ impl Windowing {
         let on_resize = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
             // The card at the window's top stays where it is on screen: a
             // height measured above it (or a new average for the cards not
-            // drawn) moves it, and the page scrolls by as much. Where the
-            // window is now, not as last read: a jump (Show step N, the
-            // history's Open) scrolls in this very frame, and the top read
-            // before it would anchor a card far from the one just shown.
-            let (view_top, _) = view_now(self.list_id).unwrap_or_else(|| self.view.get_untracked());
+            // drawn) moves it, and the list's scroller follows by as much.
+            // Two scrollers, two ways (both tested in tests/e2e/long_runs and
+            // loop): the trace's own column on the wide stage has the
+            // browser's scroll anchoring off (static/app.css), so this is
+            // its only anchoring. It anchors where the column is now (a jump,
+            // Show step N or the history's Open, scrolls in this very frame)
+            // and scrolls to a place once the spacers have their new heights
+            // (scrolled before, a list that grows is cut at its old end, and
+            // one that shrinks is cut by the browser). The page, on a phone,
+            // keeps the browser's anchoring and the window last read.
+            let column = document()
+                .get_element_by_id(self.list_id)
+                .and_then(|list| scroller(&list));
+            let (view_top, _) = match column {
+                Some(_) => view_now(self.list_id).unwrap_or_else(|| self.view.get_untracked()),
+                None => self.view.get_untracked(),
+            };
             let anchor = self.layout.with_value(|layout| {
                 let index = layout.heights.index_at(view_top);
                 (view_top > 0.0).then(|| (index, layout.heights.offset(index)))
@@ -335,34 +343,22 @@ impl Windowing {
                     *bottom += moved;
                 });
             }
-            // Where the list's scroller is now, before the redraw: a list
-            // that shrinks is cut at its new end by the browser, so the
-            // scroll below is to a place, not by an amount.
-            let scroller_now = moved.and_then(|_| {
-                let scroller = document()
-                    .get_element_by_id(self.list_id)
-                    .and_then(|list| scroller(&list));
-                let top = match &scroller {
-                    Some(column) => f64::from(column.scroll_top()),
-                    None => window().scroll_y().ok()?,
-                };
-                Some((scroller, top))
-            });
-            self.changed.update(|c| *c += 1);
-            if let (Some(moved), Some((scroller, top))) = (moved, scroller_now) {
-                // After the spacers take their new heights (the redraw
-                // that `changed` wakes runs first), yet before the next
-                // paint, so the scroll and they show together. Scrolled
-                // before, a list that grows would be cut at its old end.
-                leptos::task::spawn_local(async move {
-                    match scroller {
-                        Some(column) => column.set_scroll_top((top + moved).round() as i32),
-                        None => window().scroll_to_with_x_and_y(
-                            window().scroll_x().unwrap_or(0.0),
-                            top + moved,
-                        ),
-                    }
-                });
+            match (moved, column) {
+                (Some(moved), Some(column)) => {
+                    let top = f64::from(column.scroll_top());
+                    self.changed.update(|c| *c += 1);
+                    // The redraw that `changed` wakes runs first, and this
+                    // before the next paint, so the scroll and the spacers'
+                    // new heights show together.
+                    leptos::task::spawn_local(async move {
+                        column.set_scroll_top((top + moved).round() as i32);
+                    });
+                }
+                (Some(moved), None) => {
+                    window().scroll_by_with_x_and_y(0.0, moved);
+                    self.changed.update(|c| *c += 1);
+                }
+                (None, _) => self.changed.update(|c| *c += 1),
             }
             self.refresh();
         });
