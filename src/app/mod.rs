@@ -62,10 +62,14 @@ pub fn App() -> impl IntoView {
     let lessons = Lessons::new();
     // The mode a `#mode=` link opened the page in; Run without one.
     let (mode, set_mode) = signal(modes::Mode::after(modes::Mode::Run, &page::fragment()));
+    // Presented to a class (`#present`): the Run mode, its loop at projector size.
+    let (presenting, set_presenting) = signal(page::fragment() == modes::PRESENT);
+    Effect::new(move |_| page::mark_presenting(presenting.get()));
     // A share link pasted into this tab changes only the fragment: load it;
     // a mode link (or the back button) opens its mode.
     page::on_fragment_change(move |fragment| {
         set_mode.set(modes::Mode::after(mode.get_untracked(), &fragment));
+        set_presenting.set(fragment == modes::PRESENT);
         if editor.open_link(&fragment) {
             controller.clear_for_another_scenario();
         }
@@ -73,7 +77,7 @@ pub fn App() -> impl IntoView {
     });
 
     view! {
-        <Toolbar editor controller model_choice mcp lessons mode />
+        <Toolbar editor controller model_choice mcp lessons mode presenting />
         <main class="layout" data-mode=move || mode.get().key()>
             <LoopStage editor controller />
             <TraceSection editor controller history approvals lessons />

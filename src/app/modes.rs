@@ -13,6 +13,10 @@ use leptos::prelude::*;
 /// The fragment that names a mode.
 pub const PREFIX: &str = "#mode=";
 
+/// The link of the Run mode presented to a class: the loop at projector
+/// size with the trace beside it and nothing else (see `Present`).
+pub const PRESENT: &str = "#present";
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     Run,
@@ -64,7 +68,7 @@ impl Mode {
     pub fn after(now: Mode, fragment: &str) -> Mode {
         match Mode::of_fragment(fragment) {
             Some(mode) => mode,
-            None if fragment.is_empty() || fragment == "#" => Mode::Run,
+            None if fragment.is_empty() || fragment == "#" || fragment == PRESENT => Mode::Run,
             None => now,
         }
     }
@@ -90,6 +94,34 @@ pub fn ModeSwitch(mode: ReadSignal<Mode>) -> impl IntoView {
     }
 }
 
+/// The header's "Present" toggle (issue 24): on, the page goes to the
+/// `#present` link (so the back button ends it) and asks for full screen;
+/// off, back to the Run mode's link, out of full screen. Leaving full screen
+/// with Esc keeps the layout until the button is pressed again.
+#[component]
+pub fn Present(presenting: ReadSignal<bool>) -> impl IntoView {
+    view! {
+        <button type="button" class="present-button"
+            aria-pressed=move || presenting.get().to_string()
+            title=move || if presenting.get() {
+                "End the presentation: back to the Run mode with its panels"
+            } else {
+                "Show the loop at projector size with the trace beside it, full screen"
+            }
+            on:click=move |_| {
+                if presenting.get_untracked() {
+                    crate::browser::page::leave_full_screen();
+                    crate::browser::page::go_to_fragment(&format!("{PREFIX}{}", Mode::Run.key()));
+                } else {
+                    crate::browser::page::go_to_fragment(PRESENT);
+                    crate::browser::page::enter_full_screen();
+                }
+            }>
+            "Present"
+        </button>
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,5 +139,7 @@ mod tests {
         assert_eq!(Mode::after(Mode::Compare, ""), Mode::Run);
         assert_eq!(Mode::after(Mode::Compare, "#s=abc"), Mode::Compare);
         assert_eq!(Mode::after(Mode::Scenario, "#lesson=x"), Mode::Scenario);
+        // Presenting is the Run mode.
+        assert_eq!(Mode::after(Mode::Compare, PRESENT), Mode::Run);
     }
 }

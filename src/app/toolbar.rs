@@ -5,7 +5,7 @@
 use harness::library::{BUILTIN, WITH_SERVER};
 use leptos::prelude::*;
 
-use super::modes::{Mode, ModeSwitch};
+use super::modes::{Mode, ModeSwitch, Present};
 use crate::browser::page;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
@@ -24,6 +24,7 @@ pub fn Toolbar(
     mcp: Mcp,
     lessons: Lessons,
     mode: ReadSignal<Mode>,
+    presenting: ReadSignal<bool>,
 ) -> impl IntoView {
     let events = controller.events();
     let running = controller.running();
@@ -91,6 +92,7 @@ pub fn Toolbar(
             <div class="header-inner">
                 <h1>"Agent Loop Playground"</h1>
                 <ModeSwitch mode />
+                <Present presenting />
                 <label class="theme">
                     "Theme"
                     <select on:change=move |ev| {

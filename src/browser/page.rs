@@ -61,6 +61,42 @@ pub fn saved_theme() -> Option<String> {
     storage()?.get_item(THEME_KEY).ok().flatten()
 }
 
+/// Marks `<html data-present>` while the page is presented (issue 24): the
+/// stylesheet then draws the loop at projector size beside the trace.
+pub fn mark_presenting(on: bool) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = if on {
+            root.set_attribute("data-present", "")
+        } else {
+            root.remove_attribute("data-present")
+        };
+    }
+}
+
+/// Asks for the whole page in full screen. A browser that refuses (no
+/// click to allow it, or a frame that may not) leaves the page as it is,
+/// so nothing is said: the presented layout does not depend on it.
+pub fn enter_full_screen() {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.request_fullscreen();
+    }
+}
+
+/// Leaves full screen, if the page is in it.
+pub fn leave_full_screen() {
+    if let Some(document) = web_sys::window().and_then(|w| w.document()) {
+        if document.fullscreen_element().is_some() {
+            document.exit_fullscreen();
+        }
+    }
+}
+
 /// Applies a theme (`system`, `light`, `dark`) to `<html data-theme>` and remembers it.
 pub fn apply_theme(theme: &str) {
     if let Some(root) = web_sys::window()

@@ -36,7 +36,8 @@ for (const colorScheme of ['light', 'dark']) {
 }
 
 // The Compare and Scenario modes (src/app/modes.rs), each opened from its
-// link, before and after a run, in both themes.
+// link, before and after a run, and the presented page after it, in both
+// themes.
 for (const colorScheme of ['light', 'dark']) {
   test(`a11y: axe finds nothing in the Compare and Scenario modes, ${colorScheme}, before and after a run`, async ({ page }) => {
     await page.locator('section.compare').waitFor({ timeout: 10_000 });
@@ -54,5 +55,10 @@ for (const colorScheme of ['light', 'dark']) {
       const found = await violations(page);
       assert(found.length === 0, `${mode}, after a run:\n${found.join('\n')}`);
     }
+    // Presented to a class, with the run in view.
+    await page.goto(`${env.baseUrl}#present`);
+    await page.waitForFunction(() => document.documentElement.hasAttribute('data-present'), null, { timeout: 3_000 });
+    const presented = await violations(page);
+    assert(presented.length === 0, `presented, after a run:\n${presented.join('\n')}`);
   }, { viewport: { width: 1440, height: 900 }, colorScheme, bypassCSP: true, timeoutMs: 60_000 });
 }

@@ -211,3 +211,71 @@ test('stage: a scenario the picker marks ⇄ pair runs beside its counterpart fr
   assert(onScreen, 'the Compare panel is not on screen');
   assert((await pageScrolls(page)).y === 0, 'the page scrolled');
 }, { viewport: { width: 1440, height: 900 }, timeoutMs: 40_000 });
+
+/** The width of the main diagram and its smallest node name, on screen. */
+async function diagramSize(page) {
+  const width = (await page.locator('.stage-loop .loop-wide svg').boundingBox()).width;
+  const names = (await textSizes(page)).filter((t) => t.cls === 'loop-label' && !t.exit);
+  return { width, name: Math.min(...names.map((t) => t.px)) };
+}
+
+test('stage: Present shows the loop at projector size beside the trace, from its button or its #present link, and the back button ends it', async ({ page }) => {
+  const ended = await runBuiltin(page, 'turn-limit');
+  assert(ended === 'turn_limit', ended);
+  const normal = await diagramSize(page);
+  const present = page.getByRole('button', { name: 'Present' });
+  assert((await present.getAttribute('aria-pressed')) === 'false', 'Present is pressed before it was pressed');
+  await present.click();
+  await page.waitForFunction(() => document.documentElement.hasAttribute('data-present'), null, { timeout: 3_000 });
+  assert(page.url().endsWith('#present'), `the address says ${page.url()}`);
+  assert((await present.getAttribute('aria-pressed')) === 'true', 'Present is not marked pressed');
+  // Full screen is asked for; headless Chromium grants it to a click.
+  const full = await page.waitForFunction(() => !!document.fullscreenElement, null, { timeout: 3_000 }).then(() => true).catch(() => false);
+  assert(full, 'the page did not go full screen');
+  const big = await diagramSize(page);
+  assert(big.width >= normal.width * 1.2, `the diagram is ${big.width.toFixed(0)} px wide presented, ${normal.width.toFixed(0)} px in Run`);
+  assert(big.name >= 18, `a node name measures ${big.name.toFixed(1)} px presented`);
+  // What the class reads is in view, the rest is not shown.
+  assert(await inView(page.locator('.stage-loop .loop-wide .loop-node.reached')), 'the lit exit is off screen');
+  assert(await inView(page.locator('.stage-loop .loop-wide svg')), 'the diagram is not wholly in view');
+  const [svgBox, traceBox] = await Promise.all([page.locator('.stage-loop .loop-wide svg').boundingBox(), page.locator('.layout > .trace').boundingBox()]);
+  assert(traceBox.x >= svgBox.x + svgBox.width && traceBox.y < svgBox.y + svgBox.height, 'the trace is not beside the diagram');
+  for (const hidden of ['.layout > .detail', 'nav.modes', 'section.scenario', '.layout > .trace > .history']) {
+    assert(await page.locator(hidden).first().isHidden(), `${hidden} shows while presenting`);
+  }
+  assert((await pageScrolls(page)).y === 0, 'the page scrolled');
+  await page.screenshot({ path: join(artifacts, 'stage-present-1920.png') });
+  // A request opened from a card shows beside the trace, alone.
+  await page.locator('.timeline .inspect').first().click();
+  const inspector = page.locator('.detail > .inspector[data-open]');
+  await inspector.waitFor({ state: 'visible', timeout: 3_000 });
+  assert(await page.locator('section.scenario').isHidden(), 'the editor shows beside the opened request');
+  // Pressed again: the Run mode with its panels, out of full screen.
+  await present.click();
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-present') && !document.fullscreenElement, null, { timeout: 3_000 });
+  assert(page.url().endsWith('#mode=run'), `the address says ${page.url()}`);
+  assert(await page.locator('section.scenario').isVisible(), 'the editor did not come back');
+  // Back goes to the presentation, and back again to the page as opened.
+  await page.goBack();
+  await page.waitForFunction(() => document.documentElement.hasAttribute('data-present'), null, { timeout: 3_000 });
+  await page.goBack();
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-present'), null, { timeout: 3_000 });
+  assert((await page.locator('.stop-banner').getAttribute('data-status')) === 'turn_limit', 'the run left the trace');
+}, { viewport: { width: 1920, height: 1080 }, timeoutMs: 40_000 });
+
+test('stage: a #present link opens the page presented, and a run shows its exit and outcome in view', async ({ page }) => {
+  await page.goto(`${env.baseUrl}#present`);
+  await page.waitForFunction(() => document.documentElement.hasAttribute('data-present'), null, { timeout: 10_000 });
+  assert((await page.getByRole('button', { name: 'Present' }).getAttribute('aria-pressed')) === 'true', 'Present is not marked pressed');
+  const ended = await runBuiltin(page, 'cost-limit-strict');
+  assert(ended === 'cost_limit', ended);
+  assert(await inView(page.locator('.stage-loop .loop-wide .loop-node.reached')), 'the lit exit is off screen');
+  assert(await inView(page.locator('.run-outcome .outcome')), "the header's outcome is off screen");
+  // The banner comes into view as the run ends, by the trace's own scroll.
+  const banner = await page.waitForFunction(() => {
+    const r = document.querySelector('.stop-banner .stop-status').getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
+  }, null, { timeout: 3_000 }).then(() => true).catch(() => false);
+  assert(banner, "the banner's status is off screen");
+  assert((await pageScrolls(page)).y === 0, 'the page scrolled');
+}, { viewport: { width: 1440, height: 900 }, timeoutMs: 40_000 });
