@@ -226,6 +226,10 @@ pub fn LoopDiagramView(
     /// without it, the whole drawing.
     #[prop(optional, into)]
     view_box: Option<Signal<String>>,
+    /// Where the steps are listed instead of drawn (a phone): "See the loop
+    /// drawn" shows the drawing full screen. Without it, no such button.
+    #[prop(optional, into)]
+    on_full_screen: Option<Callback<()>>,
 ) -> impl IntoView {
     // The drawing is built again only when the limits or the context window
     // change (a new run under others): its shape, notes and labels come
@@ -315,7 +319,7 @@ pub fn LoopDiagramView(
     view! {
         <section class="loop-diagram" aria-label="Loop diagram">
             <div class="loop-wide">{drawing}</div>
-            <NarrowList diagram on_select_node on_pick_scenario />
+            <NarrowList diagram on_select_node on_pick_scenario on_full_screen />
             {caption}
             {also_drawn_as.is_none().then(|| view! { <ToneLegend /> })}
         </section>
@@ -573,6 +577,7 @@ fn NarrowList(
     diagram: Signal<LoopDiagram>,
     on_select_node: Callback<NodeId>,
     on_pick_scenario: Option<Callback<&'static str>>,
+    on_full_screen: Option<Callback<()>>,
 ) -> impl IntoView {
     let item = move |id: NodeId| {
         let current = move || diagram.with(|d| d.current().is_some_and(|c| c.node == id));
@@ -647,6 +652,11 @@ fn NarrowList(
         .collect_view();
     view! {
         <div class="loop-narrow">
+            {on_full_screen.map(|open| view! {
+                <button type="button" class="loop-full-open" on:click=move |_| open.run(())>
+                    "⤢ See the loop drawn, full screen"
+                </button>
+            })}
             <h3>"The loop, step by step"</h3>
             <ol class="loop-steps">{steps}</ol>
             <h3>"Exits"</h3>
@@ -803,14 +813,27 @@ fn LoopPanel(
         }
     };
     let zoom = RwSignal::new(Zoom::whole(WIDTH, HEIGHT));
+    // On a phone the steps are listed; the drawing opens over the whole
+    // screen (issue 24), with its zoom, until closed.
+    let full = RwSignal::new(false);
+    let close_full = move || {
+        full.set(false);
+        crate::browser::page::leave_full_screen();
+    };
     // A new run's passes are not the picked ones'.
     Effect::new(move |_| {
         run_id.track();
         picked.set(None);
     });
     view! {
-        <details class="panel loop-panel" open>
+        <details class="panel loop-panel" open data-full=move || full.get().then_some("")
+            on:keydown=move |ev| if full.get_untracked() && ev.key() == "Escape" { close_full() }>
             <summary><h2 class="loop-heading">"The loop"</h2></summary>
+            {move || full.get().then(|| view! {
+                <button type="button" class="loop-full-close" on:click=move |_| close_full()>
+                    "Close the drawn loop"
+                </button>
+            })}
             <ZoomPan zoom>
                 <LoopDiagramView
                     diagram=diagram
@@ -819,6 +842,10 @@ fn LoopPanel(
                     on_pick_scenario=on_pick_scenario
                     highlight=highlight
                     view_box=Signal::derive(move || zoom.with(Zoom::view_box))
+                    on_full_screen=Callback::new(move |()| {
+                        full.set(true);
+                        crate::browser::page::enter_full_screen();
+                    })
                 />
             </ZoomPan>
             {move || passes.with(|p| p.as_ref().map(|p| {

@@ -81,8 +81,13 @@ test('context: clear_tool_results is a card with the request before and after ag
   await note.waitFor({ timeout: 5_000 });
   const noted = await note.innerText();
   assert(noted.includes('before turn 5, clear_tool_results: cleared 2 tool results'), noted);
-  const body = await page.locator('.inspector-body').innerText();
-  assert(body.includes('[tool result cleared to save context]'), 'the request body does not show the placeholder');
+  // The body is built by a split module (lazy::turn_wire), a moment after
+  // the note: wait for it, as a person would.
+  const placeholder = await page
+    .waitForFunction(() => document.querySelector('.inspector-body')?.innerText.includes('[tool result cleared to save context]'), null, { timeout: 5_000 })
+    .then(() => true)
+    .catch(() => false);
+  assert(placeholder, `the request body does not show the placeholder: ${(await page.locator('.inspector-body').innerText()).slice(0, 200)}`);
   // Turn 4 went out before any edit: no note.
   await button(page, '‹ Turn before').click();
   await page.locator('#inspector-heading', { hasText: 'turn 4' }).waitFor();

@@ -279,3 +279,35 @@ test('stage: a #present link opens the page presented, and a run shows its exit 
   assert(banner, "the banner's status is off screen");
   assert((await pageScrolls(page)).y === 0, 'the page scrolled');
 }, { viewport: { width: 1440, height: 900 }, timeoutMs: 40_000 });
+
+test('stage: at 360×800 "See the loop drawn" lays the drawn loop over the whole screen, zoomable, until closed', async ({ page }) => {
+  const ended = await runBuiltin(page, 'turn-limit');
+  assert(ended === 'turn_limit', ended);
+  const panel = page.locator('.stage-loop .loop-panel');
+  assert(await page.locator('.stage-loop .loop-wide svg').isHidden(), 'the drawing shows on a phone before it is asked for');
+  await page.getByRole('button', { name: '⤢ See the loop drawn, full screen' }).click();
+  await page.locator('.stage-loop .loop-panel[data-full]').waitFor({ timeout: 3_000 });
+  const box = await panel.boundingBox();
+  assert(box.x === 0 && box.y === 0 && box.width === 360 && box.height === 800, `the panel covers ${JSON.stringify(box)}`);
+  const svg = page.locator('.stage-loop .loop-wide svg');
+  assert(await svg.isVisible(), 'the drawing is not shown');
+  assert((await svg.boundingBox()).width >= 320, 'the drawing is not the screen\'s width');
+  assert(await page.locator('.stage-loop .loop-wide .loop-node.reached[data-node="exit-turn_limit"]').isVisible(), 'the lit exit is not drawn');
+  assert(await page.locator('.stage-loop .loop-narrow').isHidden(), 'the list shows over the drawing');
+  const full = await page.waitForFunction(() => !!document.fullscreenElement, null, { timeout: 3_000 }).then(() => true).catch(() => false);
+  assert(full, 'the page did not go full screen');
+  // Its zoom, for a drawing this small.
+  await button(page, 'Zoom in').click();
+  assert((await svg.getAttribute('viewBox')) !== '0 0 1120 640', 'Zoom in did nothing');
+  await page.screenshot({ path: join(artifacts, 'stage-phone-drawn.png') });
+  await button(page, 'Close the drawn loop').click();
+  await page.waitForFunction(() => !document.querySelector('.stage-loop .loop-panel[data-full]') && !document.fullscreenElement, null, { timeout: 3_000 });
+  assert(await page.locator('.stage-loop .loop-narrow').isVisible(), 'the list did not come back');
+  // Esc closes it too.
+  await page.getByRole('button', { name: '⤢ See the loop drawn, full screen' }).click();
+  await page.locator('.stage-loop .loop-panel[data-full]').waitFor({ timeout: 3_000 });
+  await button(page, 'Close the drawn loop').focus();
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('.stage-loop .loop-panel[data-full]'), null, { timeout: 3_000 });
+  assert((await pageScrolls(page)).sideways <= 0, 'the page scrolls sideways');
+}, { viewport: { width: 360, height: 800 }, timeoutMs: 40_000 });
