@@ -24,11 +24,15 @@ pub fn Inspector(
     inspector: InspectorState,
     model_choice: ModelChoice,
     mcp: Mcp,
+    /// A mode other than Run is open (Compare or Scenario shows these panels).
+    mode_opened: Signal<bool>,
 ) -> impl IntoView {
     let paused = controller.paused();
     // Fetched once no run needs the network (see `Controller::quiet`);
-    // opening the inspector from a card fetches it at once.
-    let due = controller.quiet(inspector.open.into());
+    // opening the inspector from a card, or a mode that shows these panels,
+    // fetches them at once, even while a first run goes on.
+    let open = inspector.open;
+    let due = controller.quiet(Signal::derive(move || open.get() || mode_opened.get()));
     view! {
         // First, so on a phone the inspector comes right after the trace.
         <Show when=move || due.get()>

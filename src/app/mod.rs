@@ -82,7 +82,9 @@ pub fn App() -> impl IntoView {
             <LoopStage editor controller />
             <TraceSection editor controller history approvals lessons />
             <div class="detail">
-                <Inspector editor controller inspector model_choice mcp />
+                // Its deferred panels come at once where a mode shows them.
+                <Inspector editor controller inspector model_choice mcp
+                    mode_opened=Signal::derive(move || mode.get() != modes::Mode::Run) />
                 <ScenarioSection editor controller model_choice mcp />
             </div>
         </main>
