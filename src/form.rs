@@ -296,7 +296,20 @@ pub fn parse_limit(field: &LimitField, input: &str) -> Result<Option<Value>, Str
         LimitKind::Integer => input
             .parse::<u64>()
             .map(|n| Some(Value::from(n)))
-            .map_err(|_| format!("{}: a whole number, like 10", field.label)),
+            .map_err(|e| {
+                // "-1" and "99999999999999999999" are whole numbers too: say
+                // what is wrong with them, not only what is wanted.
+                let why = if *e.kind() == std::num::IntErrorKind::PosOverflow {
+                    "too large to count to; "
+                } else if input.strip_prefix('-').is_some_and(|digits| {
+                    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+                }) {
+                    "cannot be negative; "
+                } else {
+                    ""
+                };
+                format!("{}: {why}a whole number, like 10", field.label)
+            }),
         LimitKind::Number => input
             .parse::<f64>()
             .ok()
@@ -626,6 +639,18 @@ mod tests {
         let find = |key| LIMITS.iter().find(|l| l.key == key).unwrap();
         assert_eq!(parse_limit(find("max_turns"), " 12 "), Ok(Some(json!(12))));
         assert!(parse_limit(find("max_turns"), "1.5").is_err());
+        assert_eq!(
+            parse_limit(find("max_turns"), "-1"),
+            Err("Max turns: cannot be negative; a whole number, like 10".into())
+        );
+        assert_eq!(
+            parse_limit(find("max_turns"), "99999999999999999999"),
+            Err("Max turns: too large to count to; a whole number, like 10".into())
+        );
+        assert_eq!(
+            parse_limit(find("max_turns"), "1e300"),
+            Err("Max turns: a whole number, like 10".into())
+        );
         assert_eq!(
             parse_limit(find("max_cost_usd"), "0.25"),
             Ok(Some(json!(0.25)))

@@ -52,11 +52,11 @@ pub fn classify(text: &str) -> Result<(), NotAScenario> {
                     "a run record (JSON Lines, one event per line)".into(),
                 ));
             }
+            // Said as the JSON box says it: the place in characters, the
+            // reason in plain words, not the parser's.
             return Err(NotAScenario::Refused(format!(
-                "it is not JSON (line {}, column {}: {})",
-                whole.line(),
-                whole.column(),
-                json_problem(&whole)
+                "it is {}",
+                harness::scenario::syntax::describe(&whole, trimmed)
             )));
         }
     };
@@ -96,16 +96,6 @@ fn is_json_lines(text: &str) -> bool {
         && first_two
             .iter()
             .all(|line| serde_json::from_str::<Value>(line).is_ok_and(|v| v.is_object()))
-}
-
-/// serde_json's reason without its own " at line L column C" tail, which the
-/// message gives once already.
-fn json_problem(error: &serde_json::Error) -> String {
-    let text = error.to_string();
-    match text.rfind(" at line ") {
-        Some(at) => text[..at].to_string(),
-        None => text,
-    }
 }
 
 fn kind_of(value: &Value) -> &'static str {
@@ -153,7 +143,7 @@ mod tests {
         // The place is named once (issue 23: "line 1 column 2 (line 1, column 2)").
         assert_eq!(
             said("{\"name\": }"),
-            "x.json was not imported: it is not JSON (line 1, column 10: expected value). The editor is unchanged."
+            "x.json was not imported: it is not valid JSON at line 1, column 10: expected a value: text in double quotes, a number, `true`, `false`, `null`, an object or an array. The editor is unchanged."
         );
         assert_eq!(
             said("  \n"),
