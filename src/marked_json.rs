@@ -58,6 +58,56 @@ pub fn mark_of(path: &str) -> Option<String> {
     })
 }
 
+/// A tool call or its result, as a block of a request body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToolBlock {
+    Call,
+    Result,
+}
+
+/// The mark of the block in `body` that carries tool call `id` (or its
+/// result), in any of the three formats: an Anthropic `tool_use` or
+/// `tool_result` content block, an OpenAI Chat `tool_calls` entry or `tool`
+/// message, an OpenAI Responses `function_call` or `function_call_output`
+/// item. `None` when the body does not carry it.
+pub fn mark_of_tool(body: &Value, id: &str, block: ToolBlock) -> Option<String> {
+    let list = body
+        .get("messages")
+        .or_else(|| body.get("input"))?
+        .as_array()?;
+    let is = |value: &Value, key: &str| value.get(key).and_then(Value::as_str) == Some(id);
+    let typed = |value: &Value, kind: &str| value.get("type").and_then(Value::as_str) == Some(kind);
+    list.iter().enumerate().find_map(|(i, item)| {
+        let whole = match block {
+            ToolBlock::Call => typed(item, "function_call") && is(item, "call_id"),
+            ToolBlock::Result => {
+                (typed(item, "function_call_output") && is(item, "call_id"))
+                    || (item.get("role").and_then(Value::as_str) == Some("tool")
+                        && is(item, "tool_call_id"))
+            }
+        };
+        if whole {
+            return Some(i.to_string());
+        }
+        let parts = match block {
+            ToolBlock::Call => item
+                .get("tool_calls")
+                .or_else(|| item.get("content"))?
+                .as_array()?,
+            ToolBlock::Result => item.get("content")?.as_array()?,
+        };
+        parts
+            .iter()
+            .position(|part| match block {
+                ToolBlock::Call => {
+                    is(part, "id") && (typed(part, "tool_use") || typed(part, "function"))
+                }
+                ToolBlock::Result => typed(part, "tool_result") && is(part, "tool_use_id"),
+            })
+            .map(|j| format!("{i}.{j}"))
+    })
+}
+
 /// Whether a segment marked `mark` is part of what `target` points at: the
 /// item itself and all its parts, or the one part.
 pub fn is_within(mark: Option<&str>, target: &str) -> bool {
@@ -175,6 +225,60 @@ mod tests {
         assert!(segments
             .iter()
             .any(|s| s.mark.is_none() && s.text.contains("\"model\"")));
+    }
+
+    #[test]
+    fn a_tool_call_and_its_result_are_found_by_id_in_each_format() {
+        let anthropic = json!({"messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [
+                {"type": "text", "text": "ok"},
+                {"type": "tool_use", "id": "t1", "name": "x", "input": {}}
+            ]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "1"}]}
+        ]});
+        assert_eq!(
+            mark_of_tool(&anthropic, "t1", ToolBlock::Call).as_deref(),
+            Some("1.1")
+        );
+        assert_eq!(
+            mark_of_tool(&anthropic, "t1", ToolBlock::Result).as_deref(),
+            Some("2.0")
+        );
+        assert_eq!(mark_of_tool(&anthropic, "t2", ToolBlock::Call), None);
+        let chat = json!({"messages": [
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": null, "tool_calls": [
+                {"id": "c0", "type": "function", "function": {"name": "x", "arguments": "{}"}},
+                {"id": "c1", "type": "function", "function": {"name": "y", "arguments": "{}"}}
+            ]},
+            {"role": "tool", "tool_call_id": "c0", "content": "a"},
+            {"role": "tool", "tool_call_id": "c1", "content": "b"}
+        ]});
+        assert_eq!(
+            mark_of_tool(&chat, "c1", ToolBlock::Call).as_deref(),
+            Some("1.1")
+        );
+        assert_eq!(
+            mark_of_tool(&chat, "c1", ToolBlock::Result).as_deref(),
+            Some("3")
+        );
+        let responses = json!({"input": [
+            {"role": "user", "content": "hi"},
+            {"type": "function_call", "call_id": "r1", "name": "x", "arguments": "{}"},
+            {"type": "function_call_output", "call_id": "r1", "output": "a"}
+        ]});
+        assert_eq!(
+            mark_of_tool(&responses, "r1", ToolBlock::Call).as_deref(),
+            Some("1")
+        );
+        assert_eq!(
+            mark_of_tool(&responses, "r1", ToolBlock::Result).as_deref(),
+            Some("2")
+        );
+        // The mark is one the printer gives the block.
+        let marks: Vec<_> = segments(&chat).into_iter().filter_map(|s| s.mark).collect();
+        assert!(marks.iter().any(|m| m == "1.1") && marks.iter().any(|m| m == "3"));
     }
 
     #[test]

@@ -172,6 +172,17 @@ pub fn request_turns(events: &[RunEvent]) -> Vec<u32> {
     turns
 }
 
+/// The turn of the first model request after event `seq`: the request that
+/// carries a tool call or result logged at `seq` to the model, if one was
+/// sent (a run that ends after a result never sends it).
+pub fn first_request_after(events: &[RunEvent], seq: u64) -> Option<u32> {
+    let from = events.partition_point(|e| e.seq <= seq);
+    events[from..].iter().find_map(|e| match e.kind {
+        EventKind::ModelRequest { turn, .. } => Some(turn),
+        _ => None,
+    })
+}
+
 /// How many requests, responses and errors of turn `turn` the log holds:
 /// what changes the inspector's view of that turn.
 pub fn events_of_turn(events: &[RunEvent], turn: u32) -> usize {
@@ -465,6 +476,18 @@ mod tests {
         assert_eq!(effective_turn(&events, Some(9)), Some(2));
         assert_eq!(effective_turn(&[], None), None);
         assert_eq!(turn_wire(&events, &shape(), 7), None);
+    }
+
+    #[test]
+    fn a_call_and_its_result_reach_the_model_in_the_next_request() {
+        // seq 3: turn 1's response with the call; 4: its result; 5: turn 2.
+        let events = run(&["toolu_1"]);
+        assert_eq!(first_request_after(&events, 3), Some(2));
+        assert_eq!(first_request_after(&events, 4), Some(2));
+        // The last request carries nothing after it: none follows.
+        assert_eq!(first_request_after(&events, 5), None);
+        let ended = &events[..5];
+        assert_eq!(first_request_after(ended, 4), None);
     }
 
     fn joined(wire: &ProviderWire) -> String {

@@ -4,6 +4,8 @@
 //! inspector panel draws it.
 
 use harness::wire::Provider;
+
+pub use crate::marked_json::ToolBlock;
 use leptos::prelude::*;
 
 /// What the inspector shows of a turn.
@@ -46,12 +48,15 @@ impl InspectorView {
     }
 }
 
-/// A place in a request body a verdict is about: its provider's format and
-/// the provider's own wire path (`messages.1.content.1`, `input[4]`).
+/// What the inspector marks in the request body it shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pointed {
-    pub provider: Provider,
-    pub path: String,
+pub enum Pointed {
+    /// The place a verdict is about: in its provider's format, by the
+    /// provider's own wire path (`messages.1.content.1`, `input[4]`).
+    Path { provider: Provider, path: String },
+    /// A tool call or its result, by its id: marked in whichever format is
+    /// shown, as a call's or a result's card asks.
+    Tool { id: String, block: ToolBlock },
 }
 
 #[derive(Clone, Copy)]
@@ -95,7 +100,17 @@ impl InspectorState {
         self.turn.set(Some(turn));
         self.view.set(InspectorView::Request);
         self.provider.set(Some(provider));
-        self.pointed.set(Some(Pointed { provider, path }));
+        self.pointed.set(Some(Pointed::Path { provider, path }));
+        self.open.set(true);
+    }
+
+    /// Opens on `turn`'s request (the first to carry it) with the block of
+    /// tool call `id`, or of its result, marked, as "See it on the wire" on
+    /// a call's or a result's card asks. The format stays the one chosen.
+    pub fn point_at_tool(self, turn: u32, id: String, block: ToolBlock) {
+        self.turn.set(Some(turn));
+        self.view.set(InspectorView::Request);
+        self.pointed.set(Some(Pointed::Tool { id, block }));
         self.open.set(true);
     }
 

@@ -19,7 +19,7 @@ use leptos::task::spawn_local;
 
 use crate::browser::page;
 use crate::lazy;
-use crate::marked_json::{is_within, mark_of};
+use crate::marked_json::{is_within, mark_of, mark_of_tool};
 use crate::state::inspector::{InspectorState, InspectorView, Pointed};
 use crate::state::mcp::Exchange;
 use crate::ui::conversation_view::ConversationView;
@@ -164,7 +164,13 @@ fn InspectorPanel(
                                 <button type="button" role="tab" class="wire-tab"
                                     data-provider=p.label()
                                     aria-selected=move || (provider.get() == p).to_string()
-                                    on:click=move |_| { inspector.provider.set(Some(p)); inspector.pointed.set(None) }>
+                                    on:click=move |_| {
+                                        inspector.provider.set(Some(p));
+                                        // A verdict's place is in one format; a tool block, in each.
+                                        if matches!(inspector.pointed.get_untracked(), Some(Pointed::Path { .. })) {
+                                            inspector.pointed.set(None);
+                                        }
+                                    }>
                                     {p.label()}
                                     {move || (shown().and_then(|w| w.format.provider) == Some(p)).then_some(" (in use)")}
                                 </button>
@@ -335,13 +341,13 @@ fn request_view(wire: ProviderWire, inspector: InspectorState) -> impl IntoView 
         });
     };
     let (json, curl) = (wire.request_json.clone(), wire.curl.clone());
-    let target = move || {
-        inspector
-            .pointed
-            .get()
-            .filter(|p| p.provider == provider)
-            .and_then(|p| mark_of(&p.path))
-    };
+    // Read once, for a tool block pointed at by its id.
+    let body = std::sync::Arc::new(serde_json::from_str::<serde_json::Value>(&json).ok());
+    let target = Memo::new(move |_| match inspector.pointed.get()? {
+        Pointed::Path { provider: p, path } if p == provider => mark_of(&path),
+        Pointed::Path { .. } => None,
+        Pointed::Tool { id, block } => mark_of_tool(body.as_ref().as_ref()?, &id, block),
+    });
     let verdict = if wire.violations.is_empty() {
         view! {
             <p class="inspector-verdict" data-verdict="accepted">
@@ -358,7 +364,11 @@ fn request_view(wire: ProviderWire, inspector: InspectorState) -> impl IntoView 
                 let markable = v.mark.is_some();
                 let is_pointed = {
                     let path = path.clone();
-                    move || inspector.pointed.get().is_some_and(|p| p.provider == provider && p.path == path)
+                    move || {
+                        inspector.pointed.with(|p| {
+                            matches!(p, Some(Pointed::Path { provider: p, path: at }) if *p == provider && *at == path)
+                        })
+                    }
                 };
                 view! {
                     <li data-path=v.path.clone() data-pointed=move || is_pointed().then_some("")>
@@ -368,7 +378,7 @@ fn request_view(wire: ProviderWire, inspector: InspectorState) -> impl IntoView 
                         {markable.then(|| view! {
                             <button type="button" class="mark-block"
                                 on:click=move |_| {
-                                    inspector.pointed.set(Some(Pointed { provider, path: path.clone() }));
+                                    inspector.pointed.set(Some(Pointed::Path { provider, path: path.clone() }));
                                     bring_marked_into_view();
                                 }>
                                 {format!("Mark it in the body ({})", v.path)}
@@ -390,12 +400,9 @@ fn request_view(wire: ProviderWire, inspector: InspectorState) -> impl IntoView 
         }
         .into_any()
     };
-    // A verdict on a turn card opened the inspector on its block: show it.
-    if inspector
-        .pointed
-        .get_untracked()
-        .is_some_and(|p| p.provider == provider)
-    {
+    // A verdict, or a call's or result's card, opened the inspector on its
+    // block: show it.
+    if target.with_untracked(Option::is_some) {
         bring_marked_into_view();
     }
     let segments = wire
@@ -404,7 +411,8 @@ fn request_view(wire: ProviderWire, inspector: InspectorState) -> impl IntoView 
         .map(|segment| {
             let mark = segment.mark.clone();
             let hit = move || {
-                target()
+                target
+                    .get()
                     .is_some_and(|t| is_within(mark.as_deref(), &t))
                     .then_some("")
             };

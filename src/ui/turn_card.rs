@@ -13,11 +13,12 @@ use leptos::prelude::*;
 
 use crate::browser::page;
 use crate::state::controller::{Card, Controller};
-use crate::state::inspector::InspectorState;
+use crate::state::inspector::{InspectorState, ToolBlock};
 use crate::state::protocol::ProtocolWatch;
 use crate::turn_view::{self, ContextGauge, EventType, Item};
 use crate::ui::approval_bar::{approval_bar, Approvals};
 use crate::view_model;
+use crate::wire_view;
 
 /// The inside of `card`'s list item.
 pub fn card_contents(card: Card) -> AnyView {
@@ -192,6 +193,7 @@ fn ItemView(item: Item, time: String, inspect: Option<u32>) -> impl IntoView {
         }
     });
     let call_ids = (!item.ids.is_empty()).then(|| item.ids.join(" "));
+    let on_wire = on_wire_view(item.kind, item.seq, item.ids.first().cloned());
     let ids = ids_view(item.kind, item.ids);
     // Calls asked for at once read as one group: a double rule down their
     // rows, and each call and result says which of the group it is.
@@ -214,6 +216,7 @@ fn ItemView(item: Item, time: String, inspect: Option<u32>) -> impl IntoView {
                 {parallel_tag}
                 {ids}
                 {inspect}
+                {on_wire}
                 // The text or arguments first, then what is known about them.
                 {body}
                 {media}
@@ -228,6 +231,41 @@ fn ItemView(item: Item, time: String, inspect: Option<u32>) -> impl IntoView {
             </div>
         </li>
     }
+}
+
+/// A call's or result's way into the detail pane (issue 24): the inspector,
+/// on the request that carried it to the model, with its block marked in
+/// the format shown. Offered once that request is sent; a run that ended
+/// first never sent it, and then there is nothing to show.
+fn on_wire_view(kind: EventType, seq: u64, id: Option<String>) -> Option<impl IntoView> {
+    let block = match kind {
+        EventType::ToolCall => ToolBlock::Call,
+        EventType::ToolResult => ToolBlock::Result,
+        _ => return None,
+    };
+    let id = id?;
+    let events = expect_context::<Controller>().events();
+    let inspector = expect_context::<InspectorState>();
+    let carried_in = Memo::new(move |_| events.with(|e| wire_view::first_request_after(e, seq)));
+    let what = if block == ToolBlock::Call {
+        "call"
+    } else {
+        "result"
+    };
+    Some(move || {
+        carried_in.get().map(|turn| {
+            let id = id.clone();
+            view! {
+                <button type="button" class="on-wire"
+                    on:click=move |_| {
+                        inspector.point_at_tool(turn, id.clone(), block);
+                        bring_inspector_into_view();
+                    }>
+                    {format!("See this {what} in turn {turn}'s request")}
+                </button>
+            }
+        })
+    })
 }
 
 /// The `tool_use` ids a row carries, each a control: pointing at or

@@ -191,3 +191,37 @@ test('inspector: on a phone it opens right under the trace and is brought into v
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
   assert(overflow <= 360, `the page scrolls sideways: ${overflow}px`);
 }, { viewport: { width: 360, height: 800 } });
+
+test('a call\'s and a result\'s card open the detail pane on the request that carried them, their block marked in the format shown', async ({ page }) => {
+  assert((await runBuiltin(page, 'get-time')) === 'done', 'get-time did not end done');
+  const call = page.locator('.timeline .event[data-kind="tool_call"]').first();
+  const id = await call.getAttribute('data-call-ids');
+  assert(id, 'the call row names no id');
+  await call.getByRole('button', { name: "See this call in turn 2's request" }).click();
+  const panel = page.locator('.inspector[data-open]');
+  await panel.locator('h2', { hasText: 'turn 2' }).waitFor({ timeout: 5_000 });
+  const marked = () => panel.locator('.seg[data-hit]').allInnerTexts().then((t) => t.join(''));
+  await panel.locator('.seg[data-hit]').first().waitFor({ timeout: 5_000 });
+  let text = await marked();
+  assert(text.includes('"tool_use"') && text.includes(id) && !text.includes('"tool_result"'), `the marked call (Anthropic): ${text}`);
+  // The block stays marked in another format: OpenAI Chat's tool_calls entry.
+  await tab(panel, 'OpenAI Chat Completions');
+  await page.waitForFunction(() => document.querySelector('.inspector[data-open] .seg[data-hit]')?.textContent.includes('"function"'), null, { timeout: 5_000 });
+  text = await marked();
+  assert(text.includes(id) && text.includes('"function"') && !text.includes('"role": "tool"'), `the marked call (OpenAI Chat): ${text}`);
+  // The result: OpenAI Chat's tool message, in the format chosen.
+  const result = page.locator('.timeline .event[data-kind="tool_result"]').first();
+  await result.getByRole('button', { name: "See this result in turn 2's request" }).click();
+  await page.waitForFunction(() => document.querySelector('.inspector[data-open] .seg[data-hit]')?.textContent.includes('"role": "tool"'), null, { timeout: 5_000 });
+  text = await marked();
+  assert(text.includes(`"tool_call_id": "${id}"`), `the marked result (OpenAI Chat): ${text}`);
+  // In view in the detail pane.
+  const box = await panel.locator('.seg[data-hit]').first().boundingBox();
+  assert(box && box.y >= 0 && box.y < 900, `the marked block is off screen: ${JSON.stringify(box)}`);
+
+  // A result the run ended before sending has no request to show it in.
+  assert((await runBuiltin(page, 'tool-call-limit')) === 'tool_call_limit', 'tool-call-limit did not stop');
+  const notRun = page.locator('.timeline .event[data-kind="tool_result"]').last();
+  await notRun.waitFor({ timeout: 5_000 });
+  assert((await notRun.locator('.on-wire').count()) === 0, 'a result never sent offers to show its request');
+}, WIDE);
