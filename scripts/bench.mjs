@@ -47,12 +47,12 @@ export const FIRST_RUN_GOAL = 350 * 1024;
  * as it is enabled) and no other click, once the page asks for nothing more.
  * The bytes by the run's end vary with what lands first (687 to 865 KiB over
  * a few loads). It was 866 KiB with a ceiling of 890; the stage and modes
- * (issue 24) and the lesson lock (issue 25) took it to 902 KiB, because
- * every panel of every mode is still drawn (hidden) once the page settles,
- * and the ceiling was raised to 910 KiB to say so rather than to fail every
- * build. Drawing a mode's panels when it is first opened is what lowers it
- * next; lower the ceiling as code leaves the first visit. */
-export const FIRST_RUN_CEILING = 910 * 1024;
+ * (issue 24) and the lesson lock (issue 25) took it to 902 KiB, with every
+ * panel of every mode drawn (hidden) once the page settled. Drawing a
+ * mode's own panels (Compare, the kept runs, calling a tool by hand) only
+ * when it first opens took it to 813 KiB, and the ceiling down to 830 KiB.
+ * Lower the ceiling again as code leaves the first visit. */
+export const FIRST_RUN_CEILING = 830 * 1024;
 
 const args = process.argv.slice(2);
 const budgetOnly = args.includes('--budget');

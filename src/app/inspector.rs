@@ -1,9 +1,10 @@
-//! The inspector column: the Run state panel, the inspector (a turn's
-//! request, response and conversation as the wire carries them) beside the
-//! trace, calling a tool by hand, and the Compare panel (split modules,
-//! painted once the engine has arrived and no run is going, see
-//! `Controller::quiet`: a first run needs none of them, issue 28).
-//! Each is its own cell of the page's grid.
+//! The detail pane's panels but the scenario's editor: the inspector (a
+//! turn's request, response and conversation as the wire carries them, a
+//! split module fetched once the engine has arrived and no run is going,
+//! see `Controller::quiet`: a first run needs it not, issue 28), the Run
+//! state panel, and two split modules drawn the first time their mode opens
+//! (`Modes::opened`): calling a tool by hand (Scenario) and the Compare
+//! panel (Compare).
 
 use leptos::prelude::*;
 
@@ -11,6 +12,7 @@ use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::inspector::InspectorState;
 use crate::state::mcp::Mcp;
+use crate::state::mode::{Mode, Modes};
 use crate::state::model_choice::ModelChoice;
 use crate::ui::compare_panel::compare_panel;
 use crate::ui::inspector_panel::inspector_panel;
@@ -24,15 +26,23 @@ pub fn Inspector(
     inspector: InspectorState,
     model_choice: ModelChoice,
     mcp: Mcp,
-    /// A mode other than Run is open (Compare or Scenario shows these panels).
-    mode_opened: Signal<bool>,
+    modes: Modes,
+    /// Set by the header's "⇄ Run the pair side by side": the Compare panel
+    /// runs the pair once it is drawn.
+    pair_wanted: RwSignal<bool>,
 ) -> impl IntoView {
-    let paused = controller.paused();
     // Fetched once no run needs the network (see `Controller::quiet`);
-    // opening the inspector from a card, or a mode that shows these panels,
-    // fetches them at once, even while a first run goes on.
+    // opening the inspector from a card fetches it at once, even while a
+    // first run goes on.
     let open = inspector.open;
-    let due = controller.quiet(Signal::derive(move || open.get() || mode_opened.get()));
+    let due = controller.quiet(Signal::derive(move || open.get()));
+    // "Show in the Trace" from a comparison: the Trace is the Run mode's.
+    // Shown a frame later, once the Trace's column is laid out again: the
+    // timeline measures it to draw the card that holds the event.
+    let show_in_trace = Callback::new(move |seq| {
+        modes.open(Mode::Run);
+        request_animation_frame(move || controller.show_event(seq));
+    });
     view! {
         // First, so on a phone the inspector comes right after the trace.
         <Show when=move || due.get()>
@@ -45,17 +55,11 @@ pub fn Inspector(
             ))}
         </Show>
         {Suspend::new(run_state_panel(controller.run_state()))}
-        <Show when=move || due.get()>
+        <Show when=move || modes.opened(Mode::Scenario).get()>
             {Suspend::new(tool_bench(editor.text()))}
-            {Suspend::new(compare_panel(
-                editor,
-                model_choice,
-                controller.events(),
-                controller.ran_scenario(),
-                controller.running(),
-                Signal::derive(move || paused.with(Option::is_some)),
-                Callback::new(move |seq| controller.show_event(seq)),
-            ))}
+        </Show>
+        <Show when=move || modes.opened(Mode::Compare).get()>
+            {Suspend::new(compare_panel(editor, model_choice, controller, show_in_trace, pair_wanted))}
         </Show>
     }
 }

@@ -5,15 +5,16 @@
 //! - `toolbar`: the header, with the scenario picker, Run / Step / Stop /
 //!   Reset, why Run cannot start, the outcome and the live counters;
 //! - `stage`: the loop diagram, large and always in view;
-//! - `trace`: the run's trace, its stop banner, the replay and the run
-//!   history below it;
+//! - `trace`: the run's trace, its stop banner and the replay of the run
+//!   in view; the History mode's kept runs;
 //! - the detail pane: `inspector` (the inspector, a turn on the wire, at the
-//!   top once a request is opened; the Run state panel, calling a tool by
-//!   hand, the Compare panel) and `scenario` (lesson, form, JSON, share,
-//!   Model settings, problems).
+//!   top once a request is opened; the Run state panel; the Scenario mode's
+//!   calling a tool by hand and the Compare mode's panel) and `scenario`
+//!   (lesson, form, JSON, share, Model settings, problems).
 //!
-//! `modes` picks which of them show: Run, the whole stage, or one group
-//! (Compare, Scenario, History, Import/Export) at full size.
+//! `state::mode` picks which of them show: Run, the whole stage, or one
+//! group (Compare, Scenario, History, Import/Export) at full size; a mode's
+//! own panels are drawn the first time it opens. `modes` is its switch.
 //!
 //! The state is the editor (picked scenario, JSON text, its live check),
 //! the controller (the run log, the run in flight, what it waits for), the
@@ -36,6 +37,7 @@ use crate::state::history::History;
 use crate::state::inspector::InspectorState;
 use crate::state::lessons::Lessons;
 use crate::state::mcp::Mcp;
+use crate::state::mode::{self, Modes};
 use crate::state::model_choice::ModelChoice;
 use crate::state::protocol::ProtocolWatch;
 use crate::ui::approval_bar::Approvals;
@@ -61,15 +63,18 @@ pub fn App() -> impl IntoView {
     ProtocolWatch::new(controller);
     let lessons = Lessons::new();
     // The mode a `#mode=` link opened the page in; Run without one.
-    let (mode, set_mode) = signal(modes::Mode::after(modes::Mode::Run, &page::fragment()));
+    let modes = Modes::new();
     // Presented to a class (`#present`): the Run mode, its loop at projector size.
-    let (presenting, set_presenting) = signal(page::fragment() == modes::PRESENT);
+    let (presenting, set_presenting) = signal(page::fragment() == mode::PRESENT);
+    // "⇄ Run the pair side by side" in the header: the Compare mode opens
+    // and its panel, once drawn, runs the pair.
+    let pair_wanted = RwSignal::new(false);
     Effect::new(move |_| page::mark_presenting(presenting.get()));
     // A share link pasted into this tab changes only the fragment: load it;
     // a mode link (or the back button) opens its mode.
     page::on_fragment_change(move |fragment| {
-        set_mode.set(modes::Mode::after(mode.get_untracked(), &fragment));
-        set_presenting.set(fragment == modes::PRESENT);
+        modes.follow(&fragment);
+        set_presenting.set(fragment == mode::PRESENT);
         if editor.open_link(&fragment) {
             controller.clear_for_another_scenario();
         }
@@ -77,14 +82,12 @@ pub fn App() -> impl IntoView {
     });
 
     view! {
-        <Toolbar editor controller model_choice mcp lessons mode presenting />
-        <main class="layout" data-mode=move || mode.get().key()>
+        <Toolbar editor controller model_choice mcp lessons modes presenting pair_wanted />
+        <main class="layout" data-mode=move || modes.now().get().key()>
             <LoopStage editor controller />
-            <TraceSection editor controller history approvals lessons />
+            <TraceSection editor controller history approvals lessons modes />
             <div class="detail">
-                // Its deferred panels come at once where a mode shows them.
-                <Inspector editor controller inspector model_choice mcp
-                    mode_opened=Signal::derive(move || mode.get() != modes::Mode::Run) />
+                <Inspector editor controller inspector model_choice mcp modes pair_wanted />
                 <ScenarioSection editor controller model_choice mcp />
             </div>
         </main>

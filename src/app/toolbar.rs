@@ -5,12 +5,13 @@
 use harness::library::{BUILTIN, WITH_SERVER};
 use leptos::prelude::*;
 
-use super::modes::{Mode, ModeSwitch, Present};
+use super::modes::{ModeSwitch, Present};
 use crate::browser::page;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::lessons::Lessons;
 use crate::state::mcp::{Mcp, McpStatus};
+use crate::state::mode::{Mode, Modes};
 use crate::state::model_choice::ModelChoice;
 use crate::ui::counters::CounterBar;
 use crate::ui::scenario_picker::ScenarioPicker;
@@ -23,8 +24,10 @@ pub fn Toolbar(
     model_choice: ModelChoice,
     mcp: Mcp,
     lessons: Lessons,
-    mode: ReadSignal<Mode>,
+    modes: Modes,
     presenting: ReadSignal<bool>,
+    /// Set by "⇄ Run the pair side by side"; the Compare panel runs the pair.
+    pair_wanted: RwSignal<bool>,
 ) -> impl IntoView {
     let events = controller.events();
     let running = controller.running();
@@ -87,11 +90,17 @@ pub fn Toolbar(
     };
 
     let blocker_text = move || if running.get() { None } else { blocker.get() };
+    // Run and Step show the run: from another mode they go to the Run mode.
+    let show_run = move || {
+        if modes.now().get_untracked() != Mode::Run {
+            modes.open(Mode::Run);
+        }
+    };
     view! {
         <header class="page-header">
             <div class="header-inner">
                 <h1>"Agent Loop Playground"</h1>
-                <ModeSwitch mode />
+                <ModeSwitch modes />
                 <Present presenting />
                 <label class="theme">
                     "Theme"
@@ -116,8 +125,8 @@ pub fn Toolbar(
                             lessons.set_open(open);
                             // The lessons sit atop the trace, which the Run
                             // mode shows: opening them goes there.
-                            if open && mode.get_untracked() != Mode::Run {
-                                page::go_to_fragment(&format!("{}run", super::modes::PREFIX));
+                            if open {
+                                show_run();
                             }
                         }>
                         "Lessons"
@@ -147,13 +156,16 @@ pub fn Toolbar(
                         }
                     />
                     // Right where the picker marks a scenario "⇄ pair": it runs
-                    // beside its counterpart, in the Compare panel. Hidden, not
+                    // beside its counterpart, in the Compare mode. Hidden, not
                     // removed, for another scenario, so the header keeps its
                     // place.
                     <button type="button" class="pair-run"
                         style:visibility=move || if paired.get() { "visible" } else { "hidden" }
                         prop:disabled=move || running.get() || !paired.get()
-                        on:click=move |_| { page::run_pair_side_by_side(); }>
+                        on:click=move |_| {
+                            pair_wanted.set(true);
+                            modes.open(Mode::Compare);
+                        }>
                         "⇄ Run the pair side by side"
                     </button>
                 </div>
@@ -164,6 +176,7 @@ pub fn Toolbar(
                         aria-describedby="run-blocker"
                         prop:disabled=move || !run_enabled()
                         on:click=move |_| {
+                            show_run();
                             controller.set_model(model_choice.current());
                             controller.run(&editor.text().get_untracked())
                         }
@@ -183,6 +196,7 @@ pub fn Toolbar(
                         aria-describedby="run-blocker"
                         prop:disabled=move || !step_enabled()
                         on:click=move |_| {
+                            show_run();
                             controller.set_model(model_choice.current());
                             controller.step(&editor.text().get_untracked())
                         }

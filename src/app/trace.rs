@@ -1,10 +1,12 @@
 //! The trace column of the stage: its heading (the scenario the run ran,
 //! export and import), the timeline of cards with the approval bar under
-//! the call that waits, the stop banner, and below them the replay and the
-//! run history (the timeline and the history are split modules, painted
-//! right after the page), and while a run is paused in step mode, the
-//! answer panel (a split module fetched at the first pause). On a wide
-//! screen it scrolls on its own, beside the loop diagram (`stage`).
+//! the call that waits, the stop banner and the replay of the run in view,
+//! and while a run is paused in step mode, the answer panel. The timeline
+//! and the run files are split modules painted right after the page; the answer panel, the
+//! replay and the History mode's kept runs are split modules fetched when
+//! first needed: the first pause, the first run ended in view, the History
+//! mode's first opening. On a wide screen it scrolls on its own, beside
+//! the loop diagram (`stage`).
 
 use leptos::prelude::*;
 
@@ -14,9 +16,10 @@ use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::history::History;
 use crate::state::lessons::Lessons;
+use crate::state::mode::{Mode, Modes};
 use crate::ui::answer_panel::answer_panel;
 use crate::ui::approval_bar::Approvals;
-use crate::ui::history_panel::{history_panel, RunFiles};
+use crate::ui::history_panel::{history_panel, run_files, run_replay};
 use crate::ui::lessons_panel::lessons_panel;
 use crate::ui::protocol_verdict::ProtocolVerdict;
 use crate::ui::stop_banner::StopBanner;
@@ -30,16 +33,18 @@ pub fn TraceSection(
     history: History,
     approvals: Approvals,
     lessons: Lessons,
+    modes: Modes,
 ) -> impl IntoView {
     let events = controller.events();
     let idle = move || events.with(Vec::is_empty);
+    let running = controller.running();
+    let ended = move || !running.get() && events.with(|e| view_model::outcome_of(e).is_some());
     let banner =
         Memo::new(move |_| events.with(|e| view_model::outcome_of(e).map(view_model::banner)));
     // A run that ends while you watch brings its banner into view: on a
     // wide screen only the trace column scrolls (the diagram stays put); on
     // a phone the header, which also says how it ended, has scrolled away.
     // A run opened from the history is not "ending": it never ran here.
-    let running = controller.running();
     Effect::new(move |was_running: Option<bool>| {
         let now = running.get();
         if was_running == Some(true) && !now && banner.with_untracked(Option::is_some) {
@@ -65,7 +70,11 @@ pub fn TraceSection(
                         <span class="trace-of">{format!(" of “{}”", s.name)}</span>
                     }))}
                 </h2>
-                <RunFiles history=history />
+                {Suspend::new(run_files(history, Callback::new(move |()| {
+                    if modes.now().get_untracked() != Mode::Run {
+                        modes.open(Mode::Run);
+                    }
+                })))}
             </div>
             // The Lessons mode, at the top of the trace column: its module is fetched the
             // first time the mode opens.
@@ -92,7 +101,12 @@ pub fn TraceSection(
                     <ProtocolVerdict />
                 </StopBanner>
             })}
-            {Suspend::new(history_panel(history))}
+            <Show when=ended>
+                {Suspend::new(run_replay(history))}
+            </Show>
+            <Show when=move || modes.opened(Mode::History).get()>
+                {Suspend::new(history_panel(history, Callback::new(move |()| modes.open(Mode::Run))))}
+            </Show>
         </section>
     }
 }

@@ -232,31 +232,6 @@ pub fn bring_into_view(
     });
 }
 
-/// The header's "⇄ Run beside its pair" (issue 24), for a scenario the
-/// picker marks "⇄ pair": presses the Compare panel's own button for the
-/// pair (so the comparison runs exactly as from there) and brings the panel
-/// into view in its column. `false` while the panel (a split module painted
-/// right after the page) is not drawn yet.
-pub fn run_pair_side_by_side() -> bool {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-        return false;
-    };
-    let Some(button) = document
-        .query_selector(".compare .compare-pair")
-        .ok()
-        .flatten()
-        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
-    else {
-        return false;
-    };
-    button.click();
-    bring_into_view(
-        move || document.query_selector("section.compare").ok().flatten(),
-        web_sys::ScrollLogicalPosition::Start,
-    );
-    true
-}
-
 /// Brings the step of a comparison's column `side` (0 or 1) that holds the
 /// event `seq` to the middle of the window and marks it `data-shown`, as
 /// the Trace marks the row it shows. A step's cell lists its events' seqs

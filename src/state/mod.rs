@@ -18,6 +18,8 @@
 //! - [`inspector`]: what the inspector shows (open, turn, view, format,
 //!   the block a verdict points at).
 //! - [`protocol`]: the protocol checker's verdicts on the run in view, live.
+//! - [`mode`]: the mode open (Run, Compare, Scenario, History,
+//!   Import/Export) and the modes opened so far, whose panels are drawn.
 //! - [`lessons`]: the Lessons mode's switch and a lesson link to open
 //!   (the course and lessons are the split module `ui::lessons_panel`).
 
@@ -28,5 +30,6 @@ pub mod history;
 pub mod inspector;
 pub mod lessons;
 pub mod mcp;
+pub mod mode;
 pub mod model_choice;
 pub mod protocol;

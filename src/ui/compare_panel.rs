@@ -7,10 +7,9 @@
 //! (the engine's, through `lazy::engine`); approvals are answered by the
 //! panel's setting.
 //!
-//! The panel sits below the trace, so it is a split module of its own
-//! (`compare_panel`, a `#[lazy]` function like those in `lazy`): the page
-//! paints without it and it arrives right after. Its table of two runs is
-//! part of it.
+//! The panel is the Compare mode's, so it is a split module of its own
+//! (`compare_panel`, a `#[lazy]` function like those in `lazy`), fetched
+//! the first time that mode opens. Its table of two runs is part of it.
 
 use futures::future::LocalBoxFuture;
 use gloo_timers::future::TimeoutFuture;
@@ -31,6 +30,7 @@ use crate::compare::repeats;
 use crate::compare::{self, prefixed, Compared, Side};
 use crate::lazy::{AutoDecision, Rounds};
 use crate::loop_diagram::{EdgeKey, LoopDiagram, NodeId};
+use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::form_doc::{FormDoc, Variant};
 use crate::state::model_choice::ModelChoice;
@@ -56,13 +56,20 @@ const MOST_TIMES: u32 = 10;
 pub async fn compare_panel(
     editor: Editor,
     model_choice: ModelChoice,
-    events: ReadSignal<Vec<RunEvent>>,
-    ran: ReadSignal<Option<Scenario>>,
-    running: ReadSignal<bool>,
-    paused: Signal<bool>,
+    controller: Controller,
     show_event: Callback<u64>,
+    pair_wanted: RwSignal<bool>,
 ) -> AnyView {
-    view! { <ComparePanel editor model_choice events ran running paused show_event /> }.into_any()
+    let paused = controller.paused();
+    view! {
+        <ComparePanel editor model_choice
+            events=controller.events()
+            ran=controller.ran_scenario()
+            running=controller.running()
+            paused=Signal::derive(move || paused.with(Option::is_some))
+            show_event pair_wanted />
+    }
+    .into_any()
 }
 
 /// What the panel shows under its controls.
@@ -88,6 +95,9 @@ pub fn ComparePanel(
     paused: Signal<bool>,
     /// Shows an event of the run in the Trace (its card drawn first).
     show_event: Callback<u64>,
+    /// Set by the header's "⇄ Run the pair side by side": run the pair of
+    /// the scenario picked, as this panel's own button does.
+    pair_wanted: RwSignal<bool>,
 ) -> impl IntoView {
     let shown = RwSignal::new(Shown::Nothing);
     // B: a scenario text of its own, edited with the same form as A.
@@ -189,7 +199,7 @@ pub fn ComparePanel(
         });
     };
 
-    let run_pair = move |_| {
+    let run_pair = move || {
         let Some(pair) = pair.get_untracked() else {
             return;
         };
@@ -220,6 +230,17 @@ pub fn ComparePanel(
             }),
         );
     };
+    // The header's request, taken once this panel is drawn (the Compare
+    // mode's first opening fetches it) or at once when it already is. Taken
+    // even when a comparison cannot start now, so it never fires later.
+    Effect::new(move |_| {
+        if pair_wanted.get() {
+            pair_wanted.set(false);
+            if !untrack(cannot_start) {
+                run_pair();
+            }
+        }
+    });
     let run_ab = move |_| {
         let a = editor.text().get_untracked();
         let b = variant.text().get_untracked();
@@ -338,7 +359,7 @@ pub fn ComparePanel(
                                 let (a, b) = pair.roles();
                                 format!("This scenario is half of {}: {} ({a}) and {} ({b}).", pair.kind_words(), pair.a, pair.b)
                             }</p>
-                            <button type="button" class="compare-pair" prop:disabled=cannot_start on:click=run_pair>
+                            <button type="button" class="compare-pair" prop:disabled=cannot_start on:click=move |_| run_pair()>
                                 "Run the pair side by side"
                             </button>
                         }.into_any(),

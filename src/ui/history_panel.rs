@@ -22,22 +22,39 @@ use crate::view_model::{self, Tone};
 /// What the notices call text imported from the paste box.
 const PASTED: &str = "the pasted text";
 
-/// The run history's list, below the trace: painted right after the page.
+/// The History mode's kept runs: fetched the first time that mode opens.
+/// `show_run` goes to the Trace (the Run mode's) when a kept run opens.
 #[cfg_attr(feature = "split", lazy)]
-pub async fn history_panel(history: History) -> AnyView {
-    view! { <HistoryPanel history /> }.into_any()
+pub async fn history_panel(history: History, show_run: Callback<()>) -> AnyView {
+    view! { <HistoryPanel history show_run /> }.into_any()
+}
+
+/// The replay of the run in view, under its stop banner: fetched when a
+/// run has ended in view, the first time.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn run_replay(history: History) -> AnyView {
+    view! { <RunReplay history /> }.into_any()
+}
+
+/// The run files (the Import/Export mode's, shown in the Trace's heading
+/// too): a split module, fetched right after the first paint.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn run_files(history: History, show_run: Callback<()>) -> AnyView {
+    view! { <RunFiles history show_run /> }.into_any()
 }
 
 /// The trace heading's file controls: export the run in view as a record,
 /// import a record (or a bare trace) to view and keep it: picked, dropped,
-/// or pasted.
+/// or pasted. `show_run` goes to the Trace (the Run mode's) as an import
+/// starts, where the run imported, or why it was refused, shows.
 #[component]
-pub fn RunFiles(history: History) -> impl IntoView {
+pub fn RunFiles(history: History, show_run: Callback<()>) -> impl IntoView {
     let events = history.controller().events();
     let import = move |ev: leptos::ev::Event| {
         let Some(input) = files::picked_input(&ev) else {
             return;
         };
+        show_run.run(());
         spawn_local(async move {
             match files::take_picked(&input).await {
                 Some((name, Ok(text))) => history.import(name, text).await,
@@ -52,6 +69,7 @@ pub fn RunFiles(history: History) -> impl IntoView {
         let Some(file) = files::dropped_file(&ev) else {
             return;
         };
+        show_run.run(());
         spawn_local(async move {
             match files::read_file(&file).await {
                 Ok(text) => history.import(file.name(), text).await,
@@ -88,7 +106,7 @@ pub fn RunFiles(history: History) -> impl IntoView {
             </label>
             <span class="drop-hint">"or drop a file here"</span>
         </div>
-        {Suspend::new(run_paste(history))}
+        {Suspend::new(run_paste(history, show_run))}
         {Suspend::new(otel_send(history))}
         <p class="run-file-notice" role="status">{move || history.file_notice().get()}</p>
     }
@@ -97,10 +115,11 @@ pub fn RunFiles(history: History) -> impl IntoView {
 /// "Paste a request body or a trace…": a split module, fetched after the
 /// first paint (see `lazy`).
 #[cfg_attr(feature = "split", lazy)]
-pub async fn run_paste(history: History) -> AnyView {
+pub async fn run_paste(history: History, show_run: Callback<()>) -> AnyView {
     let pasted = RwSignal::new(String::new());
     let import_pasted = move |_| {
         let text = pasted.get_untracked();
+        show_run.run(());
         spawn_local(async move { history.import(PASTED.to_string(), text).await });
     };
     view! {
@@ -158,80 +177,87 @@ pub async fn otel_send(history: History) -> AnyView {
     .into_any()
 }
 
-/// The replay list and the kept runs, shown under the stop banner.
+/// "Replay against current tools" for the run in view, with its verdict,
+/// and which kept run is in view (read-only) when it was opened.
 #[component]
-pub fn HistoryPanel(history: History) -> impl IntoView {
-    let controller = history.controller();
-    let events = controller.events();
-    let running = controller.running();
+fn RunReplay(history: History) -> impl IntoView {
     let entries = history.entries();
     let now_ms = history.now_ms();
-    let finished = move || !running.get() && events.with(|e| view_model::outcome_of(e).is_some());
-    let opened = move || history.opened_id();
     let opened_entry = move || {
-        let id = opened()?;
+        let id = history.opened_id()?;
         entries.with(|entries| entries.iter().find(|e| e.id == id).cloned())
     };
     let verdict = move || history.verdict();
-    let count = move || entries.with(Vec::len);
     let editor_text = history.editor_text();
     view! {
-        <div class="history" role="region" aria-labelledby="history-heading">
-            <Show when=finished>
-                <div class="replay">
-                    {move || opened_entry().map(|entry| view! {
-                        <p class="opened-note">
-                            "Showing a kept run (read-only): " {entry.scenario.clone()} ", "
-                            {move || history::when_text(entry.saved_at_ms, now_ms.get())}
-                            ". Run starts a fresh run."
-                        </p>
-                    })}
-                    <button
-                        type="button"
-                        class="replay-button"
-                        title="Play this run's recorded model turns against the scenario in the editor and check the outcomes"
-                        prop:disabled=move || history.replaying().get()
-                        on:click=move |_| history.replay()
-                    >
-                        "Replay against current tools"
-                    </button>
-                    <Show when=move || editor_text.with(|t| crate::mcp_text::servers_key(t, &[]).is_some())>
-                        <label class="check replay-mcp">
-                            <input
-                                type="checkbox"
-                                prop:checked=history.call_mcp()
-                                on:change=move |ev| history.call_mcp().set(event_target_checked(&ev))
-                            />
-                            "Call the MCP servers again (else their tools answer with this run's results, offline)"
-                        </label>
-                    </Show>
-                    {move || verdict().map(|verdict| match verdict {
-                        Ok(view) => view! {
-                            <div class="replay-verdict" data-passed=view.passed.to_string()>
-                                <p class="replay-summary" role="status">{view.summary}</p>
-                                <ul class="replay-results">
-                                    {view.rows.into_iter().map(|row| { let name = row.name.clone(); let key = row.name.clone(); view! {
-                                        <li
-                                            class=if row.passed { "replay-row pass" } else { "replay-row fail" }
-                                            data-assertion=key
-                                            data-passed=row.passed.to_string()
-                                        >
-                                            <span class="mark" aria-hidden="true">{if row.passed { "✓" } else { "✗" }}</span>
-                                            <strong>{name}</strong>
-                                            {if row.passed { " passed: " } else { " failed: " }}
-                                            {row.detail}
-                                        </li>
-                                    }}).collect_view()}
-                                </ul>
-                            </div>
-                        }.into_any(),
-                        Err(why) => view! {
-                            <p class="replay-error" role="alert">{why}</p>
-                        }.into_any(),
-                    })}
-                </div>
+        <div class="replay">
+            // Said here too, under the run it is about: the History mode's
+            // panel may never have been opened.
+            <p class="keep-notice" role="status">{move || history.notice().get()}</p>
+            {move || opened_entry().map(|entry| view! {
+                <p class="opened-note">
+                    "Showing a kept run (read-only): " {entry.scenario.clone()} ", "
+                    {move || history::when_text(entry.saved_at_ms, now_ms.get())}
+                    ". Run starts a fresh run."
+                </p>
+            })}
+            <button
+                type="button"
+                class="replay-button"
+                title="Play this run's recorded model turns against the scenario in the editor and check the outcomes"
+                prop:disabled=move || history.replaying().get()
+                on:click=move |_| history.replay()
+            >
+                "Replay against current tools"
+            </button>
+            <Show when=move || editor_text.with(|t| crate::mcp_text::servers_key(t, &[]).is_some())>
+                <label class="check replay-mcp">
+                    <input
+                        type="checkbox"
+                        prop:checked=history.call_mcp()
+                        on:change=move |ev| history.call_mcp().set(event_target_checked(&ev))
+                    />
+                    "Call the MCP servers again (else their tools answer with this run's results, offline)"
+                </label>
             </Show>
-            <h3 id="history-heading">"Run history"</h3>
+            {move || verdict().map(|verdict| match verdict {
+                Ok(view) => view! {
+                    <div class="replay-verdict" data-passed=view.passed.to_string()>
+                        <p class="replay-summary" role="status">{view.summary}</p>
+                        <ul class="replay-results">
+                            {view.rows.into_iter().map(|row| { let name = row.name.clone(); let key = row.name.clone(); view! {
+                                <li
+                                    class=if row.passed { "replay-row pass" } else { "replay-row fail" }
+                                    data-assertion=key
+                                    data-passed=row.passed.to_string()
+                                >
+                                    <span class="mark" aria-hidden="true">{if row.passed { "✓" } else { "✗" }}</span>
+                                    <strong>{name}</strong>
+                                    {if row.passed { " passed: " } else { " failed: " }}
+                                    {row.detail}
+                                </li>
+                            }}).collect_view()}
+                        </ul>
+                    </div>
+                }.into_any(),
+                Err(why) => view! {
+                    <p class="replay-error" role="alert">{why}</p>
+                }.into_any(),
+            })}
+        </div>
+    }
+}
+
+/// The kept runs, a row each, with "Replay all" above them.
+#[component]
+pub fn HistoryPanel(history: History, show_run: Callback<()>) -> impl IntoView {
+    let entries = history.entries();
+    let now_ms = history.now_ms();
+    let opened = move || history.opened_id();
+    let count = move || entries.with(Vec::len);
+    view! {
+        <div class="history" role="region" aria-labelledby="history-heading">
+            <h2 id="history-heading">"Run history"</h2>
             <p class="history-notice" role="status">{move || history.notice().get()}</p>
             <Show
                 when=move || { count() > 0 }
@@ -239,7 +265,7 @@ pub fn HistoryPanel(history: History) -> impl IntoView {
                     <p class="empty">"No kept runs yet. Every run that finishes is kept here, also after a reload."</p>
                 }
             >
-                <ReplayAll history />
+                <ReplayAll history show_run />
                 <ol class="history-list">
                     <For
                         each=move || entries.get()
@@ -275,7 +301,10 @@ pub fn HistoryPanel(history: History) -> impl IntoView {
                                             type="button"
                                             class="history-open"
                                             aria-label=format!("Open {label}")
-                                            on:click=move |_| spawn_local(history.open(open_id.clone()))
+                                            on:click=move |_| {
+                                                show_run.run(());
+                                                spawn_local(history.open(open_id.clone()));
+                                            }
                                         >
                                             "Open"
                                         </button>
@@ -314,7 +343,7 @@ fn facts_tone(entry: &Entry) -> Tone {
 /// "Replay all against the current scenario": the button, a hint naming the
 /// CLI's equivalent, and the last batch's table, or why it replayed nothing.
 #[component]
-fn ReplayAll(history: History) -> impl IntoView {
+fn ReplayAll(history: History, show_run: Callback<()>) -> impl IntoView {
     let running = move || history.batch_running();
     view! {
         <section class="replay-all" aria-label="Replay all kept runs of the scenario in the editor">
@@ -339,7 +368,7 @@ fn ReplayAll(history: History) -> impl IntoView {
                 <code>"agent-loop replay runs/ --scenario edited.json"</code>
             </p>
             {move || history.batch().get().map(|batch| match batch {
-                Ok(batch) => view! { <BatchTable history batch /> }.into_any(),
+                Ok(batch) => view! { <BatchTable history batch show_run /> }.into_any(),
                 Err(why) => view! { <p class="replay-all-none" role="status">{why}</p> }.into_any(),
             })}
         </section>
@@ -348,7 +377,7 @@ fn ReplayAll(history: History) -> impl IntoView {
 
 /// One batch: what it matched, its progress or summary, a row per kept run.
 #[component]
-fn BatchTable(history: History, batch: Batch) -> impl IntoView {
+fn BatchTable(history: History, batch: Batch, show_run: Callback<()>) -> impl IntoView {
     let done = !batch.running;
     let failed = batch.rows.iter().any(|r| r.verdict.key() != "pass");
     view! {
@@ -372,14 +401,14 @@ fn BatchTable(history: History, batch: Batch) -> impl IntoView {
                 </tr>
             </thead>
             <tbody>
-                {batch.rows.into_iter().map(|row| view! { <BatchRow history row /> }).collect_view()}
+                {batch.rows.into_iter().map(|row| view! { <BatchRow history row show_run /> }).collect_view()}
             </tbody>
         </table>
     }
 }
 
 #[component]
-fn BatchRow(history: History, row: Row) -> impl IntoView {
+fn BatchRow(history: History, row: Row, show_run: Callback<()>) -> impl IntoView {
     let now_ms = history.now_ms();
     let saved_at = row.saved_at_ms;
     let when = move || history::when_text(saved_at, now_ms.get());
@@ -404,7 +433,10 @@ fn BatchRow(history: History, row: Row) -> impl IntoView {
                         class="replay-all-open"
                         aria-label=label
                         title="Show this run in the Trace; the editor keeps the scenario it was replayed against"
-                        on:click=move |_| spawn_local(history.open_in_trace(open_id.clone()))
+                        on:click=move |_| {
+                            show_run.run(());
+                            spawn_local(history.open_in_trace(open_id.clone()));
+                        }
                     >
                         "Open"
                     </button>

@@ -25,7 +25,7 @@ for (const colorScheme of ['light', 'dark']) {
     test(`a11y: axe finds nothing on the stage at ${at}, ${colorScheme}, before and after a run`, async ({ page }) => {
       // Let the split modules (the diagram, the timeline, the panels) arrive.
       await page.locator('.loop-panel').waitFor({ timeout: 10_000 });
-      await page.locator('section.compare').waitFor({ timeout: 10_000 });
+      await page.locator('.inspector').waitFor({ state: 'attached', timeout: 10_000 });
       const before = await violations(page);
       assert(before.length === 0, `before a run:\n${before.join('\n')}`);
       await runBuiltin(page, 'turn-limit');
@@ -35,23 +35,25 @@ for (const colorScheme of ['light', 'dark']) {
   }
 }
 
-// The Compare and Scenario modes (src/app/modes.rs), each opened from its
-// link, before and after a run, and the presented page after it, in both
-// themes.
+// The other modes (src/state/mode.rs), each opened from its link, with its
+// own panel drawn (a mode's panels come when it first opens), before and
+// after a run, and the presented page after it, in both themes.
+const MODE_PANELS = { compare: 'section.compare', scenario: '.tool-bench', history: '.history', files: '.run-paste' };
 for (const colorScheme of ['light', 'dark']) {
-  test(`a11y: axe finds nothing in the Compare and Scenario modes, ${colorScheme}, before and after a run`, async ({ page }) => {
-    await page.locator('section.compare').waitFor({ timeout: 10_000 });
-    for (const mode of ['compare', 'scenario']) {
+  test(`a11y: axe finds nothing in the Compare, Scenario, History and Import/Export modes, ${colorScheme}, before and after a run`, async ({ page }) => {
+    for (const [mode, panel] of Object.entries(MODE_PANELS)) {
       await page.goto(`${env.baseUrl}#mode=${mode}`);
       await page.locator(`main[data-mode="${mode}"]`).waitFor({ timeout: 3_000 });
+      await page.locator(panel).waitFor({ timeout: 10_000 });
       const found = await violations(page);
       assert(found.length === 0, `${mode}, before a run:\n${found.join('\n')}`);
     }
     await page.goto(`${env.baseUrl}#mode=run`);
     await runBuiltin(page, 'turn-limit');
-    for (const mode of ['compare', 'scenario']) {
+    for (const [mode, panel] of Object.entries(MODE_PANELS)) {
       await page.goto(`${env.baseUrl}#mode=${mode}`);
       await page.locator(`main[data-mode="${mode}"]`).waitFor({ timeout: 3_000 });
+      await page.locator(panel).waitFor({ timeout: 10_000 });
       const found = await violations(page);
       assert(found.length === 0, `${mode}, after a run:\n${found.join('\n')}`);
     }

@@ -5,7 +5,7 @@
 // a JSON error can be found by its line, and the form survives it.
 
 import { join } from 'node:path';
-import { artifacts, assert, bannerStatus, button, env, pick, test } from './lib.mjs';
+import { artifacts, assert, bannerStatus, button, env, openMode, pick, test } from './lib.mjs';
 
 const pickerLabel = (page) =>
   page.locator('#scenario-picker').evaluate((s) => s.selectedOptions[0].textContent.trim());
@@ -93,6 +93,8 @@ test('switching scenarios clears the last run\'s trace, counters and export; the
   assert((await page.locator('#trace-heading').innerText()).trim() === 'Trace', 'the heading still names the old run');
   const counters = await page.locator('.counters').innerText();
   assert(!/\$0\.0\d*[1-9]/.test(counters), `the counters keep the old run's cost: ${counters}`);
+  await openMode(page, 'history');
+  await page.locator('.history-entry').first().waitFor({ timeout: 10_000 });
   const kept = await page.locator('.history-entry').allInnerTexts();
   assert(kept.length === 1 && kept[0].includes('What time is it?'), `history: ${JSON.stringify(kept)}`);
 });

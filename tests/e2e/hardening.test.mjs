@@ -6,7 +6,7 @@
 
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { SECRET, artifacts, assert, button, pick, runBuiltin, serveScenario, test } from './lib.mjs';
+import { SECRET, artifacts, assert, button, openMode, pick, runBuiltin, serveScenario, test } from './lib.mjs';
 
 /** Reloads the page with a recorder of CSP violations installed first. */
 async function recordViolations(page) {
@@ -189,20 +189,28 @@ test('code splitting: the page paints and shows its scenario with no split modul
   assert(split('turn_wire'), `the inspector fetched ${fetched.join(', ')}`);
   assert(!split('parse_record') && !split('provider_model'), `more than the inspector's module: ${fetched.join(', ')}`);
 
+  // The other modes' panels wait for their mode's first opening (issue 24).
+  for (const feature of ['compare_panel', 'history_panel', 'tool_bench']) {
+    assert(!split(feature), `${feature} was fetched before its mode opened: ${fetched.join(', ')}`);
+  }
   // A comparison's table (refund-with-approval is half of a pitfall pair),
-  // drawn by the Compare panel's own module.
+  // drawn by the Compare panel's own module, fetched as the mode opens.
+  await openMode(page, 'compare');
+  assert(await asksFor('compare_panel'), `opening Compare fetched ${fetched.join(', ')}`);
   // Exact: the picker offers "⇄ Run the pair side by side" too.
   await page.getByRole('button', { name: 'Run the pair side by side', exact: true }).click();
   await page.locator('.compare-table tr.compare-row').first().waitFor({ timeout: 10_000 });
-  assert(split('compare_panel'), `a comparison fetched ${fetched.join(', ')}`);
 
-  // Opening a kept run reads its record back.
+  // Opening a kept run reads its record back, and shows it in the Run mode.
+  await openMode(page, 'history');
+  assert(await asksFor('history_panel'), `opening History fetched ${fetched.join(', ')}`);
   const parsing = page.waitForRequest((r) => r.url().includes('/split_parse_record_'), { timeout: 5_000 });
   await page.locator('.history-entry').first().getByRole('button', { name: /^Open / }).click();
   await parsing.catch(() => {
     throw new Error(`opening a kept run fetched ${fetched.join(', ')}`);
   });
   await page.locator('.stop-banner').waitFor();
+  assert((await page.locator('main.layout').getAttribute('data-mode')) === 'run', 'opening a kept run did not show the Run mode');
 
   // A real provider's model.
   const provider = await runGetTimeOverLocalServer(page);

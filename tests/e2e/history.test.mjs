@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { CLI, SECRET, artifacts, assert, button, pick, runBuiltin, serveScenario, test, unlabelledControls, useOpenaiChat } from './lib.mjs';
+import { CLI, SECRET, artifacts, assert, button, openMode, pick, runBuiltin, serveScenario, test, unlabelledControls, useOpenaiChat } from './lib.mjs';
 
 const entries = (page) => page.locator('.history-entry');
 
@@ -17,11 +17,24 @@ async function listed(page) {
   );
 }
 
+/** The page's mode: run, compare, scenario, history or files. */
+const modeOf = (page) => page.locator('main.layout').getAttribute('data-mode');
+
+/** Opens the History mode (its panel is drawn the first time), unless open. */
+async function showHistory(page) {
+  if ((await modeOf(page)) !== 'history') await openMode(page, 'history');
+  await page.locator('.history').waitFor({ timeout: 10_000 });
+}
+
+/** Waits, in the History mode, for `n` kept runs. */
 async function waitForCount(page, n) {
+  await showHistory(page);
   await page.waitForFunction((n) => document.querySelectorAll('.history-entry').length === n, n, { timeout: 5_000 });
 }
 
 async function exportRun(page, name) {
+  // The run files sit in the trace's heading: the Run and Import/Export modes show it.
+  if (!['run', 'files'].includes(await modeOf(page))) await openMode(page, 'files');
   const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Export trace (JSONL)').click()]);
   assert(download.suggestedFilename() === 'run.jsonl', `export named ${download.suggestedFilename()}`);
   const path = join(artifacts, name);
@@ -34,6 +47,7 @@ async function importRun(page, path) {
 }
 
 test('history: a finished run is listed, survives a reload, and a deleted run stays deleted', async ({ page }) => {
+  await showHistory(page);
   assert((await page.locator('.history .empty').innerText()).includes('No kept runs yet'), 'no empty-history text');
   assert((await runBuiltin(page, 'get-time')) === 'done', 'get-time did not finish');
   await waitForCount(page, 1);
@@ -196,7 +210,7 @@ test('history: replay of an unchanged scenario passes; after a tool change it fa
   // The replay checks the editor's scenario; it never touched the trace in view.
   assert((await page.locator('.stop-banner').getAttribute('data-status')) === 'done', 'replay changed the banner');
 
-  await page.locator('.history').screenshot({ path: join(artifacts, 'history-replay-failed.png') });
+  await page.locator('.replay').screenshot({ path: join(artifacts, 'history-replay-failed.png') });
   // A scenario that does not load says so instead of replaying.
   await page.locator('#scenario-json').fill('{ not json');
   await button(page, 'Replay against current tools').click();
@@ -257,11 +271,13 @@ test('history: a provider run is kept without its API key', async ({ page }) => 
 test('history: the panel works at 360 px in dark mode, every control labelled', async ({ page }) => {
   assert((await runBuiltin(page, 'turn-limit')) === 'turn_limit', 'turn-limit did not stop');
   assert((await runBuiltin(page, 'hotel-search')) === 'done', 'hotel-search did not finish');
-  await waitForCount(page, 2);
   await button(page, 'Replay against current tools').click();
   await page.locator('.replay-verdict').waitFor({ timeout: 10_000 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
+  await waitForCount(page, 2);
+  const inHistory = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert(inHistory <= 0, `the History mode scrolls sideways by ${inHistory} px`);
   const unlabelled = await unlabelledControls(page, '.history button, .run-files button, .run-files input');
   assert(unlabelled.length === 0, `unlabelled controls: ${unlabelled.join(' | ')}`);
   const names = await entries(page).first().getByRole('button').evaluateAll((b) => b.map((x) => x.getAttribute('aria-label')));
@@ -280,6 +296,7 @@ test('history: storage the browser refuses is reported, and runs are still liste
   });
   await page.reload();
   await page.locator('#scenario-picker').waitFor();
+  await showHistory(page);
   const notice = page.locator('.history-notice');
   const opening = await notice.innerText();
   assert(
@@ -290,5 +307,9 @@ test('history: storage the browser refuses is reported, and runs are still liste
   await waitForCount(page, 1);
   const after = await notice.innerText();
   assert(after.startsWith('This run was not saved: storage is unavailable (SecurityError'), `notice after a run: ${after}`);
+  // The Run mode says it too, under the run it is about.
+  await openMode(page, 'run');
+  const underRun = await page.locator('.replay .keep-notice').innerText();
+  assert(underRun === after, `the Run mode says: ${underRun}`);
   assert((await listed(page))[0].text.includes('this page only, not saved'), 'the unsaved run is not marked');
 });

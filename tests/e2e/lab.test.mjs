@@ -3,7 +3,7 @@
 
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { artifacts, assert, button, loadScenario, pick, runBuiltin, test } from './lib.mjs';
+import { artifacts, assert, button, loadScenario, openCompare, pick, runBuiltin, test } from './lib.mjs';
 
 const compare = (page) => page.locator('section.compare');
 
@@ -45,6 +45,7 @@ test('the Run state panel lists confirmed ids and the store after each write', a
 
 test('a pitfall pair runs side by side and the first divergence is highlighted and in view', async ({ page }) => {
   await pick(page, 'repeated-call-naive');
+  await openCompare(page);
   await compare(page).getByRole('button', { name: 'Run the pair side by side' }).click();
   const summary = await comparisonSummary(page);
   assert(/^The runs part at step \d+\./.test(summary), `summary: ${summary}`);
@@ -69,6 +70,7 @@ test('a pitfall pair runs side by side and the first divergence is highlighted a
 
 test('a comparison draws each run\'s own loop, lit to its own exit; picking a node brings that column\'s step into view', async ({ page }) => {
   await pick(page, 'repeated-call-naive');
+  await openCompare(page);
   await compare(page).getByRole('button', { name: 'Run the pair side by side' }).click();
   await comparisonSummary(page);
   const [naive, fixed] = await sideStatuses(page);
@@ -91,6 +93,7 @@ test('a comparison draws each run\'s own loop, lit to its own exit; picking a no
 
 test('A/B: removing the example id from a description makes the rules model invent ORD-1001', async ({ page }) => {
   await pick(page, 'rules-with-example');
+  await openCompare(page);
   await compare(page).getByRole('button', { name: 'Copy A into B' }).click();
   const variant = page.locator('#variant-json');
   const a = await variant.inputValue();
@@ -108,6 +111,7 @@ test('A/B: removing the example id from a description makes the rules model inve
 
 test('A/B with a broken variant lists its problems, prefixed B, and runs nothing', async ({ page }) => {
   await pick(page, 'get-time');
+  await openCompare(page);
   await compare(page).getByRole('button', { name: 'Copy A into B' }).click();
   await page.locator('#variant-json').fill('{"task": 3}');
   await compare(page).getByRole('button', { name: 'Run A and B' }).click();
@@ -124,6 +128,7 @@ test('a fork from a step continues under the edited scenario, earlier steps unto
   // Edit the description in the editor: the fork runs under the edited scenario.
   const json = page.locator('#scenario-json');
   await json.fill((await json.inputValue()).replace('"The order id"', '"The order id, e.g. A1001"'));
+  await openCompare(page);
   const options = await page.locator('#fork-point option').allInnerTexts();
   assert(options[0] === 'before turn 1' && options.length > 2, `fork points: ${JSON.stringify(options)}`);
   await page.selectOption('#fork-point', { label: 'before turn 1' });

@@ -105,6 +105,25 @@ export function assert(condition, message) {
   if (!condition) throw new Error(message);
 }
 
+const MODE_LABELS = { run: 'Run', compare: 'Compare', scenario: 'Scenario', history: 'History', files: 'Import/Export' };
+
+/** Opens mode `key` (run, compare, scenario, history, files) from the
+ * header's switch, as a person does, and waits until the page shows it.
+ * A mode's own panels (Compare's, the kept runs, calling a tool by hand)
+ * are drawn the first time it opens (issue 24). */
+export async function openMode(page, key) {
+  await page.locator('nav.modes a', { hasText: MODE_LABELS[key] }).first().click();
+  await page.locator(`main.layout[data-mode="${key}"]`).waitFor({ state: 'attached', timeout: 5_000 });
+}
+
+/** Opens the Compare mode unless it is open, and returns its panel once drawn. */
+export async function openCompare(page) {
+  if ((await page.locator('main.layout').getAttribute('data-mode')) !== 'compare') await openMode(page, 'compare');
+  const panel = page.locator('section.compare');
+  await panel.waitFor({ timeout: 10_000 });
+  return panel;
+}
+
 /** Picks built-in `id` and waits until the editor holds its file: the
  * built-ins' files are a split module, so the text lands a moment after the
  * pick (the picker's label is the file's `name`, and " ⇄ pair" after it
@@ -175,6 +194,8 @@ export function button(scope, name) {
 
 /** Replaces the scenario with `scenario` (an object) through the JSON box. */
 export async function loadScenario(page, scenario) {
+  // The JSON box is the Run and Scenario modes': from another, go to Run.
+  if (await page.locator('#scenario-json').isHidden()) await openMode(page, 'run');
   await page.locator('#scenario-json').fill(JSON.stringify(scenario, null, 2));
 }
 

@@ -4,7 +4,7 @@
 // keyboard, and the jumps to an event (the comparison's "Show step N in the
 // Trace", the history's Open) draw their card first.
 
-import { assert, button, loadScenario, test } from './lib.mjs';
+import { assert, button, loadScenario, openMode, test } from './lib.mjs';
 
 /** The issue's bound on the page's nodes, whatever the run's length. */
 const MAX_NODES = 5_000;
@@ -151,11 +151,14 @@ test('history: opening a kept 1,000-turn run shows its first card, in view, and 
   await loadScenario(page, endless(1_000));
   assert((await runToEnd(page)) === 'turn_limit', 'the long run did not end turn_limit');
   const entries = page.locator('.history-entry');
+  await openMode(page, 'history');
   await page.waitForFunction(() => document.querySelectorAll('.history-entry').length === 1, null, { timeout: 10_000 });
+  await openMode(page, 'run');
   await loadScenario(page, endless(2));
   assert((await runToEnd(page)) === 'turn_limit', 'the short run did not end turn_limit');
+  // Open is pressed in the History mode, which shows the Trace once pressed.
+  await openMode(page, 'history');
   await page.waitForFunction(() => document.querySelectorAll('.history-entry').length === 2, null, { timeout: 10_000 });
-  // Open is pressed down in the history, below the trace.
   await entries.nth(1).getByRole('button', { name: /^Open / }).click();
   const first = page.locator('#run-timeline > .turn-card[data-turn="1"]');
   await first.waitFor({ timeout: 5_000 });
@@ -172,6 +175,7 @@ test('compare: "Show step N in the Trace" draws the card of a step far back in t
   assert((await runToEnd(page)) === 'turn_limit', 'the parent run did not end turn_limit');
   // The fork runs under a tool that answers otherwise.
   await loadScenario(page, endless(1_000, { ok: false }));
+  await openMode(page, 'compare');
   const compare = page.locator('section.compare');
   // 2,000 steps: the picker lists one turn's at a time.
   await compare.locator('#fork-turn').fill('900');

@@ -8,7 +8,7 @@ import { assert, env, runBuiltin, test } from './lib.mjs';
 
 // What each mode shows, and what it must not.
 const MODES = [
-  { key: 'run', label: 'Run', shows: ['.stage-loop .loop-panel', '.layout > .trace .trace-heading', 'section.scenario'], hides: [] },
+  { key: 'run', label: 'Run', shows: ['.stage-loop .loop-panel', '.layout > .trace .trace-heading', 'section.scenario'], hides: ['section.compare', '.tool-bench', '.layout > .trace .history'] },
   { key: 'compare', label: 'Compare', shows: ['section.compare'], hides: ['.stage-loop', '.layout > .trace', 'section.scenario'] },
   { key: 'scenario', label: 'Scenario', shows: ['section.scenario', '#scenario-json', '.tool-bench'], hides: ['.stage-loop', '.layout > .trace', 'section.compare'] },
   { key: 'history', label: 'History', shows: ['.layout > .trace .history'], hides: ['.stage-loop', '.layout > .trace .trace-heading', 'section.scenario', 'section.compare'] },
@@ -31,6 +31,11 @@ async function checkMode(page, mode, how) {
 
 test('modes: every mode opens from its link, on a fresh load too, and the back button moves between modes', async ({ page }) => {
   await checkMode(page, MODES[0], 'at first');
+  // The other modes' own panels are not drawn until their mode first opens.
+  await page.locator('.timeline').waitFor({ state: 'attached', timeout: 10_000 });
+  for (const panel of ['section.compare', '.tool-bench', '.history']) {
+    assert((await page.locator(panel).count()) === 0, `${panel} is drawn before its mode opened`);
+  }
   // Followed from the switch, each in turn.
   for (const mode of MODES.slice(1)) {
     await page.locator('nav.modes a', { hasText: mode.label }).click();

@@ -7,12 +7,14 @@
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 
-import { artifacts, assert, button, pick, runBuiltin, test } from './lib.mjs';
+import { artifacts, assert, button, openMode, pick, runBuiltin, test } from './lib.mjs';
 
 const INDEX_KEY = 'agent-loop-playground.history';
 const entries = (page) => page.locator('.history-entry');
 
+/** Waits, in the History mode (its panel drawn when first opened), for `n` kept runs. */
 async function waitForCount(page, n) {
+  if ((await page.locator('main.layout').getAttribute('data-mode')) !== 'history') await openMode(page, 'history');
   await page.waitForFunction((n) => document.querySelectorAll('.history-entry').length === n, n, { timeout: 10_000 });
 }
 
@@ -75,7 +77,7 @@ test('nothing lost: Import scenario sends a run file to Import run, refuses what
   };
   const body = JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
   const said = await importFile('request.json', body);
-  assert(said === 'request.json is a provider\'s request body, not a scenario: open it with “Import run…” in the History panel. The editor is unchanged.', said);
+  assert(said === 'request.json is a provider\'s request body, not a scenario: open it with “Import run…” (above the Trace, or in Import/Export). The editor is unchanged.', said);
   const record = '{"type":"scenario","scenario":{}}\n{"seq":0,"t_ms":0,"type":"run_started"}\n';
   assert((await importFile('run.jsonl', record)).includes('run.jsonl is a run record (JSON Lines, one event per line), not a scenario'), 'record not recognised');
   const wrong = await importFile('wrong.json', JSON.stringify({ name: 'x', tools: 'none', limits: { max_turns: -1 } }));

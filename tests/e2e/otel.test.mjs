@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { artifacts, assert, button, runBuiltin, serveScenario, test, useOpenaiChat } from './lib.mjs';
+import { artifacts, assert, button, openMode, runBuiltin, serveScenario, test, useOpenaiChat } from './lib.mjs';
 
 async function exportOtel(page, name) {
   const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Export as OpenTelemetry').click()]);
@@ -173,6 +173,8 @@ test('a fork of an imported body continues to done with a turn typed into its sc
   assert(scenario.model.type === 'scripted' && scenario.model.responses.length === 1, `imported model: ${JSON.stringify(scenario.model)}`);
   scenario.model.responses.push({ text: 'It is 12:00.' });
   await json.fill(JSON.stringify(scenario, null, 2));
+  await openMode(page, 'compare');
+  await page.locator('section.compare').waitFor({ timeout: 10_000 });
   const last = await page.locator('#fork-point option').evaluateAll((os) => os.at(-1).value);
   await page.selectOption('#fork-point', last);
   const compare = page.locator('section.compare');
@@ -277,7 +279,9 @@ test('a fork of an imported body continues with a real provider chosen in the Mo
     await button(page, 'Import pasted text').click();
     await page.locator('.run-file-notice').filter({ hasText: 'Imported the pasted text' }).waitFor({ timeout: 5_000 });
     await useOpenaiChat(page, server.url);
+    await openMode(page, 'compare');
     const compare = page.locator('section.compare');
+    await compare.waitFor({ timeout: 10_000 });
     assert((await compare.innerText()).includes('A fork runs once, with this provider.'), 'the panel does not say the fork uses the provider');
     const last = await page.locator('#fork-point option').evaluateAll((os) => os.at(-1).value);
     await page.selectOption('#fork-point', last);

@@ -14,7 +14,7 @@
 // replay_suite.rs` replays the same three with `agent-loop replay`.
 
 import { join } from 'node:path';
-import { artifacts, assert, button, loadScenario, pick, test, unlabelledControls } from './lib.mjs';
+import { artifacts, assert, button, loadScenario, openMode, pick, test, unlabelledControls } from './lib.mjs';
 
 const SCENARIO = 'Description with an example id (rules model)';
 const REPLAY_ALL = 'Replay all against the current scenario';
@@ -22,7 +22,15 @@ const REPLAY_ALL = 'Replay all against the current scenario';
 const entries = (page) => page.locator('.history-entry');
 const rows = (page) => page.locator('.replay-all-row');
 
+/** Opens the History mode (its panel is drawn the first time), unless open. */
+async function showHistory(page) {
+  if ((await page.locator('main.layout').getAttribute('data-mode')) !== 'history') await openMode(page, 'history');
+  await page.locator('.history').waitFor({ timeout: 10_000 });
+}
+
+/** Waits, in the History mode, for `n` kept runs. */
 async function waitForCount(page, n) {
+  await showHistory(page);
   await page.waitForFunction((n) => document.querySelectorAll('.history-entry').length === n, n, { timeout: 10_000 });
 }
 
@@ -37,6 +45,7 @@ async function runKept(page, scenario, n) {
  * in place until the new batch updates it, so its start is watched for
  * too); returns the table: [{ id, verdict, cells }] in the table's order. */
 async function replayAll(page) {
+  await showHistory(page);
   await page.evaluate(() => {
     window.__replayAllStarted = false;
     const section = document.querySelector('.replay-all');
@@ -153,7 +162,8 @@ test('replay all: a schema edit fails exactly the kept run whose call it now rej
   // Open brings the failing run into the Trace and leaves the edit in the editor,
   // so "Replay against current tools" then lists every check of that run against it.
   await page.getByRole('button', { name: 'Open the run kept just now (done) in the Trace' }).click();
-  await page.locator(`.history-entry[data-id="${idA}"][aria-current="true"]`).waitFor({ timeout: 5_000 });
+  // The Run mode shows it; the History's list marks it, hidden meanwhile.
+  await page.locator(`.history-entry[data-id="${idA}"][aria-current="true"]`).waitFor({ state: 'attached', timeout: 5_000 });
   await page.locator('.stop-banner[data-status="done"]').waitFor({ timeout: 5_000 });
   const answer = await page.locator('.timeline').innerText();
   assert(answer.includes('rf_0001'), 'the opened trace is not the refunded run');
@@ -186,7 +196,9 @@ test('replay all: says which scenario it matched when none is kept, and shows pr
   );
   assert((await rows(page).count()) === 0, 'a table with nothing replayed');
 
+  await openMode(page, 'run');
   await page.locator('#scenario-json').fill('{ "name": "Broken", "tools": 5 }');
+  await showHistory(page);
   await button(page, REPLAY_ALL).click();
   await page.getByText('The scenario in the editor does not load, so nothing was replayed: ').waitFor({ timeout: 5_000 });
   const why = await none.innerText();

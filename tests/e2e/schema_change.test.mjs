@@ -4,12 +4,13 @@
 // and can be overridden; the comparison fits a phone; with a provider, each
 // side runs N times and the runs are counted.
 
-import { assert, button, pick, serveScenario, test, useOpenaiChat } from './lib.mjs';
+import { assert, button, openCompare, openMode, pick, serveScenario, test, useOpenaiChat } from './lib.mjs';
 
 const compare = (page) => page.locator('section.compare');
 
 /** Starts a comparison with `name` and waits for its summary. */
 async function runComparison(page, name) {
+  await openCompare(page);
   const summary = compare(page).locator('.compare-summary');
   const old = (await summary.count()) ? await summary.elementHandle() : null;
   await compare(page).getByRole('button', { name }).click();
@@ -47,6 +48,7 @@ test('the change panel shows the words a pair\'s description lost, above the col
 test('B is edited with the same form as A, and its edit is what the comparison shows', async ({ page }) => {
   await pick(page, 'rules-without-example');
   const aText = await page.locator('#scenario-json').inputValue();
+  await openCompare(page);
   await button(compare(page), 'Copy A into B').click();
   const form = compare(page).locator('.variant-form');
   await form.getByText('Tools', { exact: true }).click();
@@ -100,6 +102,7 @@ test('a built-in tool shows its description and schema, and an edit overrides th
 test('at 360 px the comparison stacks with no sideways scrolling, during and after', async ({ page }) => {
   const fits = () => page.evaluate(() => [document.documentElement.scrollWidth, window.innerWidth]);
   await pick(page, 'schema-tools-overlapping');
+  await openCompare(page);
   const summary = compare(page).locator('.compare-summary');
   await compare(page).getByRole('button', { name: 'Run the pair side by side' }).click();
   const [during, width] = await fits();
@@ -123,10 +126,14 @@ test('with a provider each side runs N times and the runs are counted by tools a
   const server = await serveScenario('schema-precondition-stated');
   try {
     await pick(page, 'schema-precondition-stated');
+    await openCompare(page);
     const times = compare(page).locator('#compare-times');
     assert(await times.isDisabled(), 'N can be set for the rules model');
     assert((await compare(page).locator('#compare-times-why').innerText()).startsWith('1: the scenario\'s own model'), 'no reason for N = 1');
+    // The Model settings are the scenario's: the Scenario mode shows them.
+    await openMode(page, 'scenario');
     await useOpenaiChat(page, server.url);
+    await openCompare(page);
     await times.fill('3');
     await times.dispatchEvent('change');
     await runComparison(page, 'Run the pair side by side');

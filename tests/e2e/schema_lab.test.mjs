@@ -4,13 +4,14 @@
 // divergence is said in words that name the call that differs.
 
 import { join } from 'node:path';
-import { artifacts, assert, pick, test } from './lib.mjs';
+import { artifacts, assert, openCompare, pick, test } from './lib.mjs';
 
 const compare = (page) => page.locator('section.compare');
 const MARK = ' ⇄ pair';
 
 /** Runs the picked scenario's pair and returns the comparison's summary. */
 async function runPair(page) {
+  await openCompare(page);
   const summary = compare(page).locator('.compare-summary');
   // The comparison shown before goes when the new one starts.
   const old = (await summary.count()) ? await summary.elementHandle() : null;
@@ -61,6 +62,7 @@ test('every pair runs side by side in one click, and its first divergence names 
   for (const id of marked) {
     if (seen.has(id)) continue;
     await pick(page, id);
+    await openCompare(page);
     const about = await compare(page).locator('.compare-way').first().locator('p').first().innerText();
     const halves = about.match(/: (\S+) \((?:naive|A)\) and (\S+) \((?:fixed|B)\)\.$/);
     assert(halves, `${id}: the panel says ${about}`);

@@ -202,8 +202,11 @@ test('stage: a scenario the picker marks ⇄ pair runs beside its counterpart fr
   await summary.waitFor({ timeout: 20_000 });
   const text = await summary.innerText();
   assert(text.includes('naive: repeated-call-naive') && text.includes('fixed: repeated-call'), text);
-  // The Compare panel came into view in its pane (it then shows the pair's
-  // first difference, as it does when run from the panel).
+  // It ran in the Compare mode, which it opened (a link the back button leaves).
+  assert((await page.locator('main.layout').getAttribute('data-mode')) === 'compare', 'the pair did not open the Compare mode');
+  assert(page.url().endsWith('#mode=compare'), `the address says ${page.url()}`);
+  // The Compare panel is on screen (it then shows the pair's first
+  // difference, as it does when run from the panel).
   const onScreen = await page.locator('section.compare').evaluate((el) => {
     const r = el.getBoundingClientRect();
     return r.top < innerHeight && r.bottom > 0 && r.height > 0;

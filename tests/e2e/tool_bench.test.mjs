@@ -2,7 +2,7 @@
 // server's tools: bad arguments are refused with their path, the tool's own
 // rules answer as a model would be answered, and nothing reaches the trace.
 
-import { assert, button, pick, test } from './lib.mjs';
+import { assert, button, openMode, pick, test } from './lib.mjs';
 
 async function callWith(bench, args) {
   await bench.locator('#bench-args').fill(args);
@@ -14,6 +14,8 @@ async function callWith(bench, args) {
 
 test('a tool called by hand: bad arguments refused with their path, the answer and the rules shown, the trace untouched', async ({ page }) => {
   await pick(page, 'refund-policy');
+  // Calling a tool by hand is the Scenario mode's, drawn when it first opens.
+  await openMode(page, 'scenario');
   const bench = page.locator('details.tool-bench');
   await bench.locator('summary').click();
   const tool = bench.getByLabel('Tool');
