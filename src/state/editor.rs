@@ -32,6 +32,7 @@ use crate::browser::page;
 use crate::provenance::{self, Lesson, Provenance, Source};
 use crate::share;
 use crate::state::form_doc;
+use crate::state::generation::{Generation, Ticket};
 use crate::state::mcp::Mcp;
 use crate::view_model::{self, CUSTOM};
 use crate::{form, lazy};
@@ -60,9 +61,9 @@ pub struct Editor {
     field_errors: RwSignal<Vec<(String, String)>>,
     /// A picked built-in's text is on its way: Run waits for it.
     loading: RwSignal<bool>,
-    /// Bumped by every pick and edit, so a pick's text that arrives after a
+    /// A new attempt at every pick and edit, so a pick's text that arrives after a
     /// newer pick or edit is dropped.
-    picks: StoredValue<u64>,
+    picks: Generation,
     /// Why the text cannot run, as `path: message` lines (the live check).
     live_problems: RwSignal<Vec<String>>,
     /// The scenario's lesson: its own `description`.
@@ -145,7 +146,7 @@ impl Editor {
             revision: RwSignal::new(0),
             field_errors: RwSignal::new(Vec::new()),
             loading,
-            picks: StoredValue::new(0),
+            picks: Generation::new(),
             live_problems: RwSignal::new(Vec::new()),
             lesson: lesson_of(text_signal.read_only(), loading.read_only()),
             mcp,
@@ -325,7 +326,7 @@ impl Editor {
         self.selected.set(id.clone());
         spawn_local(async move {
             let json = lazy::builtin_json(id.clone()).await;
-            if self.picks.get_value() != pick {
+            if !pick.is_current() {
                 return;
             }
             self.loading.set(false);
@@ -433,12 +434,11 @@ impl Editor {
     }
 
     /// A new pick or edit: the text of any pick still loading is not wanted.
-    fn next_pick(self) -> u64 {
-        self.picks.update_value(|p| *p += 1);
+    fn next_pick(self) -> Ticket {
         if self.loading.get_untracked() {
             self.loading.set(false);
         }
-        self.picks.get_value()
+        self.picks.next()
     }
 
     /// Names in the picker the built-in `text` is, if it is one, once the

@@ -23,6 +23,7 @@ use crate::browser::mcp_fetch::McpWire;
 use crate::lazy;
 pub use crate::mcp_text::HeaderSecret;
 use crate::mcp_text::{extract_secrets, servers_key};
+use crate::state::generation::Generation;
 
 /// Exchanges kept for the wire view: the newest.
 const WIRE_KEPT: usize = 200;
@@ -69,8 +70,8 @@ pub struct Mcp {
     moved: RwSignal<Option<String>>,
     /// The servers' key (see `servers_key`) and the scenario loaded with them.
     loaded: StoredValue<Option<(String, Scenario)>>,
-    /// Bumped by every load, so an older load's answer is dropped.
-    loads: StoredValue<u64>,
+    /// A new attempt at every load, so an older load's answer is dropped.
+    loads: Generation,
     /// The key of the load in flight, if one is.
     loading_key: StoredValue<Option<String>>,
 }
@@ -89,7 +90,7 @@ impl Mcp {
             secrets: RwSignal::new(Vec::new()),
             moved: RwSignal::new(None),
             loaded: StoredValue::new(None),
-            loads: StoredValue::new(0),
+            loads: Generation::new(),
             loading_key: StoredValue::new(None),
         }
     }
@@ -157,7 +158,7 @@ impl Mcp {
             let text = text.get();
             let secrets = self.secrets.get();
             let Some(key) = servers_key(&text, &secrets) else {
-                self.loads.update_value(|n| *n += 1);
+                self.loads.drop_all();
                 self.loading_key.set_value(None);
                 self.loaded.set_value(None);
                 if self.status.with_untracked(|s| *s != McpStatus::None) {
@@ -223,9 +224,8 @@ impl Mcp {
     /// made this one moot, or the text does not load (the problem list
     /// says why).
     async fn load(self, text: String, key: String) -> Result<Option<Scenario>, Vec<String>> {
-        self.loads.update_value(|n| *n += 1);
-        let this_load = self.loads.get_value();
-        let current = move || self.loads.get_value() == this_load;
+        let this_load = self.loads.next();
+        let current = move || this_load.is_current();
         self.loading_key.set_value(Some(key.clone()));
         self.status.set(McpStatus::Loading(servers_named(&text)));
         let on_wire = std::rc::Rc::new(move |wire: McpWire| self.note_wire(wire));

@@ -4,12 +4,17 @@
 //! imports a component (the layers go one way: components → page state →
 //! split points → engine → browser glue and the harness).
 //!
+//! - [`comparison`]: the Compare panel's state machine: what it shows,
+//!   the comparison in flight, Stop, a replaced comparison's answer dropped.
 //! - [`controller`]: the run in the trace (the only module that starts or
 //!   stops runs), its log, cards, counters and what it waits for.
 //! - [`editor`]: the scenario text the next run loads, where it came from,
 //!   and its live check (what blocks Run).
 //! - [`form_doc`]: a scenario text the structured form edits (A's, or
 //!   the comparison's variant B).
+//! - [`generation`]: the one way work the page awaits drops an answer a
+//!   newer start has overtaken (a pick's text, an MCP load, a live check,
+//!   a comparison).
 //! - [`history`]: the kept runs and their actions (keep, open, delete,
 //!   import, export, replay).
 //! - [`mcp`]: the scenario's MCP servers: their tools, loaded; the
@@ -23,9 +28,11 @@
 //! - [`lessons`]: the Lessons mode's switch and a lesson link to open
 //!   (the course and lessons are the split module `ui::lessons_panel`).
 
+pub mod comparison;
 pub mod controller;
 pub mod editor;
 pub mod form_doc;
+pub mod generation;
 pub mod history;
 pub mod inspector;
 pub mod lessons;

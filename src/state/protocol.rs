@@ -17,6 +17,7 @@ use leptos::task::spawn_local;
 
 use crate::lazy;
 use crate::state::controller::Controller;
+use crate::state::generation::Generation;
 
 /// Past this many requests a run is checked only when it ends: each check
 /// reads the whole history, so checking every turn of a 10,000-turn run
@@ -76,9 +77,9 @@ impl ProtocolWatch {
             running: controller.running(),
         };
         provide_context(watch);
-        // Bumped by each check asked for, so a slower, older answer that
-        // lands after a newer one is dropped.
-        let asked = StoredValue::new(0_u64);
+        // A new attempt at each check asked for, so a slower, older answer
+        // that lands after a newer one is dropped.
+        let asked = Generation::new();
         let last_asked_ms = StoredValue::new(f64::NEG_INFINITY);
         let deferred = StoredValue::new(false);
         let events = controller.events();
@@ -95,13 +96,12 @@ impl ProtocolWatch {
             if done || requests == 0 {
                 return;
             }
-            let ask = asked.get_value() + 1;
-            asked.set_value(ask);
+            let ask = asked.next();
             last_asked_ms.set_value(js_sys::Date::now());
             let events = events.get_untracked();
             spawn_local(async move {
                 let rejections = lazy::rejections(events, shape.clone()).await;
-                if asked.get_value() == ask {
+                if ask.is_current() {
                     watch.checked.set(Checked {
                         run,
                         shape,

@@ -30,6 +30,7 @@ use crate::compare::repeats;
 use crate::compare::{self, prefixed, Compared, Side};
 use crate::lazy::{AutoDecision, Rounds};
 use crate::loop_diagram::{EdgeKey, LoopDiagram, NodeId};
+use crate::state::comparison::{Comparison, Shown};
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::form_doc::{FormDoc, Variant};
@@ -72,16 +73,6 @@ pub async fn compare_panel(
     .into_any()
 }
 
-/// What the panel shows under its controls.
-#[derive(Clone, Debug, PartialEq)]
-enum Shown {
-    Nothing,
-    Running(String),
-    Failed(Vec<String>),
-    /// Boxed: records are large, and the other states are small.
-    Compared(Box<Compared>),
-}
-
 #[component]
 pub fn ComparePanel(
     editor: Editor,
@@ -99,7 +90,7 @@ pub fn ComparePanel(
     /// the scenario picked, as this panel's own button does.
     pair_wanted: RwSignal<bool>,
 ) -> impl IntoView {
-    let shown = RwSignal::new(Shown::Nothing);
+    let comparison = Comparison::new();
     // B: a scenario text of its own, edited with the same form as A.
     let variant = Variant::new();
     let decide = RwSignal::new(AutoDecision::Approve);
@@ -110,10 +101,7 @@ pub fn ComparePanel(
     // for them, rather than quietly running the scripted model instead.
     let model_blocked = move || provider().is_some() && !model_choice.problem_lines().is_empty();
     let fork_at = RwSignal::new(None::<u64>);
-    let cancel = StoredValue::new_local(None::<CancelToken>);
-    // Bumped per comparison, so a replaced one's late result is dropped.
-    let generation = StoredValue::new(0u64);
-    let busy = move || shown.with(|s| matches!(s, Shown::Running(_)));
+    let busy = move || comparison.busy();
     let cannot_start = move || busy() || model_blocked();
 
     // The pair's A (or naive) half always goes on the left.
@@ -159,14 +147,7 @@ pub fn ComparePanel(
 
     // Starts a comparison: `work` produces the two sides or the problems.
     let start = move |what: String, work: Work| {
-        if let Some(token) = cancel.get_value() {
-            token.cancel();
-        }
-        let token = CancelToken::new();
-        cancel.set_value(Some(token.clone()));
-        generation.update_value(|g| *g += 1);
-        let mine = generation.get_value();
-        shown.set(Shown::Running(what.clone()));
+        let (started, token) = comparison.start(what.clone());
         let model = model_choice.current();
         let times = if model.is_some() {
             times.get_untracked().clamp(1, MOST_TIMES)
@@ -174,8 +155,8 @@ pub fn ComparePanel(
             1
         };
         let progress = Box::new(move |round: u32, rounds: u32| {
-            if rounds > 1 && generation.get_value() == mine {
-                shown.set(Shown::Running(format!("{what} Round {round} of {rounds}.")));
+            if rounds > 1 {
+                started.progress(format!("{what} Round {round} of {rounds}."));
             }
         });
         spawn_local(async move {
@@ -188,14 +169,7 @@ pub fn ComparePanel(
                 },
             )
             .await;
-            if generation.get_value() != mine {
-                return;
-            }
-            cancel.set_value(None);
-            shown.set(match result {
-                Ok(sides) => Shown::Compared(Box::new(sides)),
-                Err(problems) => Shown::Failed(problems),
-            });
+            started.finish(result);
         });
     };
 
@@ -452,7 +426,7 @@ pub fn ComparePanel(
                     </Show>
                 </div>
             </div>
-            <ComparisonView shown=shown cancel=cancel events=events show_event=show_event />
+            <ComparisonView comparison events=events show_event=show_event />
         </section>
     }
 }
@@ -460,22 +434,18 @@ pub fn ComparePanel(
 /// The result area: progress with Stop, problems, or the two columns.
 #[component]
 fn ComparisonView(
-    shown: RwSignal<Shown>,
-    cancel: StoredValue<Option<CancelToken>, LocalStorage>,
+    comparison: Comparison,
     events: ReadSignal<Vec<RunEvent>>,
     show_event: Callback<u64>,
 ) -> impl IntoView {
+    let shown = comparison.shown();
     move || match shown.get() {
         Shown::Nothing => ().into_any(),
         Shown::Running(what) => view! {
             <p class="compare-status" role="status">
                 {what}
                 " "
-                <button type="button" on:click=move |_| {
-                    if let Some(token) = cancel.get_value() {
-                        token.cancel();
-                    }
-                }>"Stop"</button>
+                <button type="button" on:click=move |_| comparison.stop()>"Stop"</button>
             </p>
         }
         .into_any(),
