@@ -58,7 +58,7 @@ use harness::model::{
 use harness::rules::RulesModel;
 use harness::runtime::TokioRuntime;
 use harness::scenario::ModelConfig;
-use harness::scripted::{ScriptedModel, ScriptedResponse};
+use harness::scripted::{script_index, ScriptedModel, ScriptedResponse};
 use harness::wire::encode::{self, Meta};
 use harness::wire::{check_body, Provider};
 use http_body_util::combinators::UnsyncBoxBody;
@@ -410,15 +410,13 @@ impl Server {
             Ok(_) => return bad("the request body must be a JSON object"),
             Err(err) => return bad(&format!("the request body is not valid JSON: {err}")),
         };
-        let Some(model_name) = body.get("model").and_then(Value::as_str) else {
-            return bad(match provider {
-                Provider::Anthropic => "model: Field required",
-                _ => "you must provide a model parameter",
-            });
-        };
-        if provider == Provider::Anthropic && !body.get("max_tokens").is_some_and(Value::is_u64) {
-            return bad("max_tokens: Field required");
+        if let Some(message) = provider.missing_field(&body) {
+            return bad(message);
         }
+        let model_name = body
+            .get("model")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         let history = match provider.parse_request(&body) {
             Ok(history) => history,
             Err(message) => return bad(&message),
@@ -439,9 +437,8 @@ impl Server {
             return answer;
         }
         let stream = body.get("stream").and_then(Value::as_bool) == Some(true);
-        let max_output_tokens = ["max_tokens", "max_completion_tokens", "max_output_tokens"]
-            .iter()
-            .find_map(|key| body.get(*key).and_then(Value::as_u64))
+        let max_output_tokens = provider
+            .max_output_tokens(&body)
             .map_or(4096, |n| u32::try_from(n).unwrap_or(u32::MAX));
         let assistant_turns = history
             .messages
@@ -580,16 +577,6 @@ impl Conversation {
 /// The three formats' paths (`/v1/messages`, …), the routes a model answers on.
 fn model_paths() -> [&'static str; 3] {
     Provider::ALL.map(Provider::path)
-}
-
-/// Which script entry the `n`-th request (0-based) plays, as `ScriptedModel`
-/// picks it; `None` past the end without `loop_from`.
-fn script_index(len: usize, loop_from: Option<usize>, n: usize) -> Option<usize> {
-    if n < len {
-        return Some(n);
-    }
-    let from = loop_from.filter(|&from| from < len)?;
-    Some(from + (n - len) % (len - from))
 }
 
 /// A model error as the provider would send it.
@@ -739,15 +726,5 @@ mod tests {
         assert_eq!(allowed_origin(Some("http://127.0.0.1:80x")), "*");
         assert_eq!(allowed_origin(Some("https://example.com")), "*");
         assert_eq!(allowed_origin(None), "*");
-    }
-
-    #[test]
-    fn the_script_index_honours_loop_from() {
-        assert_eq!(script_index(3, None, 2), Some(2));
-        assert_eq!(script_index(3, None, 3), None);
-        assert_eq!(script_index(3, Some(1), 3), Some(1));
-        assert_eq!(script_index(3, Some(1), 4), Some(2));
-        assert_eq!(script_index(3, Some(1), 5), Some(1));
-        assert_eq!(script_index(3, Some(3), 3), None);
     }
 }

@@ -251,6 +251,18 @@ pub struct ScriptedError {
     pub retry_after_ms: Option<u64>,
 }
 
+/// Which entry of a script of `len` responses the `n`-th request (0-based)
+/// plays: the `n`-th, then, past the end, round from entry `loop_from` on;
+/// `None` past the end without `loop_from`. `agent-loop serve` plays a
+/// script by the same rule.
+pub fn script_index(len: usize, loop_from: Option<usize>, n: usize) -> Option<usize> {
+    if n < len {
+        return Some(n);
+    }
+    let from = loop_from.filter(|&from| from < len)?;
+    Some(from + (n - len) % (len - from))
+}
+
 pub struct ScriptedModel {
     responses: Vec<ScriptedResponse>,
     loop_from: Option<usize>,
@@ -306,12 +318,8 @@ impl ScriptedModel {
 
     /// The script entry for the `call`-th request (0-based), honouring `loop_from`.
     fn entry(&self, call: usize) -> Option<&ScriptedResponse> {
-        let len = self.responses.len();
-        if call < len {
-            return self.responses.get(call);
-        }
-        let from = self.loop_from.filter(|&from| from < len)?;
-        self.responses.get(from + (call - len) % (len - from))
+        self.responses
+            .get(script_index(self.responses.len(), self.loop_from, call)?)
     }
 
     fn respond(&self, script: &ScriptedResponse, request: &ModelRequest<'_>) -> ModelResponse {
@@ -430,8 +438,18 @@ fn default_error_message(status: u16) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::{last_outcome, CallOutcome};
+    use super::{last_outcome, script_index, CallOutcome};
     use crate::message::{ContentBlock, Message, Role, ToolCall, ToolResult};
+
+    #[test]
+    fn the_script_index_honours_loop_from() {
+        assert_eq!(script_index(3, None, 2), Some(2));
+        assert_eq!(script_index(3, None, 3), None);
+        assert_eq!(script_index(3, Some(1), 3), Some(1));
+        assert_eq!(script_index(3, Some(1), 4), Some(2));
+        assert_eq!(script_index(3, Some(1), 5), Some(1));
+        assert_eq!(script_index(3, Some(3), 3), None);
+    }
 
     fn history(result_id: &str, content: &str, is_error: bool) -> Vec<Message> {
         vec![

@@ -122,6 +122,26 @@ impl Provider {
         }
     }
 
+    /// The field the official API refuses `body` without (HTTP 400), in
+    /// its own words, checked before anything else in the body is read.
+    pub fn missing_field(self, body: &Value) -> Option<&'static str> {
+        match self {
+            Provider::Anthropic => anthropic::missing_field(body),
+            Provider::OpenaiChat | Provider::OpenaiResponses => openai::missing_field(body),
+        }
+    }
+
+    /// The cap on output tokens `body` asks for, under this format's key.
+    pub fn max_output_tokens(self, body: &Value) -> Option<u64> {
+        let keys = match self {
+            Provider::Anthropic => anthropic::MAX_OUTPUT_KEYS,
+            Provider::OpenaiChat => openai_chat::MAX_OUTPUT_KEYS,
+            Provider::OpenaiResponses => openai_responses::MAX_OUTPUT_KEYS,
+        };
+        keys.iter()
+            .find_map(|key| body.get(*key).and_then(Value::as_u64))
+    }
+
     /// The official API's base URL.
     pub fn default_base_url(self) -> &'static str {
         match self {
@@ -347,5 +367,30 @@ mod tests {
     fn each_official_base_url_is_its_host_over_https() {
         assert_eq!(anthropic::BASE_URL, format!("https://{}", anthropic::HOST));
         assert_eq!(openai::BASE_URL, format!("https://{}", openai::HOST));
+    }
+
+    #[test]
+    fn each_format_names_the_field_its_api_requires_and_reads_its_own_cap() {
+        let bare = serde_json::json!({"messages": []});
+        assert_eq!(
+            Provider::Anthropic.missing_field(&bare),
+            Some("model: Field required")
+        );
+        assert_eq!(
+            Provider::OpenaiResponses.missing_field(&bare),
+            Some("you must provide a model parameter")
+        );
+        let named = serde_json::json!({"model": "m", "max_output_tokens": 9, "max_tokens": 7});
+        assert_eq!(Provider::Anthropic.missing_field(&named), None);
+        assert_eq!(Provider::OpenaiChat.missing_field(&named), None);
+        let no_cap = serde_json::json!({"model": "m"});
+        assert_eq!(
+            Provider::Anthropic.missing_field(&no_cap),
+            Some("max_tokens: Field required")
+        );
+        assert_eq!(Provider::Anthropic.max_output_tokens(&named), Some(7));
+        assert_eq!(Provider::OpenaiChat.max_output_tokens(&named), Some(7));
+        assert_eq!(Provider::OpenaiResponses.max_output_tokens(&named), Some(9));
+        assert_eq!(Provider::OpenaiChat.max_output_tokens(&no_cap), None);
     }
 }

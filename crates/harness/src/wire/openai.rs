@@ -9,6 +9,15 @@ pub const HOST: &str = "api.openai.com";
 /// The official API's base URL.
 pub const BASE_URL: &str = "https://api.openai.com";
 
+/// The field both APIs refuse `body` without (HTTP 400), in their own
+/// words; `None` when `model` is there.
+pub fn missing_field(body: &Value) -> Option<&'static str> {
+    body.get("model")
+        .and_then(Value::as_str)
+        .is_none()
+        .then_some("you must provide a model parameter")
+}
+
 /// The headers a request carries besides `content-type`: only the key, as a
 /// bearer token, when there is one.
 pub fn headers(key: Option<&str>) -> Vec<(String, String)> {

@@ -47,6 +47,20 @@ pub const PATH: &str = "/v1/messages";
 pub const HOST: &str = "api.anthropic.com";
 /// The official API's base URL.
 pub const BASE_URL: &str = "https://api.anthropic.com";
+/// The keys a request's cap on output tokens goes under.
+pub const MAX_OUTPUT_KEYS: &[&str] = &["max_tokens"];
+
+/// The field the Messages API refuses `body` without (HTTP 400), in its
+/// own words; `None` when `model` and `max_tokens` are there.
+pub fn missing_field(body: &Value) -> Option<&'static str> {
+    if body.get("model").and_then(Value::as_str).is_none() {
+        return Some("model: Field required");
+    }
+    if !body.get("max_tokens").is_some_and(Value::is_u64) {
+        return Some("max_tokens: Field required");
+    }
+    None
+}
 
 /// The headers a request carries besides `content-type`; the key, when there
 /// is one, goes in `x-api-key`.

@@ -47,6 +47,9 @@ pub use stream::StreamAssembler;
 pub const LABEL: &str = "OpenAI Chat Completions";
 /// Where requests go, below the base URL.
 pub const PATH: &str = "/v1/chat/completions";
+/// The keys a request's cap on output tokens goes under: the current one,
+/// then the one it deprecated, which the API still reads.
+pub const MAX_OUTPUT_KEYS: &[&str] = &["max_completion_tokens", "max_tokens"];
 
 pub fn request_body(request: &WireRequest<'_>) -> Value {
     request_body_and_origins(request).0

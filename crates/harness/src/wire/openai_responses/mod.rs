@@ -52,6 +52,8 @@ pub use stream::StreamAssembler;
 pub const LABEL: &str = "OpenAI Responses";
 /// Where requests go, below the base URL.
 pub const PATH: &str = "/v1/responses";
+/// The key a request's cap on output tokens goes under.
+pub const MAX_OUTPUT_KEYS: &[&str] = &["max_output_tokens"];
 
 pub fn request_body(request: &WireRequest<'_>) -> Value {
     request_body_and_origins(request).0
