@@ -9,7 +9,11 @@ use harness::lesson::Lesson;
 use serde_json::Value;
 
 use crate::share;
-use crate::state::lessons::{COURSE_PREFIX, LESSON_PREFIX};
+
+/// The fragment prefixes of a lesson link (a built-in's name, or a lesson
+/// file as base64url, the encoding of `#s=` scenario links) and a course link.
+pub const LESSON_PREFIX: &str = "#lesson=";
+pub const COURSE_PREFIX: &str = "#course=";
 
 /// The goal, one plain line per part, in the order `goal::evaluate` judges them.
 pub fn goal_lines(goal: &Goal) -> Vec<String> {

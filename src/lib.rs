@@ -24,10 +24,14 @@
 //! body printed in segments a verdict can mark), [`history`] (kept runs and their
 //! storage budget), [`compare`] (two traces side by side), [`run_state`]
 //! (confirmed facts and the tools' stores), [`loop_diagram`] (the loop as
-//! a diagram, lit by a trace) and [`card_window`] (which turn cards the
-//! timeline draws, those near the window, and the spacers' heights).
+//! a diagram, lit by a trace), [`card_window`] (which turn cards the
+//! timeline draws, those near the window, and the spacers' heights) and
+//! [`connect_src`] (what the page's Content-Security-Policy lets it reach).
 //!
-//! No module imports a module that imports it back (`tests/module_cycles`).
+//! No module imports a module that imports it back, and none imports one of
+//! a layer above its own: components (`app`, `ui`) → page state (`state`) →
+//! split points (`lazy`) → the pure modules → browser glue (`browser`)
+//! (`tests/module_cycles`).
 //!
 //! Invariant: the run log is one append-only signal owned by the controller;
 //! everything shown about a run (cards, counters, status, banner) is derived
@@ -41,6 +45,7 @@ pub mod app;
 pub mod browser;
 pub mod card_window;
 pub mod compare;
+pub mod connect_src;
 pub mod form;
 pub mod history;
 pub mod lazy;

@@ -276,7 +276,7 @@ async fn resolve_mcp(scenario: Scenario, on_wire: Rc<dyn Fn(McpWire)>) -> McpLoa
         .enumerate()
         .filter_map(|(i, server)| {
             let url = harness::provider::parse_base_url(&server.url).ok()?;
-            let why = crate::state::model_choice::csp_problem(&url, &origin)?;
+            let why = crate::connect_src::csp_problem(&url, &origin)?;
             Some(format!(
                 "mcp_servers[{i}].url: {}",
                 why.replacen("Base URL: ", "", 1)

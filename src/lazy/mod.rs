@@ -247,7 +247,7 @@ pub async fn send_otlp(
     let endpoint = send::endpoint(&endpoint)?;
     let origin = crate::browser::csp::page_origin();
     if let Ok(url) = harness::provider::parse_base_url(&endpoint) {
-        if let Some(why) = crate::state::model_choice::csp_problem(&url, &origin) {
+        if let Some(why) = crate::connect_src::csp_problem(&url, &origin) {
             return Err(why.replacen("Base URL: ", "OTLP endpoint: ", 1));
         }
     }

@@ -7,10 +7,7 @@ use leptos::prelude::*;
 
 use crate::browser::page;
 
-/// The fragment prefixes of a lesson link (a built-in's name, or a lesson
-/// file as base64url, the encoding of `#s=` scenario links) and a course link.
-pub const LESSON_PREFIX: &str = "#lesson=";
-pub const COURSE_PREFIX: &str = "#course=";
+use crate::lesson_words::{COURSE_PREFIX, LESSON_PREFIX};
 
 #[derive(Clone, Copy)]
 pub struct Lessons {

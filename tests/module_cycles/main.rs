@@ -31,6 +31,7 @@
 
 mod graph;
 mod items;
+mod layers;
 mod tokens;
 
 use std::collections::BTreeMap;
@@ -103,6 +104,54 @@ fn no_module_import_cycles_in_the_workspace() {
     assert!(
         found.is_empty(),
         "module import cycles (each edge: where it is written):\n{found}"
+    );
+}
+
+#[test]
+fn the_web_app_imports_no_module_of_a_layer_above_its_own() {
+    let crates = workspace_crates();
+    let app = crates
+        .iter()
+        .find(|graph| graph.root_file == Path::new("src/lib.rs"))
+        .expect("the web app's src/lib.rs was read");
+    let found = layers::upward_imports(app);
+    assert!(
+        found.is_empty(),
+        "imports up the web app's layers (components → page state → split points → pure view helpers → browser glue):\n{found}"
+    );
+}
+
+#[test]
+fn an_upward_import_is_listed_with_its_layers_and_place() {
+    let graph = fixture(&[
+        (
+            "src/lib.rs",
+            "mod state;
+mod ui;
+mod view_model;
+",
+        ),
+        (
+            "src/ui.rs",
+            "use crate::state::S;
+use crate::view_model::v;
+",
+        ),
+        (
+            "src/state.rs",
+            "pub struct S;
+fn f() { crate::ui::draw() }
+",
+        ),
+        (
+            "src/view_model.rs",
+            "pub fn v() {}
+",
+        ),
+    ]);
+    assert_eq!(
+        layers::upward_imports(&graph),
+        "state (page state) imports ui (components (ui)): src/state.rs:2 `crate::ui::draw`\n"
     );
 }
 
