@@ -430,7 +430,10 @@ fn request_view(wire: ProviderWire, inspector: InspectorState) -> impl IntoView 
             </button>
             <span class="notice" aria-live="polite">{move || notice.get()}</span>
         </div>
-        <pre class="wire-json" aria-label=format!("Request body, {label}") tabindex="0">{segments}</pre>
+        // A tool block asked for from its card is marked as found, not as
+        // a fault: only a verdict's place is drawn as one.
+        <pre class="wire-json" aria-label=format!("Request body, {label}") tabindex="0"
+            data-pointing=move || inspector.pointed.with(|p| matches!(p, Some(Pointed::Tool { .. })).then_some("tool"))>{segments}</pre>
     }
 }
 

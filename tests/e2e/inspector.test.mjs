@@ -215,6 +215,9 @@ test('a call\'s and a result\'s card open the detail pane on the request that ca
   await page.waitForFunction(() => document.querySelector('.inspector[data-open] .seg[data-hit]')?.textContent.includes('"role": "tool"'), null, { timeout: 5_000 });
   text = await marked();
   assert(text.includes(`"tool_call_id": "${id}"`), `the marked result (OpenAI Chat): ${text}`);
+  // Marked as found, not as a fault: solid in the accent, not a verdict's dashed red.
+  const style = await panel.locator('.seg[data-hit]').first().evaluate((el) => getComputedStyle(el).outlineStyle);
+  assert(style === 'solid', `the pointed block is outlined ${style}`);
   // In view in the detail pane.
   const box = await panel.locator('.seg[data-hit]').first().boundingBox();
   assert(box && box.y >= 0 && box.y < 900, `the marked block is off screen: ${JSON.stringify(box)}`);
