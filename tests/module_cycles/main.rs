@@ -165,7 +165,11 @@ fn the_workspace_scan_sees_every_crate_its_modules_and_their_imports() {
         .collect();
     for (root, module) in [
         ("src/lib.rs", "ui::history_panel"),
-        ("crates/harness/src/lib.rs", "scenario::check"),
+        ("crates/loop-core/src/lib.rs", "scenario::check"),
+        ("crates/loop-wire/src/lib.rs", "wire::anthropic::check"),
+        ("crates/loop-mcp/src/lib.rs", "session"),
+        ("crates/loop-interop/src/lib.rs", "otel::import"),
+        ("crates/harness/src/lib.rs", "lesson::play"),
         ("crates/cli/src/main.rs", "serve"),
         ("crates/tool-schema/src/lib.rs", "validate"),
     ] {
@@ -179,8 +183,8 @@ fn the_workspace_scan_sees_every_crate_its_modules_and_their_imports() {
         );
         assert!(graph.problems.is_empty(), "{:?}", graph.problems);
     }
-    let harness = by_root["crates/harness/src/lib.rs"];
-    let driver_uses_run = harness
+    let core = by_root["crates/loop-core/src/lib.rs"];
+    let driver_uses_run = core
         .edges
         .keys()
         .any(|(from, to)| display(from) == "driver" && display(to) == "run");

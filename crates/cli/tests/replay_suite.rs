@@ -269,8 +269,8 @@ fn an_unreadable_record_exits_2_and_the_others_are_still_replayed() {
 
 /// The rules-model refund built-in, as a JSON value to edit.
 fn rules_refund() -> serde_json::Value {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../harness/scenarios/rules-with-example.json");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../loop-core/scenarios/rules-with-example.json");
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 

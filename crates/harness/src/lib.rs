@@ -1,115 +1,21 @@
-//! The agent loop, with no browser or UI dependency.
+//! The harness as one crate for the programs on top (the CLI, the web app,
+//! the tests): its layers, each a crate of its own so Cargo keeps their
+//! imports one-way, re-exported at the paths they have always had, and the
+//! lessons, which use every layer.
 //!
-//! - [`run::Run`] is the loop as a sans-IO state machine: it decides, emits
-//!   the trace ([`event::RunEvent`]) and never does IO.
-//! - [`driver::drive`] performs the IO it asks for through small traits
-//!   ([`model::ModelClient`], [`tool::ToolHandler`], [`approval::Approver`],
-//!   [`runtime::Runtime`]) and races every await against cancel, the run's
-//!   deadline and per-call timeouts.
-//! - [`scenario::Scenario`] is the file format; [`scripted::ScriptedModel`]
-//!   plays a scenario's scripted responses; [`library`] holds the built-in
-//!   scenarios.
-//!
-//! Invariant: this crate compiles and tests natively and depends on no
-//! browser crate; the CLI and the web app supply the runtime.
+//! ```text
+//! harness (lessons; this facade)
+//!   ├── loop-interop   transcripts, OpenTelemetry
+//!   │     └── loop-wire
+//!   ├── loop-mcp       the MCP protocol, client and server
+//!   │     └── loop-wire
+//!   └── loop-wire      wire formats, checker, provider adapters, person turns, pairing
+//!         └── loop-core   Run, driver, scenario, events, limits, tools, replay, fork
+//! ```
 
-pub mod approval;
-pub mod cancel;
-pub mod context;
-pub mod driver;
-pub mod event;
-pub mod facts;
-pub mod fork;
-pub mod hand_call;
-pub mod instant;
 pub mod lesson;
-pub mod library;
-pub mod limits;
-pub mod mcp;
-pub mod message;
-pub mod model;
-pub mod numbers;
-pub mod otel;
-pub mod pairing;
-pub mod person_turn;
-pub mod prices;
-pub mod provider;
-pub mod replay;
-pub mod rules;
-pub mod run;
-pub mod runtime;
-pub mod scenario;
-pub mod script;
-pub mod scripted;
-pub mod suggest;
-pub mod tool;
-pub mod tools;
-pub mod transcript;
-pub mod verify;
-pub mod wire;
 
-/// What became of the tool calls of a run (see `event::tally`).
-pub use event::tally;
-
-use std::rc::Rc;
-
-use approval::Approver;
-use cancel::CancelToken;
-use driver::{Env, Stepper};
-use event::{Outcome, RunEvent};
-use run::Run;
-use runtime::Runtime;
-use scenario::{Problem, Scenario};
-use script::ScriptHost;
-
-/// How a caller wants a scenario run: who approves, how to stop it, step
-/// mode, and what runs JavaScript tools.
-#[derive(Default)]
-pub struct RunOptions<'a> {
-    pub approver: Option<&'a dyn Approver>,
-    pub cancel: CancelToken,
-    pub stepper: Option<&'a dyn Stepper>,
-    /// `None`: JavaScript tools answer that they run only in the browser.
-    pub scripts: Option<Rc<dyn ScriptHost>>,
-}
-
-/// Builds a fresh run of `scenario` and drives it to the end with `model`
-/// instead of the scenario's own (a real provider, for instance).
-pub async fn run_scenario_with_model(
-    scenario: &Scenario,
-    runtime: Rc<dyn Runtime>,
-    model: &dyn model::ModelClient,
-    options: RunOptions<'_>,
-    on_event: &mut dyn FnMut(&RunEvent),
-) -> Result<Outcome, Vec<Problem>> {
-    let (mut config, _) = scenario.build_with_scripts(runtime.clone(), options.scripts)?;
-    config.model_label = model.label();
-    let mut run = Run::new(config);
-    let env = Env {
-        runtime: runtime.as_ref(),
-        model,
-        approver: options.approver,
-        cancel: options.cancel,
-        stepper: options.stepper,
-    };
-    Ok(driver::drive(&mut run, &env, on_event).await)
-}
-
-/// Builds a fresh run of `scenario` and drives it to the end.
-pub async fn run_scenario(
-    scenario: &Scenario,
-    runtime: Rc<dyn Runtime>,
-    options: RunOptions<'_>,
-    on_event: &mut dyn FnMut(&RunEvent),
-) -> Result<Outcome, Vec<Problem>> {
-    let (config, model) = scenario.build_with_scripts(runtime.clone(), options.scripts)?;
-    let mut run = Run::new(config);
-    let env = Env {
-        runtime: runtime.as_ref(),
-        model: model.as_ref(),
-        approver: options.approver,
-        cancel: options.cancel,
-        stepper: options.stepper,
-    };
-    Ok(driver::drive(&mut run, &env, on_event).await)
-}
+pub use loop_core::*;
+pub use loop_interop::{otel, transcript};
+pub use loop_mcp as mcp;
+pub use loop_wire::{pairing, person_turn, provider, wire};

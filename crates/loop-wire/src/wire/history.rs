@@ -24,7 +24,7 @@ pub fn history_from_trace(events: &[RunEvent]) -> Vec<Message> {
 /// A history rebuilt one event at a time, so a caller that needs its length
 /// at many points of a trace (`rejections`) walks the trace once.
 #[derive(Default)]
-pub(crate) struct TraceHistory {
+pub struct TraceHistory {
     messages: Vec<Message>,
     // A run with `history_mode: text_only` sent its turns back without their
     // thinking; the rebuilt history must show what was really sent.
@@ -36,7 +36,7 @@ pub(crate) struct TraceHistory {
 
 impl TraceHistory {
     /// Adds what `event` put in the history, if anything.
-    pub(crate) fn push(&mut self, event: &RunEvent) {
+    pub fn push(&mut self, event: &RunEvent) {
         match &event.kind {
             EventKind::RunStarted { task, limits, .. } => {
                 self.text_only = limits.history_mode == crate::limits::HistoryMode::TextOnly;
@@ -91,18 +91,23 @@ impl TraceHistory {
     }
 
     /// How many messages the history holds so far; `finish` keeps the count.
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.messages.len()
+    }
+
+    /// No event has put a message in the history yet.
+    pub fn is_empty(&self) -> bool {
+        self.messages.is_empty()
     }
 
     /// The history so far, as the run built it (before `finish` applies a
     /// `results_mode` that reproduces a harness bug).
-    pub(crate) fn messages(&self) -> &[Message] {
+    pub fn messages(&self) -> &[Message] {
         &self.messages
     }
 
     /// The history as it was sent.
-    pub(crate) fn finish(mut self) -> Vec<Message> {
+    pub fn finish(mut self) -> Vec<Message> {
         // A run whose results_mode reproduces a harness bug sent its results
         // that way; the rebuilt history shows it, so the checker can catch it.
         for message in &mut self.messages {

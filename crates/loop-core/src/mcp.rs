@@ -1,36 +1,18 @@
-//! Tools from MCP servers (the Model Context Protocol), over Streamable HTTP.
-//!
-//! The protocol logic here is pure and transport-agnostic: it builds
-//! JSON-RPC requests and their HTTP headers and reads responses (JSON or an
-//! SSE stream) through [`transport::McpTransport`], so the CLI (hyper) and
-//! the page (`fetch`) share it.
+//! The scenario's side of MCP (the Model Context Protocol): the servers a
+//! scenario names, the tools they offer once loaded, and who answers a call
+//! to one. The protocol itself (sessions, `tools/list`, content, the
+//! server end) is the `loop-mcp` crate, which builds on these types.
 //!
 //! - [`config`]: the scenario's `mcp_servers` entries; header values are secrets.
-//! - [`session`]: one server: the generation it speaks (2026-07-28, stateless,
-//!   or legacy 2025-03-26 … 2025-11-25 with `initialize` and a session),
-//!   chosen by the spec's fallback rule; requests, notifications, cancelling.
-//! - [`tools`]: `tools/list` followed to the end, into tools a run can call.
-//! - [`content`]: a `tools/call` result as the text the model reads.
-//! - [`cors`]: what a page needs a server on another origin to allow.
-//! - [`resolve`]: every server of a scenario, names de-duplicated, into a
-//!   [`ResolvedMcp`] the scenario builds its run with.
 //! - [`recorded`]: the same tools answered from a record's results, offline.
-//! - [`server`]: the other end, serving a scenario's own tools.
+//! - [`schema`]: a server's input schema, compiled as far as our validator goes.
 //!
 //! A scenario with `mcp_servers` loads before its servers are reached; its
 //! run is built only once they are resolved (`Scenario::mcp`).
 
 pub mod config;
-pub mod content;
-pub mod cors;
-pub mod jsonrpc;
 pub mod recorded;
-pub mod resolve;
 pub mod schema;
-pub mod server;
-pub mod session;
-pub mod tools;
-pub mod transport;
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;

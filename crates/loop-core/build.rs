@@ -12,7 +12,7 @@ fn main() {
     let dir = Path::new("scenarios");
     println!("cargo::rerun-if-changed=scenarios");
     let mut facts = Vec::new();
-    for entry in fs::read_dir(dir).expect("crates/harness/scenarios is readable") {
+    for entry in fs::read_dir(dir).expect("crates/loop-core/scenarios is readable") {
         let path = entry.expect("a scenarios/ entry").path();
         if path.extension().is_none_or(|ext| ext != "json") {
             continue;

@@ -282,7 +282,9 @@ pub fn cap_result(text: String, max_chars: Option<usize>) -> (String, bool) {
     )
 }
 
-pub(crate) fn clip(text: &str, max_chars: usize) -> String {
+/// `text` cut to `max_chars` characters with `…`, for quoting what a
+/// server or provider sent inside a sentence.
+pub fn clip(text: &str, max_chars: usize) -> String {
     if text.chars().count() <= max_chars {
         text.to_string()
     } else {

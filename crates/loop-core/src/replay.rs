@@ -571,7 +571,7 @@ fn undeclared_note(scenario: &Scenario, events: &[RunEvent]) -> Option<Assertion
 }
 
 /// (name, canonical call, is_error) of each answered call, in order.
-pub(crate) fn tool_steps(events: &[RunEvent]) -> Vec<(String, String, bool)> {
+pub fn tool_steps(events: &[RunEvent]) -> Vec<(String, String, bool)> {
     let mut calls: HashMap<&str, String> = HashMap::new();
     let mut steps = Vec::new();
     for event in events {
@@ -743,7 +743,7 @@ fn check(
 }
 
 /// Repeated calls as (canonical call, first index, repeat index).
-pub(crate) fn repeats(steps: &[(String, String, bool)]) -> Vec<(String, usize, usize)> {
+pub fn repeats(steps: &[(String, String, bool)]) -> Vec<(String, usize, usize)> {
     let mut seen: HashMap<&str, usize> = HashMap::new();
     steps
         .iter()
@@ -770,7 +770,7 @@ fn result_content(events: &[RunEvent], index: usize) -> String {
 /// up, such as a refund id after the refund was denied. An error result
 /// counts although it may only echo the model's own argument back: the
 /// check looks for ids that came from nowhere, not for ids that were wrong.
-pub(crate) fn ids_exist(events: &[RunEvent], answer: Option<&str>) -> AssertionResult {
+pub fn ids_exist(events: &[RunEvent], answer: Option<&str>) -> AssertionResult {
     let verdict = |passed: bool, detail: String| AssertionResult {
         name: "ids_exist".into(),
         passed,

@@ -338,7 +338,9 @@ impl RepeatDetector {
     }
 }
 
-pub(crate) fn ordinal(n: usize) -> String {
+/// `1st`, `2nd`, `23rd`, `111th`: the one way every sentence of the
+/// harness counts.
+pub fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
         (1, r) if r != 11 => "st",
         (2, r) if r != 12 => "nd",
