@@ -298,288 +298,350 @@ fn parallel_place(event: &RunEvent, earlier: &[RunEvent]) -> Option<(usize, usiz
     Some((at + 1, asked))
 }
 
+/// The card of one event. Each kind of event has its own function saying
+/// how its card reads; each takes the whole event (its number and time go
+/// on the card) and answers `None` for a kind that is not its own.
 fn item_of(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
-    let it = match &event.kind {
-        EventKind::RunStarted {
-            scenario,
-            model,
-            approval,
-            tools,
-            limits,
-            context,
-            task,
-        } => {
-            let tools = if tools.is_empty() {
-                "no tools".to_string()
-            } else {
-                format!("tools: {}", tools.join(", "))
-            };
-            let mut it = item(event, Tone::Normal, format!("Run started: {scenario}"));
-            it.lines = vec![
-                format!("task: {task}"),
-                format!(
-                    "model {model} · {tools} · approval {} · at most {}",
-                    approval.as_str(),
-                    plural(u64::from(limits.max_turns), "turn")
-                ),
-            ];
-            if let Some(summary) = context.summary(limits.max_output_tokens) {
-                it.lines.push(format!("context: {summary}"));
-            }
-            it
-        }
-        // The reason is the stop banner's, right below the last card: saying
-        // it here too would show the same sentence twice.
-        EventKind::RunFinished(outcome) => item(
-            event,
-            status_tone(outcome.status),
-            format!("Run finished: {}", outcome.status.as_str()),
-        ),
-        // The strategy's card: what it did in its own words, and the
-        // request's size before and after against the window.
-        EventKind::ContextEdited {
-            strategy,
-            description,
-            tokens_before,
-            tokens_after,
-            ..
-        } => {
-            let title = format!("✂ Context gate: {} made room", strategy.as_str());
-            let mut it = item(event, Tone::Normal, title);
-            it.lines.push(description.clone());
-            // The window is the run's (`run_started`, in another card):
-            // `ContextGauge::in_run` fills it in.
-            it.context_gauge = Some(ContextGauge {
-                before: *tokens_before,
-                after: *tokens_after,
-                output: 0,
-                window: None,
-            });
-            it
-        }
-        EventKind::ModelRequest {
-            attempt,
-            messages,
-            estimated_input_tokens,
-            max_output_tokens,
-            ..
-        } => {
-            let title = if *attempt > 1 {
-                format!("Request to the model (attempt {attempt})")
-            } else {
-                "Request to the model".to_string()
-            };
-            let mut it = item(event, Tone::Normal, title);
-            it.lines.push(format!(
-                "{} · ~{estimated_input_tokens} input tokens (estimate) · up to {max_output_tokens} output tokens",
-                plural(*messages as u64, "message")
-            ));
-            it
-        }
-        EventKind::ModelResponse {
-            content,
-            stop_reason,
-            by_person,
-            ..
-        } => {
-            let mut it = item(
-                event,
-                Tone::Normal,
-                format!("Assistant · stop_reason {stop_reason}"),
-            );
-            if *by_person {
-                it.by_person = true;
-                it.lines.push(WRITTEN_AS_MODEL.to_string());
-            }
-            let calls = content
-                .iter()
-                .filter(|b| matches!(b, ContentBlock::ToolUse(_)))
-                .count();
-            for block in content {
-                match block {
-                    ContentBlock::Thinking { thinking, .. } => {
-                        it.lines.push(format!("thinking: {thinking}"));
-                    }
-                    ContentBlock::Text { text } if !text.is_empty() => {
-                        it.body = Some(match it.body.take() {
-                            Some(before) => format!("{before}\n\n{text}"),
-                            None => text.clone(),
-                        });
-                    }
-                    _ => {}
-                }
-            }
-            match calls {
-                0 => {}
-                1 => it.lines.push("asks for 1 tool call".to_string()),
-                n => it.lines.push(format!(
-                    "asks for {n} tool calls at once: the harness runs them in turn, and all {n} results go back together in the next message"
-                )),
-            }
-            it.ids = harness::message::tool_calls_of(content)
-                .map(|call| call.id.clone())
-                .collect();
-            it
-        }
-        EventKind::ModelError {
-            attempt,
-            status,
-            message,
-            retry_in_ms,
-            latency_ms,
-            ..
-        } => {
-            let what = match status {
-                Some(status) => format!("HTTP {status}: {message}"),
-                None => message.clone(),
-            };
-            let (next, tone) = match retry_in_ms {
-                Some(ms) => (format!("retrying in {}", format_ms(*ms)), Tone::Warn),
-                None => ("not retried".to_string(), Tone::Error),
-            };
-            let mut it = item(event, tone, format!("Model error (attempt {attempt})"));
-            it.lines = vec![what, format!("{next} · after {}", format_ms(*latency_ms))];
-            it
-        }
-        EventKind::ToolCall {
-            id,
-            name,
-            args,
-            args_raw,
-            validation,
-            unchecked,
-            needs_approval,
-            ..
-        } => {
-            let tone = if validation.is_valid() {
-                Tone::Normal
-            } else {
-                Tone::Error
-            };
-            let approval = if *needs_approval {
-                " (needs approval)"
-            } else {
-                ""
-            };
-            let mut it = item(event, tone, format!("Tool call {name}{approval}"));
-            it.ids = vec![id.clone()];
-            let body = match args_raw {
-                Some(raw) => format!("(not JSON) {raw}"),
-                None => pretty(args),
-            };
-            it.body = Some(clip(&body, MAX_BODY_CHARS));
-            it.lines.push(match validation {
-                // A pass says which checks it did not make.
-                Validation::Valid if !unchecked.is_empty() => format!(
-                    "✓ arguments valid for the checks run here; left to the server: {}",
-                    unchecked.join("; ")
-                ),
-                Validation::Valid => "✓ arguments valid".to_string(),
-                other => format!("✗ {}", validation_line(other)),
-            });
-            it
-        }
-        EventKind::ApprovalRequested { id, name, .. } => {
-            let mut it = item(event, Tone::Warn, format!("Approval requested for {name}"));
-            it.call_id = Some(id.clone());
-            it.nested = true;
-            it
-        }
-        EventKind::ApprovalDecided {
-            id,
-            name,
-            decision,
-            by,
-            reason,
-            args,
-        } => {
-            let tone = if decision.is_denial() {
-                Tone::Warn
-            } else {
-                Tone::Ok
-            };
-            let mut it = item(
-                event,
-                tone,
-                format!(
-                    "Approval for {name}: {} (by {})",
-                    decision.as_str(),
-                    by.as_str()
-                ),
-            );
-            if let Some(reason) = reason {
-                it.lines.push(format!("reason: {reason}"));
-            }
-            if let Some(edited) = args {
-                // The edit changes what runs, not what the model asked for:
-                // say both, so neither is mistaken for the other.
-                it.lines.push(format!(
-                    "The tool runs with your edit: {}",
-                    clip(&compact(edited), 600)
-                ));
-                if let Some(asked) = call_args(earlier, id) {
-                    it.lines.push(format!(
-                        "The model's history keeps its own request: {}",
-                        clip(&compact(asked), 600)
-                    ));
-                }
-            }
-            it.nested = true;
-            it
-        }
-        EventKind::ToolResult {
-            id,
-            name,
-            content,
-            is_error,
-            latency_ms,
-            state,
-            by_person,
-            fate,
-            media,
-        } => {
-            let fate = fate.unwrap_or(ResultFate::Ran);
-            // A result whose call is not in the trace (an imported body
-            // that answers a call it never made) is for a call nobody knows.
-            let known = !name.is_empty() || call_args(earlier, id).is_some();
-            let title = match fate {
-                _ if !known => format!("Result for an unknown call ({id})"),
-                ResultFate::Ran if !*is_error => format!("Result from {name}"),
-                // The content says it was stopped at its timeout.
-                ResultFate::Ran | ResultFate::TimedOut => format!("Error result from {name}"),
-                ResultFate::CutShort => format!("Cut short: {name}"),
-                ResultFate::ByPerson => format!("Result typed for {name}"),
-                ResultFate::Invalid
-                | ResultFate::Denied
-                | ResultFate::OverLimit
-                | ResultFate::StoppedBeforeStart
-                | ResultFate::NotReached => format!("Not run: {name}"),
-            };
-            let tone = if *is_error { Tone::Error } else { Tone::Normal };
-            let mut it = item(event, tone, title);
-            it.lines.push(format!(
-                "{} characters · latency {}",
-                content.chars().count(),
-                format_ms(*latency_ms)
-            ));
-            it.collapsible = is_long(content);
-            it.body = Some(clip(content, MAX_BODY_CHARS));
-            if fate == ResultFate::Ran && edited_args(earlier, id).is_some() {
-                it.lines
-                    .push("ran with your edited arguments, not the model's".to_string());
-            }
-            if *by_person {
-                it.by_person = true;
-                it.lines.push(WRITTEN_AS_TOOL.to_string());
-            }
-            it.state = state.as_ref().map(pretty);
-            it.media = media.clone();
-            it.fate = Some(fate);
-            it.ids = vec![id.clone()];
-            it.nested = true;
-            it
-        }
+    match &event.kind {
+        EventKind::RunStarted { .. } => run_started_card(event),
+        EventKind::RunFinished(_) => run_finished_card(event),
+        EventKind::ContextEdited { .. } => context_edited_card(event),
+        EventKind::ModelRequest { .. } => model_request_card(event),
+        EventKind::ModelResponse { .. } => model_response_card(event),
+        EventKind::ModelError { .. } => model_error_card(event),
+        EventKind::ToolCall { .. } => tool_call_card(event),
+        EventKind::ApprovalRequested { .. } => approval_requested_card(event),
+        EventKind::ApprovalDecided { .. } => approval_decided_card(event, earlier),
+        EventKind::ToolResult { .. } => tool_result_card(event, earlier),
+    }
+}
+
+fn run_started_card(event: &RunEvent) -> Option<Item> {
+    let EventKind::RunStarted {
+        scenario,
+        model,
+        approval,
+        tools,
+        limits,
+        context,
+        task,
+    } = &event.kind
+    else {
+        return None;
     };
+    let tools = if tools.is_empty() {
+        "no tools".to_string()
+    } else {
+        format!("tools: {}", tools.join(", "))
+    };
+    let mut it = item(event, Tone::Normal, format!("Run started: {scenario}"));
+    it.lines = vec![
+        format!("task: {task}"),
+        format!(
+            "model {model} · {tools} · approval {} · at most {}",
+            approval.as_str(),
+            plural(u64::from(limits.max_turns), "turn")
+        ),
+    ];
+    if let Some(summary) = context.summary(limits.max_output_tokens) {
+        it.lines.push(format!("context: {summary}"));
+    }
+    Some(it)
+}
+
+/// The reason is the stop banner's, right below the last card: saying
+/// it here too would show the same sentence twice.
+fn run_finished_card(event: &RunEvent) -> Option<Item> {
+    let EventKind::RunFinished(outcome) = &event.kind else {
+        return None;
+    };
+    Some(item(
+        event,
+        status_tone(outcome.status),
+        format!("Run finished: {}", outcome.status.as_str()),
+    ))
+}
+
+/// The strategy's card: what it did in its own words, and the
+/// request's size before and after against the window.
+fn context_edited_card(event: &RunEvent) -> Option<Item> {
+    let EventKind::ContextEdited {
+        strategy,
+        description,
+        tokens_before,
+        tokens_after,
+        ..
+    } = &event.kind
+    else {
+        return None;
+    };
+    let title = format!("✂ Context gate: {} made room", strategy.as_str());
+    let mut it = item(event, Tone::Normal, title);
+    it.lines.push(description.clone());
+    // The window is the run's (`run_started`, in another card):
+    // `ContextGauge::in_run` fills it in.
+    it.context_gauge = Some(ContextGauge {
+        before: *tokens_before,
+        after: *tokens_after,
+        output: 0,
+        window: None,
+    });
+    Some(it)
+}
+
+fn model_request_card(event: &RunEvent) -> Option<Item> {
+    let EventKind::ModelRequest {
+        attempt,
+        messages,
+        estimated_input_tokens,
+        max_output_tokens,
+        ..
+    } = &event.kind
+    else {
+        return None;
+    };
+    let title = if *attempt > 1 {
+        format!("Request to the model (attempt {attempt})")
+    } else {
+        "Request to the model".to_string()
+    };
+    let mut it = item(event, Tone::Normal, title);
+    it.lines.push(format!(
+            "{} · ~{estimated_input_tokens} input tokens (estimate) · up to {max_output_tokens} output tokens",
+            plural(*messages as u64, "message")
+        ));
+    Some(it)
+}
+
+fn model_response_card(event: &RunEvent) -> Option<Item> {
+    let EventKind::ModelResponse {
+        content,
+        stop_reason,
+        by_person,
+        ..
+    } = &event.kind
+    else {
+        return None;
+    };
+    let mut it = item(
+        event,
+        Tone::Normal,
+        format!("Assistant · stop_reason {stop_reason}"),
+    );
+    if *by_person {
+        it.by_person = true;
+        it.lines.push(WRITTEN_AS_MODEL.to_string());
+    }
+    let calls = content
+        .iter()
+        .filter(|b| matches!(b, ContentBlock::ToolUse(_)))
+        .count();
+    for block in content {
+        match block {
+            ContentBlock::Thinking { thinking, .. } => {
+                it.lines.push(format!("thinking: {thinking}"));
+            }
+            ContentBlock::Text { text } if !text.is_empty() => {
+                it.body = Some(match it.body.take() {
+                    Some(before) => format!("{before}\n\n{text}"),
+                    None => text.clone(),
+                });
+            }
+            _ => {}
+        }
+    }
+    match calls {
+            0 => {}
+            1 => it.lines.push("asks for 1 tool call".to_string()),
+            n => it.lines.push(format!(
+                "asks for {n} tool calls at once: the harness runs them in turn, and all {n} results go back together in the next message"
+            )),
+        }
+    it.ids = harness::message::tool_calls_of(content)
+        .map(|call| call.id.clone())
+        .collect();
+    Some(it)
+}
+
+fn model_error_card(event: &RunEvent) -> Option<Item> {
+    let EventKind::ModelError {
+        attempt,
+        status,
+        message,
+        retry_in_ms,
+        latency_ms,
+        ..
+    } = &event.kind
+    else {
+        return None;
+    };
+    let what = match status {
+        Some(status) => format!("HTTP {status}: {message}"),
+        None => message.clone(),
+    };
+    let (next, tone) = match retry_in_ms {
+        Some(ms) => (format!("retrying in {}", format_ms(*ms)), Tone::Warn),
+        None => ("not retried".to_string(), Tone::Error),
+    };
+    let mut it = item(event, tone, format!("Model error (attempt {attempt})"));
+    it.lines = vec![what, format!("{next} · after {}", format_ms(*latency_ms))];
+    Some(it)
+}
+
+fn tool_call_card(event: &RunEvent) -> Option<Item> {
+    let EventKind::ToolCall {
+        id,
+        name,
+        args,
+        args_raw,
+        validation,
+        unchecked,
+        needs_approval,
+        ..
+    } = &event.kind
+    else {
+        return None;
+    };
+    let tone = if validation.is_valid() {
+        Tone::Normal
+    } else {
+        Tone::Error
+    };
+    let approval = if *needs_approval {
+        " (needs approval)"
+    } else {
+        ""
+    };
+    let mut it = item(event, tone, format!("Tool call {name}{approval}"));
+    it.ids = vec![id.clone()];
+    let body = match args_raw {
+        Some(raw) => format!("(not JSON) {raw}"),
+        None => pretty(args),
+    };
+    it.body = Some(clip(&body, MAX_BODY_CHARS));
+    it.lines.push(match validation {
+        // A pass says which checks it did not make.
+        Validation::Valid if !unchecked.is_empty() => format!(
+            "✓ arguments valid for the checks run here; left to the server: {}",
+            unchecked.join("; ")
+        ),
+        Validation::Valid => "✓ arguments valid".to_string(),
+        other => format!("✗ {}", validation_line(other)),
+    });
+    Some(it)
+}
+
+fn approval_requested_card(event: &RunEvent) -> Option<Item> {
+    let EventKind::ApprovalRequested { id, name, .. } = &event.kind else {
+        return None;
+    };
+    let mut it = item(event, Tone::Warn, format!("Approval requested for {name}"));
+    it.call_id = Some(id.clone());
+    it.nested = true;
+    Some(it)
+}
+
+fn approval_decided_card(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
+    let EventKind::ApprovalDecided {
+        id,
+        name,
+        decision,
+        by,
+        reason,
+        args,
+    } = &event.kind
+    else {
+        return None;
+    };
+    let tone = if decision.is_denial() {
+        Tone::Warn
+    } else {
+        Tone::Ok
+    };
+    let mut it = item(
+        event,
+        tone,
+        format!(
+            "Approval for {name}: {} (by {})",
+            decision.as_str(),
+            by.as_str()
+        ),
+    );
+    if let Some(reason) = reason {
+        it.lines.push(format!("reason: {reason}"));
+    }
+    if let Some(edited) = args {
+        // The edit changes what runs, not what the model asked for:
+        // say both, so neither is mistaken for the other.
+        it.lines.push(format!(
+            "The tool runs with your edit: {}",
+            clip(&compact(edited), 600)
+        ));
+        if let Some(asked) = call_args(earlier, id) {
+            it.lines.push(format!(
+                "The model's history keeps its own request: {}",
+                clip(&compact(asked), 600)
+            ));
+        }
+    }
+    it.nested = true;
+    Some(it)
+}
+
+fn tool_result_card(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
+    let EventKind::ToolResult {
+        id,
+        name,
+        content,
+        is_error,
+        latency_ms,
+        state,
+        by_person,
+        fate,
+        media,
+    } = &event.kind
+    else {
+        return None;
+    };
+    let fate = fate.unwrap_or(ResultFate::Ran);
+    // A result whose call is not in the trace (an imported body
+    // that answers a call it never made) is for a call nobody knows.
+    let known = !name.is_empty() || call_args(earlier, id).is_some();
+    let title = match fate {
+        _ if !known => format!("Result for an unknown call ({id})"),
+        ResultFate::Ran if !*is_error => format!("Result from {name}"),
+        // The content says it was stopped at its timeout.
+        ResultFate::Ran | ResultFate::TimedOut => format!("Error result from {name}"),
+        ResultFate::CutShort => format!("Cut short: {name}"),
+        ResultFate::ByPerson => format!("Result typed for {name}"),
+        ResultFate::Invalid
+        | ResultFate::Denied
+        | ResultFate::OverLimit
+        | ResultFate::StoppedBeforeStart
+        | ResultFate::NotReached => format!("Not run: {name}"),
+    };
+    let tone = if *is_error { Tone::Error } else { Tone::Normal };
+    let mut it = item(event, tone, title);
+    it.lines.push(format!(
+        "{} characters · latency {}",
+        content.chars().count(),
+        format_ms(*latency_ms)
+    ));
+    it.collapsible = is_long(content);
+    it.body = Some(clip(content, MAX_BODY_CHARS));
+    if fate == ResultFate::Ran && edited_args(earlier, id).is_some() {
+        it.lines
+            .push("ran with your edited arguments, not the model's".to_string());
+    }
+    if *by_person {
+        it.by_person = true;
+        it.lines.push(WRITTEN_AS_TOOL.to_string());
+    }
+    it.state = state.as_ref().map(pretty);
+    it.media = media.clone();
+    it.fate = Some(fate);
+    it.ids = vec![id.clone()];
+    it.nested = true;
     Some(it)
 }
 

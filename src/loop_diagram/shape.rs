@@ -307,11 +307,24 @@ fn exit_note(status: Status) -> String {
     format!("An exit: {} ({}).", status.as_str(), tone.label())
 }
 
-fn edges(variant: Variant) -> Vec<Edge> {
-    use NodeId::*;
-    let mut out = Vec::new();
-    let mut add = |from: NodeId, to: NodeId, label: String, tag: &'static str, style| {
-        out.push(Edge {
+/// The edges being drawn, in order; most are plain lines.
+#[derive(Default)]
+struct Edges(Vec<Edge>);
+
+impl Edges {
+    fn add(&mut self, from: NodeId, to: NodeId, label: impl Into<String>, tag: &'static str) {
+        self.add_styled(from, to, label.into(), tag, EdgeStyle::Normal);
+    }
+
+    fn add_styled(
+        &mut self,
+        from: NodeId,
+        to: NodeId,
+        label: String,
+        tag: &'static str,
+        style: EdgeStyle,
+    ) {
+        self.0.push(Edge {
             key: edge(from, to),
             label,
             tag,
@@ -319,254 +332,227 @@ fn edges(variant: Variant) -> Vec<Edge> {
             count: 0,
             events: Vec::new(),
         })
-    };
-    let normal = EdgeStyle::Normal;
+    }
+}
+
+/// Every edge of the drawing, in the order it is drawn: the way round the
+/// loop, the model call, the response, the gates' exits, a tool call's
+/// path, and Stop.
+fn edges(variant: Variant) -> Vec<Edge> {
+    let mut edges = Edges::default();
+    way_round(&mut edges, variant);
+    model_call(&mut edges);
+    response(&mut edges, variant);
+    gate_exits(&mut edges, variant);
+    tool_call(&mut edges);
+    edges.add(
+        NodeId::StopButton,
+        NodeId::Exit(Status::Cancelled),
+        "Stop pressed: whatever was running is answered \"not run\"",
+        "",
+    );
+    edges.0
+}
+
+/// Start into the chain of gates, through it, and back to its entry for
+/// the next turn.
+fn way_round(edges: &mut Edges, variant: Variant) {
+    use NodeId::*;
     let chain = variant.chain();
     let entry = chain[0];
     // Start joins the chain at the deadline gate in both modes.
-    add(
-        Start,
-        GateDeadline,
-        "start: the first turn".into(),
-        "",
-        normal,
-    );
+    edges.add(Start, GateDeadline, "start: the first turn", "");
     for pair in chain.windows(2) {
-        add(pair[0], pair[1], pass_label(pair[0]), "", normal);
+        edges.add(pair[0], pair[1], pass_label(pair[0]), "");
     }
-    add(
+    edges.add(
         Results,
         entry,
-        "next turn: the results go back with the next request".into(),
+        "next turn: the results go back with the next request",
         "next turn",
-        normal,
     );
-    add(
+    edges.add(
         Response,
         entry,
-        "pause_turn: the turn is sent back to continue".into(),
+        "pause_turn: the turn is sent back to continue",
         "pause_turn",
-        normal,
     );
-    add(
-        ModelCall,
-        Response,
-        "the response arrives".into(),
-        "",
-        normal,
-    );
-    add(
+}
+
+/// The request: answered, retried after a backoff, or failed.
+fn model_call(edges: &mut Edges) {
+    use NodeId::*;
+    edges.add(ModelCall, Response, "the response arrives", "");
+    edges.add(
         ModelCall,
         Backoff,
-        "the request failed and will be retried".into(),
+        "the request failed and will be retried",
         "error",
-        normal,
     );
-    add(Backoff, ModelCall, "retry".into(), "retry", normal);
-    add(
+    edges.add(Backoff, ModelCall, "retry", "retry");
+    edges.add(
         ModelCall,
         Exit(Status::ModelError),
-        "the request failed: not retryable, or the retries are spent".into(),
+        "the request failed: not retryable, or the retries are spent",
         "",
-        normal,
     );
+}
+
+/// What a response's stop reason leads to: the verifier, an exit, or the
+/// tool calls.
+fn response(edges: &mut Edges, variant: Variant) {
+    use NodeId::*;
     let end_turn = match variant.stop {
-        StopMode::Strict => "end_turn without tool calls: a final answer to check".to_string(),
-        StopMode::Naive => "any turn without tool calls, even one cut off by max_tokens or a refusal (stop_mode naive)".to_string(),
+        StopMode::Strict => "end_turn without tool calls: a final answer to check",
+        StopMode::Naive => "any turn without tool calls, even one cut off by max_tokens or a refusal (stop_mode naive)",
     };
-    add(Response, Verifier, end_turn, "end_turn", normal);
-    add(
-        Verifier,
-        Exit(Status::Done),
-        "the answer is accepted".into(),
-        "",
-        normal,
-    );
-    add(
+    edges.add(Response, Verifier, end_turn, "end_turn");
+    edges.add(Verifier, Exit(Status::Done), "the answer is accepted", "");
+    edges.add(
         Verifier,
         Exit(Status::FailedVerification),
-        "the verifier rejects the answer".into(),
+        "the verifier rejects the answer",
         "",
-        normal,
     );
-    add(
+    edges.add(
         Response,
         Exit(Status::MaxTokens),
-        "max_tokens: the turn was cut off, which is not an answer".into(),
+        "max_tokens: the turn was cut off, which is not an answer",
         "",
-        normal,
     );
-    add(
+    edges.add(
         Response,
         Exit(Status::Refusal),
-        "refusal: the model refused".into(),
+        "refusal: the model refused",
         "",
-        normal,
     );
-    add(
+    edges.add(
         Response,
         Exit(Status::ContextLimit),
-        "model_context_window_exceeded: the provider stopped, the history no longer fits".into(),
+        "model_context_window_exceeded: the provider stopped, the history no longer fits",
         "",
-        normal,
     );
-    add(
+    edges.add(
         GateContext,
         Exit(Status::ContextLimit),
-        "the next request cannot fit the context window, so it is not sent".into(),
+        "the next request cannot fit the context window, so it is not sent",
         "",
-        normal,
     );
-    add(
+    edges.add(
         Response,
         Exit(Status::ModelError),
-        "an unknown stop_reason, an empty answer, or tool_use without calls".into(),
+        "an unknown stop_reason, an empty answer, or tool_use without calls",
         "",
-        normal,
     );
     if variant.cost == CostMode::Strict {
-        add(
+        edges.add(
             Response,
             Exit(Status::CostLimit),
-            "the response cost more than its estimate and went over the budget".into(),
+            "the response cost more than its estimate and went over the budget",
             "",
-            normal,
         );
     }
-    add(
+    edges.add(
         Response,
         GateToolCalls,
-        "tool_use: each call, in order".into(),
+        "tool_use: each call, in order",
         "tool_use",
-        normal,
     );
-    add(
+}
+
+/// The exits of the gates before a model call, and the deadline's cut
+/// through a call that is running.
+fn gate_exits(edges: &mut Edges, variant: Variant) {
+    use NodeId::*;
+    edges.add(
         GateDeadline,
         Exit(Status::Deadline),
-        "the deadline has passed".into(),
+        "the deadline has passed",
         "",
-        normal,
     );
-    add(
+    edges.add(
         GateTurns,
         Exit(Status::TurnLimit),
-        "max_turns model calls made".into(),
+        "max_turns model calls made",
         "",
-        normal,
     );
-    add(
+    edges.add(
         GateTokens,
         Exit(Status::TokenLimit),
-        "max_total_tokens reached".into(),
+        "max_total_tokens reached",
         "",
-        normal,
     );
     let over_budget = match variant.cost {
         CostMode::Strict => "the next call could exceed the budget",
         CostMode::Naive => "already over the budget",
     };
-    add(
-        GateCost,
-        Exit(Status::CostLimit),
-        over_budget.into(),
-        "",
-        normal,
-    );
+    edges.add(GateCost, Exit(Status::CostLimit), over_budget, "");
     for from in MID_CALL {
         let (label, style) = if variant.deadline_cuts_calls() {
             (
-                "the deadline passes mid-call and cuts it off".to_string(),
-                normal,
+                "the deadline passes mid-call and cuts it off",
+                EdgeStyle::Normal,
             )
         } else {
             (
-                "not taken under deadline_mode between_steps: a running call is not cut off"
-                    .to_string(),
+                "not taken under deadline_mode between_steps: a running call is not cut off",
                 EdgeStyle::NotTaken,
             )
         };
-        add(from, Exit(Status::Deadline), label, "", style);
+        edges.add_styled(from, Exit(Status::Deadline), label.into(), "", style);
     }
-    add(
-        GateToolCalls,
-        GateRepeat,
-        "within max_tool_calls".into(),
-        "",
-        normal,
-    );
-    add(
+}
+
+/// One tool call: its gates, validation, approval, the tool, and its result.
+fn tool_call(edges: &mut Edges) {
+    use NodeId::*;
+    edges.add(GateToolCalls, GateRepeat, "within max_tool_calls", "");
+    edges.add(
         GateToolCalls,
         Exit(Status::ToolCallLimit),
-        "one call too many: it is answered \"not run\"".into(),
+        "one call too many: it is answered \"not run\"",
         "",
-        normal,
     );
-    add(GateRepeat, Validate, "not a repeat".into(), "", normal);
-    add(
+    edges.add(GateRepeat, Validate, "not a repeat", "");
+    edges.add(
         GateRepeat,
         Exit(Status::RepeatedCall),
-        "a repeated call: it is answered \"not run\"".into(),
+        "a repeated call: it is answered \"not run\"",
         "",
-        normal,
     );
-    add(Validate, RunTool, "valid".into(), "", normal);
-    add(
-        Validate,
-        Approval,
-        "valid, needs approval".into(),
-        "",
-        normal,
-    );
-    add(
+    edges.add(Validate, RunTool, "valid", "");
+    edges.add(Validate, Approval, "valid, needs approval", "");
+    edges.add(
         Validate,
         Results,
-        "invalid: an error result the model reads".into(),
+        "invalid: an error result the model reads",
         "error result",
-        normal,
     );
-    add(
+    edges.add(
         Approval,
         RunTool,
-        "approved (as asked, edited, or always allowed)".into(),
+        "approved (as asked, edited, or always allowed)",
         "",
-        normal,
     );
-    add(
+    edges.add(
         Approval,
         Results,
-        "denied: the reason goes to the model".into(),
+        "denied: the reason goes to the model",
         "denied",
-        normal,
     );
-    add(
+    edges.add(
         Approval,
         Exit(Status::Blocked),
-        "denied and stopped, denied by the policy, or no one to ask".into(),
+        "denied and stopped, denied by the policy, or no one to ask",
         "",
-        normal,
     );
-    add(
-        RunTool,
-        Results,
-        "the tool's result (or its error)".into(),
-        "",
-        normal,
-    );
-    add(
+    edges.add(RunTool, Results, "the tool's result (or its error)", "");
+    edges.add(
         Results,
         GateToolCalls,
-        "the next call of the same turn".into(),
+        "the next call of the same turn",
         "next call",
-        normal,
     );
-    add(
-        StopButton,
-        Exit(Status::Cancelled),
-        "Stop pressed: whatever was running is answered \"not run\"".into(),
-        "",
-        normal,
-    );
-    out
 }
 
 fn pass_label(gate: NodeId) -> String {

@@ -133,7 +133,13 @@ fn dependencies_named(manifest: &str, prefixes: &[&str]) -> Vec<String> {
 fn no_harness_crate_depends_on_a_browser_or_ui_crate() {
     const BROWSER: &[&str] = &["leptos", "web-sys", "js-sys", "wasm-bindgen", "gloo"];
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    for name in ["loop-core", "loop-wire", "loop-mcp", "loop-interop", "harness"] {
+    for name in [
+        "loop-core",
+        "loop-wire",
+        "loop-mcp",
+        "loop-interop",
+        "harness",
+    ] {
         let found = dependencies_named(&manifest_of(&root, name), BROWSER);
         assert!(found.is_empty(), "{name} depends on {found:?}");
     }

@@ -190,296 +190,62 @@ struct GenaiSpan<'a> {
     end_ns: u128,
 }
 
+/// Another tool's GenAI spans sorted into what a run is made of.
+struct Layout<'s, 'a> {
+    chats: Vec<&'s GenaiSpan<'a>>,
+    tools: Vec<&'s GenaiSpan<'a>>,
+    /// For each of `tools`, the chat it belongs to.
+    owner: Vec<Option<usize>>,
+    agent: Option<&'s GenaiSpan<'a>>,
+    /// The earliest start: time zero of the run.
+    t0: u128,
+}
+
+impl Layout<'_, '_> {
+    /// Milliseconds since the run's start.
+    fn ms(&self, ns: u128) -> u64 {
+        ((ns.saturating_sub(self.t0)) / 1_000_000) as u64
+    }
+}
+
+/// What the turns add up to, for the run's outcome.
+#[derive(Default)]
+struct Totals {
+    input_tokens: u64,
+    output_tokens: u64,
+    calls: u32,
+    last_finish: Option<String>,
+    unknown_finishes: u32,
+    last_text: Option<String>,
+    /// The message of a failed model call.
+    failed: Option<String>,
+}
+
+/// Another tool's trace, rebuilt from its GenAI spans: the run's start,
+/// each chat span's turn with its calls and results, how it ended if the
+/// trace says, and the scenario.
 fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
-    let mut genai: Vec<GenaiSpan> = spans
-        .iter()
-        .filter_map(|span| {
-            let operation = attribute(span, "gen_ai.operation.name")
-                .and_then(|v| v.as_str().map(str::to_string))?;
-            Some(GenaiSpan {
-                span,
-                operation,
-                start_ns: nanos(span, "startTimeUnixNano"),
-                end_ns: nanos(span, "endTimeUnixNano"),
-            })
-        })
-        .collect();
-    if genai.is_empty() {
-        return Err(format!(
-            "none of the {} spans is a GenAI span (no gen_ai.operation.name attribute): the trace does not follow the OpenTelemetry GenAI conventions",
-            spans.len()
-        ));
-    }
-    genai.sort_by_key(|s| s.start_ns);
-    let t0 = genai.iter().map(|s| s.start_ns).min().unwrap_or(0);
-    let ms = |ns: u128| ((ns.saturating_sub(t0)) / 1_000_000) as u64;
-    let chats: Vec<&GenaiSpan> = genai
-        .iter()
-        .filter(|s| CHAT_OPERATIONS.contains(&s.operation.as_str()))
-        .collect();
-    let tool_spans: Vec<&GenaiSpan> = genai
-        .iter()
-        .filter(|s| s.operation == "execute_tool")
-        .collect();
-    let agent = genai.iter().find(|s| s.operation == "invoke_agent");
-    // Each tool span belongs to the chat last started before it; spans with
-    // the same start time keep the file's order (the sort is stable).
-    let mut owner: Vec<Option<usize>> = Vec::new();
-    let mut current = None;
-    for span in &genai {
-        match span.operation.as_str() {
-            "execute_tool" => owner.push(current),
-            op if CHAT_OPERATIONS.contains(&op) => current = Some(current.map_or(0, |c| c + 1)),
-            _ => {}
-        }
-    }
-    let skipped = genai.len() - chats.len() - tool_spans.len() - usize::from(agent.is_some());
-    if skipped > 0 {
-        notes.push(format!(
-            "{skipped} GenAI spans of other operations (embeddings, …) were left out."
-        ));
-    }
-
-    let text_attr =
-        |span: &Value, key: &str| attribute(span, key).and_then(|v| v.as_str().map(str::to_string));
-    let json_attr = |span: &Value, key: &str| {
-        text_attr(span, key).and_then(|t| serde_json::from_str::<Value>(&t).ok())
-    };
-    let model = chats
-        .iter()
-        .find_map(|c| {
-            text_attr(c.span, "gen_ai.request.model")
-                .or_else(|| text_attr(c.span, "gen_ai.response.model"))
-        })
-        .unwrap_or_else(|| "unknown model".to_string());
-    let first_input = chats
-        .first()
-        .and_then(|c| json_attr(c.span, "gen_ai.input.messages"));
-    let task = first_input
-        .as_ref()
-        .and_then(|messages| first_text_of_role(messages, "user"))
-        .unwrap_or_else(|| NOT_CAPTURED.to_string());
-    if chats
-        .iter()
-        .all(|c| attribute(c.span, "gen_ai.output.messages").is_none())
-    {
-        notes.push("The trace has no message content (gen_ai.input.messages / gen_ai.output.messages): capture is opt-in in every instrumentation. Timing, tools and tokens are shown; texts are not.".to_string());
-    }
-    let name = agent
-        .and_then(|a| text_attr(a.span, "gen_ai.agent.name"))
-        .unwrap_or_else(|| "Imported OpenTelemetry trace".to_string());
-    let scenario_name = name.clone();
-    let mut tool_names: Vec<String> = tool_spans
-        .iter()
-        .filter_map(|t| text_attr(t.span, "gen_ai.tool.name"))
-        .collect();
-    tool_names.dedup();
-
+    let genai = genai_spans(spans)?;
+    let layout = lay_out(&genai, notes);
+    let (started, scenario_name, model) = run_started(&layout, notes);
     let mut trace = TraceWriter::new();
-    trace.push(
-        0,
-        EventKind::RunStarted {
-            scenario: name,
-            model: model.clone(),
-            approval: Default::default(),
-            tools: tool_names,
-            limits: Default::default(),
-            context: Default::default(),
-            task,
-        },
-    );
-    let (mut input_tokens, mut output_tokens, mut calls) = (0u64, 0u64, 0u32);
-    let mut last_finish = None::<String>;
-    let mut unknown_finishes = 0;
-    let mut last_text = None::<String>;
-    let mut failed = None::<String>;
-    for (index, chat) in chats.iter().enumerate() {
-        let turn = index as u32 + 1;
-        let usage = Usage {
-            input_tokens: int(chat.span, "gen_ai.usage.input_tokens"),
-            output_tokens: int(chat.span, "gen_ai.usage.output_tokens"),
-        };
-        input_tokens += usage.input_tokens;
-        output_tokens += usage.output_tokens;
-        let latency_ms = ((chat.end_ns.saturating_sub(chat.start_ns)) / 1_000_000) as u64;
-        trace.push(
-            ms(chat.start_ns),
-            EventKind::ModelRequest {
-                turn,
-                attempt: 1,
-                messages: json_attr(chat.span, "gen_ai.input.messages")
-                    .and_then(|m| m.as_array().map(Vec::len))
-                    .unwrap_or(0),
-                estimated_input_tokens: usage.input_tokens,
-                max_output_tokens: int(chat.span, "gen_ai.request.max_tokens") as u32,
-            },
-        );
-        if status_code(chat.span) == 2 {
-            let message = chat.span["status"]["message"]
-                .as_str()
-                .unwrap_or("the model call failed")
-                .to_string();
-            trace.push(
-                ms(chat.end_ns),
-                EventKind::ModelError {
-                    turn,
-                    attempt: 1,
-                    status: None,
-                    message: message.clone(),
-                    retry_in_ms: None,
-                    latency_ms,
-                },
-            );
-            failed = Some(message);
-            continue;
-        }
-        let next_start = chats.get(index + 1).map_or(u128::MAX, |c| c.start_ns);
-        let own_tools: Vec<&&GenaiSpan> = tool_spans
-            .iter()
-            .zip(&owner)
-            .filter(|(_, owner)| **owner == Some(index))
-            .map(|(tool, _)| tool)
-            .collect();
-        let output = json_attr(chat.span, "gen_ai.output.messages");
-        let mut content = output.as_ref().map(content_of).unwrap_or_default();
-        if !content
-            .iter()
-            .any(|b| matches!(b, ContentBlock::ToolUse(_)))
-        {
-            // No captured output: the calls are known from their own spans.
-            content.extend(own_tools.iter().enumerate().map(|(k, t)| {
-                ContentBlock::ToolUse(ToolCall {
-                    id: text_attr(t.span, "gen_ai.tool.call.id")
-                        .unwrap_or_else(|| format!("call_{turn}_{k}")),
-                    name: text_attr(t.span, "gen_ai.tool.name").unwrap_or_default(),
-                    input: json_attr(t.span, "gen_ai.tool.call.arguments").unwrap_or(json!({})),
-                    input_raw: None,
-                })
-            }));
-        }
-        let finish = finish_reason(chat.span, output.as_ref());
-        if finish.is_none() {
-            unknown_finishes += 1;
-        }
-        let finish = finish.unwrap_or_else(|| "unknown".to_string());
-        last_finish = Some(finish.clone());
-        last_text = Some(text_of(&content));
-        let text = text_of(&content);
-        let tool_uses: Vec<ToolCall> = content
-            .iter()
-            .filter_map(|b| match b {
-                ContentBlock::ToolUse(c) => Some(c.clone()),
-                _ => None,
-            })
-            .collect();
-        trace.push(
-            ms(chat.end_ns),
-            EventKind::ModelResponse {
-                turn,
-                text,
-                content,
-                stop_reason: finish,
-                usage,
-                cost_usd: 0.0,
-                latency_ms,
-                by_person: false,
-            },
-        );
-        // Each call and its result: from its execute_tool span, else from the next chat's input.
-        let next_input = chats
-            .get(index + 1)
-            .and_then(|c| json_attr(c.span, "gen_ai.input.messages"));
-        for call in tool_uses {
-            calls += 1;
-            let span = own_tools.iter().find(|t| {
-                text_attr(t.span, "gen_ai.tool.call.id").as_deref() == Some(call.id.as_str())
-            });
-            let (start, end, result, is_error) = match span {
-                Some(t) => (
-                    t.start_ns,
-                    t.end_ns,
-                    text_attr(t.span, "gen_ai.tool.call.result"),
-                    status_code(t.span) == 2,
-                ),
-                None => (
-                    chat.end_ns,
-                    next_start.min(chat.end_ns),
-                    next_input.as_ref().and_then(|m| tool_response(m, &call.id)),
-                    false,
-                ),
-            };
-            trace.push(
-                ms(start),
-                EventKind::ToolCall {
-                    turn,
-                    id: call.id.clone(),
-                    name: call.name.clone(),
-                    args: call.input.clone(),
-                    args_raw: None,
-                    validation: Validation::Valid,
-                    unchecked: Vec::new(),
-                    needs_approval: false,
-                },
-            );
-            let content = result.unwrap_or_else(|| NOT_CAPTURED.to_string());
-            trace.push(
-                ms(end),
-                EventKind::ToolResult {
-                    id: call.id,
-                    name: call.name,
-                    content,
-                    is_error,
-                    latency_ms: ((end.saturating_sub(start)) / 1_000_000) as u64,
-                    state: None,
-                    by_person: false,
-                    fate: Some(crate::event::ResultFate::Ran),
-                    media: Vec::new(),
-                },
-            );
-        }
+    trace.push(0, started);
+    let mut totals = Totals::default();
+    for index in 0..layout.chats.len() {
+        push_turn(&mut trace, &layout, index, &mut totals);
     }
     let end_ms = trace.last_ms();
-    let finished = |status: Status, reason: String| Outcome {
-        status,
-        reason,
-        cause: None,
-        turns: chats.len() as u32,
-        tool_calls: calls,
-        calls: None,
-        input_tokens,
-        output_tokens,
-        cost_usd: 0.0,
-        elapsed_ms: end_ms,
-        answer: None,
-    };
-    let outcome = match (failed, last_finish.as_deref()) {
-        (Some(message), _) => Some(finished(
-            Status::ModelError,
-            format!("imported: the last model call failed: {message}"),
-        )),
-        (None, Some(reason @ "model_context_window_exceeded")) => Some(finished(
-            Status::ContextLimit,
-            format!("imported: the provider stopped: the request no longer fits the model's context window (finish reason {reason})"),
-        )),
-        (None, Some(reason @ ("stop" | "end_turn"))) => Some(Outcome {
-            answer: last_text,
-            ..finished(
-                Status::Done,
-                format!("imported: the last response ended with finish reason {reason}"),
-            )
-        }),
-        _ => None,
-    };
-    match outcome {
+    match imported_outcome(&totals, layout.chats.len() as u32, end_ms) {
         Some(outcome) => trace.push(end_ms, EventKind::RunFinished(outcome)),
         None => notes.push("The trace does not say how the run ended (its last response asked for tools, or gave no finish reason), so the run has no stop status.".to_string()),
     }
-    if unknown_finishes > 0 {
-        notes.push(format!("{unknown_finishes} model call{} no finish reason in the trace (gen_ai.response.finish_reasons, the output message's finish_reason or the provider's stop reason): shown as \"unknown\".", if unknown_finishes == 1 { " has" } else { "s have" }));
+    let unknown = totals.unknown_finishes;
+    if unknown > 0 {
+        notes.push(format!("{unknown} model call{} no finish reason in the trace (gen_ai.response.finish_reasons, the output message's finish_reason or the provider's stop reason): shown as \"unknown\".", if unknown == 1 { " has" } else { "s have" }));
     }
     let mut events = trace.into_events();
     crate::event::backfill(&mut events);
-    let chat_spans: Vec<&Value> = chats.iter().map(|c| c.span).collect();
+    let chat_spans: Vec<&Value> = layout.chats.iter().map(|c| c.span).collect();
     let scenario = super::scenario::rebuild(&chat_spans, &events, &scenario_name, &model, notes);
     if let Some(scenario) = &scenario {
         // The run offered the scenario's tools, not only those it called.
@@ -500,6 +266,322 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
         events,
         forked_at: None,
     })
+}
+
+/// The spans that follow the GenAI conventions, in start order (spans
+/// with the same start keep the file's order).
+fn genai_spans(spans: &[Value]) -> Result<Vec<GenaiSpan<'_>>, String> {
+    let mut genai: Vec<GenaiSpan> = spans
+        .iter()
+        .filter_map(|span| {
+            let operation = attribute(span, "gen_ai.operation.name")
+                .and_then(|v| v.as_str().map(str::to_string))?;
+            Some(GenaiSpan {
+                span,
+                operation,
+                start_ns: nanos(span, "startTimeUnixNano"),
+                end_ns: nanos(span, "endTimeUnixNano"),
+            })
+        })
+        .collect();
+    if genai.is_empty() {
+        return Err(format!(
+            "none of the {} spans is a GenAI span (no gen_ai.operation.name attribute): the trace does not follow the OpenTelemetry GenAI conventions",
+            spans.len()
+        ));
+    }
+    genai.sort_by_key(|s| s.start_ns);
+    Ok(genai)
+}
+
+/// The chats, the tool spans and the chat each belongs to, and the agent;
+/// a note for the spans of other operations, which are left out.
+fn lay_out<'s, 'a>(genai: &'s [GenaiSpan<'a>], notes: &mut Vec<String>) -> Layout<'s, 'a> {
+    let chats: Vec<&GenaiSpan> = genai
+        .iter()
+        .filter(|s| CHAT_OPERATIONS.contains(&s.operation.as_str()))
+        .collect();
+    let tools: Vec<&GenaiSpan> = genai
+        .iter()
+        .filter(|s| s.operation == "execute_tool")
+        .collect();
+    let agent = genai.iter().find(|s| s.operation == "invoke_agent");
+    // Each tool span belongs to the chat last started before it.
+    let mut owner: Vec<Option<usize>> = Vec::new();
+    let mut current = None;
+    for span in genai {
+        match span.operation.as_str() {
+            "execute_tool" => owner.push(current),
+            op if CHAT_OPERATIONS.contains(&op) => current = Some(current.map_or(0, |c| c + 1)),
+            _ => {}
+        }
+    }
+    let skipped = genai.len() - chats.len() - tools.len() - usize::from(agent.is_some());
+    if skipped > 0 {
+        notes.push(format!(
+            "{skipped} GenAI spans of other operations (embeddings, …) were left out."
+        ));
+    }
+    Layout {
+        chats,
+        tools,
+        owner,
+        agent,
+        t0: genai.iter().map(|s| s.start_ns).min().unwrap_or(0),
+    }
+}
+
+fn text_attr(span: &Value, key: &str) -> Option<String> {
+    attribute(span, key).and_then(|v| v.as_str().map(str::to_string))
+}
+
+fn json_attr(span: &Value, key: &str) -> Option<Value> {
+    text_attr(span, key).and_then(|t| serde_json::from_str::<Value>(&t).ok())
+}
+
+/// The run's first event, the scenario's name and the model, from what the
+/// spans say; a note when they carry no message content.
+fn run_started(layout: &Layout, notes: &mut Vec<String>) -> (EventKind, String, String) {
+    let chats = &layout.chats;
+    let model = chats
+        .iter()
+        .find_map(|c| {
+            text_attr(c.span, "gen_ai.request.model")
+                .or_else(|| text_attr(c.span, "gen_ai.response.model"))
+        })
+        .unwrap_or_else(|| "unknown model".to_string());
+    let first_input = chats
+        .first()
+        .and_then(|c| json_attr(c.span, "gen_ai.input.messages"));
+    let task = first_input
+        .as_ref()
+        .and_then(|messages| first_text_of_role(messages, "user"))
+        .unwrap_or_else(|| NOT_CAPTURED.to_string());
+    if chats
+        .iter()
+        .all(|c| attribute(c.span, "gen_ai.output.messages").is_none())
+    {
+        notes.push("The trace has no message content (gen_ai.input.messages / gen_ai.output.messages): capture is opt-in in every instrumentation. Timing, tools and tokens are shown; texts are not.".to_string());
+    }
+    let name = layout
+        .agent
+        .and_then(|a| text_attr(a.span, "gen_ai.agent.name"))
+        .unwrap_or_else(|| "Imported OpenTelemetry trace".to_string());
+    let mut tool_names: Vec<String> = layout
+        .tools
+        .iter()
+        .filter_map(|t| text_attr(t.span, "gen_ai.tool.name"))
+        .collect();
+    tool_names.dedup();
+    let started = EventKind::RunStarted {
+        scenario: name.clone(),
+        model: model.clone(),
+        approval: Default::default(),
+        tools: tool_names,
+        limits: Default::default(),
+        context: Default::default(),
+        task,
+    };
+    (started, name, model)
+}
+
+/// The events of the chat at `index`: its request, then its error, or its
+/// response and each call it asked for with the call's result.
+fn push_turn(trace: &mut TraceWriter, layout: &Layout, index: usize, totals: &mut Totals) {
+    let chat = layout.chats[index];
+    let turn = index as u32 + 1;
+    let usage = Usage {
+        input_tokens: int(chat.span, "gen_ai.usage.input_tokens"),
+        output_tokens: int(chat.span, "gen_ai.usage.output_tokens"),
+    };
+    totals.input_tokens += usage.input_tokens;
+    totals.output_tokens += usage.output_tokens;
+    let latency_ms = ((chat.end_ns.saturating_sub(chat.start_ns)) / 1_000_000) as u64;
+    trace.push(
+        layout.ms(chat.start_ns),
+        EventKind::ModelRequest {
+            turn,
+            attempt: 1,
+            messages: json_attr(chat.span, "gen_ai.input.messages")
+                .and_then(|m| m.as_array().map(Vec::len))
+                .unwrap_or(0),
+            estimated_input_tokens: usage.input_tokens,
+            max_output_tokens: int(chat.span, "gen_ai.request.max_tokens") as u32,
+        },
+    );
+    if status_code(chat.span) == 2 {
+        let message = chat.span["status"]["message"]
+            .as_str()
+            .unwrap_or("the model call failed")
+            .to_string();
+        trace.push(
+            layout.ms(chat.end_ns),
+            EventKind::ModelError {
+                turn,
+                attempt: 1,
+                status: None,
+                message: message.clone(),
+                retry_in_ms: None,
+                latency_ms,
+            },
+        );
+        totals.failed = Some(message);
+        return;
+    }
+    let own_tools: Vec<&GenaiSpan> = layout
+        .tools
+        .iter()
+        .zip(&layout.owner)
+        .filter(|(_, owner)| **owner == Some(index))
+        .map(|(tool, _)| *tool)
+        .collect();
+    let output = json_attr(chat.span, "gen_ai.output.messages");
+    let mut content = output.as_ref().map(content_of).unwrap_or_default();
+    if !content
+        .iter()
+        .any(|b| matches!(b, ContentBlock::ToolUse(_)))
+    {
+        // No captured output: the calls are known from their own spans.
+        content.extend(own_tools.iter().enumerate().map(|(k, t)| {
+            ContentBlock::ToolUse(ToolCall {
+                id: text_attr(t.span, "gen_ai.tool.call.id")
+                    .unwrap_or_else(|| format!("call_{turn}_{k}")),
+                name: text_attr(t.span, "gen_ai.tool.name").unwrap_or_default(),
+                input: json_attr(t.span, "gen_ai.tool.call.arguments").unwrap_or(json!({})),
+                input_raw: None,
+            })
+        }));
+    }
+    let finish = finish_reason(chat.span, output.as_ref());
+    if finish.is_none() {
+        totals.unknown_finishes += 1;
+    }
+    let finish = finish.unwrap_or_else(|| "unknown".to_string());
+    totals.last_finish = Some(finish.clone());
+    totals.last_text = Some(text_of(&content));
+    let text = text_of(&content);
+    let tool_uses: Vec<ToolCall> = content
+        .iter()
+        .filter_map(|b| match b {
+            ContentBlock::ToolUse(c) => Some(c.clone()),
+            _ => None,
+        })
+        .collect();
+    trace.push(
+        layout.ms(chat.end_ns),
+        EventKind::ModelResponse {
+            turn,
+            text,
+            content,
+            stop_reason: finish,
+            usage,
+            cost_usd: 0.0,
+            latency_ms,
+            by_person: false,
+        },
+    );
+    // Each call and its result: from its execute_tool span, else from the next chat's input.
+    let next = layout.chats.get(index + 1);
+    let next_start = next.map_or(u128::MAX, |c| c.start_ns);
+    let next_input = next.and_then(|c| json_attr(c.span, "gen_ai.input.messages"));
+    for call in tool_uses {
+        totals.calls += 1;
+        let span = own_tools.iter().find(|t| {
+            text_attr(t.span, "gen_ai.tool.call.id").as_deref() == Some(call.id.as_str())
+        });
+        let (start, end, result, is_error) = match span {
+            Some(t) => (
+                t.start_ns,
+                t.end_ns,
+                text_attr(t.span, "gen_ai.tool.call.result"),
+                status_code(t.span) == 2,
+            ),
+            None => (
+                chat.end_ns,
+                next_start.min(chat.end_ns),
+                next_input.as_ref().and_then(|m| tool_response(m, &call.id)),
+                false,
+            ),
+        };
+        push_call(trace, layout, turn, call, (start, end), result, is_error);
+    }
+}
+
+/// A call and its result, as the trace timed them.
+fn push_call(
+    trace: &mut TraceWriter,
+    layout: &Layout,
+    turn: u32,
+    call: ToolCall,
+    (start, end): (u128, u128),
+    result: Option<String>,
+    is_error: bool,
+) {
+    trace.push(
+        layout.ms(start),
+        EventKind::ToolCall {
+            turn,
+            id: call.id.clone(),
+            name: call.name.clone(),
+            args: call.input.clone(),
+            args_raw: None,
+            validation: Validation::Valid,
+            unchecked: Vec::new(),
+            needs_approval: false,
+        },
+    );
+    let content = result.unwrap_or_else(|| NOT_CAPTURED.to_string());
+    trace.push(
+        layout.ms(end),
+        EventKind::ToolResult {
+            id: call.id,
+            name: call.name,
+            content,
+            is_error,
+            latency_ms: ((end.saturating_sub(start)) / 1_000_000) as u64,
+            state: None,
+            by_person: false,
+            fate: Some(crate::event::ResultFate::Ran),
+            media: Vec::new(),
+        },
+    );
+}
+
+/// How the run ended, when the trace says: a failed model call, the
+/// provider's context window, or a final answer. `None` when its last
+/// response asked for tools or gave no finish reason.
+fn imported_outcome(totals: &Totals, turns: u32, end_ms: u64) -> Option<Outcome> {
+    let finished = |status: Status, reason: String| Outcome {
+        status,
+        reason,
+        cause: None,
+        turns,
+        tool_calls: totals.calls,
+        calls: None,
+        input_tokens: totals.input_tokens,
+        output_tokens: totals.output_tokens,
+        cost_usd: 0.0,
+        elapsed_ms: end_ms,
+        answer: None,
+    };
+    match (&totals.failed, totals.last_finish.as_deref()) {
+        (Some(message), _) => Some(finished(
+            Status::ModelError,
+            format!("imported: the last model call failed: {message}"),
+        )),
+        (None, Some(reason @ "model_context_window_exceeded")) => Some(finished(
+            Status::ContextLimit,
+            format!("imported: the provider stopped: the request no longer fits the model's context window (finish reason {reason})"),
+        )),
+        (None, Some(reason @ ("stop" | "end_turn"))) => Some(Outcome {
+            answer: totals.last_text.clone(),
+            ..finished(
+                Status::Done,
+                format!("imported: the last response ended with finish reason {reason}"),
+            )
+        }),
+        _ => None,
+    }
 }
 
 fn text_of(content: &[ContentBlock]) -> String {
