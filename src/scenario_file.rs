@@ -49,7 +49,7 @@ pub fn classify(text: &str) -> Result<(), NotAScenario> {
         Err(whole) => {
             if is_json_lines(trimmed) {
                 return Err(NotAScenario::Run(
-                    "a run record (JSON Lines, one event per line)".into(),
+                    harness::import::Kind::Record.describe().into(),
                 ));
             }
             // Said as the JSON box says it: the place in characters, the
@@ -60,30 +60,15 @@ pub fn classify(text: &str) -> Result<(), NotAScenario> {
             )));
         }
     };
-    let Some(object) = document.as_object() else {
+    if !document.is_object() {
         return Err(NotAScenario::Refused(format!(
             "a scenario is a JSON object, and this file holds {}",
-            kind_of(&document)
+            json_kind(&document)
         )));
-    };
-    if object.contains_key("resourceSpans") {
-        return Err(NotAScenario::Run(
-            "an OpenTelemetry trace (OTLP/JSON)".into(),
-        ));
     }
-    if object.contains_key("seq") && object.contains_key("type") {
-        return Err(NotAScenario::Run("one event of a run's trace".into()));
-    }
-    if document["type"] == "message"
-        || document["object"] == "chat.completion"
-        || document["object"] == "response"
-    {
-        return Err(NotAScenario::Run("a provider's response body".into()));
-    }
-    let carries_messages = object.get("messages").is_some_and(Value::is_array);
-    let carries_input = object.contains_key("input") && object.contains_key("model");
-    if carries_messages || carries_input {
-        return Err(NotAScenario::Run("a provider's request body".into()));
+    // A run file of any other kind, known the way "Import run…" knows it.
+    if let Some(kind) = harness::import::kind_of(trimmed) {
+        return Err(NotAScenario::Run(kind.describe().into()));
     }
     Ok(())
 }
@@ -98,7 +83,7 @@ fn is_json_lines(text: &str) -> bool {
             .all(|line| serde_json::from_str::<Value>(line).is_ok_and(|v| v.is_object()))
 }
 
-fn kind_of(value: &Value) -> &'static str {
+fn json_kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a true/false value",

@@ -147,83 +147,71 @@ pub async fn parse_record(text: String) -> Result<Record, String> {
     Record::from_jsonl(&text)
 }
 
-/// A run file picked for import: a record (or a bare trace) as JSON Lines,
-/// an OpenTelemetry trace as OTLP/JSON (`harness::otel::from_otlp`), or a
-/// provider's request body (`harness::transcript`), with what the file did
-/// not hold, and a body's verdict, in plain sentences.
-///
-/// A provider's response (a body, or a saved SSE stream) is read as the
-/// answer to the request `in_view` ends on (`harness::transcript::import_response`).
+/// A run file picked for import, read by `harness::import::read` (the
+/// CLI's `import` reads with it too): a record (or a bare trace) as JSON
+/// Lines, an OpenTelemetry trace as OTLP/JSON, a provider's request body,
+/// or a provider's response (a body, or a saved SSE stream) read as the
+/// answer to the request `in_view` ends on; with what the file did not
+/// hold, and a body's verdict, in plain sentences.
 #[cfg_attr(feature = "split", lazy)]
 pub async fn read_run_file(text: String, in_view: Record) -> Result<(Record, Vec<String>), String> {
-    let trimmed = text.trim_start();
-    let response_body = serde_json::from_str::<serde_json::Value>(trimmed).is_ok_and(|d| {
-        d["type"] == "message" || d["object"] == "chat.completion" || d["object"] == "response"
-    });
-    let sse = trimmed.starts_with("event:") || trimmed.starts_with("data:");
-    if response_body || sse {
-        let answered = harness::transcript::import_response(&in_view, &text)?;
-        let note = format!(
-            "Read as an {} response ({}): turn {}'s answer, added to the run in view.",
-            answered.provider.label(),
-            answered.read_as,
-            answered.turn
-        );
-        return Ok((answered.record, vec![note]));
-    }
-    // OTLP/JSON is one JSON object with resourceSpans; a record's first
-    // line is an object too, so the key decides.
-    if trimmed.starts_with('{') {
-        if let Ok(document) = serde_json::from_str::<serde_json::Value>(trimmed) {
-            if document.get("resourceSpans").is_some() {
-                let imported = harness::otel::from_otlp(&document)?;
-                let mut notes = imported.notes;
-                if !imported.ours {
-                    let first = if imported.record.scenario.is_some() {
-                        "Read from OpenTelemetry GenAI spans written by another tool: its calls and results are as the spans recorded them, and the scenario (system prompt, tools, the model's turns) is rebuilt from them, its tools answering with the recorded results, so the run replays and forks."
-                    } else {
-                        "Read from OpenTelemetry GenAI spans written by another tool: the run has no scenario, and its calls and results are as the spans recorded them."
-                    };
-                    notes.insert(0, first.to_string());
-                }
-                return Ok((imported.record, notes));
-            }
-            // A provider's request body: the conversation it carries, with
-            // what was left out and the provider's verdict on the body.
-            // (A trace event has a `seq`; a request body never does.)
-            let body = document.get("messages").is_some_and(|m| m.is_array())
-                || document.get("input").is_some();
-            if body && document.get("seq").is_none() {
-                let transcript = harness::transcript::import_request(&document)
-                    .map_err(|why| format!("not a request body the playground can read: {why}"))?;
-                let label = transcript.provider.label();
-                let mut notes = vec![format!(
-                    "Read as an {label} request ({}); its tools answer with the results it recorded.",
-                    transcript.detected_by
-                )];
-                if !transcript.lost.is_empty() {
-                    notes.push(format!("Not kept: {}.", transcript.lost.join("; ")));
-                }
-                if !transcript.undeclared.is_empty() {
-                    notes.push(format!(
-                        "Called but not declared in the body: {}. The scenario answers these calls from the recorded results and does not offer the tools to the model.",
-                        transcript.undeclared.join(", ")
-                    ));
-                }
-                notes.extend(transcript.refused.iter().map(|v| {
-                    format!(
-                        "✗ {label} would refuse this body: HTTP 400 {} (at {}).",
-                        v.message, v.path
-                    )
-                }));
-                if transcript.refused.is_empty() {
-                    notes.push(format!("✓ {label} would accept this body."));
-                }
-                return Ok((transcript.record, notes));
-            }
+    use harness::import::{read, Import, ImportError};
+    match read(&text, Some(&in_view)) {
+        Ok(Import::Record(record)) => Ok((record, Vec::new())),
+        Ok(Import::Response(answered)) => {
+            let note = format!(
+                "Read as an {} response ({}): turn {}'s answer, added to the run in view.",
+                answered.provider.label(),
+                answered.read_as,
+                answered.turn
+            );
+            Ok((answered.record, vec![note]))
         }
+        Ok(Import::Otlp(imported)) => {
+            let mut notes = imported.notes;
+            if !imported.ours {
+                let first = if imported.record.scenario.is_some() {
+                    "Read from OpenTelemetry GenAI spans written by another tool: its calls and results are as the spans recorded them, and the scenario (system prompt, tools, the model's turns) is rebuilt from them, its tools answering with the recorded results, so the run replays and forks."
+                } else {
+                    "Read from OpenTelemetry GenAI spans written by another tool: the run has no scenario, and its calls and results are as the spans recorded them."
+                };
+                notes.insert(0, first.to_string());
+            }
+            Ok((imported.record, notes))
+        }
+        // A provider's request body: the conversation it carries, with
+        // what was left out and the provider's verdict on the body.
+        Ok(Import::Request(transcript)) => {
+            let label = transcript.provider.label();
+            let mut notes = vec![format!(
+                "Read as an {label} request ({}); its tools answer with the results it recorded.",
+                transcript.detected_by
+            )];
+            if !transcript.lost.is_empty() {
+                notes.push(format!("Not kept: {}.", transcript.lost.join("; ")));
+            }
+            if !transcript.undeclared.is_empty() {
+                notes.push(format!(
+                    "Called but not declared in the body: {}. The scenario answers these calls from the recorded results and does not offer the tools to the model.",
+                    transcript.undeclared.join(", ")
+                ));
+            }
+            notes.extend(transcript.refused.iter().map(|v| {
+                format!(
+                    "✗ {label} would refuse this body: HTTP 400 {} (at {}).",
+                    v.message, v.path
+                )
+            }));
+            if transcript.refused.is_empty() {
+                notes.push(format!("✓ {label} would accept this body."));
+            }
+            Ok((transcript.record, notes))
+        }
+        Err(ImportError::Request(why)) => {
+            Err(format!("not a request body the playground can read: {why}"))
+        }
+        Err(other) => Err(other.to_string()),
     }
-    Record::from_jsonl(&text).map(|record| (record, Vec::new()))
 }
 
 /// The run as an OpenTelemetry trace (OTLP/JSON, GenAI conventions; see

@@ -1,13 +1,15 @@
 //! `agent-loop export --otel` and `agent-loop import`: a recorded run as an
 //! OpenTelemetry GenAI trace (OTLP/JSON); such a trace, or a provider's
-//! request body, back as a record (see `harness::otel` and
-//! `harness::transcript`).
+//! request body, back as a record (read by `harness::import`, the page's
+//! reader too).
 
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use harness::otel::{from_otlp, to_otlp};
+use harness::import::{Import, ImportError};
+use harness::otel::to_otlp;
+use harness::transcript::Transcript;
 
 use crate::args::{ExportArgs, ImportArgs};
 use crate::record::read_record_file;
@@ -40,24 +42,31 @@ pub fn import_command(args: &ImportArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let document: serde_json::Value = match serde_json::from_str(&text) {
-        Ok(document) => document,
-        Err(err) => {
-            eprintln!(
-                "agent-loop: {shown}: {}",
-                harness::scenario::syntax::describe(&err, &text)
-            );
+    // The page's "Import run…" reads with the same reader; there a
+    // response answers the run in view, here there is none.
+    let imported = match harness::import::read(&text, None) {
+        Ok(imported) => imported,
+        Err(ImportError::Request(why)) => {
+            eprintln!("agent-loop: {shown}: not an OpenTelemetry trace nor a request body it can read: {why}");
             return ExitCode::from(2);
         }
-    };
-    if document.get("resourceSpans").is_none() {
-        return import_request_body(&args.trace, &document, args.out.as_deref());
-    }
-    let imported = match from_otlp(&document) {
-        Ok(imported) => imported,
         Err(why) => {
             eprintln!("agent-loop: {shown}: {why}");
             return ExitCode::from(2);
+        }
+    };
+    let imported = match imported {
+        Import::Request(transcript) => {
+            return import_request_body(&args.trace, transcript, args.out.as_deref())
+        }
+        Import::Otlp(imported) => imported,
+        other => {
+            let record = other.into_record();
+            eprintln!(
+                "read {} events from {shown} (a run record, written out as it is)",
+                record.events.len()
+            );
+            return write_out(args.out.as_deref(), &record.to_jsonl());
         }
     };
     let events = imported.record.events.len();
@@ -76,15 +85,8 @@ pub fn import_command(args: &ImportArgs) -> ExitCode {
 /// A provider's request body: the conversation as a record, what it lost,
 /// and the provider's verdict on the body as pasted. Exit 3 when the
 /// provider would refuse it (the record is written all the same).
-fn import_request_body(path: &Path, body: &serde_json::Value, out: Option<&Path>) -> ExitCode {
+fn import_request_body(path: &Path, transcript: Transcript, out: Option<&Path>) -> ExitCode {
     let shown = path.display();
-    let transcript = match harness::transcript::import_request(body) {
-        Ok(transcript) => transcript,
-        Err(why) => {
-            eprintln!("agent-loop: {shown}: not an OpenTelemetry trace nor a request body it can read: {why}");
-            return ExitCode::from(2);
-        }
-    };
     let label = transcript.provider.label();
     eprintln!(
         "read {shown} as an {label} request ({}): {} events",

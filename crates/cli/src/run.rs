@@ -263,31 +263,29 @@ pub fn check_command(args: &CheckArgs) -> ExitCode {
 /// it with its verdict. `None`: a scenario (or a built-in's name), checked
 /// by running it.
 fn check_what_is_not_a_scenario(source: &str) -> Option<ExitCode> {
+    use harness::import::{kind_of, Kind};
     let text = std::fs::read_to_string(source).ok()?;
-    if let Ok(body) = serde_json::from_str::<serde_json::Value>(&text) {
-        // A scenario has a task; a request body has messages or input. A
-        // body is checked as it stands, by the provider it is written for.
-        if body.get("task").is_some() {
-            return None;
+    match kind_of(&text)? {
+        // A body is checked as it stands, by the provider it is written for.
+        Kind::Request => {
+            let body: serde_json::Value = serde_json::from_str(&text).ok()?;
+            let (provider, detected_by) = harness::wire::Provider::of_request_body(&body).ok()?;
+            let violations = harness::wire::check_body(provider, &body);
+            let refused = !violations.is_empty();
+            println!(
+                "{source}: an {} request body ({detected_by}); checked as that provider would:",
+                provider.label()
+            );
+            print!("{}", wire::verdict(provider, violations));
+            return Some(if refused {
+                ExitCode::from(3)
+            } else {
+                ExitCode::SUCCESS
+            });
         }
-        let (provider, detected_by) = harness::transcript::detect(&body).ok()?;
-        let violations = harness::wire::check_body(provider, &body);
-        let refused = !violations.is_empty();
-        println!(
-            "{source}: an {} request body ({detected_by}); checked as that provider would:",
-            provider.label()
-        );
-        print!("{}", wire::verdict(provider, violations));
-        return Some(if refused {
-            ExitCode::from(3)
-        } else {
-            ExitCode::SUCCESS
-        });
-    }
-    // Not one JSON value: a record when its first line is a JSON object.
-    let first = text.lines().find(|line| !line.trim().is_empty())?;
-    if !serde_json::from_str::<serde_json::Value>(first).is_ok_and(|v| v.is_object()) {
-        return None;
+        Kind::Record => {}
+        // A scenario's own loader says what is wrong with anything else.
+        Kind::Event | Kind::Otlp | Kind::Response => return None,
     }
     let record = match harness::replay::Record::from_jsonl(&text) {
         Ok(record) => record,

@@ -16,6 +16,6 @@
 pub mod lesson;
 
 pub use loop_core::*;
-pub use loop_interop::{otel, transcript};
+pub use loop_interop::{import, otel, transcript};
 pub use loop_mcp as mcp;
 pub use loop_wire::{pairing, person_turn, provider, wire};

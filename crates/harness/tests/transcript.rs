@@ -11,7 +11,7 @@ use harness::fork::fork_points;
 use harness::replay::{replay, Assertions};
 use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;
-use harness::transcript::{detect, import_request};
+use harness::transcript::import_request;
 use harness::wire::history::history_from_trace;
 use harness::wire::{check_body, rejections, Provider, RequestShape, WireRequest};
 use harness::RunOptions;
@@ -35,7 +35,11 @@ const BODIES: [(&str, Provider); 3] = [
 fn each_format_is_detected_and_round_trips_through_a_record() {
     for (name, provider) in BODIES {
         let body = fixture(name);
-        assert_eq!(detect(&body).unwrap().0, provider, "{name}");
+        assert_eq!(
+            Provider::of_request_body(&body).unwrap().0,
+            provider,
+            "{name}"
+        );
         let imported = import_request(&body).unwrap();
         let scenario = imported.record.scenario.as_ref().unwrap();
         let tools = scenario.tool_specs().unwrap();

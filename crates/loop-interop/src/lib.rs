@@ -3,8 +3,12 @@
 //! and OpenTelemetry (a trace as GenAI spans, exported, sent, and read back,
 //! our own or another instrumentation's).
 //!
+//! [`import`] is the one reader of every run file (records, OTLP, request
+//! bodies, responses), for the page and the CLI alike.
+//!
 //! Builds on `loop-core` and `loop-wire`.
 
+pub mod import;
 pub mod otel;
 pub mod transcript;
 

@@ -48,77 +48,9 @@ pub struct Transcript {
     pub undeclared: Vec<String>,
 }
 
-/// Which provider's request `body` is, and why; or why it is none.
-pub fn detect(body: &Value) -> Result<(Provider, String), String> {
-    let Some(object) = body.as_object() else {
-        return Err("a request body is a JSON object".to_string());
-    };
-    if object.contains_key("input") && !object.contains_key("messages") {
-        return Ok((
-            Provider::OpenaiResponses,
-            "it has \"input\" and no \"messages\"".to_string(),
-        ));
-    }
-    let Some(messages) = object.get("messages").and_then(Value::as_array) else {
-        return Err("neither \"messages\" (Anthropic Messages, OpenAI Chat Completions) nor \"input\" (OpenAI Responses) is there".to_string());
-    };
-    let role_is = |roles: &[&str]| {
-        messages.iter().any(|m| {
-            m.get("role")
-                .and_then(Value::as_str)
-                .is_some_and(|r| roles.contains(&r))
-        })
-    };
-    let block_is = |kinds: &[&str]| {
-        messages.iter().any(|m| {
-            m.get("content")
-                .and_then(Value::as_array)
-                .is_some_and(|blocks| {
-                    blocks.iter().any(|b| {
-                        b.get("type")
-                            .and_then(Value::as_str)
-                            .is_some_and(|t| kinds.contains(&t))
-                    })
-                })
-        })
-    };
-    let tools = object.get("tools").and_then(Value::as_array);
-    if role_is(&["system", "developer", "tool"])
-        || messages.iter().any(|m| m.get("tool_calls").is_some())
-    {
-        return Ok((
-            Provider::OpenaiChat,
-            "it has a system, developer or tool message, or tool_calls".to_string(),
-        ));
-    }
-    if tools.is_some_and(|t| t.iter().any(|t| t.get("function").is_some())) {
-        return Ok((
-            Provider::OpenaiChat,
-            "its tools are {\"type\": \"function\", \"function\": …}".to_string(),
-        ));
-    }
-    if object.contains_key("system") || block_is(&["tool_use", "tool_result", "thinking"]) {
-        return Ok((
-            Provider::Anthropic,
-            "it has a top-level system, or tool_use, tool_result or thinking blocks".to_string(),
-        ));
-    }
-    if tools.is_some_and(|t| t.iter().any(|t| t.get("input_schema").is_some())) {
-        return Ok((
-            Provider::Anthropic,
-            "its tools have input_schema".to_string(),
-        ));
-    }
-    Ok((
-        Provider::OpenaiChat,
-        "nothing in it is only Anthropic's; the body would read the same as Anthropic Messages"
-            .to_string(),
-    ))
-}
-
 /// Reads `body` as a run (see the module's doc).
 pub fn import_request(body: &Value) -> Result<Transcript, String> {
-    let (provider, detected_by) = detect(body)?;
+    let (provider, detected_by) = Provider::of_request_body(body)?;
     let history = provider.parse_request(body)?;
     let mut lost = lost_parts(provider, body);
     let Some(first) = history.messages.first() else {
@@ -639,13 +571,7 @@ fn read_response(
     if trimmed.starts_with('{') {
         let body: Value =
             serde_json::from_str(trimmed).map_err(|e| format!("the response is not JSON: {e}"))?;
-        let provider = if body["type"] == "message" {
-            Provider::Anthropic
-        } else if body["object"] == "chat.completion" || body.get("choices").is_some() {
-            Provider::OpenaiChat
-        } else if body["object"] == "response" || body.get("output").is_some() {
-            Provider::OpenaiResponses
-        } else {
+        let Some(provider) = Provider::of_response_body(&body) else {
             return Err("not a response body: an Anthropic message has \"type\": \"message\", an OpenAI chat completion \"choices\", an OpenAI response \"output\"".to_string());
         };
         let response = provider
@@ -653,13 +579,7 @@ fn read_response(
             .map_err(|e| format!("the {} response cannot be read: {e}", provider.label()))?;
         return Ok((provider, response, "a response body"));
     }
-    let provider = if trimmed.contains("message_start") {
-        Provider::Anthropic
-    } else if trimmed.contains("response.created") || trimmed.contains("\"response.") {
-        Provider::OpenaiResponses
-    } else if trimmed.contains("chat.completion.chunk") || trimmed.contains("\"choices\"") {
-        Provider::OpenaiChat
-    } else {
+    let Some(provider) = Provider::of_stream(trimmed) else {
         return Err(
             "neither a JSON response nor a provider's SSE stream (data: lines)".to_string(),
         );

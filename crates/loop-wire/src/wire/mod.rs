@@ -70,6 +70,7 @@ pub mod openai;
 pub mod openai_chat;
 pub mod openai_responses;
 mod place;
+pub mod recognise;
 pub mod rejections;
 pub mod replayed;
 pub mod sse;
@@ -140,6 +141,39 @@ impl Provider {
         };
         keys.iter()
             .find_map(|key| body.get(*key).and_then(Value::as_u64))
+    }
+
+    /// The API whose response body `body` is, if any (a JSON body as saved
+    /// from a provider's answer).
+    pub fn of_response_body(body: &Value) -> Option<Provider> {
+        [
+            (Provider::Anthropic, anthropic::is_response_body(body)),
+            (Provider::OpenaiChat, openai_chat::is_response_body(body)),
+            (
+                Provider::OpenaiResponses,
+                openai_responses::is_response_body(body),
+            ),
+        ]
+        .into_iter()
+        .find_map(|(provider, is)| is.then_some(provider))
+    }
+
+    /// The API whose request body `body` is, with the reason in words; or
+    /// why it is none (see `recognise`).
+    pub fn of_request_body(body: &Value) -> Result<(Provider, String), String> {
+        recognise::request_body(body)
+    }
+
+    /// The API whose SSE stream `text` is, if any (`data:` lines as saved).
+    /// Chat's mark is the loosest (any `"choices"`), so it is asked last.
+    pub fn of_stream(text: &str) -> Option<Provider> {
+        [
+            (Provider::Anthropic, anthropic::is_stream(text)),
+            (Provider::OpenaiResponses, openai_responses::is_stream(text)),
+            (Provider::OpenaiChat, openai_chat::is_stream(text)),
+        ]
+        .into_iter()
+        .find_map(|(provider, is)| is.then_some(provider))
     }
 
     /// The official API's base URL.

@@ -50,6 +50,16 @@ pub const BASE_URL: &str = "https://api.anthropic.com";
 /// The keys a request's cap on output tokens goes under.
 pub const MAX_OUTPUT_KEYS: &[&str] = &["max_tokens"];
 
+/// A response body of this API: a message.
+pub fn is_response_body(body: &Value) -> bool {
+    body["type"] == "message"
+}
+
+/// A saved SSE stream of this API: it opens with `message_start`.
+pub fn is_stream(text: &str) -> bool {
+    text.contains("message_start")
+}
+
 /// The field the Messages API refuses `body` without (HTTP 400), in its
 /// own words; `None` when `model` and `max_tokens` are there.
 pub fn missing_field(body: &Value) -> Option<&'static str> {

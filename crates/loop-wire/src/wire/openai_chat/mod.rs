@@ -51,6 +51,17 @@ pub const PATH: &str = "/v1/chat/completions";
 /// then the one it deprecated, which the API still reads.
 pub const MAX_OUTPUT_KEYS: &[&str] = &["max_completion_tokens", "max_tokens"];
 
+/// A response body of this API: a chat completion, or anything with
+/// `choices`.
+pub fn is_response_body(body: &Value) -> bool {
+    body["object"] == "chat.completion" || body.get("choices").is_some()
+}
+
+/// A saved SSE stream of this API: chunks with `choices`.
+pub fn is_stream(text: &str) -> bool {
+    text.contains("chat.completion.chunk") || text.contains("\"choices\"")
+}
+
 pub fn request_body(request: &WireRequest<'_>) -> Value {
     request_body_and_origins(request).0
 }

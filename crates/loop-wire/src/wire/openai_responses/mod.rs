@@ -55,6 +55,16 @@ pub const PATH: &str = "/v1/responses";
 /// The key a request's cap on output tokens goes under.
 pub const MAX_OUTPUT_KEYS: &[&str] = &["max_output_tokens"];
 
+/// A response body of this API: a response, or anything with `output`.
+pub fn is_response_body(body: &Value) -> bool {
+    body["object"] == "response" || body.get("output").is_some()
+}
+
+/// A saved SSE stream of this API: typed `response.*` events.
+pub fn is_stream(text: &str) -> bool {
+    text.contains("response.created") || text.contains("\"response.")
+}
+
 pub fn request_body(request: &WireRequest<'_>) -> Value {
     request_body_and_origins(request).0
 }
