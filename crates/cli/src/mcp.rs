@@ -11,6 +11,7 @@ use harness::mcp::resolve::resolve;
 use harness::mcp::session::Session;
 use harness::mcp::tools;
 use harness::mcp::transport::McpTransport;
+use harness::mcp::McpError;
 use harness::scenario::Scenario;
 use serde_json::{json, Value};
 use tokio::task::LocalSet;
@@ -67,7 +68,7 @@ fn call_command(args: &McpCallArgs) -> ExitCode {
             args.tool
         );
         let params = json!({"name": args.tool, "arguments": arguments});
-        Ok::<_, String>(session.request("tools/call", params).await)
+        Ok::<_, McpError>(session.request("tools/call", params).await)
     });
     match outcome {
         Err(why) => {
@@ -122,7 +123,7 @@ fn tools_command(args: &McpToolsArgs) -> ExitCode {
     let listed = local.block_on(&runtime, async {
         let session = Session::connect(&args.url, headers.clone(), transport).await?;
         let listed = tools::list(&session).await?;
-        Ok::<_, String>((session, listed))
+        Ok::<_, McpError>((session, listed))
     });
     let (session, listed) = match listed {
         Ok(found) => found,

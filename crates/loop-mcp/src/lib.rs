@@ -8,6 +8,8 @@
 //! core's (`loop_core::mcp`), re-exported here so this crate is the one
 //! place to find MCP.
 //!
+//! - [`error`]: why a server's tools could not be had ([`McpError`]), and
+//!   who can fix it.
 //! - [`session`]: one server: the generation it speaks (2026-07-28, stateless,
 //!   or legacy 2025-03-26 … 2025-11-25 with `initialize` and a session),
 //!   chosen by the spec's fallback rule; requests, notifications, cancelling.
@@ -20,13 +22,16 @@
 
 pub mod content;
 pub mod cors;
+pub mod error;
 pub mod jsonrpc;
 pub mod resolve;
 pub mod server;
 pub mod session;
 pub mod tools;
 pub mod transport;
+pub mod versions;
 
+pub use error::McpError;
 pub use loop_core::mcp::*;
 
 // The modules below this crate, at the paths these modules were written against.

@@ -16,7 +16,8 @@ use futures::future::AbortHandle;
 use serde_json::{json, Value};
 
 use super::jsonrpc::{self, Incoming};
-use super::session::{decode_header_value, LEGACY, MODERN};
+use super::session::decode_header_value;
+use super::versions::{LEGACY, MODERN};
 use crate::tool::{result_text, ToolRegistry};
 
 /// An HTTP answer to one POST, before the transport's own headers.

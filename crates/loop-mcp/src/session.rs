@@ -22,14 +22,13 @@ use futures::StreamExt;
 use serde_json::{json, Value};
 
 use super::config::Secret;
+pub use super::error::Failure;
+use super::error::McpError;
 use super::jsonrpc::{self, Incoming, RpcError};
 use super::transport::{HttpRequest, HttpResponse, McpTransport};
 use crate::wire::sse::SseParser;
 
-/// The stateless generation.
-pub const MODERN: &str = "2026-07-28";
-/// The handshake generation's versions, newest first.
-pub const LEGACY: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
+pub use crate::versions::{LEGACY, MODERN};
 
 /// A body larger than this is refused rather than read into memory.
 const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
@@ -59,36 +58,6 @@ pub enum Generation {
     },
 }
 
-/// Why a request got no result.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Failure {
-    /// No HTTP answer at all.
-    Unreachable(String),
-    /// An HTTP error status without a JSON-RPC error in its body.
-    Http { status: u16, body: String },
-    /// A JSON-RPC error (with the HTTP status it came with).
-    Rpc { status: u16, error: RpcError },
-    /// An answer that is not the JSON-RPC response it should be.
-    Unreadable(String),
-}
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Failure::Unreachable(why) => write!(f, "no answer: {why}"),
-            Failure::Http { status, body } if body.trim().is_empty() => {
-                write!(f, "HTTP {status} with an empty body")
-            }
-            Failure::Http { status, body } => write!(f, "HTTP {status}: {}", clip(body, 300)),
-            Failure::Rpc { status, error } if *status >= 300 => {
-                write!(f, "HTTP {status}, {error}")
-            }
-            Failure::Rpc { error, .. } => write!(f, "{error}"),
-            Failure::Unreadable(why) => f.write_str(why),
-        }
-    }
-}
-
 /// A connection to one server.
 pub struct Session {
     url: String,
@@ -114,7 +83,7 @@ impl Session {
         url: &str,
         headers: Vec<(String, Secret)>,
         transport: Rc<dyn McpTransport>,
-    ) -> Result<Rc<Session>, String> {
+    ) -> Result<Rc<Session>, McpError> {
         let session = Rc::new(Session {
             url: url.to_string(),
             headers,
@@ -142,7 +111,7 @@ impl Session {
                     // answers any method with `{}`. It is no proof of
                     // 2026-07-28, so the handshake decides.
                     None if versions.is_empty() => LEGACY[0].to_string(),
-                    None => return Err(unknown_versions(&versions)),
+                    None => return Err(McpError::NoCommonVersion { versions }),
                 }
             }
             Err(Failure::Rpc { error, .. })
@@ -151,16 +120,14 @@ impl Session {
                 let versions = strings(error.data.as_ref().and_then(|d| d.get("supported")));
                 match LEGACY.iter().find(|v| versions.iter().any(|s| s == *v)) {
                     Some(version) => version.to_string(),
-                    None => return Err(unknown_versions(&versions)),
+                    None => return Err(McpError::NoCommonVersion { versions }),
                 }
             }
             Err(Failure::Rpc { error, .. })
                 if error.code == jsonrpc::HEADER_MISMATCH
                     || error.code == jsonrpc::MISSING_REQUIRED_CLIENT_CAPABILITY =>
             {
-                return Err(format!(
-                    "the server speaks {MODERN} but refused this client's request: {error}"
-                ));
+                return Err(McpError::RefusedByModernServer(error));
             }
             // A modern server need not answer discovery to serve tools.
             Err(Failure::Rpc { status: 404, error }) if error.code == jsonrpc::METHOD_NOT_FOUND => {
@@ -169,10 +136,10 @@ impl Session {
             Err(other) => {
                 return match session.initialize(LEGACY[0]).await {
                     Ok(()) => Ok(session),
-                    Err(legacy) => Err(format!(
-                        "the server answered neither generation of MCP: server/discover ({MODERN}) got {other}; initialize ({}) got {legacy}",
-                        LEGACY[0]
-                    )),
+                    Err(legacy) => Err(McpError::NeitherGeneration {
+                        discover: other,
+                        initialize: Box::new(legacy),
+                    }),
                 };
             }
         };
@@ -180,11 +147,14 @@ impl Session {
             .initialize(&fallback_version)
             .await
             .map(|()| session)
-            .map_err(|e| format!("initialize ({fallback_version}) failed: {e}"))
+            .map_err(|cause| McpError::Initialize {
+                version: fallback_version,
+                cause: Box::new(cause),
+            })
     }
 
     /// The legacy handshake: `initialize`, then `notifications/initialized`.
-    async fn initialize(&self, version: &str) -> Result<(), String> {
+    async fn initialize(&self, version: &str) -> Result<(), McpError> {
         *self.generation.borrow_mut() = Generation::Legacy {
             version: version.to_string(),
             session_id: None,
@@ -197,7 +167,7 @@ impl Session {
         let reply = self
             .exchange("initialize", params)
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(McpError::Handshake)?;
         let chosen = reply
             .result
             .get("protocolVersion")
@@ -205,10 +175,7 @@ impl Session {
             .unwrap_or_default()
             .to_string();
         if !LEGACY.contains(&chosen.as_str()) {
-            return Err(format!(
-                "the server chose protocol version {chosen:?}, which this client does not speak ({} or {MODERN})",
-                LEGACY.join(", ")
-            ));
+            return Err(McpError::VersionNotSpoken { chosen });
         }
         self.note_server_info(reply.result.get("serverInfo"));
         *self.generation.borrow_mut() = Generation::Legacy {
@@ -217,7 +184,7 @@ impl Session {
         };
         self.notify("notifications/initialized", json!({}))
             .await
-            .map_err(|e| format!("notifications/initialized: {e}"))
+            .map_err(McpError::Initialized)
     }
 
     pub fn generation(&self) -> Generation {
@@ -709,14 +676,6 @@ fn strings(value: Option<&Value>) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-fn unknown_versions(versions: &[String]) -> String {
-    format!(
-        "the server supports protocol versions {}, none of which this client speaks ({MODERN}, {})",
-        versions.join(", "),
-        LEGACY.join(", ")
-    )
 }
 
 fn clip(text: &str, max: usize) -> String {

@@ -2,6 +2,7 @@
 //! makes of each listed tool: its approval from the server's hints (or the
 //! scenario's override) and the checks its schema leaves to the server.
 
+use crate::error::McpError;
 use serde_json::{json, Value};
 
 use super::config::McpServer;
@@ -23,7 +24,7 @@ pub struct ListedTool {
 }
 
 /// Every tool the server lists, across all its pages.
-pub async fn list(session: &Session) -> Result<Vec<ListedTool>, String> {
+pub async fn list(session: &Session) -> Result<Vec<ListedTool>, McpError> {
     let mut tools = Vec::new();
     let mut cursor: Option<String> = None;
     for _ in 0..MAX_PAGES {
@@ -34,19 +35,19 @@ pub async fn list(session: &Session) -> Result<Vec<ListedTool>, String> {
         let page = session
             .request("tools/list", params)
             .await
-            .map_err(|e| format!("tools/list failed: {e}"))?;
+            .map_err(McpError::ToolsList)?;
         let Some(listed) = page.get("tools").and_then(Value::as_array) else {
-            return Err(format!(
+            return Err(McpError::BadToolList(format!(
                 "tools/list answered without a \"tools\" array: {}",
                 crate::tool::clip(&page.to_string(), 200)
-            ));
+            )));
         };
         for tool in listed {
             let Some(name) = tool.get("name").and_then(Value::as_str) else {
-                return Err(format!(
+                return Err(McpError::BadToolList(format!(
                     "tools/list listed a tool without a name: {}",
                     crate::tool::clip(&tool.to_string(), 200)
-                ));
+                )));
             };
             tools.push(ListedTool {
                 name: name.to_string(),
@@ -68,17 +69,17 @@ pub async fn list(session: &Session) -> Result<Vec<ListedTool>, String> {
         }
         match page.get("nextCursor").and_then(Value::as_str) {
             Some(next) if cursor.as_deref() == Some(next) => {
-                return Err(format!(
+                return Err(McpError::BadToolList(format!(
                     "tools/list returned the same cursor {next:?} twice"
-                ))
+                )))
             }
             Some(next) => cursor = Some(next.to_string()),
             None => return Ok(tools),
         }
     }
-    Err(format!(
+    Err(McpError::BadToolList(format!(
         "tools/list went on for more than {MAX_PAGES} pages"
-    ))
+    )))
 }
 
 /// Whether calls need approval: the scenario's override wins; else a
