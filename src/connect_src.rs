@@ -17,10 +17,32 @@ pub const CONNECT_SRC: [(&str, &str, bool); 4] = [
     ("http", "localhost", true),
 ];
 
-/// Why the page may not connect to `url`, if it may not: a meta
-/// Content-Security-Policy cannot be widened at runtime, and a blocked fetch
-/// would only read as a network or CORS failure.
-pub fn csp_problem(url: &BaseUrl, page_origin: &str) -> Option<String> {
+/// The page may not connect to `origin`: a meta Content-Security-Policy
+/// cannot be widened at runtime, and a blocked fetch would only read as a
+/// network or CORS failure. `Display` says so without naming the field, so
+/// each place prefixes its own ("Base URL: ", "OTLP endpoint: ",
+/// "mcp_servers[0].url: ").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CspRefusal {
+    pub origin: String,
+}
+
+impl std::fmt::Display for CspRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let origin = &self.origin;
+        write!(
+            f,
+            "this page's Content-Security-Policy does not allow connecting to {origin} \
+             (it allows this page, https://api.anthropic.com, https://api.openai.com and \
+             http://127.0.0.1 or http://localhost on any port). To use it, add {origin} to \
+             connect-src in index.html's Content-Security-Policy and rebuild, or reach it \
+             through a proxy on 127.0.0.1"
+        )
+    }
+}
+
+/// Why the page may not connect to `url`, if it may not.
+pub fn csp_problem(url: &BaseUrl, page_origin: &str) -> Option<CspRefusal> {
     let origin = url.origin();
     let allowed = origin == page_origin
         || CONNECT_SRC.iter().any(|(scheme, host, any_port)| {
@@ -32,15 +54,7 @@ pub fn csp_problem(url: &BaseUrl, page_origin: &str) -> Option<String> {
                 && url.host == *host
                 && (*any_port || url.port.is_none_or(|p| p == default_port))
         });
-    (!allowed).then(|| {
-        format!(
-            "Base URL: this page's Content-Security-Policy does not allow connecting to {origin} \
-             (it allows this page, https://api.anthropic.com, https://api.openai.com and \
-             http://127.0.0.1 or http://localhost on any port). To use it, add {origin} to \
-             connect-src in index.html's Content-Security-Policy and rebuild, or reach it \
-             through a proxy on 127.0.0.1"
-        )
-    })
+    (!allowed).then_some(CspRefusal { origin })
 }
 
 #[cfg(test)]
@@ -66,8 +80,10 @@ mod tests {
                 "{fine}"
             );
         }
-        let problem = csp_problem(&url("https://llm.example.com:8443/v1"), PAGE).unwrap();
-        assert!(problem.starts_with("Base URL: this page's Content-Security-Policy does not allow connecting to https://llm.example.com:8443"), "{problem}");
+        let problem = csp_problem(&url("https://llm.example.com:8443/v1"), PAGE)
+            .unwrap()
+            .to_string();
+        assert!(problem.starts_with("this page's Content-Security-Policy does not allow connecting to https://llm.example.com:8443"), "{problem}");
         assert!(problem.contains("add https://llm.example.com:8443 to connect-src in index.html"));
         // http to an official host, or https to a local one, is another origin.
         assert!(csp_problem(&url("http://api.openai.com"), PAGE).is_some());

@@ -277,10 +277,7 @@ async fn resolve_mcp(scenario: Scenario, on_wire: Rc<dyn Fn(McpWire)>) -> McpLoa
         .filter_map(|(i, server)| {
             let url = harness::provider::parse_base_url(&server.url).ok()?;
             let why = crate::connect_src::csp_problem(&url, &origin)?;
-            Some(format!(
-                "mcp_servers[{i}].url: {}",
-                why.replacen("Base URL: ", "", 1)
-            ))
+            Some(format!("mcp_servers[{i}].url: {why}"))
         })
         .collect();
     if !blocked.is_empty() {

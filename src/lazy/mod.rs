@@ -236,7 +236,7 @@ pub async fn send_otlp(
     let origin = crate::browser::csp::page_origin();
     if let Ok(url) = harness::provider::parse_base_url(&endpoint) {
         if let Some(why) = crate::connect_src::csp_problem(&url, &origin) {
-            return Err(why.replacen("Base URL: ", "OTLP endpoint: ", 1));
+            return Err(format!("OTLP endpoint: {why}"));
         }
     }
     let document = harness::otel::to_otlp(&record, started_unix_ms);

@@ -246,7 +246,7 @@ pub fn setting_problems(
     let mut problems = provider::check_settings(settings, key);
     if let Ok(url) = provider::parse_base_url(&settings.base_url) {
         if let Some(problem) = crate::connect_src::csp_problem(&url, page_origin) {
-            problems.push((SettingField::BaseUrl, problem));
+            problems.push((SettingField::BaseUrl, format!("Base URL: {problem}")));
         }
     }
     if let Err(e) = provider::parse_max_output_tokens(max_output_tokens) {

@@ -104,35 +104,77 @@ impl BaseUrl {
     }
 }
 
+/// What is wrong with a URL typed as a base URL or an endpoint. `Display`
+/// says it without naming the field, so each place prefixes its own
+/// ("Base URL: …", "the endpoint is not a URL: …").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UrlProblem {
+    Empty,
+    /// No `scheme://`: the text as typed.
+    NotAUrl(String),
+    /// A scheme other than http or https.
+    Scheme(String),
+    Spaces,
+    /// `user:key@` in the URL.
+    Credentials,
+    /// An IPv6 literal that does not close.
+    NotAHost(String),
+    /// Nothing between `://` and the path: the text as typed.
+    NoHost(String),
+    NotAPort(String),
+}
+
+impl std::fmt::Display for UrlProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UrlProblem::Empty => {
+                f.write_str("enter the API's address, e.g. https://api.openai.com")
+            }
+            UrlProblem::NotAUrl(text) => write!(
+                f,
+                "\"{text}\" is not a URL; it must start with http:// or https://"
+            ),
+            UrlProblem::Scheme(scheme) => {
+                write!(f, "{scheme}:// is not supported; use http:// or https://")
+            }
+            UrlProblem::Spaces => f.write_str("a URL cannot contain spaces"),
+            UrlProblem::Credentials => {
+                f.write_str("put the key in the API key field, not in the URL")
+            }
+            UrlProblem::NotAHost(authority) => write!(f, "\"{authority}\" is not a host"),
+            UrlProblem::NoHost(text) => write!(f, "\"{text}\" has no host name"),
+            UrlProblem::NotAPort(port) => write!(f, "\"{port}\" is not a port number"),
+        }
+    }
+}
+
+impl std::error::Error for UrlProblem {}
+
 /// Reads a base URL, or says what is wrong with it.
-pub fn parse_base_url(text: &str) -> Result<BaseUrl, String> {
+pub fn parse_base_url(text: &str) -> Result<BaseUrl, UrlProblem> {
     let text = text.trim();
     if text.is_empty() {
-        return Err("Base URL: enter the API's address, e.g. https://api.openai.com".into());
+        return Err(UrlProblem::Empty);
     }
     let Some((scheme, rest)) = text.split_once("://") else {
-        return Err(format!(
-            "Base URL: \"{text}\" is not a URL; it must start with http:// or https://"
-        ));
+        return Err(UrlProblem::NotAUrl(text.to_string()));
     };
     let scheme = scheme.to_ascii_lowercase();
     if scheme != "http" && scheme != "https" {
-        return Err(format!(
-            "Base URL: {scheme}:// is not supported; use http:// or https://"
-        ));
+        return Err(UrlProblem::Scheme(scheme));
     }
     if text.chars().any(char::is_whitespace) {
-        return Err("Base URL: a URL cannot contain spaces".into());
+        return Err(UrlProblem::Spaces);
     }
     let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
     if authority.contains('@') {
-        return Err("Base URL: put the key in the API key field, not in the URL".into());
+        return Err(UrlProblem::Credentials);
     }
     let (host, port) = match authority.strip_prefix('[') {
         // An IPv6 literal: `[::1]:8080`.
         Some(v6) => match v6.split_once(']') {
             Some((host, tail)) => (host, tail.strip_prefix(':')),
-            None => return Err(format!("Base URL: \"{authority}\" is not a host")),
+            None => return Err(UrlProblem::NotAHost(authority.to_string())),
         },
         None => match authority.rsplit_once(':') {
             Some((host, port)) => (host, Some(port)),
@@ -140,13 +182,13 @@ pub fn parse_base_url(text: &str) -> Result<BaseUrl, String> {
         },
     };
     if host.is_empty() {
-        return Err(format!("Base URL: \"{text}\" has no host name"));
+        return Err(UrlProblem::NoHost(text.to_string()));
     }
     let port = match port {
         None | Some("") => None,
         Some(port) => Some(
             port.parse::<u16>()
-                .map_err(|_| format!("Base URL: \"{port}\" is not a port number"))?,
+                .map_err(|_| UrlProblem::NotAPort(port.to_string()))?,
         ),
     };
     Ok(BaseUrl {
@@ -193,7 +235,7 @@ pub fn check_settings(settings: &ProviderSettings, key: &ApiKey) -> Vec<(Setting
                 ));
             }
         }
-        Err(message) => problems.push((SettingField::BaseUrl, message)),
+        Err(problem) => problems.push((SettingField::BaseUrl, format!("Base URL: {problem}"))),
     }
     if settings.model.trim().is_empty() {
         problems.push((
@@ -505,11 +547,8 @@ mod tests {
             ("http://local host", "cannot contain spaces"),
             ("https://user:sk-1@api.openai.com", "not in the URL"),
         ] {
-            let error = parse_base_url(bad).unwrap_err();
-            assert!(
-                error.starts_with("Base URL: ") && error.contains(says),
-                "{bad}: {error}"
-            );
+            let error = parse_base_url(bad).unwrap_err().to_string();
+            assert!(error.contains(says), "{bad}: {error}");
         }
     }
 

@@ -12,12 +12,8 @@ pub const DEFAULT_ENDPOINT: &str = "http://127.0.0.1:4318/v1/traces";
 /// `OTEL_EXPORTER_OTLP_ENDPOINT` does; or why it is not an endpoint.
 pub fn endpoint(text: &str) -> Result<String, String> {
     let text = text.trim();
-    crate::provider::parse_base_url(text).map_err(|why| {
-        format!(
-            "the endpoint is not a URL: {}",
-            why.trim_start_matches("Base URL: ")
-        )
-    })?;
+    crate::provider::parse_base_url(text)
+        .map_err(|why| format!("the endpoint is not a URL: {why}"))?;
     let after_scheme = text.split_once("://").map_or("", |(_, rest)| rest);
     let path = after_scheme
         .find(['/', '?', '#'])
