@@ -368,32 +368,7 @@ fn texts(content: &[ContentBlock]) -> Vec<String> {
 /// the loop has no block for, server tools, and settings it does not keep.
 fn lost_parts(provider: Provider, body: &Value) -> Vec<String> {
     let mut lost = Vec::new();
-    let kept_keys: &[&str] = match provider {
-        Provider::Anthropic => &[
-            "model",
-            "messages",
-            "system",
-            "tools",
-            "max_tokens",
-            "stream",
-        ],
-        Provider::OpenaiChat => &[
-            "model",
-            "messages",
-            "tools",
-            "max_tokens",
-            "max_completion_tokens",
-            "stream",
-        ],
-        Provider::OpenaiResponses => &[
-            "model",
-            "input",
-            "instructions",
-            "tools",
-            "max_output_tokens",
-            "stream",
-        ],
-    };
+    let kept_keys = provider.kept_keys();
     if let Some(object) = body.as_object() {
         let dropped: Vec<&str> = object
             .keys()
@@ -411,14 +386,7 @@ fn lost_parts(provider: Provider, body: &Value) -> Vec<String> {
         .flatten()
         .enumerate()
     {
-        let is_function = match provider {
-            Provider::Anthropic => tool.get("input_schema").is_some(),
-            _ => tool
-                .get("type")
-                .and_then(Value::as_str)
-                .is_none_or(|t| t == "function"),
-        };
-        if !is_function {
+        if !provider.is_client_tool(tool) {
             let kind = tool
                 .get("type")
                 .and_then(Value::as_str)
@@ -426,11 +394,7 @@ fn lost_parts(provider: Provider, body: &Value) -> Vec<String> {
             lost.push(format!("tools.{i}: a server tool ({kind}) runs at the provider; the playground cannot run it"));
         }
     }
-    let (list_key, known): (&str, &[&str]) = match provider {
-        Provider::Anthropic => ("messages", &["text", "thinking", "tool_use", "tool_result"]),
-        Provider::OpenaiChat => ("messages", &["text"]),
-        Provider::OpenaiResponses => ("input", &["input_text", "output_text", "text"]),
-    };
+    let (list_key, known) = provider.conversation();
     for (i, item) in body
         .get(list_key)
         .and_then(Value::as_array)
@@ -438,22 +402,13 @@ fn lost_parts(provider: Provider, body: &Value) -> Vec<String> {
         .flatten()
         .enumerate()
     {
-        if provider == Provider::OpenaiResponses {
-            let kind = item
-                .get("type")
-                .and_then(Value::as_str)
-                .unwrap_or("message");
-            if ![
-                "message",
-                "function_call",
-                "function_call_output",
-                "reasoning",
-            ]
-            .contains(&kind)
-            {
-                lost.push(format!("input.{i}: a {kind} item"));
-                continue;
-            }
+        let item_kind = item
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("message");
+        if !provider.keeps_item(item_kind) {
+            lost.push(format!("{list_key}.{i}: a {item_kind} item"));
+            continue;
         }
         for (j, part) in item
             .get("content")

@@ -176,6 +176,43 @@ impl Provider {
         .find_map(|(provider, is)| is.then_some(provider))
     }
 
+    /// The top-level keys a record keeps of this format's request body.
+    pub fn kept_keys(self) -> &'static [&'static str] {
+        match self {
+            Provider::Anthropic => anthropic::KEPT_KEYS,
+            Provider::OpenaiChat => openai_chat::KEPT_KEYS,
+            Provider::OpenaiResponses => openai_responses::KEPT_KEYS,
+        }
+    }
+
+    /// The key of a request body's conversation, and the content kinds in
+    /// it a record keeps.
+    pub fn conversation(self) -> (&'static str, &'static [&'static str]) {
+        match self {
+            Provider::Anthropic => anthropic::CONVERSATION,
+            Provider::OpenaiChat => openai_chat::CONVERSATION,
+            Provider::OpenaiResponses => openai_responses::CONVERSATION,
+        }
+    }
+
+    /// Whether a record keeps a conversation item of `kind` (only
+    /// Responses' `input` has typed items).
+    pub fn keeps_item(self, kind: &str) -> bool {
+        match self {
+            Provider::OpenaiResponses => openai_responses::KEPT_ITEMS.contains(&kind),
+            Provider::Anthropic | Provider::OpenaiChat => true,
+        }
+    }
+
+    /// Whether `tool`, as declared in a request body, is one the client
+    /// runs rather than a server tool the provider runs.
+    pub fn is_client_tool(self, tool: &Value) -> bool {
+        match self {
+            Provider::Anthropic => anthropic::is_client_tool(tool),
+            Provider::OpenaiChat | Provider::OpenaiResponses => openai::is_client_tool(tool),
+        }
+    }
+
     /// The official API's base URL.
     pub fn default_base_url(self) -> &'static str {
         match self {

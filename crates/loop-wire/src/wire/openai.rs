@@ -9,6 +9,14 @@ pub const HOST: &str = "api.openai.com";
 /// The official API's base URL.
 pub const BASE_URL: &str = "https://api.openai.com";
 
+/// A tool the client runs (a function tool, the only kind without a
+/// `type` or with `"type": "function"`), not one the provider runs.
+pub fn is_client_tool(tool: &Value) -> bool {
+    tool.get("type")
+        .and_then(Value::as_str)
+        .is_none_or(|t| t == "function")
+}
+
 /// The field both APIs refuse `body` without (HTTP 400), in their own
 /// words; `None` when `model` is there.
 pub fn missing_field(body: &Value) -> Option<&'static str> {

@@ -50,6 +50,27 @@ pub const BASE_URL: &str = "https://api.anthropic.com";
 /// The keys a request's cap on output tokens goes under.
 pub const MAX_OUTPUT_KEYS: &[&str] = &["max_tokens"];
 
+/// The top-level keys a record keeps of a request body; an import names
+/// the others as not kept.
+pub const KEPT_KEYS: &[&str] = &[
+    "model",
+    "messages",
+    "system",
+    "tools",
+    "max_tokens",
+    "stream",
+];
+
+/// The key of a request body's conversation, and the content blocks in it
+/// a record keeps.
+pub const CONVERSATION: (&str, &[&str]) =
+    ("messages", &["text", "thinking", "tool_use", "tool_result"]);
+
+/// A tool the client runs (one with an `input_schema`), not a server tool.
+pub fn is_client_tool(tool: &Value) -> bool {
+    tool.get("input_schema").is_some()
+}
+
 /// A response body of this API: a message.
 pub fn is_response_body(body: &Value) -> bool {
     body["type"] == "message"

@@ -51,6 +51,21 @@ pub const PATH: &str = "/v1/chat/completions";
 /// then the one it deprecated, which the API still reads.
 pub const MAX_OUTPUT_KEYS: &[&str] = &["max_completion_tokens", "max_tokens"];
 
+/// The top-level keys a record keeps of a request body; an import names
+/// the others as not kept.
+pub const KEPT_KEYS: &[&str] = &[
+    "model",
+    "messages",
+    "tools",
+    "max_tokens",
+    "max_completion_tokens",
+    "stream",
+];
+
+/// The key of a request body's conversation, and the content parts in it
+/// a record keeps.
+pub const CONVERSATION: (&str, &[&str]) = ("messages", &["text"]);
+
 /// A response body of this API: a chat completion, or anything with
 /// `choices`.
 pub fn is_response_body(body: &Value) -> bool {

@@ -55,6 +55,30 @@ pub const PATH: &str = "/v1/responses";
 /// The key a request's cap on output tokens goes under.
 pub const MAX_OUTPUT_KEYS: &[&str] = &["max_output_tokens"];
 
+/// The top-level keys a record keeps of a request body; an import names
+/// the others as not kept.
+pub const KEPT_KEYS: &[&str] = &[
+    "model",
+    "input",
+    "instructions",
+    "tools",
+    "max_output_tokens",
+    "stream",
+];
+
+/// The key of a request body's conversation, and the content parts in it
+/// a record keeps.
+pub const CONVERSATION: (&str, &[&str]) = ("input", &["input_text", "output_text", "text"]);
+
+/// The `input` items a record keeps; another (a web search call, say) is
+/// named as not kept.
+pub const KEPT_ITEMS: &[&str] = &[
+    "message",
+    "function_call",
+    "function_call_output",
+    "reasoning",
+];
+
 /// A response body of this API: a response, or anything with `output`.
 pub fn is_response_body(body: &Value) -> bool {
     body["object"] == "response" || body.get("output").is_some()
