@@ -91,11 +91,7 @@ pub fn Toolbar(
 
     let blocker_text = move || if running.get() { None } else { blocker.get() };
     // Run and Step show the run: from another mode they go to the Run mode.
-    let show_run = move || {
-        if modes.now().get_untracked() != Mode::Run {
-            modes.open(Mode::Run);
-        }
-    };
+    let show_run = move || modes.open(Mode::Run);
     view! {
         <header class="page-header">
             <div class="header-inner">

@@ -70,11 +70,7 @@ pub fn TraceSection(
                         <span class="trace-of">{format!(" of “{}”", s.name)}</span>
                     }))}
                 </h2>
-                {Suspend::new(run_files(history, Callback::new(move |()| {
-                    if modes.now().get_untracked() != Mode::Run {
-                        modes.open(Mode::Run);
-                    }
-                })))}
+                {Suspend::new(run_files(history, Callback::new(move |()| modes.open(Mode::Run))))}
             </div>
             // The Lessons mode, at the top of the trace column: its module is fetched the
             // first time the mode opens.

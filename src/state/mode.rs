@@ -117,7 +117,13 @@ impl Modes {
     /// Goes to `mode` as its link does (so the back button returns), and
     /// shows it at once, not only when the browser reports the new fragment:
     /// what the caller does next (bring a card into view) finds it shown.
+    /// When `mode` is already shown nothing happens: no second history
+    /// entry for the back button, and a Run presented to a class
+    /// (`#present`) stays presented.
     pub fn open(self, mode: Mode) {
+        if self.now.get_untracked() == mode {
+            return;
+        }
         self.show(mode);
         page::go_to_fragment(&format!("{PREFIX}{}", mode.key()));
     }

@@ -272,6 +272,9 @@ test('stage: a #present link opens the page presented, and a run shows its exit 
   assert((await page.getByRole('button', { name: 'Present' }).getAttribute('aria-pressed')) === 'true', 'Present is not marked pressed');
   const ended = await runBuiltin(page, 'cost-limit-strict');
   assert(ended === 'cost_limit', ended);
+  // Run goes to the Run mode, which is shown: the class still sees it presented.
+  assert(await page.evaluate(() => document.documentElement.hasAttribute('data-present') && location.hash === '#present'),
+    'pressing Run ended the presentation');
   assert(await inView(page.locator('.stage-loop .loop-wide .loop-node.reached')), 'the lit exit is off screen');
   assert(await inView(page.locator('.run-outcome .outcome')), "the header's outcome is off screen");
   // The banner comes into view as the run ends, by the trace's own scroll.
