@@ -28,31 +28,33 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("agent-loop-playground", &["harness", "tool-schema"]),
 ];
 
-/// The workspace crates a manifest names in any `[dependencies]` table
+/// The name of every dependency in a manifest's `[dependencies]` tables
 /// (plain or per target). Dev-dependencies are left out: a test may use a
 /// crate above it (the harness's own tests use `harness` itself).
-fn workspace_dependencies(manifest: &str, workspace: &BTreeSet<&str>) -> BTreeSet<String> {
+fn dependency_names(manifest: &str) -> Vec<&str> {
     let mut in_dependencies = false;
-    let mut found = BTreeSet::new();
+    let mut found = Vec::new();
     for line in manifest.lines().map(str::trim) {
         if line.starts_with('[') {
             in_dependencies = line == "[dependencies]"
                 || (line.starts_with("[target.") && line.ends_with(".dependencies]"));
-            continue;
-        }
-        if !in_dependencies {
-            continue;
-        }
-        let key = line
-            .split(['=', '.', ' '])
-            .next()
-            .unwrap_or_default()
-            .trim();
-        if workspace.contains(key) {
-            found.insert(key.to_string());
+        } else if in_dependencies {
+            let key = line.split(['=', '.', ' ']).next().unwrap_or_default();
+            if !key.is_empty() && !key.starts_with('#') {
+                found.push(key);
+            }
         }
     }
     found
+}
+
+/// The workspace crates a manifest depends on.
+fn workspace_dependencies(manifest: &str, workspace: &BTreeSet<&str>) -> BTreeSet<String> {
+    dependency_names(manifest)
+        .into_iter()
+        .filter(|name| workspace.contains(name))
+        .map(str::to_string)
+        .collect()
 }
 
 fn manifest_of(root: &Path, name: &str) -> String {
@@ -108,25 +110,6 @@ fn each_harness_crate_depends_only_on_the_layers_below_it() {
     );
 }
 
-/// The dependencies of a manifest's `[dependencies]` tables whose names
-/// start with one of `prefixes`.
-fn dependencies_named(manifest: &str, prefixes: &[&str]) -> Vec<String> {
-    let mut in_dependencies = false;
-    let mut found = Vec::new();
-    for line in manifest.lines().map(str::trim) {
-        if line.starts_with('[') {
-            in_dependencies = line == "[dependencies]"
-                || (line.starts_with("[target.") && line.ends_with(".dependencies]"));
-            continue;
-        }
-        let key = line.split(['=', '.', ' ']).next().unwrap_or_default();
-        if in_dependencies && prefixes.iter().any(|p| key.starts_with(p)) {
-            found.push(key.to_string());
-        }
-    }
-    found
-}
-
 /// The harness runs natively in the CLI and the tests; the browser is the
 /// web app's business alone.
 #[test]
@@ -140,11 +123,18 @@ fn no_harness_crate_depends_on_a_browser_or_ui_crate() {
         "loop-interop",
         "harness",
     ] {
-        let found = dependencies_named(&manifest_of(&root, name), BROWSER);
+        let manifest = manifest_of(&root, name);
+        let found: Vec<&str> = dependency_names(&manifest)
+            .into_iter()
+            .filter(|dependency| BROWSER.iter().any(|b| dependency.starts_with(b)))
+            .collect();
         assert!(found.is_empty(), "{name} depends on {found:?}");
     }
-    let app = dependencies_named(&manifest_of(&root, "agent-loop-playground"), BROWSER);
-    assert!(app.contains(&"leptos".to_string()), "the scan read {app:?}");
+    let app = manifest_of(&root, "agent-loop-playground");
+    assert!(
+        dependency_names(&app).contains(&"leptos"),
+        "the scan did not read the web app's leptos"
+    );
 }
 
 #[test]
