@@ -71,9 +71,11 @@ pub fn is_client_tool(tool: &Value) -> bool {
     tool.get("input_schema").is_some()
 }
 
-/// A response body of this API: a message.
+/// A response body of this API: a message, or (as the API reference's
+/// examples print it, without `type`) an assistant turn with its
+/// `stop_reason`. A request body has `messages` instead.
 pub fn is_response_body(body: &Value) -> bool {
-    body["type"] == "message"
+    body["type"] == "message" || (body["role"] == "assistant" && body.get("stop_reason").is_some())
 }
 
 /// A saved SSE stream of this API: it opens with `message_start`.
