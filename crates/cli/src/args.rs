@@ -510,6 +510,11 @@ call's recorded result (the tools answer with them, so the record replays
 offline). What the scenario cannot hold is listed, and the provider's verdict
 on the body is printed: the HTTP 400 it would answer, at its path.
 
+The file is recognised the way the playground's \"Import run…\" recognises
+it (harness::import). A run record is written back out as it is; a
+provider's response is refused here, since it answers the request of a run
+in view: paste it in the playground after its request body.
+
 Exit codes: 0 when read, 3 when the provider would refuse the body (the
 record is still written), 2 for a file that is neither.")]
 pub struct ImportArgs {

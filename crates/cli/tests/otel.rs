@@ -187,3 +187,43 @@ fn a_body_calling_an_undeclared_tool_imports_and_replays_saying_so() {
         "{out}"
     );
 }
+
+/// `import` reads with the page's reader: a record comes back as it is, and
+/// a response, which answers a run in view, is refused saying what to do.
+#[test]
+fn import_writes_a_record_back_and_refuses_a_response_with_no_run_to_answer() {
+    let record = temp("get-time.jsonl");
+    let run = agent_loop(&["run", "get-time", "--record", record.to_str().unwrap()]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let again = temp("get-time-again.jsonl");
+    let import = agent_loop(&[
+        "import",
+        record.to_str().unwrap(),
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&import.stderr);
+    assert!(import.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("(a run record, written out as it is)"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&record).unwrap(),
+        std::fs::read_to_string(&again).unwrap()
+    );
+    let response = temp("response.json");
+    std::fs::write(
+        &response,
+        r#"{"type": "message", "role": "assistant", "content": []}"#,
+    )
+    .unwrap();
+    let import = agent_loop(&["import", response.to_str().unwrap()]);
+    assert_eq!(import.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&import.stderr);
+    assert!(stderr.contains("import the request body first"), "{stderr}");
+}
