@@ -60,7 +60,11 @@ test('answer as the model: a tool call id an earlier turn used is caught before 
   assert(await send.isEnabled(), '“Send it anyway” does not turn Send on');
   await send.click();
   await page.locator('.run-state', { hasText: 'Paused before tool call get_time' }).waitFor({ timeout: 10_000 });
-  const ids = await page.locator('.timeline .event[data-kind="tool_call"] .call-id').allInnerTexts();
+  // The run state and the trace are drawn apart: the new call's card may
+  // come a frame after the state says the run paused before it.
+  const calls = page.locator('.timeline .event[data-kind="tool_call"] .call-id');
+  await calls.nth(1).waitFor({ timeout: 5_000 }).catch(() => {});
+  const ids = await calls.allInnerTexts();
   assert(ids.length === 2 && ids.every((i) => i.trim() === earlier), `call ids: ${ids}`);
 });
 
