@@ -349,8 +349,8 @@ fn run_started_card(event: &RunEvent) -> Option<Item> {
     Some(it)
 }
 
-/// The reason is the stop banner's, right below the last card: saying
-/// it here too would show the same sentence twice.
+/// The status alone: the reason is the stop banner's, right below the last
+/// card, and saying it here too would show the same sentence twice.
 fn run_finished_card(event: &RunEvent) -> Option<Item> {
     let EventKind::RunFinished(outcome) = &event.kind else {
         return None;
@@ -362,8 +362,8 @@ fn run_finished_card(event: &RunEvent) -> Option<Item> {
     ))
 }
 
-/// The strategy's card: what it did in its own words, and the
-/// request's size before and after against the window.
+/// The Context gate's edit: what the strategy did in its own words, and
+/// the request's size before and after against the window.
 fn context_edited_card(event: &RunEvent) -> Option<Item> {
     let EventKind::ContextEdited {
         strategy,
