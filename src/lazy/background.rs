@@ -148,7 +148,7 @@ pub async fn fork_to_end(
     decide: AutoDecision,
     cancel: CancelToken,
     provider: Option<ProviderRun>,
-) -> Result<Record, String> {
+) -> Result<Record, harness::error::ForkError> {
     let ground = Background::new(decide);
     // MCP tools answer from the parent's results, offline, as in a replay.
     let parent = parent.clone().offline();

@@ -13,6 +13,7 @@ use futures::future::LocalBoxFuture;
 use harness::approval::Approver;
 use harness::cancel::CancelToken;
 use harness::driver::Stepper;
+use harness::error::ForkError;
 use harness::event::{Outcome, RunEvent};
 use harness::hand_call::{call_by_hand, HandCall};
 use harness::mcp::transport::McpTransport;
@@ -129,7 +130,7 @@ pub trait Engine {
         decide: AutoDecision,
         cancel: CancelToken,
         provider: Option<ProviderRun>,
-    ) -> LocalBoxFuture<'static, Result<Record, String>>;
+    ) -> LocalBoxFuture<'static, Result<Record, ForkError>>;
 }
 
 /// The engine `lazy::engine` hands out.
@@ -258,7 +259,7 @@ impl Engine for PageEngine {
         decide: AutoDecision,
         cancel: CancelToken,
         provider: Option<ProviderRun>,
-    ) -> LocalBoxFuture<'static, Result<Record, String>> {
+    ) -> LocalBoxFuture<'static, Result<Record, ForkError>> {
         Box::pin(async move {
             background::fork_to_end(&parent, seq, &scenario, decide, cancel, provider).await
         })

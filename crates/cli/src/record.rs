@@ -20,13 +20,14 @@ pub enum RecordError {
     /// The file itself: missing, a folder, not text.
     Unreadable(String),
     /// Its contents: not a record.
-    Invalid(String),
+    Invalid(harness::error::RecordError),
 }
 
 impl RecordError {
-    pub fn message(&self) -> &str {
+    pub fn message(&self) -> String {
         match self {
-            RecordError::Unreadable(why) | RecordError::Invalid(why) => why,
+            RecordError::Unreadable(why) => why.clone(),
+            RecordError::Invalid(error) => error.to_string(),
         }
     }
 

@@ -244,7 +244,7 @@ impl Replayer {
     fn verdict(&self, path: &Path) -> Verdict {
         let record = match read_record_file(path) {
             Ok(record) => record,
-            Err(error) => return Verdict::Unreadable(error.message().to_string()),
+            Err(error) => return Verdict::Unreadable(error.message()),
         };
         if self.scenario.is_none() && record.scenario.is_none() {
             return Verdict::Unreadable(NO_SCENARIO.to_string());

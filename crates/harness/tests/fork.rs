@@ -178,7 +178,16 @@ async fn a_fork_from_a_step_that_is_not_one_says_which_are() {
     .await
     .unwrap_err();
     assert!(
-        err.starts_with("event 0 is not a step to fork from; fork points are: 1 (before turn 1)"),
+        matches!(
+            &err,
+            harness::error::ForkError::NotAForkPoint { seq: 0, .. }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(err.fixed_by(), harness::error::FixedBy::TheCaller);
+    assert!(
+        err.to_string()
+            .starts_with("event 0 is not a step to fork from; fork points are: 1 (before turn 1)"),
         "{err}"
     );
     // A fork's record says where it came from, through JSON Lines too.

@@ -7,6 +7,7 @@ use harness::event::from_jsonl;
 fn said(line: &str) -> String {
     from_jsonl(&format!("{{\"seq\":0,\"t_ms\":0,\"type\":\"model_request\",\"turn\":1,\"attempt\":1,\"messages\":1,\"estimated_input_tokens\":1,\"max_output_tokens\":1}}\n{line}\n"))
         .unwrap_err()
+        .to_string()
 }
 
 #[test]
@@ -47,7 +48,7 @@ fn no_message_uses_serdes_words() {
     ] {
         let message = match from_jsonl(line) {
             Ok(_) => continue,
-            Err(message) => message,
+            Err(error) => error.to_string(),
         };
         for jargon in [
             "missing field",

@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use common::{load, run_with, QueueApprover};
 use harness::approval::Decision;
+use harness::error::{LineError, RecordError};
 use harness::replay::{replay, Assertions, Record};
 use harness::runtime::TokioRuntime;
 use serde_json::{json, Value};
@@ -37,14 +38,34 @@ async fn a_record_round_trips_through_json_lines() {
     let err =
         Record::from_jsonl("{\"type\":\"scenario\",\"scenario\":{\"name\":1}}\n").unwrap_err();
     assert!(
-        err.starts_with("line 1: the recorded scenario has problems: ")
-            && err.contains("name: expected a string, found a number (1)"),
-        "{err}"
+        matches!(&err, RecordError::Scenario { line: 1, problems } if !problems.is_empty()),
+        "{err:?}"
     );
+    let text = err.to_string();
+    assert!(
+        text.starts_with("line 1: the recorded scenario has problems: ")
+            && text.contains("name: expected a string, found a number (1)"),
+        "{text}"
+    );
+    let empty = Record::from_jsonl("").unwrap_err();
+    assert_eq!(empty, RecordError::Empty);
     assert_eq!(
-        Record::from_jsonl("").unwrap_err(),
+        empty.to_string(),
         "the file is empty: expected a scenario line and run events"
     );
+    // A line that is not JSON, and one that is JSON but no event, each name
+    // their line.
+    let trace = harness::event::to_jsonl(&record.events);
+    let broken = format!("{trace}{{not json\n");
+    let line = trace.lines().count() + 1;
+    assert!(matches!(
+        Record::from_jsonl(&broken).unwrap_err(),
+        RecordError::Line(LineError::NotJson { line: l, .. }) if l == line
+    ));
+    assert!(matches!(
+        Record::from_jsonl(&format!("{trace}{{\"seq\":\"x\"}}\n")).unwrap_err(),
+        RecordError::Line(LineError::NotAnEvent { line: l, .. }) if l == line
+    ));
 }
 
 #[tokio::test(start_paused = true)]

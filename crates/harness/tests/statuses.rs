@@ -884,7 +884,8 @@ async fn trace_round_trips_through_json_lines() {
         assert_eq!(back, events, "{}", builtin.id);
     }
     let err = harness::event::from_jsonl("{\"seq\":0}\nnot json").unwrap_err();
-    assert!(err.starts_with("line 1:"), "{err}");
+    assert_eq!(err.line(), 1, "{err}");
+    assert!(err.to_string().starts_with("line 1:"), "{err}");
 }
 
 #[tokio::test(start_paused = true)]

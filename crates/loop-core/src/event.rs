@@ -481,13 +481,13 @@ pub fn to_jsonl(events: &[RunEvent]) -> String {
 
 /// Parses JSON Lines back into events; an error names the line that failed.
 /// A trace written before results carried their fate gets it (`backfill`).
-pub fn from_jsonl(text: &str) -> Result<Vec<RunEvent>, String> {
+pub fn from_jsonl(text: &str) -> Result<Vec<RunEvent>, LineError> {
     let mut events = text
         .lines()
         .enumerate()
         .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(i, line)| serde_json::from_str(line).map_err(|e| jsonl_line_error(i + 1, &e)))
-        .collect::<Result<Vec<RunEvent>, String>>()?;
+        .map(|(i, line)| serde_json::from_str(line).map_err(|e| LineError::of(i + 1, &e)))
+        .collect::<Result<Vec<RunEvent>, _>>()?;
     backfill(&mut events);
     Ok(events)
 }
@@ -552,16 +552,43 @@ pub fn backfill(events: &mut [RunEvent]) {
     }
 }
 
-/// Why line `number` of a JSON Lines file could not be read, said once and
-/// plainly: not JSON at all, or JSON that is not what the line should hold.
-pub fn jsonl_line_error(number: usize, error: &serde_json::Error) -> String {
-    use crate::scenario::syntax::what_is_wrong;
-    if error.is_syntax() || error.is_eof() {
-        format!("line {number}: not valid JSON: {}", what_is_wrong(error))
-    } else {
-        format!("line {number}: not a run event: {}", what_is_wrong(error))
+/// Why a line of a trace is not a run event.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LineError {
+    /// The line is not JSON at all.
+    NotJson { line: usize, why: String },
+    /// The line is JSON but not an event this harness writes.
+    NotAnEvent { line: usize, why: String },
+}
+
+impl LineError {
+    pub(crate) fn of(line: usize, error: &serde_json::Error) -> LineError {
+        let why = crate::scenario::syntax::what_is_wrong(error);
+        if error.is_syntax() || error.is_eof() {
+            LineError::NotJson { line, why }
+        } else {
+            LineError::NotAnEvent { line, why }
+        }
+    }
+
+    /// The 1-based line of the file it is on.
+    pub fn line(&self) -> usize {
+        match self {
+            LineError::NotJson { line, .. } | LineError::NotAnEvent { line, .. } => *line,
+        }
     }
 }
+
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LineError::NotJson { line, why } => write!(f, "line {line}: not valid JSON: {why}"),
+            LineError::NotAnEvent { line, why } => write!(f, "line {line}: not a run event: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for LineError {}
 
 /// A time-free outline of a trace, one line per event: what happened, not
 /// when or with which clock. Two drivers (native and browser) that produce the

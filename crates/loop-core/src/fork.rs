@@ -21,6 +21,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
+use crate::error::ForkError;
 use crate::event::{EventKind, RunEvent};
 use crate::replay::Record;
 use crate::run::Run;
@@ -130,7 +131,7 @@ pub async fn fork(
     runtime: Rc<dyn Runtime>,
     options: RunOptions<'_>,
     on_event: &mut dyn FnMut(&RunEvent),
-) -> Result<Record, String> {
+) -> Result<Record, ForkError> {
     fork_with_model(parent, seq, scenario, None, runtime, options, on_event).await
 }
 
@@ -144,33 +145,25 @@ pub async fn fork_with_model(
     runtime: Rc<dyn Runtime>,
     options: RunOptions<'_>,
     on_event: &mut dyn FnMut(&RunEvent),
-) -> Result<Record, String> {
+) -> Result<Record, ForkError> {
     if !fork_points(&parent.events).iter().any(|p| p.seq == seq) {
         let points: Vec<String> = fork_points(&parent.events)
             .iter()
             .map(|p| format!("{} ({})", p.seq, p.label))
             .collect();
-        return Err(format!(
-            "event {seq} is not a step to fork from; fork points are: {}",
-            points.join(", ")
-        ));
+        return Err(ForkError::NotAForkPoint { seq, points });
     }
+    // A fork point is one of the record's events.
     let at = parent
         .events
         .iter()
         .position(|e| e.seq == seq)
-        .ok_or_else(|| format!("the recording has no event {seq}"))?;
+        .unwrap_or(parent.events.len());
     let prefix = &parent.events[..at];
     let model_calls_done = prefix.iter().filter(|e| e.kind.answered_by_model()).count();
     let (config, own_model) = scenario
         .build_continuing_with_scripts(runtime.clone(), model_calls_done, options.scripts.clone())
-        .map_err(|problems| {
-            problems
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join("; ")
-        })?;
+        .map_err(ForkError::Scenario)?;
     let mut run = Run::new(config);
     restore_tool_state(&run, prefix);
     run.restore(prefix)?;

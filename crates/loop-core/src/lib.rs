@@ -21,6 +21,7 @@ pub mod approval;
 pub mod cancel;
 pub mod context;
 pub mod driver;
+pub mod error;
 pub mod event;
 pub mod facts;
 pub mod fork;

@@ -26,6 +26,7 @@ use serde_json::Value;
 
 use crate::approval::{ApprovalRequest, Approver, Decider, Decision, DecisionKind};
 use crate::driver::{Pause, Resume, Stepper};
+use crate::error::{LineError, RecordError};
 use crate::event::{from_jsonl, EventKind, Outcome, RunEvent};
 use crate::limits::canonical_call;
 use crate::model::{ModelClient, ModelError, ModelErrorKind, ModelRequest, ModelResponse};
@@ -77,26 +78,25 @@ impl Record {
     }
 
     /// Reads a record, or a plain event trace. Errors name the line.
-    pub fn from_jsonl(text: &str) -> Result<Record, String> {
+    pub fn from_jsonl(text: &str) -> Result<Record, RecordError> {
         let mut lines = text
             .lines()
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty());
         let Some((first_index, first)) = lines.next() else {
-            return Err("the file is empty: expected a scenario line and run events".to_string());
+            return Err(RecordError::Empty);
         };
-        let first_value: Value = serde_json::from_str(first)
-            .map_err(|e| crate::event::jsonl_line_error(first_index + 1, &e))?;
+        let first_value: Value =
+            serde_json::from_str(first).map_err(|e| LineError::of(first_index + 1, &e))?;
         let forked_at = first_value.get("forked_at").and_then(Value::as_u64);
         let (scenario, rest_start) =
             if first_value.get("type").and_then(Value::as_str) == Some("scenario") {
                 let scenario =
                     Scenario::from_value(first_value["scenario"].clone()).map_err(|problems| {
-                        format!(
-                            "line {}: the recorded scenario has problems: {}",
-                            first_index + 1,
-                            join(&problems)
-                        )
+                        RecordError::Scenario {
+                            line: first_index + 1,
+                            problems,
+                        }
                     })?;
                 (Some(scenario), first_index + 1)
             } else {
@@ -110,17 +110,18 @@ impl Record {
             .join("\n");
         let events = from_jsonl(&events_text)?;
         if events.is_empty() {
-            return Err("the record has no run events".to_string());
+            return Err(RecordError::NoEvents);
         }
-        let mcp_tools: Option<Vec<crate::mcp::McpTool>> = match first_value.get("mcp_tools") {
-            Some(tools) => Some(serde_json::from_value(tools.clone()).map_err(|e| {
-                format!(
-                    "line {}: the recorded MCP tools cannot be read: {e}",
-                    first_index + 1
-                )
-            })?),
-            None => None,
-        };
+        let mcp_tools: Option<Vec<crate::mcp::McpTool>> =
+            match first_value.get("mcp_tools") {
+                Some(tools) => Some(serde_json::from_value(tools.clone()).map_err(|e| {
+                    RecordError::McpTools {
+                        line: first_index + 1,
+                        why: e.to_string(),
+                    }
+                })?),
+                None => None,
+            };
         let scenario = match (scenario, mcp_tools) {
             (Some(scenario), Some(tools)) => {
                 let caller = crate::mcp::recorded::RecordedCaller::from_events(&events, &tools);
@@ -170,14 +171,6 @@ impl Record {
             _ => None,
         })
     }
-}
-
-fn join(problems: &[Problem]) -> String {
-    problems
-        .iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join("; ")
 }
 
 /// Plays back recorded model answers in order.

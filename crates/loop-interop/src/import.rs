@@ -116,7 +116,7 @@ impl Import {
 /// own sentence, which each caller places in its own words.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ImportError {
-    Record(String),
+    Record(loop_core::error::RecordError),
     Otlp(String),
     Request(String),
     Response(String),
@@ -134,19 +134,19 @@ impl ImportError {
     }
 
     /// The reader's sentence, without the kind.
-    pub fn why(&self) -> &str {
+    pub fn why(&self) -> String {
         match self {
-            ImportError::Record(why)
-            | ImportError::Otlp(why)
-            | ImportError::Request(why)
-            | ImportError::Response(why) => why,
+            ImportError::Record(error) => error.to_string(),
+            ImportError::Otlp(why) | ImportError::Request(why) | ImportError::Response(why) => {
+                why.clone()
+            }
         }
     }
 }
 
 impl std::fmt::Display for ImportError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.why())
+        f.write_str(&self.why())
     }
 }
 

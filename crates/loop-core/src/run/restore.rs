@@ -6,6 +6,7 @@
 //! run continues exactly where the parent stood.
 
 use crate::approval::DecisionKind;
+use crate::error::RestoreError;
 use crate::event::writer::TraceWriter;
 use crate::event::{EventKind, RunEvent};
 use crate::message::{tool_calls_of, ContentBlock, Message, ToolResult};
@@ -25,23 +26,27 @@ impl Run {
     /// calls of the current turn still to handle. The run then continues
     /// under this run's (possibly edited) configuration. `prefix` must end
     /// just before a model call or a tool call (see `fork::fork_points`).
-    pub fn restore(&mut self, prefix: &[RunEvent]) -> Result<(), String> {
+    pub fn restore(&mut self, prefix: &[RunEvent]) -> Result<(), RestoreError> {
         if !matches!(self.phase, Phase::NotStarted) {
-            return Err("only a run that has not started can be restored".to_string());
+            return Err(RestoreError::AlreadyStarted);
         }
         let mut turn = TurnProgress::default();
         for event in prefix {
             self.restore_event(&event.kind, &mut turn)?;
         }
         if matches!(self.phase, Phase::NotStarted) {
-            return Err("the prefix does not start with run_started".to_string());
+            return Err(RestoreError::NoRunStarted);
         }
         self.trace = TraceWriter::after(prefix);
         self.t_offset_ms = prefix.last().map_or(0.0, |e| e.t_ms as f64);
         Ok(())
     }
 
-    fn restore_event(&mut self, kind: &EventKind, turn: &mut TurnProgress) -> Result<(), String> {
+    fn restore_event(
+        &mut self,
+        kind: &EventKind,
+        turn: &mut TurnProgress,
+    ) -> Result<(), RestoreError> {
         match kind {
             EventKind::RunStarted { task, .. } => {
                 self.push_message(Message::user_text(task.clone()));
@@ -113,11 +118,7 @@ impl Run {
                     self.phase = Phase::Ready;
                 }
             }
-            EventKind::RunFinished(_) => {
-                return Err(
-                    "the prefix includes run_finished: fork from an earlier step".to_string(),
-                )
-            }
+            EventKind::RunFinished(_) => return Err(RestoreError::IncludesFinish),
             EventKind::ContextEdited { edit, .. } => self.restore_edit(edit),
             EventKind::ModelError { .. }
             | EventKind::ApprovalRequested { .. }
