@@ -419,7 +419,7 @@ impl Server {
             .unwrap_or_default();
         let history = match provider.parse_request(&body) {
             Ok(history) => history,
-            Err(message) => return bad(&message),
+            Err(error) => return bad(&error.to_string()),
         };
         if let Some(violation) = check_body(provider, &body).into_iter().next() {
             let mut answer = Answer::error(

@@ -50,8 +50,8 @@ pub struct Transcript {
 
 /// Reads `body` as a run (see the module's doc).
 pub fn import_request(body: &Value) -> Result<Transcript, String> {
-    let (provider, detected_by) = Provider::of_request_body(body)?;
-    let history = provider.parse_request(body)?;
+    let (provider, detected_by) = Provider::of_request_body(body).map_err(|e| e.to_string())?;
+    let history = provider.parse_request(body).map_err(|e| e.to_string())?;
     let mut lost = lost_parts(provider, body);
     let Some(first) = history.messages.first() else {
         return Err("the body has no messages: there is no conversation to read".to_string());

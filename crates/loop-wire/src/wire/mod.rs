@@ -63,6 +63,7 @@
 //!   received, never a silently shortened response.
 
 pub mod anthropic;
+pub mod body_error;
 pub mod check;
 pub mod encode;
 pub mod history;
@@ -82,6 +83,7 @@ use serde_json::Value;
 use crate::message::{Message, ToolCall};
 use crate::model::{ModelError, ModelErrorKind, ModelRequest, ModelResponse, ToolSpec};
 
+pub use body_error::BodyError;
 pub use check::{check, check_body};
 pub use history::history_from_trace;
 pub use rejections::{rejections, Rejection};
@@ -160,7 +162,7 @@ impl Provider {
 
     /// The API whose request body `body` is, with the reason in words; or
     /// why it is none (see `recognise`).
-    pub fn of_request_body(body: &Value) -> Result<(Provider, String), String> {
+    pub fn of_request_body(body: &Value) -> Result<(Provider, String), BodyError> {
         recognise::request_body(body)
     }
 
@@ -239,7 +241,7 @@ impl Provider {
         }
     }
 
-    pub fn parse_request(self, body: &Value) -> Result<WireHistory, String> {
+    pub fn parse_request(self, body: &Value) -> Result<WireHistory, BodyError> {
         match self {
             Provider::Anthropic => anthropic::parse_request(body),
             Provider::OpenaiChat => openai_chat::parse_request(body),

@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::body_error::BodyError;
 use super::Provider;
 
 /// Which API's request `body` is, and why; or why it is none. A body
@@ -11,9 +12,9 @@ use super::Provider;
 /// system or tool messages and function tools, Anthropic's top-level
 /// `system`, its blocks and `input_schema`); one with none of them reads
 /// the same in both message formats and is taken as Chat's.
-pub fn request_body(body: &Value) -> Result<(Provider, String), String> {
+pub fn request_body(body: &Value) -> Result<(Provider, String), BodyError> {
     let Some(object) = body.as_object() else {
-        return Err("a request body is a JSON object".to_string());
+        return Err(BodyError::NotAnObject);
     };
     if object.contains_key("input") && !object.contains_key("messages") {
         return Ok((
@@ -22,7 +23,7 @@ pub fn request_body(body: &Value) -> Result<(Provider, String), String> {
         ));
     }
     let Some(messages) = object.get("messages").and_then(Value::as_array) else {
-        return Err("neither \"messages\" (Anthropic Messages, OpenAI Chat Completions) nor \"input\" (OpenAI Responses) is there".to_string());
+        return Err(BodyError::NoConversation);
     };
     let role_is = |roles: &[&str]| {
         messages.iter().any(|m| {

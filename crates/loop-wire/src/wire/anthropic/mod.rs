@@ -35,6 +35,7 @@ use serde_json::{json, Map, Value};
 
 use crate::message::{ContentBlock, Media, Message, Role, ToolCall, ToolResult};
 use crate::model::{ModelError, ModelResponse, Usage};
+use crate::wire::BodyError;
 use crate::wire::{error_body, flat_tool_specs, invalid, str_at, u64_at, WireHistory, WireRequest};
 
 pub use stream::StreamAssembler;
@@ -245,7 +246,7 @@ fn parse_result_content(content: Option<&Value>) -> (String, Vec<Media>) {
     (texts.join("\n"), media)
 }
 
-pub fn parse_request(body: &Value) -> Result<WireHistory, String> {
+pub fn parse_request(body: &Value) -> Result<WireHistory, BodyError> {
     let system = match body.get("system") {
         None | Some(Value::Null) => String::new(),
         Some(Value::String(s)) => s.clone(),
@@ -254,25 +255,36 @@ pub fn parse_request(body: &Value) -> Result<WireHistory, String> {
             .filter_map(|p| str_at(p, "text"))
             .collect::<Vec<_>>()
             .join("\n"),
-        Some(_) => return Err("system: expected a string or an array of text blocks".into()),
+        Some(_) => {
+            return Err(BodyError::shape(
+                "system",
+                "expected a string or an array of text blocks",
+            ))
+        }
     };
     let items = body
         .get("messages")
         .and_then(Value::as_array)
-        .ok_or("messages: expected an array")?;
+        .ok_or_else(|| BodyError::shape("messages", "expected an array"))?;
     let mut messages = Vec::new();
     for (n, item) in items.iter().enumerate() {
         let role = match str_at(item, "role") {
             Some("user") => Role::User,
             Some("assistant") => Role::Assistant,
-            other => return Err(format!("messages.{n}.role: unexpected {other:?}")),
+            other => {
+                return Err(BodyError::shape(
+                    format!("messages.{n}.role"),
+                    format!("unexpected {other:?}"),
+                ))
+            }
         };
         let content = match item.get("content") {
             Some(Value::String(text)) => vec![ContentBlock::Text { text: text.clone() }],
             Some(Value::Array(blocks)) => blocks.iter().filter_map(parse_block).collect(),
             _ => {
-                return Err(format!(
-                    "messages.{n}.content: expected a string or an array"
+                return Err(BodyError::shape(
+                    format!("messages.{n}.content"),
+                    "expected a string or an array",
                 ))
             }
         };

@@ -37,6 +37,7 @@ use serde_json::{json, Map, Value};
 
 use crate::message::{ContentBlock, Message, Role, ToolCall, ToolResult};
 use crate::model::{ModelError, ModelResponse, ToolSpec, Usage};
+use crate::wire::BodyError;
 use crate::wire::{
     arguments_text, error_body, invalid, str_at, u64_at, Origin, WireHistory, WireRequest,
 };
@@ -232,11 +233,11 @@ fn text_parts(content: Option<&Value>) -> Vec<String> {
     }
 }
 
-pub fn parse_request(body: &Value) -> Result<WireHistory, String> {
+pub fn parse_request(body: &Value) -> Result<WireHistory, BodyError> {
     let items = body
         .get("messages")
         .and_then(Value::as_array)
-        .ok_or("messages: expected an array")?;
+        .ok_or_else(|| BodyError::shape("messages", "expected an array"))?;
     let mut system = Vec::new();
     let mut messages: Vec<Message> = Vec::new();
     for (n, item) in items.iter().enumerate() {
@@ -262,7 +263,12 @@ pub fn parse_request(body: &Value) -> Result<WireHistory, String> {
                 })],
             ),
             Some("assistant") => (Role::Assistant, assistant_blocks(item)),
-            other => return Err(format!("messages[{n}].role: unexpected {other:?}")),
+            other => {
+                return Err(BodyError::shape(
+                    format!("messages[{n}].role"),
+                    format!("unexpected {other:?}"),
+                ))
+            }
         };
         // Consecutive user and tool messages are one harness user message.
         match messages.last_mut() {

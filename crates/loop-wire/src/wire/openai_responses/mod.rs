@@ -41,6 +41,7 @@ use serde_json::{json, Map, Value};
 
 use crate::message::{split_data_url, ContentBlock, Media, Message, Role, ToolCall, ToolResult};
 use crate::model::{ModelError, ModelResponse, Usage};
+use crate::wire::BodyError;
 use crate::wire::{
     arguments_text, error_body, flat_tool_specs, invalid, str_at, u64_at, Origin, WireHistory,
     WireRequest,
@@ -328,7 +329,7 @@ fn item_blocks(item: &Value) -> Option<(Role, Vec<ContentBlock>)> {
     }
 }
 
-pub fn parse_request(body: &Value) -> Result<WireHistory, String> {
+pub fn parse_request(body: &Value) -> Result<WireHistory, BodyError> {
     let system = str_at(body, "instructions").unwrap_or_default().to_string();
     let mut messages: Vec<Message> = Vec::new();
     match body.get("input") {
@@ -348,7 +349,7 @@ pub fn parse_request(body: &Value) -> Result<WireHistory, String> {
                 }
             }
         }
-        _ => return Err("input: expected a string or an array".into()),
+        _ => return Err(BodyError::shape("input", "expected a string or an array")),
     }
     let tools = flat_tool_specs(body, "parameters");
     Ok(WireHistory {
