@@ -124,3 +124,66 @@ async fn ask_without_an_approver_is_blocked() {
     .unwrap();
     assert_eq!(outcome.status, Status::Blocked);
 }
+
+/// The sandbox's messages, through serde-wasm-bindgen, have the fields
+/// `static/sandbox/sandbox.js` reads and writes.
+#[wasm_bindgen_test]
+fn sandbox_messages_carry_the_fields_the_sandbox_script_uses() {
+    use agent_loop_playground::browser::sandbox::message::{Ending, FromSandbox, ToSandbox};
+    use wasm_bindgen::JsValue;
+
+    let field = |object: &JsValue, name: &str| js_sys::Reflect::get(object, &name.into()).unwrap();
+    let run = ToSandbox::Run {
+        id: 7,
+        source: "return args.a;".into(),
+        args: r#"{"a":1}"#.into(),
+        timeout_ms: 3000,
+    }
+    .to_js()
+    .unwrap();
+    assert_eq!(field(&run, "type").as_string().as_deref(), Some("run"));
+    assert_eq!(field(&run, "id").as_f64(), Some(7.0));
+    assert_eq!(
+        field(&run, "source").as_string().as_deref(),
+        Some("return args.a;")
+    );
+    assert_eq!(
+        field(&run, "args").as_string().as_deref(),
+        Some(r#"{"a":1}"#)
+    );
+    assert_eq!(field(&run, "timeoutMs").as_f64(), Some(3000.0));
+    let cancel = ToSandbox::Cancel { id: 7 }.to_js().unwrap();
+    assert_eq!(
+        field(&cancel, "type").as_string().as_deref(),
+        Some("cancel")
+    );
+    assert_eq!(field(&cancel, "id").as_f64(), Some(7.0));
+
+    let read = |json: &str| FromSandbox::from_js(js_sys::JSON::parse(json).unwrap());
+    let ending = |json: &str| match read(json) {
+        Ok(FromSandbox::Result(end)) => (end.id, end.ending()),
+        other => panic!("{json} read as {other:?}"),
+    };
+    assert_eq!(read(r#"{"type":"ready"}"#), Ok(FromSandbox::Ready));
+    assert_eq!(
+        ending(r#"{"type":"result","id":7,"ok":true,"json":"{\"x\":1}"}"#),
+        (7, Ending::Returned(r#"{"x":1}"#.into()))
+    );
+    assert_eq!(
+        ending(r#"{"type":"result","id":8,"ok":false,"timedOut":true}"#),
+        (8, Ending::TimedOut)
+    );
+    assert_eq!(
+        ending(r#"{"type":"result","id":9,"ok":false,"error":"TypeError: x is not a function"}"#),
+        (9, Ending::Failed("TypeError: x is not a function".into()))
+    );
+    assert_eq!(
+        ending(r#"{"type":"result","id":10}"#),
+        (10, Ending::Failed("the sandbox gave no reason".into()))
+    );
+    assert!(read(r#"{"type":"something else"}"#).is_err());
+    assert!(
+        read(r#"{"type":"result"}"#).is_err(),
+        "a result names its call"
+    );
+}

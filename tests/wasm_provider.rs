@@ -181,3 +181,25 @@ async fn the_deadline_aborts_a_slow_request_at_once() {
         "ended {waited} ms after start: the {deadline_ms} ms deadline did not cut the request"
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_key_the_browser_cannot_send_as_a_header_ends_model_error_saying_why() {
+    // A key pasted with a character outside Latin-1 (here an arrow): the
+    // browser refuses it as a header value. The run must end saying so, not
+    // stall on an exception thrown past the transport.
+    let port = port_or_skip!("AGENT_LOOP_MOCK_PORT");
+    let model = HttpModel::new(
+        ProviderSettings {
+            provider: Provider::Anthropic,
+            base_url: format!("http://127.0.0.1:{port}"),
+            model: "scripted".into(),
+            stream: false,
+        },
+        ApiKey::new("sk-test\u{2192}pasted"),
+        FetchTransport,
+    );
+    let (outcome, _) = run(&builtin("get-time"), &model, RunOptions::default()).await;
+    assert_eq!(outcome.status, Status::ModelError, "{}", outcome.reason);
+    assert!(outcome.reason.contains("ISO-8859-1"), "{}", outcome.reason);
+    assert!(!outcome.reason.contains("sk-test"), "the key never shows");
+}

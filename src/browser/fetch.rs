@@ -1,5 +1,6 @@
-//! `FetchTransport`: the harness's HTTP `Transport` on the browser's `fetch`,
-//! with the response body read as it arrives (so streamed answers stream).
+//! `FetchTransport`: the harness's HTTP `Transport` on the browser's `fetch`
+//! (through `gloo-net`), with the response body read as it arrives (so
+//! streamed answers stream).
 //!
 //! Dropping the request future or the body stream aborts the request
 //! (`AbortController`), which is how Stop and the run's deadline cancel a
@@ -10,6 +11,7 @@ use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
 use futures::StreamExt;
+use gloo_net::http::{Headers, Method, RequestBuilder};
 use harness::provider::{HttpRequest, HttpResponse, Transport};
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
@@ -50,44 +52,50 @@ fn js_text(value: JsValue) -> String {
         .unwrap_or_else(|| format!("{value:?}"))
 }
 
+/// gloo-net's error as the sentence the page showed before it: the
+/// browser's message alone ("Failed to fetch"), without the error's name.
+pub(crate) fn net_text(error: gloo_net::Error) -> String {
+    match error {
+        gloo_net::Error::JsError(e) => e.message,
+        // The crate's own and (with the `json` feature another crate in the
+        // build turns on) serde's errors: their text is already a sentence.
+        other => other.to_string(),
+    }
+}
+
 pub(crate) async fn send(request: HttpRequest) -> Result<HttpResponse, String> {
-    send_as("POST", request).await
+    send_as(Method::POST, request).await
 }
 
 /// `send` with another method; a GET sends no body.
-pub(crate) async fn send_as(method: &str, request: HttpRequest) -> Result<HttpResponse, String> {
-    let window = web_sys::window().ok_or("fetch needs a window")?;
+pub(crate) async fn send_as(method: Method, request: HttpRequest) -> Result<HttpResponse, String> {
     let abort = Rc::new(AbortOnDrop(
         web_sys::AbortController::new().map_err(js_text)?,
     ));
+    // Built here rather than with `RequestBuilder::header`, which throws
+    // (past any `Result`) on a name or value the browser refuses, such as
+    // an API key pasted with a line break.
     let headers = web_sys::Headers::new().map_err(js_text)?;
     for (name, value) in &request.headers {
         headers.set(name, value).map_err(js_text)?;
     }
-    let init = web_sys::RequestInit::new();
-    init.set_method(method);
-    init.set_headers(&headers);
-    if method != "GET" {
-        init.set_body(&JsValue::from_str(&request.body));
+    let builder = RequestBuilder::new(&request.url)
+        .method(method.clone())
+        .headers(Headers::from_raw(headers))
+        .abort_signal(Some(&abort.0.signal()));
+    let fetch_request = if method == Method::GET {
+        builder.build()
+    } else {
+        builder.body(request.body)
     }
-    init.set_signal(Some(&abort.0.signal()));
-    let fetch_request =
-        web_sys::Request::new_with_str_and_init(&request.url, &init).map_err(js_text)?;
-    let response: web_sys::Response = JsFuture::from(window.fetch_with_request(&fetch_request))
-        .await
-        .map_err(js_text)?
-        .dyn_into()
-        .map_err(js_text)?;
+    .map_err(net_text)?;
+    let response = fetch_request.send().await.map_err(net_text)?;
     let status = response.status();
-    let mut header_list = Vec::new();
-    if let Ok(Some(entries)) = js_sys::try_iter(&response.headers()) {
-        for entry in entries.flatten() {
-            let pair = js_sys::Array::from(&entry);
-            if let (Some(name), Some(value)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
-                header_list.push((name.to_ascii_lowercase(), value));
-            }
-        }
-    }
+    let header_list = response
+        .headers()
+        .entries()
+        .map(|(name, value)| (name.to_ascii_lowercase(), value))
+        .collect();
     let body = match response.body() {
         None => futures::stream::empty().boxed_local(),
         Some(stream) => {

@@ -13,6 +13,7 @@ use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
 use futures::StreamExt;
+use gloo_net::http::Method;
 use harness::mcp::config::REDACTED;
 use harness::mcp::cors::CLIENT_HEADERS;
 use harness::mcp::transport::McpTransport;
@@ -112,11 +113,11 @@ fn shown_headers(request: &HttpRequest) -> Vec<(String, String)> {
 
 impl McpTransport for McpFetch {
     fn post(&self, request: HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, String>> {
-        self.exchange("POST", request)
+        self.exchange(Method::POST, request)
     }
 
     fn get(&self, request: HttpRequest) -> LocalBoxFuture<'static, Result<HttpResponse, String>> {
-        self.exchange("GET", request)
+        self.exchange(Method::GET, request)
     }
 
     fn sleep(&self, ms: u64) -> LocalBoxFuture<'static, ()> {
@@ -133,13 +134,13 @@ impl McpFetch {
     /// to `on_wire` as it happens.
     fn exchange(
         &self,
-        verb: &'static str,
+        verb: Method,
         request: HttpRequest,
     ) -> LocalBoxFuture<'static, Result<HttpResponse, String>> {
         let this = self.0.clone();
         let n = this.next.get();
         this.next.set(n + 1);
-        let (method, body) = if verb == "GET" {
+        let (method, body) = if verb == Method::GET {
             let resume = request
                 .headers
                 .iter()

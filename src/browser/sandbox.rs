@@ -31,11 +31,13 @@ use futures::channel::oneshot;
 use futures::future::{self, Either, LocalBoxFuture};
 use gloo_timers::future::TimeoutFuture;
 use harness::script::{ScriptError, ScriptHost};
-use js_sys::{Object, Reflect};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
+
+pub mod message;
+
+use message::{Ending, FromSandbox, ToSandbox};
 
 /// Where Trunk copies `static/sandbox/` (index.html's `copy-dir` link).
 const SANDBOX_URL: &str = "sandbox/sandbox.js";
@@ -136,7 +138,14 @@ impl ScriptHost for SandboxHost {
         if let Some(why) = self.state.borrow().broken.clone() {
             return Box::pin(future::ready(Err(ScriptError::Failed(why))));
         }
-        let message = match run_message(id, source, &args, timeout_ms) {
+        let message = match (ToSandbox::Run {
+            id,
+            source: source.to_string(),
+            args: args.to_string(),
+            timeout_ms,
+        })
+        .to_js()
+        {
             Ok(message) => message,
             Err(why) => return Box::pin(future::ready(Err(ScriptError::Failed(why)))),
         };
@@ -185,33 +194,11 @@ impl Drop for StopOnDrop {
         let never_sent = s.queued.len() < before;
         drop(s);
         if !never_sent {
-            if let Ok(message) =
-                object(&[("type", "cancel".into()), ("id", (self.id as f64).into())])
-            {
+            if let Ok(message) = (ToSandbox::Cancel { id: self.id }).to_js() {
                 post(&state, self.id, message);
             }
         }
     }
-}
-
-fn object(fields: &[(&str, JsValue)]) -> Result<JsValue, String> {
-    let object = Object::new();
-    for (key, value) in fields {
-        Reflect::set(&object, &JsValue::from_str(key), value)
-            .map_err(|e| format!("could not build the sandbox message: {e:?}"))?;
-    }
-    Ok(object.into())
-}
-
-fn run_message(id: u64, source: &str, args: &Value, timeout_ms: u64) -> Result<JsValue, String> {
-    object(&[
-        ("type", "run".into()),
-        ("id", (id as f64).into()),
-        ("source", source.into()),
-        // As JSON text, so the worker sees exactly the validated arguments.
-        ("args", args.to_string().into()),
-        ("timeoutMs", (timeout_ms as f64).into()),
-    ])
 }
 
 /// Sends `message` to the sandbox, or queues it until the sandbox is ready.
@@ -329,25 +316,22 @@ async fn load_document(
     element: &web_sys::Element,
     body: &web_sys::HtmlElement,
 ) -> Result<(), String> {
-    let window = web_sys::window().ok_or("JavaScript tools need a browser window")?;
     let cannot =
         |why: String| format!("the JavaScript sandbox ({SANDBOX_URL}) could not be loaded: {why}");
-    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(SANDBOX_URL))
+    let response = gloo_net::http::Request::get(SANDBOX_URL)
+        .send()
         .await
-        .map_err(|e| cannot(js_message(&e)))?
-        .dyn_into()
-        .map_err(|e| cannot(js_message(&e)))?;
+        .map_err(|e| cannot(super::fetch::net_text(e)))?;
     if !response.ok() {
         return Err(cannot(format!(
             "HTTP {}; is static/sandbox/ deployed beside the page?",
             response.status()
         )));
     }
-    let script = JsFuture::from(response.text().map_err(|e| cannot(js_message(&e)))?)
+    let script = response
+        .text()
         .await
-        .map_err(|e| cannot(js_message(&e)))?
-        .as_string()
-        .unwrap_or_default();
+        .map_err(|e| cannot(super::fetch::net_text(e)))?;
     // The script is a file of this build: a closing tag in it would end the element early.
     if script.contains("</script") {
         return Err(cannot("its text contains \"</script\"".to_string()));
@@ -397,11 +381,13 @@ fn on_message(state: &Rc<RefCell<State>>, event: WindowMessage) {
     if !from_sandbox || event.origin() != "null" {
         return;
     }
-    let data = event.data();
-    let field =
-        |name: &str| Reflect::get(&data, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED);
-    match field("type").as_string().as_deref() {
-        Some("ready") => {
+    // A message of another shape cannot be matched to a call; the call's
+    // own grace timeout answers it.
+    let Ok(message) = FromSandbox::from_js(event.data()) else {
+        return;
+    };
+    match message {
+        FromSandbox::Ready => {
             let queued = {
                 let mut s = state.borrow_mut();
                 s.ready = true;
@@ -411,29 +397,19 @@ fn on_message(state: &Rc<RefCell<State>>, event: WindowMessage) {
                 post(state, id, message);
             }
         }
-        Some("result") => {
-            let Some(id) = field("id").as_f64() else {
-                return;
-            };
-            answer(state, id as u64, reply_of(&field));
+        FromSandbox::Result(end) => {
+            let id = end.id;
+            answer(state, id, reply_of(end.ending()));
         }
-        _ => {}
     }
 }
 
-/// The sandbox's `{ok, json | error | timedOut}` as the harness's result.
-fn reply_of(field: &dyn Fn(&str) -> JsValue) -> Reply {
-    if field("ok").as_bool() == Some(true) {
-        let json = field("json").as_string().unwrap_or_default();
-        return serde_json::from_str(&json)
-            .map_err(|e| ScriptError::Failed(format!("the result is not JSON: {e}")));
+/// The sandbox's ending as the harness's result.
+fn reply_of(ending: Ending) -> Reply {
+    match ending {
+        Ending::Returned(json) => serde_json::from_str(&json)
+            .map_err(|e| ScriptError::Failed(format!("the result is not JSON: {e}"))),
+        Ending::TimedOut => Err(ScriptError::TimedOut),
+        Ending::Failed(why) => Err(ScriptError::Failed(why)),
     }
-    if field("timedOut").as_bool() == Some(true) {
-        return Err(ScriptError::TimedOut);
-    }
-    Err(ScriptError::Failed(
-        field("error")
-            .as_string()
-            .unwrap_or_else(|| "the sandbox gave no reason".to_string()),
-    ))
 }

@@ -95,7 +95,17 @@ function finish(id, reply) {
   clearTimeout(call.timer);
   call.worker.terminate();
   URL.revokeObjectURL(call.url);
-  if (reply) parent.postMessage({ type: 'result', id, ...reply }, '*');
+  // The reply's fields first: they must not overwrite which call this answers.
+  if (reply) parent.postMessage({ ...reply, type: 'result', id }, '*');
+}
+
+/** A worker's message as a reply. `workerMain` sends only these two shapes,
+ * but the user's body can call `postMessage` itself, and its message would
+ * otherwise end the call with whatever it holds. */
+function asReply(data) {
+  if (data?.ok === true && typeof data.json === 'string') return { ok: true, json: data.json };
+  if (data?.ok === false && typeof data.error === 'string') return { ok: false, error: data.error };
+  return { ok: false, error: 'the tool posted a message of its own (postMessage); a tool returns its value instead' };
 }
 
 function run({ id, source, args, timeoutMs }) {
@@ -113,7 +123,7 @@ function run({ id, source, args, timeoutMs }) {
   }
   const timer = setTimeout(() => finish(id, { ok: false, timedOut: true }), timeoutMs);
   calls.set(id, { worker, url, timer });
-  worker.onmessage = (event) => finish(id, event.data);
+  worker.onmessage = (event) => finish(id, asReply(event.data));
   // A syntax error in the body, or an error thrown outside the function.
   worker.onerror = (event) => {
     event.preventDefault();

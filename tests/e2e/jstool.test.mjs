@@ -215,6 +215,8 @@ test('a JS body that throws, does not parse or returns no JSON gives an error re
     { name: 'returns_nothing', js: 'const x = 1;' },
     { name: 'returns_function', js: 'return {total: 3, format: () => "3"};' },
     { name: 'awaits', js: 'await new Promise((ok) => setTimeout(ok, 50)); return {waited: true};' },
+    // A message of its own, shaped to pass as another call's answer.
+    { name: 'posts_itself', js: 'postMessage({ok: "yes", type: "ready", id: 99}); return 2;' },
   ];
   await loadScenario(page, scenarioCalling(tools));
   await button(page, 'Run').click();
@@ -225,6 +227,7 @@ test('a JS body that throws, does not parse or returns no JSON gives an error re
   assert(r.bad_syntax.includes('Error result') && r.bad_syntax.includes('SyntaxError'), r.bad_syntax);
   assert(r.returns_nothing.includes('Error result') && r.returns_nothing.includes('result is undefined'), r.returns_nothing);
   assert(r.returns_function.includes('Error result') && r.returns_function.includes('result.format is a function'), r.returns_function);
+  assert(r.posts_itself.includes('Error result') && r.posts_itself.includes('posted a message of its own (postMessage)'), r.posts_itself);
   assert(r.awaits.includes('Result from awaits') && !r.awaits.includes('Error result') && r.awaits.includes('{"waited":true}'), r.awaits);
 });
 
