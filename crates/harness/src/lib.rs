@@ -16,6 +16,8 @@
 pub mod lesson;
 
 pub use loop_core::*;
+/// The interop layer's errors (`harness::error` is the core's).
+pub use loop_interop::error as interop_error;
 pub use loop_interop::{import, otel, transcript};
 pub use loop_mcp as mcp;
 pub use loop_wire::{pairing, person_turn, provider, wire};

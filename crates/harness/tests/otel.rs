@@ -250,11 +250,15 @@ async fn a_trace_without_content_says_so_and_keeps_tools_and_tokens() {
 
 #[test]
 fn a_file_that_is_not_a_trace_is_said_plainly() {
+    use harness::interop_error::OtlpError;
     let err = from_otlp(&serde_json::json!({"hello": 1})).unwrap_err();
-    assert!(err.starts_with("no spans found"), "{err}");
+    assert_eq!(err, OtlpError::NoSpans);
+    assert!(err.to_string().starts_with("no spans found"), "{err}");
     let err = from_otlp(&serde_json::json!({"resourceSpans": [{"scopeSpans": [{"spans": [{"traceId": "a", "name": "GET /"}]}]}]})).unwrap_err();
+    assert_eq!(err, OtlpError::NoGenaiSpans { spans: 1 });
     assert!(
-        err.contains("not follow the OpenTelemetry GenAI conventions"),
+        err.to_string()
+            .contains("not follow the OpenTelemetry GenAI conventions"),
         "{err}"
     );
 }

@@ -289,15 +289,19 @@ fn a_response_body_or_its_sse_stream_is_read_as_the_turn_the_request_waited_for(
     )
     .unwrap()
     .record;
-    assert!(import_response(&done, "{}")
-        .unwrap_err()
+    use harness::interop_error::{FixedBy, TranscriptError};
+    let not_waiting = import_response(&done, "{}").unwrap_err();
+    assert_eq!(not_waiting, TranscriptError::NotWaiting);
+    assert_eq!(not_waiting.fixed_by(), FixedBy::TheCaller);
+    assert!(not_waiting
+        .to_string()
         .contains("import the request body first"));
-    assert!(import_response(&waiting, "{\"hello\": 1}")
-        .unwrap_err()
-        .contains("not a response body"));
-    assert!(import_response(&waiting, "nonsense")
-        .unwrap_err()
-        .contains("neither a JSON response"));
+    let not_a_response = import_response(&waiting, "{\"hello\": 1}").unwrap_err();
+    assert_eq!(not_a_response, TranscriptError::NotAResponse);
+    assert!(not_a_response.to_string().contains("not a response body"));
+    let neither = import_response(&waiting, "nonsense").unwrap_err();
+    assert_eq!(neither.fixed_by(), FixedBy::TheFile);
+    assert!(neither.to_string().contains("neither a JSON response"));
 }
 
 /// A body whose tool_result answers a call it never made: the import keeps

@@ -9,6 +9,7 @@
 //! [`read`] reads it as that. The page and the CLI both call these; each
 //! words the result and its errors for where they are shown.
 
+use crate::error::{OtlpError, TranscriptError};
 use serde_json::Value;
 
 use crate::otel::{from_otlp, Imported};
@@ -117,9 +118,9 @@ impl Import {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ImportError {
     Record(loop_core::error::RecordError),
-    Otlp(String),
-    Request(String),
-    Response(String),
+    Otlp(OtlpError),
+    Request(TranscriptError),
+    Response(TranscriptError),
 }
 
 impl ImportError {
@@ -137,9 +138,8 @@ impl ImportError {
     pub fn why(&self) -> String {
         match self {
             ImportError::Record(error) => error.to_string(),
-            ImportError::Otlp(why) | ImportError::Request(why) | ImportError::Response(why) => {
-                why.clone()
-            }
+            ImportError::Otlp(error) => error.to_string(),
+            ImportError::Request(error) | ImportError::Response(error) => error.to_string(),
         }
     }
 }
@@ -163,9 +163,7 @@ pub fn read(text: &str, in_view: Option<&Record>) -> Result<Import, ImportError>
     match (kind_of(text), object) {
         (Some(Kind::Response), _) => {
             let Some(in_view) = in_view else {
-                return Err(ImportError::Response(
-                    "a provider's response is read as the answer to a run that ends on its request: import the request body first, then the response in the playground".to_string(),
-                ));
+                return Err(ImportError::Response(TranscriptError::NoRunInView));
             };
             import_response(in_view, text)
                 .map(Import::Response)

@@ -8,6 +8,7 @@
 //!
 //! Builds on `loop-core` and `loop-wire`.
 
+pub mod error;
 pub mod import;
 pub mod otel;
 pub mod transcript;

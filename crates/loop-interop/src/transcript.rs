@@ -16,6 +16,7 @@
 //!   server tools, a person's text in the middle of the run, sampling
 //!   settings) is listed in `lost`, each with its path in the body.
 
+use crate::error::TranscriptError;
 use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
@@ -49,18 +50,15 @@ pub struct Transcript {
 }
 
 /// Reads `body` as a run (see the module's doc).
-pub fn import_request(body: &Value) -> Result<Transcript, String> {
-    let (provider, detected_by) = Provider::of_request_body(body).map_err(|e| e.to_string())?;
-    let history = provider.parse_request(body).map_err(|e| e.to_string())?;
+pub fn import_request(body: &Value) -> Result<Transcript, TranscriptError> {
+    let (provider, detected_by) = Provider::of_request_body(body)?;
+    let history = provider.parse_request(body)?;
     let mut lost = lost_parts(provider, body);
     let Some(first) = history.messages.first() else {
-        return Err("the body has no messages: there is no conversation to read".to_string());
+        return Err(TranscriptError::NoMessages);
     };
     if first.role != Role::User {
-        return Err(
-            "the first message is the assistant's: a conversation starts with the user's task"
-                .to_string(),
-        );
+        return Err(TranscriptError::StartsWithAssistant);
     }
     let task = texts(&first.content).join("\n");
     let model = body
@@ -178,13 +176,7 @@ pub fn import_request(body: &Value) -> Result<Transcript, String> {
         scenario["system"] = Value::from(history.system.clone());
     }
     let scenario_text = scenario.to_string();
-    let scenario = Scenario::load(&scenario_text).map_err(|problems| {
-        let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
-        format!(
-            "the conversation does not make a scenario: {}",
-            lines.join("; ")
-        )
-    })?;
+    let scenario = Scenario::load(&scenario_text).map_err(TranscriptError::NotAScenario)?;
     // Labelled as a provider run is ("Anthropic Messages claude-…"), so a
     // view of it knows which format it spoke.
     let events = trace(&scenario, &format!("{label} {model}"), &history.messages);
@@ -461,18 +453,18 @@ pub struct Answered {
 /// request `record` ends on, added as that turn: the conversation is read
 /// again with the answer after it (as `import_request` reads a body), so
 /// its tool calls, the scripted model and a fork see it as any other turn.
-pub fn import_response(record: &Record, text: &str) -> Result<Answered, String> {
+pub fn import_response(record: &Record, text: &str) -> Result<Answered, TranscriptError> {
     let waiting = record.events.last().and_then(|e| match &e.kind {
         EventKind::ModelRequest { turn, .. } => Some(*turn),
         _ => None,
     });
     let Some(turn) = waiting else {
-        return Err("the run in view does not end on a request waiting for its answer: import the request body first, then its response".to_string());
+        return Err(TranscriptError::NotWaiting);
     };
     let scenario = record
         .scenario
         .as_ref()
-        .ok_or("the run in view has no scenario to continue")?;
+        .ok_or(TranscriptError::NoScenario)?;
     let (provider, response, read_as) = read_response(text)?;
     let model = record
         .events
@@ -521,30 +513,38 @@ pub fn import_response(record: &Record, text: &str) -> Result<Answered, String> 
 /// Which provider wrote `text`, and what it answered.
 fn read_response(
     text: &str,
-) -> Result<(Provider, crate::model::ModelResponse, &'static str), String> {
+) -> Result<(Provider, crate::model::ModelResponse, &'static str), TranscriptError> {
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') {
-        let body: Value =
-            serde_json::from_str(trimmed).map_err(|e| format!("the response is not JSON: {e}"))?;
+        let body: Value = serde_json::from_str(trimmed)
+            .map_err(|e| TranscriptError::ResponseNotJson(e.to_string()))?;
         let Some(provider) = Provider::of_response_body(&body) else {
-            return Err("not a response body: an Anthropic message has \"type\": \"message\", an OpenAI chat completion \"choices\", an OpenAI response \"output\"".to_string());
+            return Err(TranscriptError::NotAResponse);
         };
-        let response = provider
-            .parse_response(&body)
-            .map_err(|e| format!("the {} response cannot be read: {e}", provider.label()))?;
+        let response =
+            provider
+                .parse_response(&body)
+                .map_err(|e| TranscriptError::ResponseUnreadable {
+                    provider: provider.label(),
+                    why: e.to_string(),
+                })?;
         return Ok((provider, response, "a response body"));
     }
     let Some(provider) = Provider::of_stream(trimmed) else {
-        return Err(
-            "neither a JSON response nor a provider's SSE stream (data: lines)".to_string(),
-        );
+        return Err(TranscriptError::NeitherJsonNorStream);
     };
     let mut assembler = provider.assembler();
     assembler
         .push(trimmed.as_bytes())
-        .map_err(|e| format!("the {} stream cannot be read: {e}", provider.label()))?;
+        .map_err(|e| TranscriptError::StreamUnreadable {
+            provider: provider.label(),
+            why: e.to_string(),
+        })?;
     let response = assembler
         .finish()
-        .map_err(|e| format!("the {} stream cannot be read: {e}", provider.label()))?;
+        .map_err(|e| TranscriptError::StreamUnreadable {
+            provider: provider.label(),
+            why: e.to_string(),
+        })?;
     Ok((provider, response, "an SSE stream"))
 }

@@ -14,6 +14,7 @@
 //! `notes`, never made up: content capture is opt-in in every
 //! instrumentation.
 
+use crate::error::OtlpError;
 use serde_json::{json, Value};
 
 use super::attributes::attribute;
@@ -41,16 +42,13 @@ const CHAT_OPERATIONS: [&str; 3] = ["chat", "text_completion", "generate_content
 const NOT_CAPTURED: &str = "(not in the trace: message content was not captured)";
 
 /// Reads the first trace of an OTLP/JSON document as a run.
-pub fn from_otlp(document: &Value) -> Result<Imported, String> {
+pub fn from_otlp(document: &Value) -> Result<Imported, OtlpError> {
     let mut spans = all_spans(document);
     // Events written as log records (resourceLogs beside resourceSpans) go
     // onto their spans as span events, the form `legacy` reads.
     super::legacy::attach_log_events(document, &mut spans);
     if spans.is_empty() {
-        return Err(
-            "no spans found: an OTLP/JSON trace has resourceSpans[].scopeSpans[].spans[]"
-                .to_string(),
-        );
+        return Err(OtlpError::NoSpans);
     }
     let mut notes = Vec::new();
     let first_trace = string(&spans[0], "traceId");
@@ -137,7 +135,7 @@ fn all_spans(document: &Value) -> Vec<Value> {
 }
 
 /// Our export: the events from `agent_loop.event`, in `seq` order.
-fn ours(spans: &[Value]) -> Result<Option<Record>, String> {
+fn ours(spans: &[Value]) -> Result<Option<Record>, OtlpError> {
     let mut events = Vec::new();
     let mut scenario = None;
     for span in spans {
@@ -152,21 +150,20 @@ fn ours(spans: &[Value]) -> Result<Option<Record>, String> {
             }
             let text = attribute(event, EVENT_JSON)
                 .and_then(|v| v.as_str().map(str::to_string))
-                .ok_or("an agent_loop.event span event has no agent_loop.event.json")?;
-            let parsed: RunEvent = serde_json::from_str(&text)
-                .map_err(|e| format!("an agent_loop.event is not a trace event: {e}"))?;
+                .ok_or(OtlpError::EventWithoutJson)?;
+            let parsed: RunEvent =
+                serde_json::from_str(&text).map_err(|e| OtlpError::NotAnEvent(e.to_string()))?;
             events.push(parsed);
         }
         if let Some(text) =
             attribute(span, AGENT_LOOP_SCENARIO).and_then(|v| v.as_str().map(str::to_string))
         {
             scenario = Some(Scenario::load(&text).map_err(|problems| {
-                format!(
-                    "the exported scenario does not load: {}",
+                OtlpError::ScenarioDoesNotLoad(
                     problems
                         .first()
                         .map(ToString::to_string)
-                        .unwrap_or_default()
+                        .unwrap_or_default(),
                 )
             })?);
         }
@@ -224,7 +221,7 @@ struct Totals {
 /// Another tool's trace, rebuilt from its GenAI spans: the run's start,
 /// each chat span's turn with its calls and results, how it ended if the
 /// trace says, and the scenario.
-fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
+fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, OtlpError> {
     let genai = genai_spans(spans)?;
     let layout = lay_out(&genai, notes);
     let (started, scenario_name, model) = run_started(&layout, notes);
@@ -270,7 +267,7 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, String> {
 
 /// The spans that follow the GenAI conventions, in start order (spans
 /// with the same start keep the file's order).
-fn genai_spans(spans: &[Value]) -> Result<Vec<GenaiSpan<'_>>, String> {
+fn genai_spans(spans: &[Value]) -> Result<Vec<GenaiSpan<'_>>, OtlpError> {
     let mut genai: Vec<GenaiSpan> = spans
         .iter()
         .filter_map(|span| {
@@ -285,10 +282,7 @@ fn genai_spans(spans: &[Value]) -> Result<Vec<GenaiSpan<'_>>, String> {
         })
         .collect();
     if genai.is_empty() {
-        return Err(format!(
-            "none of the {} spans is a GenAI span (no gen_ai.operation.name attribute): the trace does not follow the OpenTelemetry GenAI conventions",
-            spans.len()
-        ));
+        return Err(OtlpError::NoGenaiSpans { spans: spans.len() });
     }
     genai.sort_by_key(|s| s.start_ns);
     Ok(genai)

@@ -1,0 +1,155 @@
+//! The interop layer's errors as values: why a provider's request or
+//! response, or an OpenTelemetry trace, cannot be read as a run. Each
+//! `Display` is the sentence the page and the CLI show; `fixed_by` says
+//! whether the file is wrong or the order it was brought in.
+
+use std::fmt;
+
+use crate::scenario::Problem;
+use crate::wire::BodyError;
+
+/// Who can put an error right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixedBy {
+    /// The file: whoever wrote or saved it.
+    TheFile,
+    /// The person importing: another file first, or another run in view.
+    TheCaller,
+}
+
+/// Why a request body, or a response to the run in view, is not a run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TranscriptError {
+    Body(BodyError),
+    NoMessages,
+    StartsWithAssistant,
+    /// The conversation read does not make a scenario (every problem).
+    NotAScenario(Vec<Problem>),
+    /// A response came with no run in view to answer (the CLI).
+    NoRunInView,
+    /// A response came for a run that waits for none.
+    NotWaiting,
+    NoScenario,
+    ResponseNotJson(String),
+    NotAResponse,
+    /// A response body of `provider`'s format whose content cannot be read.
+    ResponseUnreadable {
+        provider: &'static str,
+        why: String,
+    },
+    NeitherJsonNorStream,
+    StreamUnreadable {
+        provider: &'static str,
+        why: String,
+    },
+}
+
+impl TranscriptError {
+    pub fn fixed_by(&self) -> FixedBy {
+        match self {
+            TranscriptError::NoRunInView
+            | TranscriptError::NotWaiting
+            | TranscriptError::NoScenario => FixedBy::TheCaller,
+            _ => FixedBy::TheFile,
+        }
+    }
+}
+
+impl From<BodyError> for TranscriptError {
+    fn from(error: BodyError) -> Self {
+        TranscriptError::Body(error)
+    }
+}
+
+impl fmt::Display for TranscriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TranscriptError::Body(error) => error.fmt(f),
+            TranscriptError::NoMessages => {
+                f.write_str("the body has no messages: there is no conversation to read")
+            }
+            TranscriptError::StartsWithAssistant => f.write_str(
+                "the first message is the assistant's: a conversation starts with the user's task",
+            ),
+            TranscriptError::NotAScenario(problems) => write!(
+                f,
+                "the conversation does not make a scenario: {}",
+                problems
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            TranscriptError::NoRunInView => f.write_str(
+                "a provider's response is read as the answer to a run that ends on its request: import the request body first, then the response in the playground",
+            ),
+            TranscriptError::NotWaiting => f.write_str(
+                "the run in view does not end on a request waiting for its answer: import the request body first, then its response",
+            ),
+            TranscriptError::NoScenario => {
+                f.write_str("the run in view has no scenario to continue")
+            }
+            TranscriptError::ResponseNotJson(why) => write!(f, "the response is not JSON: {why}"),
+            TranscriptError::NotAResponse => f.write_str(
+                "not a response body: an Anthropic message has \"type\": \"message\", an OpenAI chat completion \"choices\", an OpenAI response \"output\"",
+            ),
+            TranscriptError::ResponseUnreadable { provider, why } => {
+                write!(f, "the {provider} response cannot be read: {why}")
+            }
+            TranscriptError::NeitherJsonNorStream => {
+                f.write_str("neither a JSON response nor a provider's SSE stream (data: lines)")
+            }
+            TranscriptError::StreamUnreadable { provider, why } => {
+                write!(f, "the {provider} stream cannot be read: {why}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TranscriptError {}
+
+/// Why an OTLP/JSON document is not a run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OtlpError {
+    NoSpans,
+    /// An `agent_loop.event` span event without its JSON attribute.
+    EventWithoutJson,
+    NotAnEvent(String),
+    /// The scenario this harness exported does not load (its first problem).
+    ScenarioDoesNotLoad(String),
+    /// None of the `spans` spans follows the GenAI conventions.
+    NoGenaiSpans {
+        spans: usize,
+    },
+}
+
+impl OtlpError {
+    pub fn fixed_by(&self) -> FixedBy {
+        FixedBy::TheFile
+    }
+}
+
+impl fmt::Display for OtlpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OtlpError::NoSpans => f.write_str(
+                "no spans found: an OTLP/JSON trace has resourceSpans[].scopeSpans[].spans[]",
+            ),
+            OtlpError::EventWithoutJson => {
+                f.write_str("an agent_loop.event span event has no agent_loop.event.json")
+            }
+            OtlpError::NotAnEvent(why) => {
+                write!(f, "an agent_loop.event is not a trace event: {why}")
+            }
+            OtlpError::ScenarioDoesNotLoad(first) => {
+                write!(f, "the exported scenario does not load: {first}")
+            }
+            OtlpError::NoGenaiSpans { spans } => write!(
+                f,
+                "none of the {spans} spans is a GenAI span (no gen_ai.operation.name attribute): the trace does not follow the OpenTelemetry GenAI conventions"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for OtlpError {}
