@@ -8,12 +8,13 @@ use std::fmt;
 pub use crate::event::LineError;
 use crate::scenario::Problem;
 
-/// Who can put an error right.
+/// Who can put an error right; every layer's errors answer with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FixedBy {
-    /// The file being read, or the scenario: whoever wrote it.
+    /// The file being read, or the scenario: whoever wrote or saved it.
     TheFile,
-    /// The caller's own choice (which event to fork from).
+    /// The caller's own choice: which event to fork from, or what to import
+    /// first (a response needs its request's run in view).
     TheCaller,
 }
 

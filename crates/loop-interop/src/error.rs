@@ -8,14 +8,8 @@ use std::fmt;
 use crate::scenario::Problem;
 use crate::wire::BodyError;
 
-/// Who can put an error right.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FixedBy {
-    /// The file: whoever wrote or saved it.
-    TheFile,
-    /// The person importing: another file first, or another run in view.
-    TheCaller,
-}
+/// Who can put an error right: the core's answer, shared by every layer.
+pub use loop_core::error::FixedBy;
 
 /// Why a request body, or a response to the run in view, is not a run.
 #[derive(Clone, Debug, PartialEq)]
