@@ -6,231 +6,20 @@
 //! changes one value and writes it back, so the raw JSON box and the fields
 //! never disagree. Pure and tested natively.
 
+use harness::context::ContextConfig;
+pub use harness::field::{Field, FieldKind};
+use harness::limits::Limits;
 use harness::scenario::syntax::describe;
 use serde_json::{Map, Value};
 
-/// How a limit is entered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LimitKind {
-    Integer,
-    Number,
-    /// One of these words.
-    Choice(&'static [&'static str]),
-    /// `true` or `false`.
-    Bool,
-    /// Names, separated by commas (a JSON array of strings).
-    Names,
-}
+/// Every limit a scenario can set, in the order of `Limits`'s fields, with
+/// its label, unit and what an empty field means: the core's table, which
+/// the schema and the bounds check are written from too.
+pub const LIMITS: &[Field] = Limits::FIELDS;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LimitField {
-    pub key: &'static str,
-    pub label: &'static str,
-    pub unit: &'static str,
-    pub kind: LimitKind,
-    /// What applies when the field is empty.
-    pub absent: &'static str,
-}
-
-const fn limit(
-    key: &'static str,
-    label: &'static str,
-    unit: &'static str,
-    kind: LimitKind,
-    absent: &'static str,
-) -> LimitField {
-    LimitField {
-        key,
-        label,
-        unit,
-        kind,
-        absent,
-    }
-}
-
-/// Every limit a scenario can set, in the order of `harness::limits::Limits::KEYS`
-/// (a test checks the keys, the choices against the schema, and each
-/// `absent` text against `Limits::default()`).
-pub const LIMITS: &[LimitField] = &[
-    limit(
-        "max_turns",
-        "Max turns",
-        "model calls",
-        LimitKind::Integer,
-        "10",
-    ),
-    limit(
-        "max_cost_usd",
-        "Budget",
-        "USD",
-        LimitKind::Number,
-        "no budget",
-    ),
-    limit(
-        "cost_mode",
-        "Cost check",
-        "",
-        LimitKind::Choice(&["strict", "naive"]),
-        "strict",
-    ),
-    limit("deadline_ms", "Deadline", "ms", LimitKind::Integer, "none"),
-    limit(
-        "model_timeout_ms",
-        "Model timeout",
-        "ms per call",
-        LimitKind::Integer,
-        "none",
-    ),
-    limit(
-        "tool_timeout_ms",
-        "Tool timeout",
-        "ms per call",
-        LimitKind::Integer,
-        "none (JavaScript tools: 10000)",
-    ),
-    limit(
-        "repeat_threshold",
-        "Repeat threshold",
-        "occurrences",
-        LimitKind::Integer,
-        "off",
-    ),
-    limit(
-        "repeat_mode",
-        "Repeat check",
-        "",
-        LimitKind::Choice(&["canonical", "naive"]),
-        "canonical",
-    ),
-    limit(
-        "max_tool_calls",
-        "Max tool calls",
-        "calls",
-        LimitKind::Integer,
-        "none",
-    ),
-    limit(
-        "max_total_tokens",
-        "Max total tokens",
-        "tokens",
-        LimitKind::Integer,
-        "none",
-    ),
-    limit(
-        "max_output_tokens",
-        "Max output tokens",
-        "tokens per call",
-        LimitKind::Integer,
-        "1024",
-    ),
-    limit(
-        "max_result_chars",
-        "Max result size",
-        "characters",
-        LimitKind::Integer,
-        "none",
-    ),
-    limit(
-        "max_retries",
-        "Max retries",
-        "per model call",
-        LimitKind::Integer,
-        "2",
-    ),
-    // The modes below reproduce the seeds' bugs on purpose (the pitfall
-    // scenarios set them); the form shows them so a loaded pitfall's
-    // setting is visible and can be switched back.
-    limit(
-        "deadline_scope",
-        "Deadline counted from",
-        "",
-        LimitKind::Choice(&["run", "shared"]),
-        "run",
-    ),
-    limit(
-        "deadline_mode",
-        "Deadline check",
-        "",
-        LimitKind::Choice(&["interrupt", "between_steps"]),
-        "interrupt",
-    ),
-    limit(
-        "stop_mode",
-        "Stop reason check",
-        "",
-        LimitKind::Choice(&["strict", "naive"]),
-        "strict",
-    ),
-    limit(
-        "history_mode",
-        "History sent back",
-        "",
-        LimitKind::Choice(&["whole", "text_only"]),
-        "whole",
-    ),
-    limit(
-        "results_mode",
-        "Tool results sent",
-        "",
-        LimitKind::Choice(&["correct", "text_first", "invented_ids"]),
-        "correct",
-    ),
-];
-
-/// Every field of a scenario's `context` object (issue 29), in the order
-/// of `harness::context::ContextConfig` (a test checks the keys, and each
-/// choice against the scenario schema).
-pub const CONTEXT_FIELDS: &[LimitField] = &[
-    limit(
-        "window_tokens",
-        "Context window",
-        "tokens",
-        LimitKind::Integer,
-        "none",
-    ),
-    limit(
-        "strategy",
-        "Strategy",
-        "",
-        LimitKind::Choice(&["none", "clear_tool_results", "drop_oldest_turns", "compact"]),
-        "none",
-    ),
-    limit(
-        "trigger_tokens",
-        "Acts past",
-        "input tokens",
-        LimitKind::Integer,
-        "the window minus max output tokens",
-    ),
-    limit(
-        "keep_tool_results",
-        "Results kept",
-        "newest, clear_tool_results",
-        LimitKind::Integer,
-        "0",
-    ),
-    limit(
-        "exclude_tools",
-        "Never cleared",
-        "tools, comma-separated",
-        LimitKind::Names,
-        "none",
-    ),
-    limit(
-        "keep_pairs",
-        "Keep call and result together",
-        "drop_oldest_turns",
-        LimitKind::Bool,
-        "true",
-    ),
-    limit(
-        "on_window_exceeded",
-        "When the provider says the window is full",
-        "",
-        LimitKind::Choice(&["stop", "retry"]),
-        "stop",
-    ),
-];
+/// Every field of a scenario's `context` object (issue 29), from the same
+/// kind of table.
+pub const CONTEXT_FIELDS: &[Field] = ContextConfig::FIELDS;
 
 /// One step of a path into the scenario JSON.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -287,47 +76,49 @@ pub fn set_path(text: &str, path: &[Key], value: Option<Value>) -> Result<String
 
 /// A limit's input text as a JSON value: empty removes the limit; `Err` when
 /// the text is not the kind of number the limit takes.
-pub fn parse_limit(field: &LimitField, input: &str) -> Result<Option<Value>, String> {
+pub fn parse_limit(field: &Field, input: &str) -> Result<Option<Value>, String> {
     let input = input.trim();
     if input.is_empty() {
         return Ok(None);
     }
     match field.kind {
-        LimitKind::Integer => input
-            .parse::<u64>()
-            .map(|n| Some(Value::from(n)))
-            .map_err(|e| {
-                // "-1" and "99999999999999999999" are whole numbers too: say
-                // what is wrong with them, not only what is wanted.
-                let why = if *e.kind() == std::num::IntErrorKind::PosOverflow {
-                    "too large to count to; "
-                } else if input.strip_prefix('-').is_some_and(|digits| {
-                    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
-                }) {
-                    "cannot be negative; "
-                } else {
-                    ""
-                };
-                format!("{}: {why}a whole number, like 10", field.label)
-            }),
-        LimitKind::Number => input
+        FieldKind::Integer { .. } => {
+            input
+                .parse::<u64>()
+                .map(|n| Some(Value::from(n)))
+                .map_err(|e| {
+                    // "-1" and "99999999999999999999" are whole numbers too: say
+                    // what is wrong with them, not only what is wanted.
+                    let why = if *e.kind() == std::num::IntErrorKind::PosOverflow {
+                        "too large to count to; "
+                    } else if input.strip_prefix('-').is_some_and(|digits| {
+                        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+                    }) {
+                        "cannot be negative; "
+                    } else {
+                        ""
+                    };
+                    format!("{}: {why}a whole number, like 10", field.label)
+                })
+        }
+        FieldKind::Number { .. } => input
             .parse::<f64>()
             .ok()
             .filter(|n| n.is_finite())
             .and_then(serde_json::Number::from_f64)
             .map(|n| Some(Value::Number(n)))
             .ok_or_else(|| format!("{}: a number, like 0.5", field.label)),
-        LimitKind::Choice(words) => words
+        FieldKind::Choice(words) => words
             .iter()
             .find(|w| **w == input)
             .map(|w| Some(Value::from(*w)))
             .ok_or_else(|| format!("{}: one of {}", field.label, words.join(", "))),
-        LimitKind::Bool => match input {
+        FieldKind::Bool => match input {
             "true" => Ok(Some(Value::Bool(true))),
             "false" => Ok(Some(Value::Bool(false))),
             _ => Err(format!("{}: true or false", field.label)),
         },
-        LimitKind::Names => Ok(Some(Value::Array(
+        FieldKind::Names => Ok(Some(Value::Array(
             input
                 .split(',')
                 .map(str::trim)
@@ -668,73 +459,6 @@ mod tests {
         assert_eq!(limit_text(&scenario, "deadline_ms"), "");
     }
 
-    /// The form offers exactly the limits the harness reads (issue 13):
-    /// same keys in the same order, the schema's words for each choice, and
-    /// an empty field's text saying what really applies.
-    #[test]
-    fn the_form_has_every_limit_the_harness_reads_with_true_defaults() {
-        use harness::limits::Limits;
-        let keys: Vec<&str> = LIMITS.iter().map(|l| l.key).collect();
-        assert_eq!(keys, Limits::KEYS, "form::LIMITS and Limits::KEYS differ");
-
-        let schema: Value = serde_json::from_str(harness::scenario::SCENARIO_SCHEMA).unwrap();
-        let properties = &schema["$defs"]["limits"]["properties"];
-        let defaults = serde_json::to_value(Limits::default()).unwrap();
-        let read = |key: &str, value: Value| {
-            serde_json::from_value::<Limits>(json!({ key: value }))
-                .unwrap_or_else(|e| panic!("{key}: {e}"))
-        };
-        for field in LIMITS {
-            let key = field.key;
-            let schema_words = properties[key]["enum"].as_array();
-            match field.kind {
-                LimitKind::Choice(words) => {
-                    let words: Vec<Value> = words.iter().map(|w| json!(w)).collect();
-                    assert_eq!(
-                        Some(&words),
-                        schema_words,
-                        "{key}: choices differ from the schema"
-                    );
-                    assert_eq!(
-                        read(key, json!(field.absent)),
-                        Limits::default(),
-                        "{key}: the empty choice says \"default ({})\", which is not the default",
-                        field.absent
-                    );
-                }
-                LimitKind::Integer | LimitKind::Number => {
-                    assert!(schema_words.is_none(), "{key}: the schema has choices");
-                    assert!(!field.unit.is_empty(), "{key} has no unit");
-                    let kind = if field.kind == LimitKind::Integer {
-                        "integer"
-                    } else {
-                        "number"
-                    };
-                    assert_eq!(
-                        properties[key]["type"], kind,
-                        "{key}: another type in the schema"
-                    );
-                    // A limit that always applies shows its default; one that
-                    // can be off shows a word saying so, never a number.
-                    match defaults.get(key) {
-                        Some(default) => assert_eq!(
-                            field.absent,
-                            default.to_string(),
-                            "{key}: an empty field says {}, but {default} applies",
-                            field.absent
-                        ),
-                        None => assert!(
-                            field.absent.parse::<f64>().is_err(),
-                            "{key}: absent means off, not {}",
-                            field.absent
-                        ),
-                    }
-                }
-                LimitKind::Bool | LimitKind::Names => panic!("{key}: no limit is a list or a flag"),
-            }
-        }
-    }
-
     /// The form's context section (issue 29) offers every field the harness
     /// reads, with the schema's words and types, and the value each writes
     /// is one the harness reads back as typed.
@@ -766,7 +490,7 @@ mod tests {
         for field in CONTEXT_FIELDS {
             let key = field.key;
             let typed = match field.kind {
-                LimitKind::Choice(words) => {
+                FieldKind::Choice(words) => {
                     let words: Vec<Value> = words.iter().map(|w| json!(w)).collect();
                     assert_eq!(Some(&words), properties[key]["enum"].as_array(), "{key}");
                     assert_eq!(
@@ -777,16 +501,16 @@ mod tests {
                     );
                     parse_limit(field, words[0].as_str().unwrap())
                 }
-                LimitKind::Integer => {
+                FieldKind::Integer { .. } => {
                     assert_eq!(properties[key]["type"], "integer", "{key}");
                     parse_limit(field, "7")
                 }
-                LimitKind::Bool => {
+                FieldKind::Bool => {
                     assert_eq!(properties[key]["type"], "boolean", "{key}");
                     assert!(parse_limit(field, "maybe").is_err());
                     parse_limit(field, "false")
                 }
-                LimitKind::Names => {
+                FieldKind::Names => {
                     assert_eq!(properties[key]["type"], "array", "{key}");
                     assert_eq!(
                         parse_limit(field, " get_policy , ,get_logs"),
@@ -794,7 +518,7 @@ mod tests {
                     );
                     parse_limit(field, "get_policy")
                 }
-                LimitKind::Number => panic!("{key}: no context field is a decimal"),
+                FieldKind::Number { .. } => panic!("{key}: no context field is a decimal"),
             };
             let value = typed.unwrap().unwrap();
             let scenario = json!({ "context": { key: value.clone() } });

@@ -15,7 +15,7 @@ use leptos::prelude::lazy;
 use leptos::prelude::*;
 use serde_json::Value;
 
-use crate::form::{self, Key, LimitKind, ToolForm};
+use crate::form::{self, FieldKind, Key, ToolForm};
 use crate::state::editor::Editor;
 use crate::state::form_doc::FormDoc;
 use crate::ui::lesson_parts::LessonParts;
@@ -329,7 +329,7 @@ fn tool_view(
 fn limit_view(
     editor: impl FormDoc,
     section: &'static str,
-    field: &'static form::LimitField,
+    field: &'static form::Field,
     current: String,
 ) -> impl IntoView {
     // The limits keep their ids; a context field's says its section.
@@ -366,15 +366,15 @@ fn limit_view(
         .into_any()
     };
     let input = match field.kind {
-        LimitKind::Choice(words) => choice(words),
-        LimitKind::Bool => choice(&["true", "false"]),
-        LimitKind::Names => view! {
+        FieldKind::Choice(words) => choice(words),
+        FieldKind::Bool => choice(&["true", "false"]),
+        FieldKind::Names => view! {
             <input id=id.clone() type="text" spellcheck="false" prop:readOnly=fixed.clone()
                 placeholder=field.absent prop:value=current.clone() on:input=on_input />
         }
         .into_any(),
         kind => view! {
-            <input id=id.clone() type="text" inputmode=if kind == LimitKind::Number { "decimal" } else { "numeric" }
+            <input id=id.clone() type="text" inputmode=if matches!(kind, FieldKind::Number { .. }) { "decimal" } else { "numeric" }
                 prop:readOnly=fixed.clone() placeholder=field.absent prop:value=current on:input=on_input />
         }
         .into_any(),

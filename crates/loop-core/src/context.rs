@@ -24,6 +24,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
+use crate::field::FieldKind::{Bool, Choice, Integer, Names};
+use crate::field::{count, Field, MAX_TOKENS_PER_TURN};
 use crate::message::{ContentBlock, Message, Role};
 use crate::model::Usage;
 use crate::numbers::thousands;
@@ -98,6 +100,76 @@ pub enum OnWindowExceeded {
 }
 
 impl ContextConfig {
+    /// Every key of a scenario's `context` object, in the order of the
+    /// fields above, with its form field and its schema (see `field.rs`).
+    pub const FIELDS: &'static [Field] = &[
+        Field {
+            key: "window_tokens",
+            label: "Context window",
+            unit: "tokens",
+            kind: Integer {
+                min: 1,
+                max: count(MAX_TOKENS_PER_TURN as f64, "a context window", "tokens"),
+            },
+            absent: "none",
+            about: "The model's window: the input and output tokens one request may need together.",
+        },
+        Field {
+            key: "strategy",
+            label: "Strategy",
+            unit: "",
+            kind: Choice(&["none", "clear_tool_results", "drop_oldest_turns", "compact"]),
+            absent: "none",
+            about: "none (the default); clear_tool_results: old results become a placeholder; drop_oldest_turns: the oldest turns leave the history; compact: the model summarises, and the run continues from the task and the summary.",
+        },
+        Field {
+            key: "trigger_tokens",
+            label: "Acts past",
+            unit: "input tokens",
+            kind: Integer {
+                min: 1,
+                max: count(MAX_TOKENS_PER_TURN as f64, "a context trigger", "tokens"),
+            },
+            absent: "the window minus max output tokens",
+            about: "The estimated input above which the strategy acts; absent, it acts when the request would not fit the window.",
+        },
+        Field {
+            key: "keep_tool_results",
+            label: "Results kept",
+            unit: "newest, clear_tool_results",
+            kind: Integer {
+                min: 0,
+                max: count(10_000.0, "the results kept", "results"),
+            },
+            absent: "0",
+            about: "clear_tool_results: the newest results kept as they are.",
+        },
+        Field {
+            key: "exclude_tools",
+            label: "Never cleared",
+            unit: "tools, comma-separated",
+            kind: Names,
+            absent: "none",
+            about: "clear_tool_results: tools whose results are never cleared.",
+        },
+        Field {
+            key: "keep_pairs",
+            label: "Keep call and result together",
+            unit: "drop_oldest_turns",
+            kind: Bool,
+            absent: "true",
+            about: "drop_oldest_turns: drop a tool_use with its tool_result (true, the default); false drops single messages, and can keep a tool_result whose tool_use is gone, which providers refuse.",
+        },
+        Field {
+            key: "on_window_exceeded",
+            label: "When the provider says the window is full",
+            unit: "",
+            kind: Choice(&["stop", "retry"]),
+            absent: "stop",
+            about: "When the provider stops a turn with model_context_window_exceeded: stop (the default) ends the run context_limit; retry resends the same history, up to max_retries (the pitfall). The compact strategy compacts and continues instead.",
+        },
+    ];
+
     /// Nothing set: no window, no strategy (a trace leaves it out).
     pub fn is_unset(&self) -> bool {
         *self == ContextConfig::default()

@@ -24,6 +24,7 @@ pub mod driver;
 pub mod error;
 pub mod event;
 pub mod facts;
+pub mod field;
 pub mod fork;
 pub mod hand_call;
 pub mod instant;

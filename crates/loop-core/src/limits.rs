@@ -1,13 +1,18 @@
-//! Limits of one run, and the repeated-call detector.
+//! Limits of one run: the fields serde reads, their defaults, and the
+//! table (`Limits::FIELDS`) the form, the bounds check and the schema are
+//! written from. The repeated-call detector is in `limits/repeat.rs`.
 //!
 //! Every limit is optional except `max_turns` (default 10),
 //! `max_output_tokens` (default 1024, which the strict cost estimate needs)
 //! and `max_retries` (default 2); each mode has a default too.
 
-use std::collections::HashMap;
+mod repeat;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+
+use crate::field::FieldKind::{Choice, Integer, Number};
+use crate::field::{count, ms, Field, Max, Unit, MAX_TOKENS_PER_TURN};
+pub use repeat::{canonical_call, ordinal, RepeatDetector};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -58,30 +63,207 @@ pub struct Limits {
 
 impl Limits {
     /// Every key a scenario's `limits` object can hold, in the order of the
-    /// fields above. It is the list the others are checked against
-    /// (`tests/limit_keys.rs`): serde's field names, the published schema's
-    /// `limits` properties, and the page's form (`src/form.rs`, `LIMITS`).
-    pub const KEYS: &'static [&'static str] = &[
-        "max_turns",
-        "max_cost_usd",
-        "cost_mode",
-        "deadline_ms",
-        "model_timeout_ms",
-        "tool_timeout_ms",
-        "repeat_threshold",
-        "repeat_mode",
-        "max_tool_calls",
-        "max_total_tokens",
-        "max_output_tokens",
-        "max_result_chars",
-        "max_retries",
-        "deadline_scope",
-        "deadline_mode",
-        "stop_mode",
-        "history_mode",
-        "results_mode",
+    /// fields above, with its form field and its schema. The page's form,
+    /// the bounds check and the published schema are written from it, and
+    /// `tests/limit_keys.rs` checks it against the fields serde reads.
+    pub const FIELDS: &'static [Field] = &[
+        Field {
+            key: "max_turns",
+            label: "Max turns",
+            unit: "model calls",
+            // An "endless" demo is run to be stopped: room for one.
+            kind: Integer {
+                min: 1,
+                max: count(1_000_000.0, "the turn limit", "turns"),
+            },
+            absent: "10",
+            about: "Model calls per run.",
+        },
+        Field {
+            key: "max_cost_usd",
+            label: "Budget",
+            unit: "USD",
+            kind: Number {
+                above: 0.0,
+                max: Max {
+                    value: MAX_BUDGET_USD,
+                    what: "a cost budget",
+                    unit: Unit::Usd,
+                },
+            },
+            absent: "no budget",
+            about: "",
+        },
+        Field {
+            key: "cost_mode",
+            label: "Cost check",
+            unit: "",
+            kind: Choice(&["strict", "naive"]),
+            absent: "strict",
+            about: "strict: worst-case pre-flight check; naive: checked between turns (seed 000), can overshoot.",
+        },
+        Field {
+            key: "deadline_ms",
+            label: "Deadline",
+            unit: "ms",
+            kind: Integer {
+                min: 1,
+                max: ms("a deadline"),
+            },
+            absent: "none",
+            about: "Wall-clock limit of this run, interrupting whatever is pending.",
+        },
+        Field {
+            key: "model_timeout_ms",
+            label: "Model timeout",
+            unit: "ms per call",
+            kind: Integer {
+                min: 1,
+                max: ms("a timeout"),
+            },
+            absent: "none",
+            about: "",
+        },
+        Field {
+            key: "tool_timeout_ms",
+            label: "Tool timeout",
+            unit: "ms per call",
+            kind: Integer {
+                min: 1,
+                max: ms("a timeout"),
+            },
+            absent: "none (JavaScript tools: 10000)",
+            about: "",
+        },
+        Field {
+            key: "repeat_threshold",
+            label: "Repeat threshold",
+            unit: "occurrences",
+            kind: Integer {
+                min: 2,
+                max: count(10_000.0, "the repeat threshold", "calls"),
+            },
+            absent: "off",
+            about: "Stop when the same call occurs this many times (2: on the second occurrence).",
+        },
+        Field {
+            key: "repeat_mode",
+            label: "Repeat check",
+            unit: "",
+            kind: Choice(&["canonical", "naive"]),
+            absent: "canonical",
+            about: "canonical: normalised arguments, anywhere in the run (catches cycles); naive: exact JSON, consecutive only (seed 000).",
+        },
+        Field {
+            key: "max_tool_calls",
+            label: "Max tool calls",
+            unit: "calls",
+            kind: Integer {
+                min: 0,
+                max: count(10_000_000.0, "the tool call limit", "calls"),
+            },
+            absent: "none",
+            about: "",
+        },
+        Field {
+            key: "max_total_tokens",
+            label: "Max total tokens",
+            unit: "tokens",
+            kind: Integer {
+                min: 1,
+                max: count(10_000_000_000.0, "the token limit", "tokens"),
+            },
+            absent: "none",
+            about: "",
+        },
+        Field {
+            key: "max_output_tokens",
+            label: "Max output tokens",
+            unit: "tokens per call",
+            kind: Integer {
+                min: 1,
+                max: count(MAX_TOKENS_PER_TURN as f64, "a turn's output", "tokens"),
+            },
+            absent: "1024",
+            about: "",
+        },
+        Field {
+            key: "max_result_chars",
+            label: "Max result size",
+            unit: "characters",
+            kind: Integer {
+                min: 1,
+                max: count(100_000_000.0, "a result's length", "characters"),
+            },
+            absent: "none",
+            about: "",
+        },
+        Field {
+            key: "max_retries",
+            label: "Max retries",
+            unit: "per model call",
+            kind: Integer {
+                min: 0,
+                // No words of its own: the schema's sentence says it
+                // ("it must be at most 10").
+                max: count(10.0, "", "retries"),
+            },
+            absent: "2",
+            about: "",
+        },
+        // The modes below reproduce the seeds' bugs on purpose (the pitfall
+        // scenarios set them); the form shows them so a loaded pitfall's
+        // setting is visible and can be switched back.
+        Field {
+            key: "deadline_scope",
+            label: "Deadline counted from",
+            unit: "",
+            kind: Choice(&["run", "shared"]),
+            absent: "run",
+            about: "run: counted from this run's start; shared: from page or process start, so every run shares one deadline (seed 002's bug).",
+        },
+        Field {
+            key: "deadline_mode",
+            label: "Deadline check",
+            unit: "",
+            kind: Choice(&["interrupt", "between_steps"]),
+            absent: "interrupt",
+            about: "interrupt: a pending call is stopped when time is up; between_steps: checked only between steps, so a hung call runs to its end (seed 002).",
+        },
+        Field {
+            key: "stop_mode",
+            label: "Stop reason check",
+            unit: "",
+            kind: Choice(&["strict", "naive"]),
+            absent: "strict",
+            about: "strict: only end_turn with text is an answer; naive: any turn without tool calls is taken as the answer, even max_tokens or refusal.",
+        },
+        Field {
+            key: "history_mode",
+            label: "History sent back",
+            unit: "",
+            kind: Choice(&["whole", "text_only"]),
+            absent: "whole",
+            about: "whole: the model's content goes back unchanged; text_only: thinking blocks are dropped, as when history is rebuilt from text.",
+        },
+        Field {
+            key: "results_mode",
+            label: "Tool results sent",
+            unit: "",
+            kind: Choice(&["correct", "text_first", "invented_ids"]),
+            absent: "correct",
+            about: "How tool results go back. text_first and invented_ids are harness bugs on purpose, for the protocol checker to catch: text before the results, or results answering ids the harness made up.",
+        },
     ];
+
+    /// Every key, in the order of the fields.
+    pub fn keys() -> Vec<&'static str> {
+        Self::FIELDS.iter().map(|field| field.key).collect()
+    }
 }
+
+/// The largest cost budget, in USD.
+pub const MAX_BUDGET_USD: f64 = 1_000_000.0;
 
 fn is_default<T: Default + PartialEq>(value: &T) -> bool {
     *value == T::default()
@@ -202,210 +384,4 @@ pub enum RepeatMode {
     /// Seed 000: `JSON.stringify` equality, consecutive calls only. Key order
     /// or whitespace defeats it, and it never sees a cycle.
     Naive,
-}
-
-/// A canonical text for a call: object keys sorted, strings trimmed with inner
-/// whitespace runs collapsed, and numbers compared by value (1 equals 1.0).
-pub fn canonical_call(name: &str, args: &Value) -> String {
-    let mut out = String::with_capacity(name.len() + 16);
-    out.push_str(name);
-    out.push('(');
-    write_canonical(args, &mut out);
-    out.push(')');
-    out
-}
-
-fn write_canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Null | Value::Bool(_) => out.push_str(&value.to_string()),
-        Value::Number(n) => match n.as_f64() {
-            Some(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15 => {
-                out.push_str(&format!("{}", f as i64))
-            }
-            Some(f) => out.push_str(&format!("{f:?}")),
-            None => out.push_str(&n.to_string()),
-        },
-        Value::String(s) => {
-            let collapsed = s.split_whitespace().collect::<Vec<_>>().join(" ");
-            out.push_str(&Value::String(collapsed).to_string());
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_canonical(item, out);
-            }
-            out.push(']');
-        }
-        Value::Object(map) => {
-            // `&str` keys, sorted like the refund tool's snapshot: one copy of
-            // the sort in the web bundle for both (issue 7).
-            let mut keys: Vec<&str> = map.keys().map(String::as_str).collect();
-            keys.sort();
-            out.push('{');
-            for (i, key) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(key.to_string()).to_string());
-                out.push(':');
-                write_canonical(&map[key], out);
-            }
-            out.push('}');
-        }
-    }
-}
-
-/// Watches the sequence of calls of one run for repetition.
-#[derive(Clone, Debug)]
-pub struct RepeatDetector {
-    mode: RepeatMode,
-    threshold: u32,
-    keys: Vec<String>,
-    counts: HashMap<String, u32>,
-}
-
-impl RepeatDetector {
-    pub fn new(mode: RepeatMode, threshold: u32) -> Self {
-        RepeatDetector {
-            mode,
-            threshold: threshold.max(2),
-            keys: Vec::new(),
-            counts: HashMap::new(),
-        }
-    }
-
-    /// Records a call; returns a sentence describing the repetition when this
-    /// call crosses the threshold.
-    pub fn record(&mut self, name: &str, args: &Value, args_raw: Option<&str>) -> Option<String> {
-        let key = match self.mode {
-            RepeatMode::Canonical => canonical_call(name, args),
-            // JSON.stringify keeps key order and whitespace inside strings.
-            RepeatMode::Naive => format!(
-                "{name}({})",
-                args_raw.map_or_else(|| args.to_string(), str::to_string)
-            ),
-        };
-        self.keys.push(key.clone());
-        let threshold = self.threshold as usize;
-        match self.mode {
-            RepeatMode::Naive => {
-                let n = self.keys.len();
-                let tail_repeats =
-                    n >= threshold && self.keys[n - threshold..].iter().all(|k| *k == key);
-                tail_repeats.then(|| {
-                    format!(
-                        "{key} was called {threshold} times in a row (repeat_threshold {threshold}, naive consecutive check)"
-                    )
-                })
-            }
-            RepeatMode::Canonical => {
-                let count = self.counts.entry(key.clone()).or_insert(0);
-                *count += 1;
-                (*count as usize >= threshold).then(|| self.describe(&key, threshold))
-            }
-        }
-    }
-
-    fn describe(&self, key: &str, threshold: usize) -> String {
-        let n = self.keys.len();
-        if n >= threshold && self.keys[n - threshold..].iter().all(|k| k == key) {
-            return format!(
-                "{key} was called {threshold} times in a row (repeat_threshold {threshold})"
-            );
-        }
-        // The shortest period p whose block repeats back from the end: A,B,A,B.
-        for period in 2..=n / threshold.max(1) {
-            let block = &self.keys[n - period..];
-            let repeats = (1..threshold).all(|r| {
-                let start = n - period * (r + 1);
-                &self.keys[start..start + period] == block
-            });
-            if repeats {
-                return format!(
-                    "the cycle {} repeated {threshold} times (repeat_threshold {threshold})",
-                    block.join(" → ")
-                );
-            }
-        }
-        let first = self.keys.iter().position(|k| k == key).map_or(0, |i| i + 1);
-        format!(
-            "{key} was requested for the {} time in this run (first as call {first}; repeat_threshold {threshold})",
-            ordinal(threshold)
-        )
-    }
-}
-
-/// `1st`, `2nd`, `23rd`, `111th`: the one way every sentence of the
-/// harness counts.
-pub fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (1, r) if r != 11 => "st",
-        (2, r) if r != 12 => "nd",
-        (3, r) if r != 13 => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn canonical_form_ignores_key_order_whitespace_and_number_spelling() {
-        let a = canonical_call("s", &json!({"place": " Paris  Nord ", "n": 1}));
-        let b = canonical_call("s", &json!({"n": 1.0, "place": "Paris Nord"}));
-        assert_eq!(a, b);
-        assert_eq!(a, r#"s({"n":1,"place":"Paris Nord"})"#);
-        assert_ne!(
-            a,
-            canonical_call("s", &json!({"n": 2, "place": "Paris Nord"}))
-        );
-    }
-
-    #[test]
-    fn canonical_detector_catches_cycles_and_key_order() {
-        let mut d = RepeatDetector::new(RepeatMode::Canonical, 2);
-        assert!(d.record("a", &json!({"x": 1, "y": 2}), None).is_none());
-        assert!(d.record("b", &json!({}), None).is_none());
-        let hit = d
-            .record("a", &json!({"y": 2, "x": 1}), None)
-            .expect("cycle");
-        assert!(hit.contains("2nd time"), "{hit}");
-    }
-
-    #[test]
-    fn cycle_of_three_is_named_as_a_cycle() {
-        let mut d = RepeatDetector::new(RepeatMode::Canonical, 2);
-        let seq = ["a", "b", "a", "b"];
-        let mut hit = None;
-        for name in seq {
-            hit = hit.or(d.record(name, &json!({}), None));
-        }
-        assert!(hit.unwrap().contains("2nd time"));
-        let mut d = RepeatDetector::new(RepeatMode::Canonical, 3);
-        let mut hits = Vec::new();
-        for name in ["a", "b", "c", "a", "b", "c", "a", "b", "c"] {
-            hits.push(d.record(name, &json!({}), None));
-        }
-        assert!(hits[..6].iter().all(Option::is_none));
-        let hit = hits[6].clone().expect("third a");
-        assert!(hit.contains("3rd time"), "{hit}");
-    }
-
-    #[test]
-    fn naive_detector_misses_cycles_and_key_order() {
-        let mut d = RepeatDetector::new(RepeatMode::Naive, 2);
-        for name in ["a", "b", "a", "b", "a", "b"] {
-            assert!(d.record(name, &json!({}), None).is_none());
-        }
-        let mut d = RepeatDetector::new(RepeatMode::Naive, 2);
-        assert!(d.record("s", &json!({"x": 1, "y": 2}), None).is_none());
-        assert!(d.record("s", &json!({"y": 2, "x": 1}), None).is_none());
-        assert!(d.record("s", &json!({"y": 2, "x": 1}), None).is_some());
-    }
 }
