@@ -1,5 +1,7 @@
-//! Why a run stopped, as data: one variant per way a run ends, carrying the
-//! numbers its sentence names.
+//! How a run stops, in one place: its `Status` (the word the trace, the
+//! CLI and the page show), the `StopTone` that says who ended it, and its
+//! `StopCause`, one variant per way a run ends, carrying the numbers its
+//! sentence names. A new way to stop is added here, and `Run` decides it.
 //!
 //! All the wording of `run_finished` reasons lives in this file's `Display`,
 //! so a reason reads the same wherever it is decided. The trace carries both:
@@ -14,8 +16,147 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Status, StopTone};
 use crate::model::ModelError;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Done,
+    FailedVerification,
+    TurnLimit,
+    CostLimit,
+    TokenLimit,
+    ToolCallLimit,
+    Deadline,
+    RepeatedCall,
+    Blocked,
+    MaxTokens,
+    Refusal,
+    ModelError,
+    Cancelled,
+    ContextLimit,
+}
+
+impl Status {
+    pub const ALL: [Status; 14] = [
+        Status::Done,
+        Status::FailedVerification,
+        Status::TurnLimit,
+        Status::CostLimit,
+        Status::TokenLimit,
+        Status::ToolCallLimit,
+        Status::Deadline,
+        Status::RepeatedCall,
+        Status::Blocked,
+        Status::MaxTokens,
+        Status::Refusal,
+        Status::ModelError,
+        Status::Cancelled,
+        Status::ContextLimit,
+    ];
+
+    /// The snake_case name used in JSON, the CLI and the UI.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Done => "done",
+            Status::FailedVerification => "failed_verification",
+            Status::TurnLimit => "turn_limit",
+            Status::CostLimit => "cost_limit",
+            Status::TokenLimit => "token_limit",
+            Status::ToolCallLimit => "tool_call_limit",
+            Status::Deadline => "deadline",
+            Status::RepeatedCall => "repeated_call",
+            Status::Blocked => "blocked",
+            Status::MaxTokens => "max_tokens",
+            Status::Refusal => "refusal",
+            Status::ModelError => "model_error",
+            Status::Cancelled => "cancelled",
+            Status::ContextLimit => "context_limit",
+        }
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Who ended a run, in four groups that the stop banner, the header and the
+/// loop diagram all show the same way. Each has an icon as well as a colour,
+/// so the group reads without colour too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StopTone {
+    /// A limit the harness enforced: turns, tokens, cost, tool calls, the
+    /// deadline, a repeated call.
+    Guard,
+    /// The model ended the run itself: a final answer, running out of
+    /// output tokens, a refusal.
+    ModelStop,
+    /// Something failed: the model request, or the verifier's check.
+    Failure,
+    /// A person ended it: a denial that stopped the run, or Stop.
+    Person,
+}
+
+impl StopTone {
+    pub const ALL: [StopTone; 4] = [
+        StopTone::Guard,
+        StopTone::ModelStop,
+        StopTone::Failure,
+        StopTone::Person,
+    ];
+
+    /// The word used in CSS classes and `data-` attributes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StopTone::Guard => "guard",
+            StopTone::ModelStop => "model",
+            StopTone::Failure => "failure",
+            StopTone::Person => "person",
+        }
+    }
+
+    /// A short name for the group, for legends and accessible names.
+    pub fn label(self) -> &'static str {
+        match self {
+            StopTone::Guard => "a limit the harness enforced",
+            StopTone::ModelStop => "the model's own stop",
+            StopTone::Failure => "a failure",
+            StopTone::Person => "a person",
+        }
+    }
+
+    /// One character per group, each a different shape: a barred circle,
+    /// a stop square, a cross, a raised hand. All four are in common text
+    /// fonts (DejaVu Sans has them), not only in emoji fonts.
+    pub fn icon(self) -> &'static str {
+        match self {
+            StopTone::Guard => "⊘",
+            StopTone::ModelStop => "■",
+            StopTone::Failure => "✗",
+            StopTone::Person => "☝",
+        }
+    }
+}
+
+impl Status {
+    /// Which of the four groups this status belongs to.
+    pub fn tone(self) -> StopTone {
+        match self {
+            Status::TurnLimit
+            | Status::TokenLimit
+            | Status::CostLimit
+            | Status::ToolCallLimit
+            | Status::Deadline
+            | Status::RepeatedCall
+            | Status::ContextLimit => StopTone::Guard,
+            Status::Done | Status::MaxTokens | Status::Refusal => StopTone::ModelStop,
+            Status::ModelError | Status::FailedVerification => StopTone::Failure,
+            Status::Blocked | Status::Cancelled => StopTone::Person,
+        }
+    }
+}
 
 /// One way a run ends. `Display` is the `reason` of its `run_finished` event.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
