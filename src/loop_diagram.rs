@@ -50,7 +50,9 @@ use graph::{edge, Graph, Mark};
 use place::Doing;
 
 pub use gates::{GateReading, Gauges};
-pub use graph::{Edge, EdgeKey, EdgeStyle, Node, NodeId, NodeKind, Variant, MID_CALL};
+pub use graph::{
+    Edge, EdgeKey, EdgeStyle, Gate, Node, NodeId, NodeKind, Row, Variant, GATES, MID_CALL,
+};
 pub use passes::{Passes, Pick};
 
 /// The loop as one run has lit it so far.
@@ -631,8 +633,6 @@ impl LoopDiagram {
                 Doing::WaitingForModel { .. } => NodeId::ModelCall,
                 _ => NodeId::Response,
             },
-            Status::ToolCallLimit => NodeId::GateToolCalls,
-            Status::RepeatedCall => NodeId::GateRepeat,
             Status::Blocked => NodeId::Approval,
             Status::Cancelled => NodeId::StopButton,
             Status::Deadline if variant.deadline_cuts_calls() && mid_call.is_some() => {
@@ -644,7 +644,12 @@ impl LoopDiagram {
             {
                 NodeId::Response
             }
-            Status::TurnLimit | Status::TokenLimit | Status::CostLimit | Status::Deadline => {
+            // A per-call gate is where the call it refused stands (`calls.rs`
+            // led the run there); any other gate is one of the turn's chain.
+            Status::ToolCallLimit | Status::RepeatedCall => {
+                NodeId::gate_of(status).unwrap_or(NodeId::GateToolCalls)
+            }
+            _ => {
                 let gate = NodeId::gate_of(status).unwrap_or(NodeId::GateDeadline);
                 self.enter_chain(gate, seq);
                 gate

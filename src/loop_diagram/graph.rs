@@ -40,23 +40,17 @@ impl NodeId {
     pub fn key(self) -> String {
         let word = match self {
             NodeId::Start => "start",
-            NodeId::GateDeadline => "gate-deadline",
-            NodeId::GateTurns => "gate-turns",
-            NodeId::GateTokens => "gate-tokens",
-            NodeId::GateCost => "gate-cost",
-            NodeId::GateContext => "gate-context",
             NodeId::ModelCall => "model-call",
             NodeId::Backoff => "backoff",
             NodeId::Response => "response",
             NodeId::Verifier => "verifier",
-            NodeId::GateToolCalls => "gate-tool-calls",
-            NodeId::GateRepeat => "gate-repeat",
             NodeId::Validate => "validate",
             NodeId::Approval => "approval",
             NodeId::RunTool => "run-tool",
             NodeId::Results => "results",
             NodeId::StopButton => "stop-button",
             NodeId::Exit(status) => return format!("exit-{status}"),
+            gate => Gate::of(gate).map_or("gate", |g| g.key),
         };
         word.to_string()
     }
@@ -64,30 +58,136 @@ impl NodeId {
     pub fn kind(self) -> NodeKind {
         match self {
             NodeId::Start => NodeKind::Start,
-            NodeId::GateDeadline
-            | NodeId::GateTurns
-            | NodeId::GateTokens
-            | NodeId::GateCost
-            | NodeId::GateContext
-            | NodeId::GateToolCalls
-            | NodeId::GateRepeat => NodeKind::Gate,
             NodeId::Exit(_) => NodeKind::Exit,
+            gate if Gate::of(gate).is_some() => NodeKind::Gate,
             _ => NodeKind::Step,
         }
     }
 
     /// The gate a guard status is decided at.
     pub fn gate_of(status: Status) -> Option<NodeId> {
-        match status {
-            Status::Deadline => Some(NodeId::GateDeadline),
-            Status::TurnLimit => Some(NodeId::GateTurns),
-            Status::TokenLimit => Some(NodeId::GateTokens),
-            Status::CostLimit => Some(NodeId::GateCost),
-            Status::ContextLimit => Some(NodeId::GateContext),
-            Status::ToolCallLimit => Some(NodeId::GateToolCalls),
-            Status::RepeatedCall => Some(NodeId::GateRepeat),
-            _ => None,
-        }
+        GATES
+            .iter()
+            .find(|gate| gate.status == status)
+            .map(|gate| gate.node)
+    }
+}
+
+/// A row of the drawing: the turn's gates and model call, the per-call
+/// checks, and the exits above and below them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Row {
+    Turn,
+    Calls,
+    TopExits,
+    BottomExits,
+}
+
+/// One gate of the loop: a limit the harness checks, and everything the
+/// drawing says of it that does not depend on the run's numbers. A new
+/// limit's gate is a `NodeId` variant, a row here, its place in
+/// `Variant::chain` if a turn passes it, and its note and exit edge in
+/// `shape.rs`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Gate {
+    pub node: NodeId,
+    /// Its word in element ids and `data-` attributes.
+    pub key: &'static str,
+    pub label: &'static str,
+    /// The status a run that this gate stops ends with.
+    pub status: Status,
+    /// What it checks, before a run's limits are known.
+    pub unknown: &'static str,
+    /// The way on when it lets the run pass, for a gate before the model
+    /// call.
+    pub pass: &'static str,
+    /// Its column and row, and its exit's.
+    pub at: (f64, Row),
+    pub exit_at: (f64, Row),
+}
+
+/// Every gate, in the order a turn and then a tool call meet them.
+pub const GATES: &[Gate] = &[
+    Gate {
+        node: NodeId::GateDeadline,
+        key: "gate-deadline",
+        label: "Deadline",
+        status: Status::Deadline,
+        unknown: "The run's deadline (deadline_ms), if the scenario sets one.",
+        pass: "in time",
+        at: (150.0, Row::Turn),
+        exit_at: (150.0, Row::TopExits),
+    },
+    Gate {
+        node: NodeId::GateTurns,
+        key: "gate-turns",
+        label: "Turns",
+        status: Status::TurnLimit,
+        unknown: "Before each model call: a run makes at most max_turns model calls.",
+        pass: "turns left",
+        at: (270.0, Row::Turn),
+        exit_at: (270.0, Row::TopExits),
+    },
+    Gate {
+        node: NodeId::GateTokens,
+        key: "gate-tokens",
+        label: "Tokens",
+        status: Status::TokenLimit,
+        unknown: "Before each model call: the tokens used against max_total_tokens, if set.",
+        pass: "tokens left",
+        at: (390.0, Row::Turn),
+        exit_at: (390.0, Row::TopExits),
+    },
+    // Under cost_mode naive the gate and its exit stand elsewhere (the
+    // drawing's `spot` says where).
+    Gate {
+        node: NodeId::GateCost,
+        key: "gate-cost",
+        label: "Cost",
+        status: Status::CostLimit,
+        unknown: "Before each model call: the cost against the budget (max_cost_usd), if set.",
+        pass: "within the budget",
+        at: (510.0, Row::Turn),
+        exit_at: (510.0, Row::TopExits),
+    },
+    // Above its gate, as every limit's exit is; the provider's own window
+    // stop reaches it from the response.
+    Gate {
+        node: NodeId::GateContext,
+        key: "gate-context",
+        label: "Context",
+        status: Status::ContextLimit,
+        unknown: "Before each model call: the request against the context window (context.window_tokens), if set.",
+        pass: "fits the window",
+        at: (630.0, Row::Turn),
+        exit_at: (630.0, Row::TopExits),
+    },
+    Gate {
+        node: NodeId::GateToolCalls,
+        key: "gate-tool-calls",
+        label: "Tool calls",
+        status: Status::ToolCallLimit,
+        unknown: "Each call the model asks for counts against max_tool_calls, if set.",
+        pass: "within max_tool_calls",
+        at: (895.0, Row::Calls),
+        exit_at: (895.0, Row::BottomExits),
+    },
+    Gate {
+        node: NodeId::GateRepeat,
+        key: "gate-repeat",
+        label: "Repeated?",
+        status: Status::RepeatedCall,
+        unknown: "A call repeated repeat_threshold times stops the run, if set.",
+        pass: "not a repeat",
+        at: (655.0, Row::Calls),
+        exit_at: (635.0, Row::BottomExits),
+    },
+];
+
+impl Gate {
+    /// The gate this node is, if it is one.
+    pub fn of(node: NodeId) -> Option<&'static Gate> {
+        GATES.iter().find(|gate| gate.node == node)
     }
 }
 

@@ -21,7 +21,7 @@ use harness::limits::{CostMode, Limits, RepeatMode, StopMode};
 use harness::numbers::thousands;
 use harness::run::usd;
 
-use super::graph::{edge, Edge, EdgeStyle, Graph, Node, NodeId, Variant, MID_CALL};
+use super::graph::{edge, Edge, EdgeStyle, Gate, Graph, Node, NodeId, Variant, MID_CALL};
 
 /// The loop under `limits` and the scenario's context window.
 pub fn graph(limits: &Limits, context: &ContextConfig) -> Graph {
@@ -62,13 +62,13 @@ fn nodes(limits: &Limits, context: &ContextConfig, variant: Variant) -> Vec<Node
     );
     add(
         NodeId::GateDeadline,
-        "Deadline",
+        gate_label(NodeId::GateDeadline),
         deadline_note(limits, variant),
         limits.deadline_ms.is_none(),
     );
     add(
         NodeId::GateTurns,
-        "Turns",
+        gate_label(NodeId::GateTurns),
         format!(
             "Before each model call: a run makes at most max_turns ({}) model calls.",
             limits.max_turns
@@ -77,7 +77,7 @@ fn nodes(limits: &Limits, context: &ContextConfig, variant: Variant) -> Vec<Node
     );
     add(
         NodeId::GateTokens,
-        "Tokens",
+        gate_label(NodeId::GateTokens),
         match limits.max_total_tokens {
             Some(max) => format!(
                 "Before each model call: the tokens used so far must stay under max_total_tokens ({max})."
@@ -88,13 +88,13 @@ fn nodes(limits: &Limits, context: &ContextConfig, variant: Variant) -> Vec<Node
     );
     add(
         NodeId::GateCost,
-        "Cost",
+        gate_label(NodeId::GateCost),
         cost_note(limits),
         limits.max_cost_usd.is_none(),
     );
     add(
         NodeId::GateContext,
-        "Context",
+        gate_label(NodeId::GateContext),
         context_note(context, limits.max_output_tokens),
         context.window_tokens.is_none() && context.strategy == Strategy::None,
     );
@@ -132,7 +132,7 @@ fn nodes(limits: &Limits, context: &ContextConfig, variant: Variant) -> Vec<Node
     );
     add(
         NodeId::GateToolCalls,
-        "Tool calls",
+        gate_label(NodeId::GateToolCalls),
         match limits.max_tool_calls {
             Some(max) => format!("Each call the harness takes up is checked against the limit: call number {} would be one too many (max_tool_calls {max}). Calls after a stop are never checked.", u64::from(max) + 1),
             None => "Off: no max_tool_calls is set.".into(),
@@ -141,7 +141,7 @@ fn nodes(limits: &Limits, context: &ContextConfig, variant: Variant) -> Vec<Node
     );
     add(
         NodeId::GateRepeat,
-        "Repeated?",
+        gate_label(NodeId::GateRepeat),
         repeat_note(limits),
         limits.repeat_threshold.is_none(),
     );
@@ -189,18 +189,20 @@ fn nodes(limits: &Limits, context: &ContextConfig, variant: Variant) -> Vec<Node
     out
 }
 
-/// What a limit-dependent node does, before the limits are known.
+/// A gate's label: its row's in `graph::GATES`.
+fn gate_label(id: NodeId) -> &'static str {
+    Gate::of(id).map_or("", |gate| gate.label)
+}
+
+/// What a limit-dependent node does, before the limits are known: a gate
+/// says it in its row of `graph::GATES`.
 fn unknown_note(id: NodeId) -> Option<&'static str> {
+    if let Some(gate) = Gate::of(id) {
+        return Some(gate.unknown);
+    }
     Some(match id {
-        NodeId::GateDeadline => "The run's deadline (deadline_ms), if the scenario sets one.",
-        NodeId::GateTurns => "Before each model call: a run makes at most max_turns model calls.",
-        NodeId::GateTokens => "Before each model call: the tokens used against max_total_tokens, if set.",
-        NodeId::GateCost => "Before each model call: the cost against the budget (max_cost_usd), if set.",
-        NodeId::GateContext => "Before each model call: the request against the context window (context.window_tokens), if set.",
         NodeId::ModelCall => "The request goes to the model.",
         NodeId::Backoff => "A request that failed in a way a retry can fix waits and is sent again, up to max_retries times.",
-        NodeId::GateToolCalls => "Each call the model asks for counts against max_tool_calls, if set.",
-        NodeId::GateRepeat => "A call repeated repeat_threshold times stops the run, if set.",
         NodeId::RunTool => "The tool runs; an error it throws becomes an error result.",
         _ => return None,
     })
@@ -506,14 +508,14 @@ fn gate_exits(edges: &mut Edges, variant: Variant) {
 /// One tool call: its gates, validation, approval, the tool, and its result.
 fn tool_call(edges: &mut Edges) {
     use NodeId::*;
-    edges.add(GateToolCalls, GateRepeat, "within max_tool_calls", "");
+    edges.add(GateToolCalls, GateRepeat, pass_label(GateToolCalls), "");
     edges.add(
         GateToolCalls,
         Exit(Status::ToolCallLimit),
         "one call too many: it is answered \"not run\"",
         "",
     );
-    edges.add(GateRepeat, Validate, "not a repeat", "");
+    edges.add(GateRepeat, Validate, pass_label(GateRepeat), "");
     edges.add(
         GateRepeat,
         Exit(Status::RepeatedCall),
@@ -555,14 +557,7 @@ fn tool_call(edges: &mut Edges) {
     );
 }
 
+/// The way on from a gate that lets the run pass.
 fn pass_label(gate: NodeId) -> String {
-    match gate {
-        NodeId::GateDeadline => "in time",
-        NodeId::GateTurns => "turns left",
-        NodeId::GateTokens => "tokens left",
-        NodeId::GateCost => "within the budget",
-        NodeId::GateContext => "fits the window",
-        _ => "on",
-    }
-    .to_string()
+    Gate::of(gate).map_or("on", |gate| gate.pass).to_string()
 }

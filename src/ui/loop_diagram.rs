@@ -20,7 +20,7 @@ use leptos::prelude::*;
 
 use crate::loop_diagram::zoom::Zoom;
 use crate::loop_diagram::{
-    EdgeKey, EdgeStyle, LoopDiagram, NodeId, NodeKind, Passes, Pick, Variant, MID_CALL,
+    EdgeKey, EdgeStyle, Gate, LoopDiagram, NodeId, NodeKind, Passes, Pick, Row, Variant, MID_CALL,
 };
 
 /// The drawing's coordinate space; the SVG scales to its box.
@@ -41,7 +41,18 @@ struct Spot {
     h: f64,
 }
 
-/// Where a node sits. The naive cost gate stands on the way back from the
+/// The y of a row of the drawing.
+fn row_y(row: Row) -> f64 {
+    match row {
+        Row::Turn => ROW_TURN,
+        Row::Calls => ROW_CALLS,
+        Row::TopExits => ROW_TOP_EXITS,
+        Row::BottomExits => ROW_BOTTOM_EXITS,
+    }
+}
+
+/// Where a node sits: a gate, and a gate's exit, where its row of
+/// `GATES` says. The naive cost gate stands on the way back from the
 /// results, below the deadline gate; the strict one before the model call.
 fn spot(id: NodeId, variant: Variant) -> Spot {
     let at = |x, y, w, h| Spot { x, y, w, h };
@@ -49,21 +60,12 @@ fn spot(id: NodeId, variant: Variant) -> Spot {
     let step = |x, y| at(x, y, 100.0, 56.0);
     match id {
         NodeId::Start => at(42.0, ROW_TURN, 64.0, 44.0),
-        NodeId::GateDeadline => gate(150.0, ROW_TURN),
-        NodeId::GateTurns => gate(270.0, ROW_TURN),
-        NodeId::GateTokens => gate(390.0, ROW_TURN),
-        NodeId::GateCost => match variant.cost {
-            CostMode::Strict => gate(510.0, ROW_TURN),
-            CostMode::Naive => gate(150.0, 360.0),
-        },
-        NodeId::GateContext => gate(630.0, ROW_TURN),
+        NodeId::GateCost if variant.cost == CostMode::Naive => gate(150.0, 360.0),
         NodeId::ModelCall => at(760.0, ROW_TURN, 110.0, 56.0),
         // Wide enough for the 16-unit names the stage draws.
         NodeId::Backoff => at(760.0, ROW_TOP_EXITS, 104.0, 40.0),
         NodeId::Response => at(895.0, ROW_TURN, 124.0, 56.0),
         NodeId::Verifier => at(1050.0, ROW_TURN, 84.0, 44.0),
-        NodeId::GateToolCalls => gate(895.0, ROW_CALLS),
-        NodeId::GateRepeat => gate(655.0, ROW_CALLS),
         NodeId::Validate => step(535.0, ROW_CALLS),
         NodeId::Approval => step(415.0, ROW_CALLS),
         NodeId::RunTool => step(295.0, ROW_CALLS),
@@ -76,30 +78,31 @@ fn spot(id: NodeId, variant: Variant) -> Spot {
             let w = (status.as_str().len() as f64 * 8.3 + 32.0).max(80.0);
             at(x, y, w, 36.0)
         }
+        other => match Gate::of(other) {
+            Some(Gate { at: (x, row), .. }) => gate(*x, row_y(*row)),
+            None => step(0.0, 0.0),
+        },
     }
 }
 
 fn exit_at(status: Status, variant: Variant) -> (f64, f64) {
+    if status == Status::CostLimit && variant.cost == CostMode::Naive {
+        return (50.0, 300.0);
+    }
+    if let Some(gate) = NodeId::gate_of(status).and_then(Gate::of) {
+        let (x, row) = gate.exit_at;
+        return (x, row_y(row));
+    }
     match status {
-        Status::Deadline => (150.0, ROW_TOP_EXITS),
-        Status::TurnLimit => (270.0, ROW_TOP_EXITS),
-        Status::TokenLimit => (390.0, ROW_TOP_EXITS),
-        Status::CostLimit => match variant.cost {
-            CostMode::Strict => (510.0, ROW_TOP_EXITS),
-            CostMode::Naive => (50.0, 300.0),
-        },
         Status::ModelError => (895.0, ROW_TOP_EXITS),
-        // Above its gate, as every limit's exit is; the provider's own
-        // window stop reaches it from the response.
-        Status::ContextLimit => (630.0, ROW_TOP_EXITS),
         Status::MaxTokens => (1040.0, 50.0),
         Status::Refusal => (1040.0, 125.0),
         Status::Done => (1050.0, 320.0),
         Status::FailedVerification => (1020.0, 390.0),
-        Status::ToolCallLimit => (895.0, ROW_BOTTOM_EXITS),
-        Status::RepeatedCall => (635.0, ROW_BOTTOM_EXITS),
         Status::Blocked => (415.0, ROW_BOTTOM_EXITS),
         Status::Cancelled => (168.0, ROW_BOTTOM_EXITS),
+        // A gate's exit: its row of `GATES` placed it above.
+        _ => (0.0, 0.0),
     }
 }
 
@@ -993,5 +996,49 @@ fn ZoomPan(zoom: RwSignal<Zoom>, children: Children) -> impl IntoView {
             on:pointerup=on_up on:pointercancel=on_up on:keydown=on_key>
             {children()}
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use harness::context::ContextConfig;
+    use harness::limits::Limits;
+
+    /// Every node, gates and exits included, has a place of its own under
+    /// both cost modes: a gate's place comes from its row of `GATES`, so a
+    /// node that no row and no arm places would stand at the corner.
+    #[test]
+    fn every_node_has_a_place_of_its_own() {
+        for cost_mode in [CostMode::Strict, CostMode::Naive] {
+            let limits = Limits {
+                cost_mode,
+                ..Limits::default()
+            };
+            let diagram = LoopDiagram::new(limits, ContextConfig::default());
+            let variant = diagram.variant();
+            let mut places: Vec<(NodeId, (i64, i64))> = Vec::new();
+            for node in diagram.nodes() {
+                let s = spot(node.id, variant);
+                let place = (s.x as i64, s.y as i64);
+                assert!(s.x > 0.0 && s.y > 0.0, "{:?} has no place", node.id);
+                if let Some((other, _)) = places.iter().find(|(_, p)| *p == place) {
+                    panic!("{:?} and {other:?} stand at {place:?}", node.id);
+                }
+                places.push((node.id, place));
+            }
+            for gate in crate::loop_diagram::GATES {
+                assert!(
+                    diagram.node(gate.node).is_some(),
+                    "{}: a row of GATES that shape.rs does not draw",
+                    gate.key
+                );
+                assert!(
+                    diagram.edge(gate.node, NodeId::Exit(gate.status)).is_some(),
+                    "{}: no way from the gate to its exit",
+                    gate.key
+                );
+            }
+        }
     }
 }
