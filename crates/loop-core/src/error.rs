@@ -141,7 +141,9 @@ impl fmt::Display for ForkError {
 
 impl std::error::Error for ForkError {}
 
-fn joined(problems: &[Problem]) -> String {
+/// A scenario's problems in one line, "; " between them: how every layer
+/// words a list of problems in a sentence.
+pub fn joined(problems: &[Problem]) -> String {
     problems
         .iter()
         .map(ToString::to_string)

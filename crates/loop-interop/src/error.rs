@@ -10,6 +10,7 @@ use crate::wire::BodyError;
 
 /// Who can put an error right: the core's answer, shared by every layer.
 pub use loop_core::error::FixedBy;
+use loop_core::error::joined;
 
 /// Why a request body, or a response to the run in view, is not a run.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,11 +69,7 @@ impl fmt::Display for TranscriptError {
             TranscriptError::NotAScenario(problems) => write!(
                 f,
                 "the conversation does not make a scenario: {}",
-                problems
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join("; ")
+                joined(problems)
             ),
             TranscriptError::NoRunInView => f.write_str(
                 "a provider's response is read as the answer to a run that ends on its request: import the request body first, then the response in the playground",
