@@ -235,7 +235,7 @@ pub async fn send_otlp(
 ) -> Result<String, String> {
     use futures::StreamExt;
     use harness::otel::send;
-    let endpoint = send::endpoint(&endpoint)?;
+    let endpoint = send::endpoint(&endpoint).map_err(|why| why.to_string())?;
     let origin = crate::browser::csp::page_origin();
     if let Ok(url) = harness::provider::parse_base_url(&endpoint) {
         if let Some(why) = crate::connect_src::csp_problem(&url, &origin) {
@@ -257,6 +257,7 @@ pub async fn send_otlp(
         body.extend(chunk);
     }
     send::answer(&endpoint, spans, status, &String::from_utf8_lossy(&body))
+        .map_err(|why| why.to_string())
 }
 
 /// `wire_view::turn_wire`: a turn's request, verdict and answers as each

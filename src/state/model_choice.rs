@@ -253,10 +253,10 @@ pub fn setting_problems(
         problems.push((SettingField::MaxOutputTokens, e));
     }
     if let Err(e) = prices::parse_usd_per_mtok(input_price, "Input price") {
-        problems.push((SettingField::InputPrice, e));
+        problems.push((SettingField::InputPrice, e.to_string()));
     }
     if let Err(e) = prices::parse_usd_per_mtok(output_price, "Output price") {
-        problems.push((SettingField::OutputPrice, e));
+        problems.push((SettingField::OutputPrice, e.to_string()));
     }
     // One order for the blocker and the fields: the form's order, which is
     // the fields' declaration order. Picked field by field rather than

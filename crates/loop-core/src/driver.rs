@@ -168,7 +168,7 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
                     match decided {
                         Raced::Done(decision) => match run.feed_decision(decision, now()) {
                             Ok(()) => break,
-                            Err(why) => request.edit_error = Some(why),
+                            Err(why) => request.edit_error = Some(why.to_string()),
                         },
                         Raced::TimedOut | Raced::Deadline => {
                             run.feed_deadline(now());

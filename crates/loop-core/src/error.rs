@@ -6,6 +6,10 @@
 use std::fmt;
 
 pub use crate::event::LineError;
+// Defined where they arise, since `run` and `mcp::config` are below the
+// scenario this module names; every error is reachable from here.
+pub use crate::mcp::config::McpUrlError;
+pub use crate::run::DecisionError;
 use crate::scenario::Problem;
 
 /// Who can put an error right; every layer's errors answer with it.
@@ -150,3 +154,51 @@ pub fn joined(problems: &[Problem]) -> String {
         .collect::<Vec<_>>()
         .join("; ")
 }
+
+/// Why a typed price is not one (`prices::parse_usd_per_mtok`): `what` is
+/// the field's name ("Input price"), `text` what was typed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PriceError {
+    pub what: String,
+    pub text: String,
+    pub problem: PriceProblem,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PriceProblem {
+    NotANumber,
+    /// Infinite or not a number at all (`inf`, `NaN`).
+    NotFinite,
+    Negative,
+    /// Over `scenario::bounds::MAX_USD_PER_MTOK`.
+    TooLarge,
+}
+
+impl PriceError {
+    pub fn fixed_by(&self) -> FixedBy {
+        FixedBy::TheCaller
+    }
+}
+
+impl fmt::Display for PriceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let PriceError { what, text, .. } = self;
+        match self.problem {
+            PriceProblem::NotANumber => write!(
+                f,
+                "{what}: \"{text}\" is not a number; enter USD per million tokens, e.g. 3"
+            ),
+            PriceProblem::NotFinite => write!(
+                f,
+                "{what}: \"{text}\" is not a price; enter USD per million tokens, e.g. 3"
+            ),
+            PriceProblem::Negative => write!(f, "{what}: a price cannot be negative ({text})"),
+            PriceProblem::TooLarge => write!(
+                f,
+                "{what}: {text} is too large: a price must be at most $10,000 per million tokens"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PriceError {}

@@ -13,6 +13,7 @@
 //! copied from a third party could be stale. For an unlisted model the user
 //! types the price into the Model settings.
 
+use crate::error::{PriceError, PriceProblem};
 use crate::model::Pricing;
 
 /// A model's price as its provider lists it.
@@ -82,24 +83,23 @@ fn base_id(model: &str) -> &str {
 
 /// A price the user typed, in USD per million tokens. Empty means $0 (a
 /// local server costs nothing); anything else must be a number, not negative.
-pub fn parse_usd_per_mtok(text: &str, what: &str) -> Result<f64, String> {
+pub fn parse_usd_per_mtok(text: &str, what: &str) -> Result<f64, PriceError> {
     let text = text.trim().trim_start_matches('$').trim();
     if text.is_empty() {
         return Ok(0.0);
     }
-    match text.parse::<f64>() {
-        Ok(value) if !value.is_finite() => Err(format!(
-            "{what}: \"{text}\" is not a price; enter USD per million tokens, e.g. 3"
-        )),
-        Ok(value) if value < 0.0 => Err(format!("{what}: a price cannot be negative ({text})")),
-        Ok(value) if value > crate::scenario::bounds::MAX_USD_PER_MTOK => Err(format!(
-            "{what}: {text} is too large: a price must be at most $10,000 per million tokens"
-        )),
-        Ok(value) => Ok(value),
-        Err(_) => Err(format!(
-            "{what}: \"{text}\" is not a number; enter USD per million tokens, e.g. 3"
-        )),
-    }
+    let problem = match text.parse::<f64>() {
+        Ok(value) if !value.is_finite() => PriceProblem::NotFinite,
+        Ok(value) if value < 0.0 => PriceProblem::Negative,
+        Ok(value) if value > crate::scenario::bounds::MAX_USD_PER_MTOK => PriceProblem::TooLarge,
+        Ok(value) => return Ok(value),
+        Err(_) => PriceProblem::NotANumber,
+    };
+    Err(PriceError {
+        what: what.to_string(),
+        text: text.to_string(),
+        problem,
+    })
 }
 
 #[cfg(test)]
@@ -164,11 +164,11 @@ mod tests {
         assert_eq!(parse_usd_per_mtok(" $0.25 ", "Input price"), Ok(0.25));
         assert_eq!(parse_usd_per_mtok("", "Input price"), Ok(0.0));
         assert_eq!(
-            parse_usd_per_mtok("-1", "Output price"),
+            parse_usd_per_mtok("-1", "Output price").map_err(|e| e.to_string()),
             Err("Output price: a price cannot be negative (-1)".to_string())
         );
         assert_eq!(
-            parse_usd_per_mtok("three", "Output price"),
+            parse_usd_per_mtok("three", "Output price").map_err(|e| e.to_string()),
             Err(
                 "Output price: \"three\" is not a number; enter USD per million tokens, e.g. 3"
                     .to_string()
@@ -177,7 +177,7 @@ mod tests {
         assert!(parse_usd_per_mtok("inf", "Input price").is_err());
         assert!(parse_usd_per_mtok("NaN", "Input price").is_err());
         assert_eq!(
-            parse_usd_per_mtok("1e300", "Input price"),
+            parse_usd_per_mtok("1e300", "Input price").map_err(|e| e.to_string()),
             Err("Input price: 1e300 is too large: a price must be at most $10,000 per million tokens".to_string())
         );
         assert_eq!(parse_usd_per_mtok("10000", "Input price"), Ok(10_000.0));

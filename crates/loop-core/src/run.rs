@@ -755,9 +755,9 @@ impl Run {
 
     /// Applies a human decision. Edited arguments that break the tool's schema
     /// are refused with the reason, and the run keeps waiting for a decision.
-    pub fn feed_decision(&mut self, decision: Decision, now_ms: f64) -> Result<(), String> {
+    pub fn feed_decision(&mut self, decision: Decision, now_ms: f64) -> Result<(), DecisionError> {
         let Phase::AwaitingApproval { request } = &self.phase else {
-            return Err("no call is waiting for a decision".to_string());
+            return Err(DecisionError::NotWaiting);
         };
         let mut invocation = ToolInvocation {
             call_id: request.call_id.clone(),
@@ -780,7 +780,7 @@ impl Run {
                     self.config
                         .tools
                         .check_args(tool, &args)
-                        .map_err(|rejection| rejection.message)?;
+                        .map_err(|rejection| DecisionError::EditedArguments(rejection.message))?;
                 }
                 self.record_decision(
                     &invocation,
@@ -1216,6 +1216,28 @@ fn elapsed(since_ms: f64, now_ms: f64) -> u64 {
     (now_ms - since_ms).max(0.0) as u64
 }
 
+/// Why a person's decision on a waiting call was not taken; the run keeps
+/// waiting, and the approver is asked again with this sentence.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DecisionError {
+    /// No call is waiting for a decision.
+    NotWaiting,
+    /// The edited arguments break the tool's schema: the check's own words,
+    /// which name the argument and the rule.
+    EditedArguments(String),
+}
+
+impl std::fmt::Display for DecisionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DecisionError::NotWaiting => f.write_str("no call is waiting for a decision"),
+            DecisionError::EditedArguments(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for DecisionError {}
+
 #[cfg(test)]
 mod tests {
     use std::rc::Rc;
@@ -1257,5 +1279,21 @@ mod tests {
             outcome.reason,
             "made 1 of max 1 model calls (max_turns) and the model still wanted to continue"
         );
+    }
+
+    #[test]
+    fn a_decision_with_no_call_waiting_is_refused_and_says_so() {
+        let json = serde_json::json!({
+            "name": "n", "task": "t",
+            "model": {"type": "scripted", "responses": [{"text": "done"}]}
+        });
+        let scenario = Scenario::load(&json.to_string()).expect("loads");
+        let (config, _model) = scenario
+            .build(Rc::new(TokioRuntime::default()))
+            .expect("builds");
+        let mut run = Run::new(config);
+        let refused = run.feed_decision(Decision::Approve, 0.0).unwrap_err();
+        assert_eq!(refused, DecisionError::NotWaiting);
+        assert_eq!(refused.to_string(), "no call is waiting for a decision");
     }
 }

@@ -5,12 +5,13 @@
 
 use std::fmt;
 
+use crate::provider::UrlProblem;
 use crate::scenario::Problem;
 use crate::wire::BodyError;
 
+use loop_core::error::joined;
 /// Who can put an error right: the core's answer, shared by every layer.
 pub use loop_core::error::FixedBy;
-use loop_core::error::joined;
 
 /// Why a request body, or a response to the run in view, is not a run.
 #[derive(Clone, Debug, PartialEq)]
@@ -144,3 +145,63 @@ impl fmt::Display for OtlpError {
 }
 
 impl std::error::Error for OtlpError {}
+
+/// Why a run was not sent to an OTLP/HTTP endpoint, or not all of it
+/// (`otel::send`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SendError {
+    /// What was typed is not a URL.
+    NotAnEndpoint(UrlProblem),
+    /// A 2xx answer whose body says some spans were rejected.
+    PartlyRejected {
+        endpoint: String,
+        rejected: String,
+        spans: usize,
+        body: String,
+    },
+    /// Any other status; `body` is the answer's, clipped.
+    Refused {
+        endpoint: String,
+        status: u16,
+        body: String,
+    },
+}
+
+impl SendError {
+    pub fn fixed_by(&self) -> FixedBy {
+        match self {
+            SendError::NotAnEndpoint(_) => FixedBy::TheCaller,
+            // The collector's answer: what it accepts is its own.
+            SendError::PartlyRejected { .. } | SendError::Refused { .. } => FixedBy::TheFile,
+        }
+    }
+}
+
+impl fmt::Display for SendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SendError::NotAnEndpoint(why) => write!(f, "the endpoint is not a URL: {why}"),
+            SendError::PartlyRejected {
+                endpoint,
+                rejected,
+                spans,
+                body,
+            } => write!(
+                f,
+                "{endpoint} took the trace but rejected {rejected} of its {spans} spans: {body}"
+            ),
+            SendError::Refused {
+                endpoint,
+                status,
+                body,
+            } if body.is_empty() => write!(f, "{endpoint} refused the trace: HTTP {status}"),
+            SendError::Refused {
+                endpoint,
+                status,
+                body,
+            } => write!(f, "{endpoint} refused the trace: HTTP {status}: {body}"),
+        }
+    }
+}
+
+impl std::error::Error for SendError {}

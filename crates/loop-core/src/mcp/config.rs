@@ -105,8 +105,8 @@ pub fn problems(servers: &[McpServer]) -> Vec<(String, String)> {
                 ),
             ));
         }
-        if let Err(message) = check_url(&server.url) {
-            out.push((format!("{at}.url"), message));
+        if let Err(why) = check_url(&server.url) {
+            out.push((format!("{at}.url"), why.to_string()));
         }
         for name in server.headers.keys() {
             if RESERVED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
@@ -142,19 +142,18 @@ pub fn problems(servers: &[McpServer]) -> Vec<(String, String)> {
     out
 }
 
-fn check_url(url: &str) -> Result<(), String> {
+fn check_url(url: &str) -> Result<(), McpUrlError> {
     let Some((scheme, rest)) = url.split_once("://") else {
-        return Err(format!(
-            "{url:?} is not a URL; an MCP endpoint looks like http://127.0.0.1:3001/mcp"
-        ));
+        return Err(McpUrlError::NotAUrl { url: url.into() });
     };
     if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
-        return Err(format!(
-            "{url:?} uses {scheme}://; MCP's Streamable HTTP transport needs http:// or https://"
-        ));
+        return Err(McpUrlError::Scheme {
+            url: url.into(),
+            scheme: scheme.into(),
+        });
     }
     if rest.is_empty() || rest.starts_with('/') {
-        return Err(format!("{url:?} has no host"));
+        return Err(McpUrlError::NoHost { url: url.into() });
     }
     Ok(())
 }
@@ -177,6 +176,40 @@ impl McpServer {
         }
     }
 }
+
+/// Why an MCP server's `url` is not one its transport can reach.
+#[derive(Clone, Debug, PartialEq)]
+pub enum McpUrlError {
+    NotAUrl {
+        url: String,
+    },
+    /// Streamable HTTP needs http:// or https://.
+    Scheme {
+        url: String,
+        scheme: String,
+    },
+    NoHost {
+        url: String,
+    },
+}
+
+impl std::fmt::Display for McpUrlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            McpUrlError::NotAUrl { url } => write!(
+                f,
+                "{url:?} is not a URL; an MCP endpoint looks like http://127.0.0.1:3001/mcp"
+            ),
+            McpUrlError::Scheme { url, scheme } => write!(
+                f,
+                "{url:?} uses {scheme}://; MCP's Streamable HTTP transport needs http:// or https://"
+            ),
+            McpUrlError::NoHost { url } => write!(f, "{url:?} has no host"),
+        }
+    }
+}
+
+impl std::error::Error for McpUrlError {}
 
 #[cfg(test)]
 mod tests {

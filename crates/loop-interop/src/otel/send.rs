@@ -2,6 +2,7 @@
 //! Phoenix, Langfuse): the request, and what each way it can go is said as.
 //! The POST itself is the caller's (the page's `fetch`).
 
+use crate::error::SendError;
 use crate::provider::HttpRequest;
 
 /// The usual OTLP/HTTP traces endpoint of a collector on this machine.
@@ -10,10 +11,9 @@ pub const DEFAULT_ENDPOINT: &str = "http://127.0.0.1:4318/v1/traces";
 /// The endpoint to POST to: `text` as typed, with `/v1/traces` added when
 /// only a base (no path) was given, as the OTLP exporter's
 /// `OTEL_EXPORTER_OTLP_ENDPOINT` does; or why it is not an endpoint.
-pub fn endpoint(text: &str) -> Result<String, String> {
+pub fn endpoint(text: &str) -> Result<String, SendError> {
     let text = text.trim();
-    crate::provider::parse_base_url(text)
-        .map_err(|why| format!("the endpoint is not a URL: {why}"))?;
+    crate::provider::parse_base_url(text).map_err(SendError::NotAnEndpoint)?;
     let after_scheme = text.split_once("://").map_or("", |(_, rest)| rest);
     let path = after_scheme
         .find(['/', '?', '#'])
@@ -35,7 +35,7 @@ pub fn request(endpoint: &str, otlp_json: String) -> HttpRequest {
 }
 
 /// What the endpoint's answer means, in a sentence.
-pub fn answer(endpoint: &str, spans: usize, status: u16, body: &str) -> Result<String, String> {
+pub fn answer(endpoint: &str, spans: usize, status: u16, body: &str) -> Result<String, SendError> {
     if (200..300).contains(&status) {
         // A collector may accept part of a batch: OTLP says so in the body.
         let partial = serde_json::from_str::<serde_json::Value>(body)
@@ -48,23 +48,22 @@ pub fn answer(endpoint: &str, spans: usize, status: u16, body: &str) -> Result<S
             })
             .filter(|n| n != "0");
         return match partial {
-            Some(rejected) => Err(format!(
-                "{endpoint} took the trace but rejected {rejected} of its {spans} spans: {}",
-                crate::tool::clip(body, 300)
-            )),
+            Some(rejected) => Err(SendError::PartlyRejected {
+                endpoint: endpoint.to_string(),
+                rejected,
+                spans,
+                body: crate::tool::clip(body, 300),
+            }),
             None => Ok(format!(
                 "Sent the run to {endpoint} as OpenTelemetry: {spans} spans, HTTP {status}."
             )),
         };
     }
-    Err(format!(
-        "{endpoint} refused the trace: HTTP {status}{}",
-        if body.trim().is_empty() {
-            String::new()
-        } else {
-            format!(": {}", crate::tool::clip(body.trim(), 300))
-        }
-    ))
+    Err(SendError::Refused {
+        endpoint: endpoint.to_string(),
+        status,
+        body: crate::tool::clip(body.trim(), 300),
+    })
 }
 
 /// Said when the browser got no answer: nothing listens, or CORS.
@@ -92,7 +91,9 @@ mod tests {
             endpoint("http://localhost:6006/v1/traces").unwrap(),
             "http://localhost:6006/v1/traces"
         );
-        assert!(endpoint("not a url").unwrap_err().contains("not a URL"));
+        let not_a_url = endpoint("not a url").unwrap_err();
+        assert!(matches!(not_a_url, SendError::NotAnEndpoint(_)));
+        assert!(not_a_url.to_string().contains("not a URL"));
     }
 
     #[test]
@@ -102,10 +103,11 @@ mod tests {
             answer(url, 7, 200, "{}").unwrap(),
             "Sent the run to http://127.0.0.1:4318/v1/traces as OpenTelemetry: 7 spans, HTTP 200."
         );
-        let partial =
-            answer(url, 7, 200, r#"{"partialSuccess":{"rejectedSpans":"2"}}"#).unwrap_err();
+        let partial = answer(url, 7, 200, r#"{"partialSuccess":{"rejectedSpans":"2"}}"#)
+            .unwrap_err()
+            .to_string();
         assert!(partial.contains("rejected 2 of its 7 spans"), "{partial}");
-        let refused = answer(url, 7, 400, "bad trace id").unwrap_err();
+        let refused = answer(url, 7, 400, "bad trace id").unwrap_err().to_string();
         assert_eq!(
             refused,
             "http://127.0.0.1:4318/v1/traces refused the trace: HTTP 400: bad trace id"
