@@ -17,7 +17,7 @@ use harness::runtime::{Runtime, TokioRuntime};
 use harness::scenario::Problem;
 
 use crate::args::{LessonArgs, LessonCommand};
-use crate::io_problem;
+use crate::source::{Builtins, Source, SourceError};
 
 pub fn command(args: &LessonArgs) -> ExitCode {
     match &args.command {
@@ -58,24 +58,15 @@ fn report(source: &str, problems: &[Problem]) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// What a lesson argument holds: a file's text, else a built-in's.
-enum Source {
-    File(String),
-    Builtin(&'static str),
-}
+/// A lesson argument: a file, or a built-in lesson's name.
+const LESSONS: Builtins = Builtins {
+    kind: "lesson",
+    listed_by: "agent-loop lesson list",
+    names: || BUILTIN_LESSONS.to_vec(),
+};
 
-fn read(source: &str) -> Result<Source, String> {
-    match std::fs::read_to_string(source) {
-        Ok(text) => Ok(Source::File(text)),
-        Err(err) => match course::builtin_text(source) {
-            Some(text) => Ok(Source::Builtin(text)),
-            None if err.kind() == std::io::ErrorKind::NotFound => Err(format!(
-                "{source}: no such file, and no built-in lesson has that name{}; `agent-loop lesson list` names them",
-                harness::suggest::did_you_mean(source, BUILTIN_LESSONS.iter().copied())
-            )),
-            None => Err(format!("cannot read {source}: {}", io_problem(&err))),
-        },
-    }
+fn read(source: &str) -> Result<Source<'static>, SourceError> {
+    crate::source::read(source, LESSONS, course::builtin_text)
 }
 
 fn load_lesson(source: &str) -> Result<Lesson, ExitCode> {

@@ -14,6 +14,7 @@ mod record;
 mod replay;
 mod run;
 mod serve;
+mod source;
 mod stop;
 mod trace;
 mod usage;
@@ -24,7 +25,6 @@ use std::process::ExitCode;
 use clap::Parser;
 use harness::library::{self, BUILTIN};
 use harness::scenario::{Problem, Scenario, SCENARIO_SCHEMA};
-use harness::suggest::did_you_mean;
 
 use args::{Cli, Command};
 
@@ -81,33 +81,20 @@ fn restore_default_sigpipe() {
     }
 }
 
+/// A scenario argument: a file, or a built-in scenario's name.
+const SCENARIOS: source::Builtins = source::Builtins {
+    kind: "scenario",
+    listed_by: "agent-loop list",
+    names: || BUILTIN.iter().map(|b| b.id).collect(),
+};
+
 /// Reads a scenario's text from a file, or by a built-in scenario's name.
-/// A file wins over a built-in of the same name, as the path is explicit.
-pub(crate) fn scenario_text(source: &str) -> Result<String, String> {
-    match std::fs::read_to_string(source) {
-        Ok(text) => Ok(text),
-        Err(err) => match library::find(source) {
-            Some(builtin) => Ok(builtin.json().to_string()),
-            None if err.kind() == std::io::ErrorKind::NotFound => Err(format!(
-                "{source}: no such file, and no built-in scenario has that name{}; `agent-loop list` names them",
-                did_you_mean(source, BUILTIN.iter().map(|b| b.id))
-            )),
-            None => Err(format!("cannot read {source}: {}", io_problem(&err))),
-        },
-    }
+pub(crate) fn scenario_text(source: &str) -> Result<String, source::SourceError> {
+    source::read(source, SCENARIOS, |id| library::find(id).map(|b| b.json()))
+        .map(source::Source::into_text)
 }
 
-/// An IO error in plain words, without Rust's "(os error 2)".
-pub(crate) fn io_problem(err: &std::io::Error) -> String {
-    use std::io::ErrorKind;
-    match err.kind() {
-        ErrorKind::NotFound => "no such file or folder".to_string(),
-        ErrorKind::PermissionDenied => "permission denied".to_string(),
-        ErrorKind::IsADirectory => "it is a folder, not a file".to_string(),
-        ErrorKind::InvalidData => "it is not UTF-8 text".to_string(),
-        _ => err.to_string(),
-    }
-}
+pub(crate) use source::io_problem;
 
 /// Reads and checks a scenario; problems are reported on stderr (exit 2).
 pub(crate) fn load(source: &str) -> Result<Scenario, ExitCode> {
