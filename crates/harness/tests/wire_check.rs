@@ -243,6 +243,40 @@ fn anthropic_duplicate_tool_use_ids() {
 }
 
 #[test]
+fn anthropic_multiple_tool_results_for_one_call() {
+    let history = turn(
+        vec![call("toolu_a")],
+        vec![result("toolu_a"), denied("toolu_a")],
+    );
+    let v = expect(Provider::Anthropic, "", &history, &[], &[(
+        Rule::AnthropicMultipleToolResults,
+        "messages.2.content.1: each tool_use must have a single result. Found multiple `tool_result` blocks with id: toolu_a",
+        Some(2),
+        Some(1),
+    )]);
+    assert_eq!(
+        v[0].explanation,
+        "The 3rd message (user), its 2nd block, a tool_result, answers toolu_a again: the call already has a result in this message. Each call gets exactly one result."
+    );
+    // Known from issue threads, not Anthropic's documentation: it says so.
+    assert!(!Rule::AnthropicMultipleToolResults.documented());
+    assert!(Rule::AnthropicMultipleToolResults.evidence().is_some());
+    // Two calls sharing an id, each answered once, are the duplicate id's
+    // fault alone (see `anthropic_duplicate_tool_use_ids`). Passing: one
+    // result per call.
+    expect(
+        Provider::Anthropic,
+        "",
+        &turn(
+            vec![call("toolu_a"), call("toolu_b")],
+            vec![result("toolu_a"), result("toolu_b")],
+        ),
+        &[],
+        &[],
+    );
+}
+
+#[test]
 fn anthropic_duplicate_tool_names() {
     let history = vec![user(vec![text("task")])];
     let v = expect(
@@ -718,10 +752,17 @@ mod reference {
                     Some((Some("assistant"), prev)) => ids(prev, "tool_use", "id"),
                     _ => vec![],
                 };
-                for (m, id) in &results {
-                    if !previous.iter().any(|(_, c)| c == id) {
+                for (i, (m, id)) in results.iter().enumerate() {
+                    let calls = previous.iter().filter(|(_, c)| c == id).count();
+                    let given = results[..=i].iter().filter(|(_, r)| r == id).count();
+                    if calls == 0 {
                         out.push((
                             Rule::AnthropicUnexpectedToolResult,
+                            format!("messages.{n}.content.{m}"),
+                        ));
+                    } else if given > calls {
+                        out.push((
+                            Rule::AnthropicMultipleToolResults,
                             format!("messages.{n}.content.{m}"),
                         ));
                     }
@@ -891,5 +932,51 @@ proptest::proptest! {
                 .collect();
             proptest::prop_assert_eq!(got, expected, "{:?} on {}", provider, body);
         }
+    }
+}
+
+/// Any history in which calls come from the assistant and results from the
+/// user, as a harness writes them, with ids from a small alphabet so they
+/// collide, go unanswered and are answered twice.
+fn any_harness_history() -> impl proptest::strategy::Strategy<Value = Vec<Message>> {
+    use proptest::prelude::*;
+    let id = || prop_oneof![Just("a"), Just("b"), Just("c")];
+    let user_block = prop_oneof![Just(text("x")), id().prop_map(result)];
+    let assistant_block = prop_oneof![Just(text("x")), id().prop_map(call)];
+    let message = prop_oneof![
+        proptest::collection::vec(user_block, 0..4).prop_map(user),
+        proptest::collection::vec(assistant_block, 0..4).prop_map(assistant),
+    ];
+    proptest::collection::vec(message, 0..8)
+}
+
+proptest::proptest! {
+    /// The pairing the page draws and the checker agree: a history has a
+    /// broken link (a call unanswered, answered late or twice, a result
+    /// with no call, an id used twice) exactly when Anthropic's checker
+    /// finds one of its pairing rules.
+    #[test]
+    fn the_pairing_drawn_and_the_checker_agree_on_what_is_broken(history in any_harness_history()) {
+        const PAIRING_RULES: [Rule; 4] = [
+            Rule::AnthropicUnansweredToolUse,
+            Rule::AnthropicUnexpectedToolResult,
+            Rule::AnthropicDuplicateToolUseId,
+            Rule::AnthropicMultipleToolResults,
+        ];
+        let drawn = harness::pairing::conversation(&history);
+        let broken: Vec<_> = drawn.broken().map(|l| (l.id.clone(), l.state)).collect();
+        let found: Vec<Rule> = check(Provider::Anthropic, "", &history, &[])
+            .into_iter()
+            .map(|v| v.rule)
+            .filter(|rule| PAIRING_RULES.contains(rule))
+            .collect();
+        proptest::prop_assert_eq!(
+            broken.is_empty(),
+            found.is_empty(),
+            "pairing {:?}, checker {:?}, history {:?}",
+            broken,
+            found,
+            history
+        );
     }
 }

@@ -24,6 +24,9 @@ pub enum Rule {
     AnthropicToolResultNotFirst,
     /// Anthropic: `tool_use` ids are unique.
     AnthropicDuplicateToolUseId,
+    /// Anthropic: a `tool_use` gets one `tool_result`, not several in its
+    /// answer (reported).
+    AnthropicMultipleToolResults,
     /// Anthropic: tool names are unique.
     AnthropicDuplicateToolName,
     /// Anthropic: no empty text blocks.
@@ -48,11 +51,12 @@ pub enum Rule {
 }
 
 impl Rule {
-    pub const ALL: [Rule; 14] = [
+    pub const ALL: [Rule; 15] = [
         Rule::AnthropicUnansweredToolUse,
         Rule::AnthropicUnexpectedToolResult,
         Rule::AnthropicToolResultNotFirst,
         Rule::AnthropicDuplicateToolUseId,
+        Rule::AnthropicMultipleToolResults,
         Rule::AnthropicDuplicateToolName,
         Rule::AnthropicEmptyText,
         Rule::ChatToolWithoutToolCalls,
@@ -71,6 +75,7 @@ impl Rule {
             | Rule::AnthropicUnexpectedToolResult
             | Rule::AnthropicToolResultNotFirst
             | Rule::AnthropicDuplicateToolUseId
+            | Rule::AnthropicMultipleToolResults
             | Rule::AnthropicDuplicateToolName
             | Rule::AnthropicEmptyText => Provider::Anthropic,
             Rule::ChatToolWithoutToolCalls
@@ -91,13 +96,18 @@ impl Rule {
     pub fn documented(self) -> bool {
         !matches!(
             self,
-            Rule::ResponsesDuplicateOutput | Rule::ResponsesDuplicateCallId
+            Rule::AnthropicMultipleToolResults
+                | Rule::ResponsesDuplicateOutput
+                | Rule::ResponsesDuplicateCallId
         )
     }
 
     /// Where the rule is known from, for a verdict resting on it.
     pub fn evidence(self) -> Option<&'static str> {
         match self {
+            Rule::AnthropicMultipleToolResults => Some(
+                "reported from the API in public issue threads (Claude Code, agent frameworks, Anthropic-compatible APIs); Anthropic's documentation does not list this error",
+            ),
             Rule::ResponsesDuplicateOutput => Some(
                 "reported from the API in public issue threads; OpenAI's documentation does not list this error",
             ),
@@ -116,6 +126,7 @@ impl Rule {
             Rule::AnthropicUnexpectedToolResult => "A tool_result can only answer a tool_use of the immediately preceding assistant message.",
             Rule::AnthropicToolResultNotFirst => "Tool results must come first in their message; any text goes after them.",
             Rule::AnthropicDuplicateToolUseId => "Each result names the call it answers by id, so two calls with one id cannot both be answered.",
+            Rule::AnthropicMultipleToolResults => "Each tool_use gets exactly one tool_result; a second result for the same id is refused.",
             Rule::AnthropicDuplicateToolName => "The model calls tools by name, so each tool's name must be unique.",
             Rule::AnthropicEmptyText => "Anthropic rejects empty text blocks; a turn with only tool calls needs no text block.",
             Rule::ChatToolWithoutToolCalls => "A tool message must answer a tool call of the assistant message right before it.",

@@ -207,8 +207,36 @@ fn unanswered_tool_use(messages: &[WireMessage<'_>], n: usize, findings: &mut Fi
     );
 }
 
+/// A second `tool_result` for one `tool_use` in the same message. Anthropic
+/// refuses it ("each tool_use must have a single result"), as public issue
+/// threads report; its documentation does not list the error. Two calls
+/// sharing an id are the duplicate-id rule's, so results are counted
+/// against the calls with that id.
+fn multiple_results(
+    messages: &[WireMessage<'_>],
+    n: usize,
+    m: usize,
+    id: &str,
+    findings: &mut Findings<'_>,
+) {
+    let at = wire_place(messages, n, m);
+    findings.add(
+        Rule::AnthropicMultipleToolResults,
+        Some((n, Some(m))),
+        at.clone(),
+        format!("messages.{n}.content.{m}"),
+        format!(
+            "messages.{n}.content.{m}: each tool_use must have a single result. Found multiple `tool_result` blocks with id: {id}"
+        ),
+        format!(
+            "{}, answers {id} again: the call already has a result in this message. Each call gets exactly one result.",
+            place::capitalized(&at)
+        ),
+    );
+}
+
 /// The rules on user message `n`'s results: each answers a call of the
-/// message before it, and they come before any other block.
+/// message before it, once, and they come before any other block.
 fn results_rules(messages: &[WireMessage<'_>], n: usize, findings: &mut Findings<'_>) {
     let blocks = &messages[n].1;
     let results = ids_of(blocks, "tool_result", "tool_use_id");
@@ -216,9 +244,20 @@ fn results_rules(messages: &[WireMessage<'_>], n: usize, findings: &mut Findings
         Some((Some("assistant"), prev)) => ids_of(prev, "tool_use", "id"),
         _ => Vec::new(),
     };
-    let called: HashSet<&str> = previous.iter().map(|&(_, id)| id).collect();
+    // How many calls of the message before have each id, and how many
+    // results this message has given each so far.
+    let mut called: HashMap<&str, usize> = HashMap::new();
+    for &(_, id) in &previous {
+        *called.entry(id).or_default() += 1;
+    }
+    let mut answered: HashMap<&str, usize> = HashMap::new();
     for &(m, id) in &results {
-        if called.contains(id) {
+        if let Some(&calls) = called.get(id) {
+            let given = answered.entry(id).or_default();
+            *given += 1;
+            if *given > calls {
+                multiple_results(messages, n, m, id, findings);
+            }
             continue;
         }
         let at = wire_place(messages, n, m);
