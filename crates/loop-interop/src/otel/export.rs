@@ -16,8 +16,9 @@
 use serde_json::{json, Value};
 
 use super::{ids, AGENT_LOOP_EVENT, AGENT_LOOP_SCENARIO, EVENT_JSON};
-use crate::event::{EventKind, RunEvent, Status};
+use crate::event::{EventKind, Outcome, RunEvent, Status};
 use crate::message::{ContentBlock, Message, Role};
+use crate::model::Usage;
 use crate::replay::Record;
 use crate::wire::history::TraceHistory;
 
@@ -32,259 +33,327 @@ const STATUS_ERROR: u8 = 2;
 /// `started_unix_ms` places the run in time: the trace keeps only times
 /// relative to the run's start.
 pub fn to_otlp(record: &Record, started_unix_ms: u64) -> Value {
-    let ids = ids::Ids::for_record(record);
-    let mut spans = Spans {
-        ids,
-        started_unix_ms,
-        list: Vec::new(),
-    };
-    let root = spans.open(
-        "invoke_agent",
-        KIND_INTERNAL,
-        None,
-        0,
-        vec![kv("gen_ai.operation.name", "invoke_agent")],
-    );
-    let mut history = TraceHistory::default();
-    let mut chat: Option<usize> = None;
-    let mut tools: Vec<(String, usize)> = Vec::new();
-    let mut model_label = String::new();
+    let mut export = Export::new(record, started_unix_ms);
     for event in &record.events {
-        let t = event.t_ms;
+        export.event(event);
+    }
+    export.finish(record)
+}
+
+/// The spans being written, and what an event needs of the ones before it:
+/// the conversation so far, the chat span waiting for its response, each
+/// call's span by id, and the model's name.
+struct Export {
+    spans: Spans,
+    root: usize,
+    history: TraceHistory,
+    chat: Option<usize>,
+    tools: Vec<(String, usize)>,
+    model_label: String,
+}
+
+impl Export {
+    fn new(record: &Record, started_unix_ms: u64) -> Export {
+        let mut spans = Spans {
+            ids: ids::Ids::for_record(record),
+            started_unix_ms,
+            list: Vec::new(),
+        };
+        let root = spans.open(
+            "invoke_agent",
+            KIND_INTERNAL,
+            None,
+            0,
+            vec![kv("gen_ai.operation.name", "invoke_agent")],
+        );
+        Export {
+            spans,
+            root,
+            history: TraceHistory::default(),
+            chat: None,
+            tools: Vec::new(),
+            model_label: String::new(),
+        }
+    }
+
+    /// One event: the span it opens, fills or closes; every event also
+    /// rides on its span (`Spans::attach`).
+    fn event(&mut self, event: &RunEvent) {
         match &event.kind {
             EventKind::RunStarted {
                 scenario, model, ..
-            } => {
-                model_label = model.clone();
-                spans.list[root].name = format!("invoke_agent {scenario}");
-                spans.list[root]
-                    .attributes
-                    .push(kv("gen_ai.agent.name", scenario));
-                spans.list[root]
-                    .attributes
-                    .push(kv("gen_ai.request.model", model));
-                spans.attach(root, event);
-            }
+            } => self.run_started(event, scenario, model),
             EventKind::ModelRequest {
                 turn,
                 attempt,
                 max_output_tokens,
                 ..
-            } => {
-                let input = genai_messages(history.messages());
-                let span = spans.open(
-                    &format!("chat {model_label}"),
-                    KIND_CLIENT,
-                    Some(root),
-                    t,
-                    vec![
-                        kv("gen_ai.operation.name", "chat"),
-                        kv("gen_ai.request.model", &model_label),
-                        kv_int("gen_ai.request.max_tokens", u64::from(*max_output_tokens)),
-                        kv_int("agent_loop.turn", u64::from(*turn)),
-                        kv_int("agent_loop.attempt", u64::from(*attempt)),
-                        kv("gen_ai.input.messages", &input.to_string()),
-                    ],
-                );
-                spans.attach(span, event);
-                chat = Some(span);
-            }
+            } => self.model_request(event, *turn, *attempt, *max_output_tokens),
             EventKind::ModelResponse {
                 content,
                 stop_reason,
                 usage,
                 ..
-            } => {
-                if let Some(span) = chat.take() {
-                    let output = json!([{
-                        "role": "assistant",
-                        "parts": parts(content),
-                        "finish_reason": stop_reason,
-                    }]);
-                    let s = &mut spans.list[span];
-                    s.attributes.extend([
-                        kv_strings("gen_ai.response.finish_reasons", &[stop_reason]),
-                        kv_int("gen_ai.usage.input_tokens", usage.input_tokens),
-                        kv_int("gen_ai.usage.output_tokens", usage.output_tokens),
-                        kv("gen_ai.output.messages", &output.to_string()),
-                    ]);
-                    spans.close(span, t, STATUS_OK, "");
-                    spans.attach(span, event);
-                }
-            }
+            } => self.model_response(event, content, stop_reason, usage),
             EventKind::ModelError {
                 status, message, ..
-            } => {
-                if let Some(span) = chat.take() {
-                    let error_type = status.map_or("model_error".to_string(), |s| s.to_string());
-                    spans.list[span]
-                        .attributes
-                        .push(kv("error.type", &error_type));
-                    spans.close(span, t, STATUS_ERROR, message);
-                    spans.attach(span, event);
-                }
-            }
-            EventKind::ToolCall {
-                id,
-                name,
-                args,
-                args_raw,
-                validation,
-                ..
-            } => {
-                let arguments = args_raw.clone().unwrap_or_else(|| args.to_string());
-                let span = spans.open(
-                    &format!("execute_tool {name}"),
-                    KIND_INTERNAL,
-                    Some(root),
-                    t,
-                    vec![
-                        kv("gen_ai.operation.name", "execute_tool"),
-                        kv("gen_ai.tool.name", name),
-                        kv("gen_ai.tool.call.id", id),
-                        kv("gen_ai.tool.type", "function"),
-                        kv("gen_ai.tool.call.arguments", &arguments),
-                    ],
-                );
-                let time = spans.unix_nanos(t);
-                spans.list[span].events.push(span_event(
-                    time,
-                    "agent_loop.validation",
-                    vec![kv("agent_loop.validation", validation.as_str())],
-                ));
-                spans.attach(span, event);
-                tools.push((id.clone(), span));
-            }
+            } => self.model_error(event, *status, message),
+            EventKind::ToolCall { .. } => self.tool_call(event),
             EventKind::ApprovalRequested { id, .. } | EventKind::ApprovalDecided { id, .. } => {
-                let span = tool_span(&tools, id).unwrap_or(root);
-                let (name, attributes) = match &event.kind {
-                    EventKind::ApprovalDecided {
-                        decision,
-                        by,
-                        reason,
-                        ..
-                    } => (
-                        "agent_loop.approval.decided",
-                        vec![
-                            kv("agent_loop.approval.decision", decision.as_str()),
-                            kv("agent_loop.approval.by", by.as_str()),
-                            kv(
-                                "agent_loop.approval.reason",
-                                reason.as_deref().unwrap_or(""),
-                            ),
-                        ],
-                    ),
-                    _ => ("agent_loop.approval.requested", Vec::new()),
-                };
-                let time = spans.unix_nanos(t);
-                spans.list[span]
-                    .events
-                    .push(span_event(time, name, attributes));
-                spans.attach(span, event);
+                self.approval(event, id)
             }
-            EventKind::ToolResult {
-                id,
-                content,
-                is_error,
-                fate,
-                ..
-            } => {
-                let span = tool_span(&tools, id).unwrap_or(root);
-                if span != root {
-                    spans.list[span]
-                        .attributes
-                        .push(kv("gen_ai.tool.call.result", content));
-                    if let Some(fate) = fate {
-                        spans.list[span]
-                            .attributes
-                            .push(kv("agent_loop.tool_call.fate", fate.as_str()));
-                    }
-                    let (code, message) = if *is_error {
-                        spans.list[span]
-                            .attributes
-                            .push(kv("error.type", "tool_error"));
-                        (STATUS_ERROR, content.as_str())
-                    } else {
-                        (STATUS_OK, "")
-                    };
-                    spans.close(span, t, code, message);
-                }
-                spans.attach(span, event);
-            }
-            EventKind::ContextEdited {
-                strategy,
-                tokens_before,
-                tokens_after,
-                description,
-                ..
-            } => {
-                // A strategy's work is a span of its own beside the chats,
-                // so a trace viewer shows where the history was edited.
-                let span = spans.open(
-                    &format!("context_edit {}", strategy.as_str()),
-                    KIND_INTERNAL,
-                    Some(root),
-                    t,
-                    vec![
-                        kv("agent_loop.context.strategy", strategy.as_str()),
-                        kv_int("agent_loop.context.tokens_before", *tokens_before),
-                        kv_int("agent_loop.context.tokens_after", *tokens_after),
-                        kv("agent_loop.context.description", description),
-                    ],
-                );
-                spans.close(span, t, STATUS_OK, "");
-                spans.attach(span, event);
-            }
-            EventKind::RunFinished(outcome) => {
-                let s = &mut spans.list[root];
-                s.attributes.extend([
-                    kv("agent_loop.status", outcome.status.as_str()),
-                    kv("agent_loop.reason", &outcome.reason),
-                    kv_int("agent_loop.turns", u64::from(outcome.turns)),
-                    kv_int("agent_loop.tool_calls", u64::from(outcome.tool_calls)),
-                    kv_int("gen_ai.usage.input_tokens", outcome.input_tokens),
-                    kv_int("gen_ai.usage.output_tokens", outcome.output_tokens),
-                ]);
-                // The counts by the names the page and the CLI use
-                // (`harness::tally`); `agent_loop.tool_calls` is `checked`.
-                if let Some(calls) = outcome.calls {
-                    s.attributes.extend(calls.by_name().map(|(name, n)| {
-                        kv_int(&format!("agent_loop.tool_calls.{name}"), u64::from(n))
-                    }));
-                }
-                let code = if outcome.status == Status::Done {
-                    STATUS_OK
-                } else {
-                    STATUS_ERROR
-                };
-                spans.close(root, t, code, &outcome.reason);
-                spans.attach(root, event);
-            }
+            EventKind::ToolResult { .. } => self.tool_result(event),
+            EventKind::ContextEdited { .. } => self.context_edited(event),
+            EventKind::RunFinished(outcome) => self.run_finished(event, outcome),
         }
-        history.push(event);
+        self.history.push(event);
     }
-    // Spans a run left open (it stopped mid-call) end with the last event.
-    let last = record.events.last().map_or(0, |e| e.t_ms);
-    for index in 0..spans.list.len() {
-        if spans.list[index].end_ms.is_none() {
-            spans.close(index, last, 0, "");
-        }
+
+    fn run_started(&mut self, event: &RunEvent, scenario: &str, model: &str) {
+        let root = self.root;
+        self.model_label = model.to_string();
+        let span = &mut self.spans.list[root];
+        span.name = format!("invoke_agent {scenario}");
+        span.attributes.push(kv("gen_ai.agent.name", scenario));
+        span.attributes.push(kv("gen_ai.request.model", model));
+        self.spans.attach(root, event);
     }
-    if let Some(scenario) = &record.scenario {
-        let text = serde_json::to_string(scenario).unwrap_or_default();
-        spans.list[root]
+
+    fn model_request(&mut self, event: &RunEvent, turn: u32, attempt: u32, max_output_tokens: u32) {
+        let input = genai_messages(self.history.messages());
+        let span = self.spans.open(
+            &format!("chat {}", self.model_label),
+            KIND_CLIENT,
+            Some(self.root),
+            event.t_ms,
+            vec![
+                kv("gen_ai.operation.name", "chat"),
+                kv("gen_ai.request.model", &self.model_label),
+                kv_int("gen_ai.request.max_tokens", u64::from(max_output_tokens)),
+                kv_int("agent_loop.turn", u64::from(turn)),
+                kv_int("agent_loop.attempt", u64::from(attempt)),
+                kv("gen_ai.input.messages", &input.to_string()),
+            ],
+        );
+        self.spans.attach(span, event);
+        self.chat = Some(span);
+    }
+
+    fn model_response(
+        &mut self,
+        event: &RunEvent,
+        content: &[ContentBlock],
+        stop_reason: &String,
+        usage: &Usage,
+    ) {
+        let Some(span) = self.chat.take() else {
+            return;
+        };
+        let output = json!([{
+            "role": "assistant",
+            "parts": parts(content),
+            "finish_reason": stop_reason,
+        }]);
+        self.spans.list[span].attributes.extend([
+            kv_strings("gen_ai.response.finish_reasons", &[stop_reason]),
+            kv_int("gen_ai.usage.input_tokens", usage.input_tokens),
+            kv_int("gen_ai.usage.output_tokens", usage.output_tokens),
+            kv("gen_ai.output.messages", &output.to_string()),
+        ]);
+        self.spans.close(span, event.t_ms, STATUS_OK, "");
+        self.spans.attach(span, event);
+    }
+
+    fn model_error(&mut self, event: &RunEvent, status: Option<u16>, message: &str) {
+        let Some(span) = self.chat.take() else {
+            return;
+        };
+        let error_type = status.map_or("model_error".to_string(), |s| s.to_string());
+        self.spans.list[span]
             .attributes
-            .push(kv(AGENT_LOOP_SCENARIO, &text));
+            .push(kv("error.type", &error_type));
+        self.spans.close(span, event.t_ms, STATUS_ERROR, message);
+        self.spans.attach(span, event);
     }
-    json!({
-        "resourceSpans": [{
-            "resource": {"attributes": [kv("service.name", "agent-loop")]},
-            "scopeSpans": [{
-                "scope": {"name": "agent-loop", "version": env!("CARGO_PKG_VERSION")},
-                "spans": spans.list.iter().map(|s| s.to_json(&spans)).collect::<Vec<_>>(),
+
+    fn tool_call(&mut self, event: &RunEvent) {
+        let EventKind::ToolCall {
+            id,
+            name,
+            args,
+            args_raw,
+            validation,
+            ..
+        } = &event.kind
+        else {
+            return;
+        };
+        let arguments = args_raw.clone().unwrap_or_else(|| args.to_string());
+        let span = self.spans.open(
+            &format!("execute_tool {name}"),
+            KIND_INTERNAL,
+            Some(self.root),
+            event.t_ms,
+            vec![
+                kv("gen_ai.operation.name", "execute_tool"),
+                kv("gen_ai.tool.name", name),
+                kv("gen_ai.tool.call.id", id),
+                kv("gen_ai.tool.type", "function"),
+                kv("gen_ai.tool.call.arguments", &arguments),
+            ],
+        );
+        let time = self.spans.unix_nanos(event.t_ms);
+        self.spans.list[span].events.push(span_event(
+            time,
+            "agent_loop.validation",
+            vec![kv("agent_loop.validation", validation.as_str())],
+        ));
+        self.spans.attach(span, event);
+        self.tools.push((id.clone(), span));
+    }
+
+    /// An approval asked or decided: an event on its call's span.
+    fn approval(&mut self, event: &RunEvent, id: &str) {
+        let span = tool_span(&self.tools, id).unwrap_or(self.root);
+        let (name, attributes) = match &event.kind {
+            EventKind::ApprovalDecided {
+                decision,
+                by,
+                reason,
+                ..
+            } => (
+                "agent_loop.approval.decided",
+                vec![
+                    kv("agent_loop.approval.decision", decision.as_str()),
+                    kv("agent_loop.approval.by", by.as_str()),
+                    kv(
+                        "agent_loop.approval.reason",
+                        reason.as_deref().unwrap_or(""),
+                    ),
+                ],
+            ),
+            _ => ("agent_loop.approval.requested", Vec::new()),
+        };
+        let time = self.spans.unix_nanos(event.t_ms);
+        self.spans.list[span]
+            .events
+            .push(span_event(time, name, attributes));
+        self.spans.attach(span, event);
+    }
+
+    fn tool_result(&mut self, event: &RunEvent) {
+        let EventKind::ToolResult {
+            id,
+            content,
+            is_error,
+            fate,
+            ..
+        } = &event.kind
+        else {
+            return;
+        };
+        let span = tool_span(&self.tools, id).unwrap_or(self.root);
+        if span != self.root {
+            let attributes = &mut self.spans.list[span].attributes;
+            attributes.push(kv("gen_ai.tool.call.result", content));
+            if let Some(fate) = fate {
+                attributes.push(kv("agent_loop.tool_call.fate", fate.as_str()));
+            }
+            let (code, message) = if *is_error {
+                attributes.push(kv("error.type", "tool_error"));
+                (STATUS_ERROR, content.as_str())
+            } else {
+                (STATUS_OK, "")
+            };
+            self.spans.close(span, event.t_ms, code, message);
+        }
+        self.spans.attach(span, event);
+    }
+
+    /// A strategy's work is a span of its own beside the chats, so a trace
+    /// viewer shows where the history was edited.
+    fn context_edited(&mut self, event: &RunEvent) {
+        let EventKind::ContextEdited {
+            strategy,
+            tokens_before,
+            tokens_after,
+            description,
+            ..
+        } = &event.kind
+        else {
+            return;
+        };
+        let span = self.spans.open(
+            &format!("context_edit {}", strategy.as_str()),
+            KIND_INTERNAL,
+            Some(self.root),
+            event.t_ms,
+            vec![
+                kv("agent_loop.context.strategy", strategy.as_str()),
+                kv_int("agent_loop.context.tokens_before", *tokens_before),
+                kv_int("agent_loop.context.tokens_after", *tokens_after),
+                kv("agent_loop.context.description", description),
+            ],
+        );
+        self.spans.close(span, event.t_ms, STATUS_OK, "");
+        self.spans.attach(span, event);
+    }
+
+    fn run_finished(&mut self, event: &RunEvent, outcome: &Outcome) {
+        let root = self.root;
+        let attributes = &mut self.spans.list[root].attributes;
+        attributes.extend([
+            kv("agent_loop.status", outcome.status.as_str()),
+            kv("agent_loop.reason", &outcome.reason),
+            kv_int("agent_loop.turns", u64::from(outcome.turns)),
+            kv_int("agent_loop.tool_calls", u64::from(outcome.tool_calls)),
+            kv_int("gen_ai.usage.input_tokens", outcome.input_tokens),
+            kv_int("gen_ai.usage.output_tokens", outcome.output_tokens),
+        ]);
+        // The counts by the names the page and the CLI use
+        // (`harness::tally`); `agent_loop.tool_calls` is `checked`.
+        if let Some(calls) = outcome.calls {
+            attributes.extend(
+                calls.by_name().map(|(name, n)| {
+                    kv_int(&format!("agent_loop.tool_calls.{name}"), u64::from(n))
+                }),
+            );
+        }
+        let code = if outcome.status == Status::Done {
+            STATUS_OK
+        } else {
+            STATUS_ERROR
+        };
+        self.spans.close(root, event.t_ms, code, &outcome.reason);
+        self.spans.attach(root, event);
+    }
+
+    /// Closes what a run left open (it stopped mid-call) at its last event,
+    /// puts the scenario on the root, and writes the document.
+    fn finish(mut self, record: &Record) -> Value {
+        let last = record.events.last().map_or(0, |e| e.t_ms);
+        for index in 0..self.spans.list.len() {
+            if self.spans.list[index].end_ms.is_none() {
+                self.spans.close(index, last, 0, "");
+            }
+        }
+        if let Some(scenario) = &record.scenario {
+            let text = serde_json::to_string(scenario).unwrap_or_default();
+            self.spans.list[self.root]
+                .attributes
+                .push(kv(AGENT_LOOP_SCENARIO, &text));
+        }
+        let spans = &self.spans;
+        json!({
+            "resourceSpans": [{
+                "resource": {"attributes": [kv("service.name", "agent-loop")]},
+                "scopeSpans": [{
+                    "scope": {"name": "agent-loop", "version": env!("CARGO_PKG_VERSION")},
+                    "spans": spans.list.iter().map(|s| s.to_json(spans)).collect::<Vec<_>>(),
+                }],
             }],
-        }],
-    })
+        })
+    }
 }
 
 fn tool_span(tools: &[(String, usize)], id: &str) -> Option<usize> {
