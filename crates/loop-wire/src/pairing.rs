@@ -7,6 +7,11 @@
 //! a result with no call, an id used twice, a result that comes too late) is
 //! said to be broken, with why in plain words, so a view draws it broken.
 //!
+//! Whether a call and a result pair is Anthropic's rule, judged once in
+//! `wire/anthropic/pairs.rs` for the checker and for this drawing: a link is
+//! those verdicts summed for one id, so a link is drawn broken exactly when
+//! the checker finds a pairing rule broken for it.
+//!
 //! This is about pairing only. Other rules (a `tool_result` after text in its
 //! message, empty text) are the checker's (`wire::check`), which a view shows
 //! beside it.
@@ -15,6 +20,7 @@ use std::collections::BTreeMap;
 
 use crate::limits::ordinal;
 use crate::message::{ContentBlock, Message, Role};
+use crate::wire::anthropic::pairs::{self, Answers, Said, Speaker};
 
 /// What a row shows.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,6 +74,10 @@ pub enum LinkState {
     AnsweredTwice,
     /// One call, answered once, but not in the very next message.
     AnsweredLate,
+    /// One call, answered once, but not as Anthropic takes it: in the same
+    /// message, or a call that is not the assistant's, or a result that is
+    /// not in a user message.
+    Misplaced,
 }
 
 impl LinkState {
@@ -84,6 +94,7 @@ impl LinkState {
             LinkState::DuplicateId => "duplicate-id",
             LinkState::AnsweredTwice => "answered-twice",
             LinkState::AnsweredLate => "answered-late",
+            LinkState::Misplaced => "misplaced",
         }
     }
 }
@@ -130,8 +141,14 @@ impl Conversation {
 /// The longest summary a row carries, in characters.
 const SUMMARY_CHARS: usize = 90;
 
-/// A row and the message it is in.
-type At = (usize, usize);
+/// A row, the message it is in, and whether the judge found it in place (a
+/// call answered, a result answering the call before it).
+#[derive(Clone, Copy)]
+struct At {
+    row: usize,
+    message: usize,
+    in_place: bool,
+}
 
 /// One id's call rows and result rows.
 #[derive(Default)]
@@ -143,26 +160,16 @@ struct Ends {
 /// `history` laid out: its rows and its links.
 pub fn conversation(history: &[Message]) -> Conversation {
     let mut rows = Vec::new();
-    let mut by_id: BTreeMap<&str, Ends> = BTreeMap::new();
-    let mut first_seen: Vec<&str> = Vec::new();
+    // The row of each message's first block: block `b` is at `first + b`.
+    let mut first_block_row = Vec::with_capacity(history.len());
     for (m, message) in history.iter().enumerate() {
         rows.push(Row::Message {
             index: m,
             role: message.role,
         });
+        first_block_row.push(rows.len());
         for (b, block) in message.content.iter().enumerate() {
-            let row = rows.len();
             let (kind, summary, id) = describe(block);
-            if let Some(id) = id {
-                let entry = by_id.entry(id).or_insert_with(|| {
-                    first_seen.push(id);
-                    Default::default()
-                });
-                match kind {
-                    BlockKind::ToolUse => entry.calls.push((row, m)),
-                    _ => entry.results.push((row, m)),
-                }
-            }
             rows.push(Row::Block {
                 message: m,
                 block: b,
@@ -170,6 +177,38 @@ pub fn conversation(history: &[Message]) -> Conversation {
                 summary,
                 id: id.map(str::to_string),
             });
+        }
+    }
+    let said: Vec<Said<'_>> = history.iter().map(said).collect();
+    let mut by_id: BTreeMap<&str, Ends> = BTreeMap::new();
+    let mut first_seen: Vec<&str> = Vec::new();
+    for (m, judged) in pairs::judge(&said).iter().enumerate() {
+        // Calls and results in block order, so ids are first seen as drawn.
+        let calls = judged
+            .calls
+            .iter()
+            .map(|c| (c.block, c.id, true, c.answered));
+        let results = judged.results.iter().map(|r| {
+            let in_place = r.answers == Answers::TheCallBefore;
+            (r.block, r.id, false, in_place)
+        });
+        let mut mentions: Vec<_> = calls.chain(results).collect();
+        mentions.sort_by_key(|mention| mention.0);
+        for (block, id, is_call, in_place) in mentions {
+            let at = At {
+                row: first_block_row[m] + block,
+                message: m,
+                in_place,
+            };
+            let ends = by_id.entry(id).or_insert_with(|| {
+                first_seen.push(id);
+                Ends::default()
+            });
+            if is_call {
+                ends.calls.push(at);
+            } else {
+                ends.results.push(at);
+            }
         }
     }
     let mut links: Vec<Link> = first_seen
@@ -180,8 +219,8 @@ pub fn conversation(history: &[Message]) -> Conversation {
             Link {
                 id: id.to_string(),
                 lane: 0,
-                call_rows: calls.iter().map(|c| c.0).collect(),
-                result_rows: results.iter().map(|r| r.0).collect(),
+                call_rows: calls.iter().map(|c| c.row).collect(),
+                result_rows: results.iter().map(|r| r.row).collect(),
                 state,
                 words,
             }
@@ -189,6 +228,26 @@ pub fn conversation(history: &[Message]) -> Conversation {
         .collect();
     let lanes = assign_lanes(&mut links);
     Conversation { rows, links, lanes }
+}
+
+/// A message's calls and results, for the judge.
+fn said(message: &Message) -> Said<'_> {
+    let mut said = Said {
+        speaker: match message.role {
+            Role::Assistant => Speaker::Assistant,
+            Role::User => Speaker::User,
+        },
+        calls: Vec::new(),
+        results: Vec::new(),
+    };
+    for (b, block) in message.content.iter().enumerate() {
+        match block {
+            ContentBlock::ToolUse(call) => said.calls.push((b, call.id.as_str())),
+            ContentBlock::ToolResult(result) => said.results.push((b, result.tool_use_id.as_str())),
+            ContentBlock::Text { .. } | ContentBlock::Thinking { .. } => {}
+        }
+    }
+    said
 }
 
 fn describe(block: &ContentBlock) -> (BlockKind, String, Option<&str>) {
@@ -225,7 +284,9 @@ fn shorten(text: &str) -> String {
     format!("{cut}…")
 }
 
-/// A link's state and words, from its calls and results as (row, message).
+/// A link's state and words: the judge's verdicts on one id's calls and
+/// results, summed. A link is `Paired` only when its one call and its one
+/// result are both in place, which is when the checker finds nothing.
 fn judge(calls: &[At], results: &[At]) -> (LinkState, String) {
     match (calls, results) {
         ([], _) => (
@@ -243,22 +304,30 @@ fn judge(calls: &[At], results: &[At]) -> (LinkState, String) {
             LinkState::Unanswered,
             "never answered: no tool_result has this id".into(),
         ),
-        ([call], [result]) if result.0 < call.0 => (
-            LinkState::NoCall,
-            "the result comes before the call it names".into(),
-        ),
         ([_], [_, _, ..]) => (
             LinkState::AnsweredTwice,
             format!("answered {} times; a call gets one result", results.len()),
         ),
-        ([call], [result]) if result.1 == call.1 + 1 => {
+        ([call], [result]) if call.in_place && result.in_place => {
             (LinkState::Paired, "answered in the next message".into())
         }
+        ([call], [result]) if result.row < call.row => (
+            LinkState::NoCall,
+            "the result comes before the call it names".into(),
+        ),
+        ([call], [result]) if result.message == call.message => (
+            LinkState::Misplaced,
+            "answered in the same message; a result goes in the next message".into(),
+        ),
+        ([call], [result]) if result.message == call.message + 1 => (
+            LinkState::Misplaced,
+            "answered in the next message, but a call must be the assistant's and its result in a user message".into(),
+        ),
         ([_], [result]) => (
             LinkState::AnsweredLate,
             format!(
                 "answered in the {} message, not the very next one (Anthropic requires the next)",
-                ordinal(result.1 + 1)
+                ordinal(result.message + 1)
             ),
         ),
     }

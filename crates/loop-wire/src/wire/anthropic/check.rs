@@ -6,10 +6,11 @@
 //! harness message N and block M is block M.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use serde_json::Value;
 
+use super::pairs::{self, Answers, Judged, Said, Speaker};
 use crate::message::Message;
 use crate::wire::verdict::{Findings, Rule};
 use crate::wire::{array, place, str_at, Origin};
@@ -71,21 +72,40 @@ fn wire_place(messages: &[WireMessage<'_>], n: usize, m: usize) -> String {
 
 /// Anthropic's rules, run on a Messages request body. Every rule is one pass
 /// (ids seen so far are a map, a message is compared only with its
-/// neighbours), so the check grows linearly with the history.
+/// neighbours), so the check grows linearly with the history. The pairing
+/// rules report the verdicts of `pairs::judge`, which the conversation
+/// drawing sums per id, so the two never disagree on what is broken.
 pub(crate) fn rules(body: &Value, findings: &mut Findings<'_>) {
     duplicate_tool_names(body, findings);
     let messages: Vec<WireMessage<'_>> = array(body.get("messages"))
         .iter()
         .map(|m| (str_at(m, "role"), anthropic_blocks(m)))
         .collect();
-    let mut seen: HashMap<&str, (usize, usize)> = HashMap::new();
+    let said: Vec<Said<'_>> = messages
+        .iter()
+        .map(|(role, blocks)| Said {
+            speaker: speaker(*role),
+            calls: ids_of(blocks, "tool_use", "id"),
+            results: ids_of(blocks, "tool_result", "tool_use_id"),
+        })
+        .collect();
+    let judged = pairs::judge(&said);
     for n in 0..messages.len() {
-        block_rules(&messages, n, &mut seen, findings);
-        match messages[n].0 {
-            Some("assistant") => unanswered_tool_use(&messages, n, findings),
-            Some("user") => results_rules(&messages, n, findings),
-            _ => {}
+        block_rules(&messages, n, &judged[n], findings);
+        match said[n].speaker {
+            Speaker::Assistant => unanswered_tool_use(&messages, n, &judged[n], findings),
+            Speaker::User => results_rules(&messages, n, &said, &judged[n], findings),
+            Speaker::Other => {}
         }
+    }
+}
+
+/// A wire message's role, as the pairing reads it.
+fn speaker(role: Option<&str>) -> Speaker {
+    match role {
+        Some("assistant") => Speaker::Assistant,
+        Some("user") => Speaker::User,
+        _ => Speaker::Other,
     }
 }
 
@@ -117,72 +137,79 @@ fn duplicate_tool_names(body: &Value, findings: &mut Findings<'_>) {
     );
 }
 
-/// The rules on single blocks of message `n`: no empty text, no `tool_use`
-/// id used before (`seen` holds each id's first place).
-fn block_rules<'v>(
-    messages: &'v [WireMessage<'v>],
+/// The rules on single blocks of message `n`, in block order: no empty text,
+/// no `tool_use` reusing an earlier call's id.
+fn block_rules(
+    messages: &[WireMessage<'_>],
     n: usize,
-    seen: &mut HashMap<&'v str, (usize, usize)>,
+    judged: &Judged<'_>,
     findings: &mut Findings<'_>,
 ) {
+    let reused = judged
+        .calls
+        .iter()
+        .filter_map(|call| Some((call.block, call.id, call.reuses?)));
+    let mut reused = reused.peekable();
     for (m, block) in messages[n].1.iter().enumerate() {
-        match str_at(block, "type") {
-            Some("text") if str_at(block, "text") == Some("") => {
-                let at = wire_place(messages, n, m);
-                findings.add(
-                    Rule::AnthropicEmptyText,
-                    Some((n, Some(m))),
-                    at.clone(),
-                    format!("messages.{n}.content.{m}"),
-                    "messages: text content blocks must be non-empty".into(),
-                    format!(
-                        "{}, is empty. Anthropic rejects empty text blocks; drop the block (a turn with only tool calls needs no text).",
-                        place::capitalized(&at)
-                    ),
-                );
-            }
-            Some("tool_use") => {
-                let id = str_at(block, "id").unwrap_or_default();
-                let Some(&(first_n, first_m)) = seen.get(id) else {
-                    seen.insert(id, (n, m));
-                    continue;
-                };
-                let at = wire_place(messages, n, m);
-                findings.add(
-                    Rule::AnthropicDuplicateToolUseId,
-                    Some((n, Some(m))),
-                    at.clone(),
-                    format!("messages.{n}.content.{m}"),
-                    format!("messages.{n}.content.{m}: `tool_use` ids must be unique"),
-                    format!(
-                        "{}, reuses the id {id}, already used by {}. Each result names the call it answers by id, so two calls with one id cannot both be answered.",
-                        place::capitalized(&at),
-                        wire_place(messages, first_n, first_m)
-                    ),
-                );
-            }
-            _ => {}
+        if str_at(block, "type") == Some("text") && str_at(block, "text") == Some("") {
+            empty_text(messages, n, m, findings);
+        }
+        if let Some((_, id, first)) = reused.next_if(|&(call, ..)| call == m) {
+            reused_id(messages, (n, m), id, first, findings);
         }
     }
 }
 
+fn empty_text(messages: &[WireMessage<'_>], n: usize, m: usize, findings: &mut Findings<'_>) {
+    let at = wire_place(messages, n, m);
+    findings.add(
+        Rule::AnthropicEmptyText,
+        Some((n, Some(m))),
+        at.clone(),
+        format!("messages.{n}.content.{m}"),
+        "messages: text content blocks must be non-empty".into(),
+        format!(
+            "{}, is empty. Anthropic rejects empty text blocks; drop the block (a turn with only tool calls needs no text).",
+            place::capitalized(&at)
+        ),
+    );
+}
+
+/// The `tool_use` at (`n`, `m`) reuses `id`, first used at `first`.
+fn reused_id(
+    messages: &[WireMessage<'_>],
+    (n, m): (usize, usize),
+    id: &str,
+    (first_n, first_m): (usize, usize),
+    findings: &mut Findings<'_>,
+) {
+    let at = wire_place(messages, n, m);
+    findings.add(
+        Rule::AnthropicDuplicateToolUseId,
+        Some((n, Some(m))),
+        at.clone(),
+        format!("messages.{n}.content.{m}"),
+        format!("messages.{n}.content.{m}: `tool_use` ids must be unique"),
+        format!(
+            "{}, reuses the id {id}, already used by {}. Each result names the call it answers by id, so two calls with one id cannot both be answered.",
+            place::capitalized(&at),
+            wire_place(messages, first_n, first_m)
+        ),
+    );
+}
+
 /// Every `tool_use` of assistant message `n` is answered in the next message.
-fn unanswered_tool_use(messages: &[WireMessage<'_>], n: usize, findings: &mut Findings<'_>) {
-    let calls = ids_of(&messages[n].1, "tool_use", "id");
-    if calls.is_empty() {
-        return;
-    }
-    let answered: HashSet<&str> = match messages.get(n + 1) {
-        Some((Some("user"), next)) => ids_of(next, "tool_result", "tool_use_id")
-            .into_iter()
-            .map(|(_, id)| id)
-            .collect(),
-        _ => HashSet::new(),
-    };
-    let missing: Vec<(usize, &str)> = calls
+fn unanswered_tool_use(
+    messages: &[WireMessage<'_>],
+    n: usize,
+    judged: &Judged<'_>,
+    findings: &mut Findings<'_>,
+) {
+    let missing: Vec<(usize, &str)> = judged
+        .calls
         .iter()
-        .copied()
-        .filter(|(_, id)| !answered.contains(id))
+        .filter(|call| !call.answered)
+        .map(|call| (call.block, call.id))
         .collect();
     let Some(&(first_m, _)) = missing.first() else {
         return;
@@ -237,48 +264,45 @@ fn multiple_results(
 
 /// The rules on user message `n`'s results: each answers a call of the
 /// message before it, once, and they come before any other block.
-fn results_rules(messages: &[WireMessage<'_>], n: usize, findings: &mut Findings<'_>) {
+fn results_rules(
+    messages: &[WireMessage<'_>],
+    n: usize,
+    said: &[Said<'_>],
+    judged: &Judged<'_>,
+    findings: &mut Findings<'_>,
+) {
     let blocks = &messages[n].1;
-    let results = ids_of(blocks, "tool_result", "tool_use_id");
-    let previous: Vec<(usize, &str)> = match n.checked_sub(1).map(|p| &messages[p]) {
-        Some((Some("assistant"), prev)) => ids_of(prev, "tool_use", "id"),
-        _ => Vec::new(),
-    };
-    // How many calls of the message before have each id, and how many
-    // results this message has given each so far.
-    let mut called: HashMap<&str, usize> = HashMap::new();
-    for &(_, id) in &previous {
-        *called.entry(id).or_default() += 1;
-    }
-    let mut answered: HashMap<&str, usize> = HashMap::new();
-    for &(m, id) in &results {
-        if let Some(&calls) = called.get(id) {
-            let given = answered.entry(id).or_default();
-            *given += 1;
-            if *given > calls {
-                multiple_results(messages, n, m, id, findings);
+    for result in &judged.results {
+        let (m, id) = (result.block, result.id);
+        match result.answers {
+            Answers::TheCallBefore => {}
+            Answers::Again => multiple_results(messages, n, m, id, findings),
+            Answers::NoCallBefore => {
+                let at = wire_place(messages, n, m);
+                findings.add(
+                    Rule::AnthropicUnexpectedToolResult,
+                    Some((n, Some(m))),
+                    at.clone(),
+                    format!("messages.{n}.content.{m}"),
+                    format!(
+                        "messages.{n}.content.{m}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. Each `tool_result` block must have a corresponding `tool_use` block in the previous message."
+                    ),
+                    format!(
+                        "{}, answers {id}, but the message before it has no tool call with that id. A result can only answer a call of the immediately preceding assistant message.",
+                        place::capitalized(&at)
+                    ),
+                );
             }
-            continue;
         }
-        let at = wire_place(messages, n, m);
-        findings.add(
-            Rule::AnthropicUnexpectedToolResult,
-            Some((n, Some(m))),
-            at.clone(),
-            format!("messages.{n}.content.{m}"),
-            format!(
-                "messages.{n}.content.{m}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. Each `tool_result` block must have a corresponding `tool_use` block in the previous message."
-            ),
-            format!(
-                "{}, answers {id}, but the message before it has no tool call with that id. A result can only answer a call of the immediately preceding assistant message.",
-                place::capitalized(&at)
-            ),
-        );
     }
+    let previous: &[(usize, &str)] = match n.checked_sub(1).map(|p| &said[p]) {
+        Some(before) if before.speaker == Speaker::Assistant => &before.calls,
+        _ => &[],
+    };
     if previous.is_empty() {
         return;
     }
-    let last_result = results.last().map(|(m, _)| *m);
+    let last_result = judged.results.last().map(|r| r.block);
     let first_other = blocks
         .iter()
         .position(|b| str_at(b, "type") != Some("tool_result"));

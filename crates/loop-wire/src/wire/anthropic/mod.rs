@@ -29,6 +29,7 @@
 
 pub(super) mod check;
 pub(super) mod encode;
+pub mod pairs;
 mod stream;
 
 use serde_json::{json, Map, Value};
