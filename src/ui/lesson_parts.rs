@@ -54,7 +54,7 @@ fn with_part(text: &str, path: &str, part: &str) -> Result<String, String> {
         serde_json::from_str(part).map_err(|e| format!("{path}: {}", describe(&e, part)))?;
     let mut root: Value = serde_json::from_str(text)
         .map_err(|e| format!("the scenario JSON is {}", describe(&e, text)))?;
-    patch::set_at(&mut root, path, value)?;
+    patch::set_at(&mut root, path, value).map_err(|e| e.to_string())?;
     Ok(serde_json::to_string_pretty(&root).unwrap_or_default())
 }
 

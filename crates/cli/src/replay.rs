@@ -61,53 +61,88 @@ pub fn replay_command(args: &ReplayArgs) -> ExitCode {
     }
 }
 
-/// The assertions file, checked key by key so a typo is named with a suggestion.
-fn read_assertions(path: &Path) -> Result<Assertions, String> {
-    let shown = path.display();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {shown}: {}", crate::io_problem(&e)))?;
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| format!("{shown}: not a valid assertions file: not JSON: {e}"))?;
-    let known = [
-        "status",
-        "tool_sequence",
-        "same_errors",
-        "no_repeated_calls",
-        "ids_exist",
-    ];
-    let Some(object) = value.as_object() else {
-        return Err(format!(
-            "{shown}: not a valid assertions file: expected a JSON object with any of {}",
-            known.join(", ")
-        ));
-    };
-    for key in object.keys() {
-        if !known.contains(&key.as_str()) {
-            return Err(format!(
-                "{shown}: not a valid assertions file: unknown key \"{key}\"{}; the keys are {}",
-                harness::suggest::did_you_mean(key, known),
-                known.join(", ")
-            ));
+/// The keys an assertions file may have.
+const ASSERTION_KEYS: [&str; 5] = [
+    "status",
+    "tool_sequence",
+    "same_errors",
+    "no_repeated_calls",
+    "ids_exist",
+];
+
+/// Why an assertions file cannot be used. `Display` is the line printed
+/// after `agent-loop: `; `Problems` names every wrong key and value at once.
+#[derive(Debug)]
+enum AssertionsError {
+    Unreadable { file: String, why: String },
+    NotJson { file: String, why: String },
+    NotAnObject { file: String },
+    Problems { file: String, problems: Vec<String> },
+}
+
+impl std::fmt::Display for AssertionsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const NOT_VALID: &str = "not a valid assertions file";
+        match self {
+            AssertionsError::Unreadable { file, why } => write!(f, "cannot read {file}: {why}"),
+            AssertionsError::NotJson { file, why } => {
+                write!(f, "{file}: {NOT_VALID}: not JSON: {why}")
+            }
+            AssertionsError::NotAnObject { file } => write!(
+                f,
+                "{file}: {NOT_VALID}: expected a JSON object with any of {}",
+                ASSERTION_KEYS.join(", ")
+            ),
+            AssertionsError::Problems { file, problems } => {
+                write!(f, "{file}: {NOT_VALID}: {}", problems.join("; "))
+            }
         }
     }
+}
+
+/// The assertions file, checked key by key so every typo is named with a
+/// suggestion and every wrong value with what it must be, in one pass.
+fn read_assertions(path: &Path) -> Result<Assertions, AssertionsError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| AssertionsError::Unreadable {
+        file: file.clone(),
+        why: crate::io_problem(&e),
+    })?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| AssertionsError::NotJson {
+            file: file.clone(),
+            why: e.to_string(),
+        })?;
+    let Some(object) = value.as_object() else {
+        return Err(AssertionsError::NotAnObject { file });
+    };
     let expected = |key: &str| match key {
         "status" => "a status such as \"done\"",
         "tool_sequence" => "a list of tool names",
         _ => "true or false",
     };
-    serde_json::from_value::<Assertions>(value.clone()).map_err(|_| {
-        // The keys are known, so a type is wrong: say which, in plain words.
-        let wrong = object
-            .iter()
-            .find(|(key, v)| {
-                serde_json::from_value::<Assertions>(json!({ key.as_str(): v })).is_err()
-            })
-            .map(|(key, _)| key.as_str())
-            .unwrap_or("a value");
-        format!(
-            "{shown}: not a valid assertions file: {wrong} must be {}",
-            expected(wrong)
-        )
+    let problems: Vec<String> = object
+        .iter()
+        .filter_map(|(key, v)| {
+            if !ASSERTION_KEYS.contains(&key.as_str()) {
+                return Some(format!(
+                    "unknown key \"{key}\"{}; the keys are {}",
+                    harness::suggest::did_you_mean(key, ASSERTION_KEYS),
+                    ASSERTION_KEYS.join(", ")
+                ));
+            }
+            // Each known key alone, so a wrong type is named by its key.
+            serde_json::from_value::<Assertions>(json!({ key.as_str(): v }))
+                .is_err()
+                .then(|| format!("{key} must be {}", expected(key)))
+        })
+        .collect();
+    if !problems.is_empty() {
+        return Err(AssertionsError::Problems { file, problems });
+    }
+    serde_json::from_value::<Assertions>(value.clone()).map_err(|e| AssertionsError::Problems {
+        file,
+        problems: vec![e.to_string()],
     })
 }
 

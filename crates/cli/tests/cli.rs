@@ -434,6 +434,20 @@ fn a_recorded_run_shows_and_replays_and_a_changed_tool_fails_the_replay() {
         "{}",
         stderr(&output)
     );
+
+    // Every problem in one pass: a typo and a wrong value, both named.
+    let two = temp_file(
+        "two-problems-assert.json",
+        r#"{"stauts": "done", "no_repeated_calls": "yes"}"#,
+    );
+    let output = agent_loop(&["replay", record, "--assert", two.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let said = stderr(&output);
+    assert!(
+        said.contains("unknown key \"stauts\" (did you mean `status`?)")
+            && said.contains("; no_repeated_calls must be true or false"),
+        "{said}"
+    );
 }
 
 #[test]

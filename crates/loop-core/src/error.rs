@@ -6,21 +6,12 @@
 use std::fmt;
 
 pub use crate::event::LineError;
+pub use crate::fixed_by::FixedBy;
 // Defined where they arise, since `run` and `mcp::config` are below the
 // scenario this module names; every error is reachable from here.
 pub use crate::mcp::config::McpUrlError;
 pub use crate::run::DecisionError;
 use crate::scenario::Problem;
-
-/// Who can put an error right; every layer's errors answer with it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FixedBy {
-    /// The file being read, or the scenario: whoever wrote or saved it.
-    TheFile,
-    /// The caller's own choice: which event to fork from, or what to import
-    /// first (a response needs its request's run in view).
-    TheCaller,
-}
 
 /// Why a recorded run (a record, or a bare trace) cannot be read.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,6 +76,14 @@ pub enum RestoreError {
     NoRunStarted,
     /// The prefix ends the run: there is nothing after it to continue.
     IncludesFinish,
+}
+
+impl RestoreError {
+    /// A record that does not restore was written wrong (or by another
+    /// version): only its file can change that.
+    pub fn fixed_by(&self) -> FixedBy {
+        FixedBy::TheFile
+    }
 }
 
 impl fmt::Display for RestoreError {

@@ -425,6 +425,11 @@ pub enum LineError {
 }
 
 impl LineError {
+    /// A line of a record is the file's.
+    pub fn fixed_by(&self) -> crate::fixed_by::FixedBy {
+        crate::fixed_by::FixedBy::TheFile
+    }
+
     pub(crate) fn of(line: usize, error: &serde_json::Error) -> LineError {
         let why = crate::scenario::syntax::what_is_wrong(error);
         if error.is_syntax() || error.is_eof() {

@@ -25,6 +25,7 @@ pub mod error;
 pub mod event;
 pub mod facts;
 pub mod field;
+pub mod fixed_by;
 pub mod fork;
 pub mod hand_call;
 pub mod instant;

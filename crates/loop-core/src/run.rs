@@ -1227,6 +1227,14 @@ pub enum DecisionError {
     EditedArguments(String),
 }
 
+impl DecisionError {
+    /// Both are the approver's to put right: decide when a call waits, or
+    /// edit the arguments until the schema takes them.
+    pub fn fixed_by(&self) -> crate::fixed_by::FixedBy {
+        crate::fixed_by::FixedBy::TheCaller
+    }
+}
+
 impl std::fmt::Display for DecisionError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -1295,5 +1303,6 @@ mod tests {
         let refused = run.feed_decision(Decision::Approve, 0.0).unwrap_err();
         assert_eq!(refused, DecisionError::NotWaiting);
         assert_eq!(refused.to_string(), "no call is waiting for a decision");
+        assert_eq!(refused.fixed_by(), crate::fixed_by::FixedBy::TheCaller);
     }
 }

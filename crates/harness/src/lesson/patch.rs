@@ -129,26 +129,56 @@ pub fn value_at<'a>(root: &'a Value, path: &str) -> Option<&'a Value> {
     })
 }
 
+/// Why a value cannot be set at a path. Each `Display` names the path up to
+/// where it went wrong, as the lesson's box and the checker show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PatchError {
+    /// The text is not a path (`path_problem` says so in words).
+    NotAPath { sentence: String },
+    /// The path goes into a key of something that is not an object.
+    NotAnObject { at: String },
+    /// The path goes into an item of something that is not a list.
+    NotAList { at: String },
+    /// The path goes past the end of a list.
+    NoItem { at: String, index: usize },
+}
+
+impl std::fmt::Display for PatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PatchError::NotAPath { sentence } => f.write_str(sentence),
+            PatchError::NotAnObject { at } => write!(f, "{at}: what holds it is not an object"),
+            PatchError::NotAList { at } => write!(f, "{at}: what holds it is not a list"),
+            PatchError::NoItem { at, index } => write!(f, "{at}: the list has no item {index}"),
+        }
+    }
+}
+
+impl std::error::Error for PatchError {}
+
 /// Sets the value at `path` in `root`, making the objects on the way that
 /// are missing (a lesson may open `context` in a scenario that has none).
-/// `Err` says, in words, why it cannot: the path is not one, or it runs
-/// through something that is not an object, or past an array's end.
-pub fn set_at(root: &mut Value, path: &str, value: Value) -> Result<(), String> {
-    let steps = steps(path).ok_or_else(|| path_problem(path).unwrap_or_default())?;
+pub fn set_at(root: &mut Value, path: &str, value: Value) -> Result<(), PatchError> {
+    let steps = steps(path).ok_or_else(|| PatchError::NotAPath {
+        sentence: path_problem(path).unwrap_or_default(),
+    })?;
     let mut node = root;
     for (i, step) in steps.iter().enumerate() {
-        let at = shown(&steps[..=i]);
+        let at = || shown(&steps[..=i]);
         node = match step {
             Step::Key(key) => node
                 .as_object_mut()
-                .ok_or_else(|| format!("{at}: what holds it is not an object"))?
+                .ok_or_else(|| PatchError::NotAnObject { at: at() })?
                 .entry(key.clone())
                 .or_insert(Value::Null),
             Step::Index(index) => node
                 .as_array_mut()
-                .ok_or_else(|| format!("{at}: what holds it is not a list"))?
+                .ok_or_else(|| PatchError::NotAList { at: at() })?
                 .get_mut(*index)
-                .ok_or_else(|| format!("{at}: the list has no item {index}"))?,
+                .ok_or_else(|| PatchError::NoItem {
+                    at: at(),
+                    index: *index,
+                })?,
         };
         if i + 1 < steps.len() && node.is_null() {
             *node = Value::Object(Map::new());
@@ -335,14 +365,26 @@ mod tests {
         set_at(&mut root, "context.window_tokens", json!(8000)).unwrap();
         assert_eq!(root["tools"][1]["description"], "Looks up b.");
         assert_eq!(root["context"], json!({"window_tokens": 8000}));
+        let said = |result: Result<(), PatchError>| result.unwrap_err().to_string();
         assert_eq!(
-            set_at(&mut root, "tools[5].name", json!("c")),
-            Err("tools[5]: the list has no item 5".to_string())
+            said(set_at(&mut root, "tools[5].name", json!("c"))),
+            "tools[5]: the list has no item 5"
         );
         assert_eq!(
-            set_at(&mut root, "tools[0].name.first", json!("c")),
-            Err("tools[0].name.first: what holds it is not an object".to_string())
+            said(set_at(&mut root, "tools[0].name.first", json!("c"))),
+            "tools[0].name.first: what holds it is not an object"
         );
-        assert!(set_at(&mut root, "a..b", json!(1)).is_err());
+        assert_eq!(
+            said(set_at(&mut root, "tools.name[0]", json!("c"))),
+            "tools.name: what holds it is not an object"
+        );
+        assert_eq!(
+            said(set_at(&mut root, "tools[0].name[0]", json!("c"))),
+            "tools[0].name[0]: what holds it is not a list"
+        );
+        assert!(matches!(
+            set_at(&mut root, "a..b", json!(1)),
+            Err(PatchError::NotAPath { sentence }) if sentence.starts_with("\"a..b\" is not a path")
+        ));
     }
 }

@@ -193,6 +193,14 @@ pub enum McpUrlError {
     },
 }
 
+impl McpUrlError {
+    /// The URL is as someone wrote it, in the scenario's `mcp_servers` or the
+    /// MCP panel's box: only they can correct it.
+    pub fn fixed_by(&self) -> crate::fixed_by::FixedBy {
+        crate::fixed_by::FixedBy::TheFile
+    }
+}
+
 impl std::fmt::Display for McpUrlError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -227,5 +235,18 @@ mod tests {
         assert!(!written.contains("sk-secret"), "{written}");
         assert!(written.contains(REDACTED), "{written}");
         assert!(!format!("{server:?}").contains("sk-secret"));
+    }
+
+    #[test]
+    fn a_url_its_transport_cannot_reach_says_why_and_is_the_writer_s_to_fix() {
+        let said = |url: &str| check_url(url).unwrap_err();
+        let scheme = said("ws://127.0.0.1:3001/mcp");
+        assert_eq!(
+            scheme.to_string(),
+            "\"ws://127.0.0.1:3001/mcp\" uses ws://; MCP's Streamable HTTP transport needs http:// or https://"
+        );
+        assert_eq!(scheme.fixed_by(), crate::fixed_by::FixedBy::TheFile);
+        assert!(matches!(said("not a url"), McpUrlError::NotAUrl { .. }));
+        assert!(check_url("https://example.com/mcp").is_ok());
     }
 }
