@@ -138,225 +138,279 @@ pub fn evaluate(
     events: &[RunEvent],
     outcome: &Outcome,
 ) -> Vec<GoalPart> {
-    let mut parts = Vec::new();
-    let mut put = |part: &str, holds: bool, sentence: String| {
-        parts.push(GoalPart {
-            part: part.to_string(),
-            holds,
-            sentence,
-        })
-    };
     // Calls that ran: one refused (over a limit, denied, invalid) is no
     // call the goal can see made.
     let steps = tool_steps(&ran_only(events));
-    if let Some(want) = &goal.status {
-        let got = outcome.status.as_str();
-        let holds = got == want;
-        put(
-            "status",
-            holds,
-            if holds {
-                format!("the run ended `{got}`, as the goal asks")
-            } else {
-                format!("the run ended `{got}`; the goal is `{want}`")
-            },
-        );
-    }
-    if let Some(want) = &goal.tool_sequence {
-        let got: Vec<&str> = steps.iter().map(|(n, _, _)| n.as_str()).collect();
-        let holds = got == want.iter().map(String::as_str).collect::<Vec<_>>();
-        let said = |names: &[&str]| match names {
-            [] => "no tool calls".to_string(),
-            _ => names.join(" → "),
-        };
-        let wanted: Vec<&str> = want.iter().map(String::as_str).collect();
-        put(
-            "tool_sequence",
-            holds,
-            if holds {
-                format!("the calls were {}, as the goal asks", said(&got))
-            } else {
-                format!(
-                    "the calls were {}; the goal is {}",
-                    said(&got),
-                    said(&wanted)
-                )
-            },
-        );
-    }
-    if let Some(want) = goal.no_repeated_calls {
-        let repeat = repeats(&steps).into_iter().next();
-        let sentence = match &repeat {
-            Some((key, first, again)) => format!(
-                "{key} was called as call {} and again as call {}",
-                first + 1,
-                again + 1
-            ),
-            None => "no call was made twice with the same arguments".to_string(),
-        };
-        let holds = repeat.is_none() == want;
-        let asked = if want {
-            "the goal is no repeated call"
-        } else {
-            "the goal is a call made twice"
-        };
-        put(
-            "no_repeated_calls",
-            holds,
-            if holds {
-                sentence
-            } else {
-                format!("{sentence}; {asked}")
-            },
-        );
-    }
-    if let Some(want) = goal.ids_exist {
-        let result = ids_exist(events, outcome.answer.as_deref());
-        let holds = result.passed == want;
-        let asked = if want {
-            "the goal is an answer whose ids all came from the tools or the task"
-        } else {
-            "the goal is an answer that names an id nothing gave it"
-        };
-        put(
-            "ids_exist",
-            holds,
-            if holds {
-                result.detail
-            } else {
-                format!("{}; {asked}", result.detail)
-            },
-        );
-    }
-    if let Some(max) = goal.max_model_calls {
-        let calls = model_calls(events);
-        let holds = calls <= max;
-        put(
-            "max_model_calls",
-            holds,
-            format!(
-                "the model was called {}; the goal is at most {}",
-                times(calls),
-                times(max)
-            ),
-        );
-    }
-    for tool in &goal.tools_called {
-        let ran = ran(events, tool);
-        put(
-            "tools_called",
-            ran > 0,
-            if ran > 0 {
-                format!("{tool} ran ({})", times(ran))
-            } else {
-                format!("{tool} never ran; the goal is that it runs")
-            },
-        );
-    }
-    for tool in &goal.tools_not_called {
-        let ran = ran(events, tool);
-        put(
-            "tools_not_called",
-            ran == 0,
-            if ran == 0 {
-                format!("{tool} never ran, as the goal asks")
-            } else {
-                format!(
-                    "{tool} ran ({}); the goal is that it never runs",
-                    times(ran)
-                )
-            },
-        );
-    }
-    for text in &goal.answer_contains {
-        let (holds, sentence) = match &outcome.answer {
-            None => (
-                false,
-                format!("the run gave no final answer; the goal is an answer containing {text:?}"),
-            ),
-            Some(answer) if answer.to_lowercase().contains(&text.to_lowercase()) => {
-                (true, format!("the answer contains {text:?}"))
-            }
-            Some(answer) => (
-                false,
-                format!(
-                    "the answer ({:?}) does not contain {text:?}",
-                    crate::tool::clip(answer, 120)
-                ),
-            ),
-        };
-        put("answer_contains", holds, sentence);
-    }
-    for want in &goal.called_with {
-        let calls = calls_that_ran(events, &want.tool);
-        let holds = calls.iter().any(|args| includes(args, &want.args));
-        let sentence = match (holds, calls.last()) {
-            (true, _) => format!("{} ran with {}", want.tool, want.args),
-            (false, None) => format!(
-                "{} never ran; the goal is a call with {}",
-                want.tool, want.args
-            ),
-            (false, Some(args)) => format!(
-                "{} ran with {args}; the goal is a call with {}",
-                want.tool, want.args
-            ),
-        };
-        put("called_with", holds, sentence);
-    }
-    if let Some(want) = goal.checker {
-        let (holds, sentence) = match shape {
-            None => (
-                false,
-                "the scenario's tools could not be read, so the requests were not checked"
-                    .to_string(),
-            ),
-            Some(shape) => checker_sentence(want, &rejections(shape, events)),
-        };
-        put("checker", holds, sentence);
-    }
-    if let Some(want) = &goal.approvals {
-        let got = approvals(events);
-        let holds = got.len() == want.len()
-            && got
-                .iter()
-                .zip(want)
-                .all(|((tool, kind), w)| *tool == w.tool && *kind == Some(w.decision));
-        let said = |list: Vec<String>| match list.len() {
-            0 => "no approval was asked".to_string(),
-            _ => list.join(", then "),
-        };
-        let got_said = said(
-            got.iter()
-                .map(|(tool, kind)| match kind {
-                    Some(kind) => format!("{tool}: {}", kind.as_str()),
-                    None => format!("{tool}: undecided"),
-                })
-                .collect(),
-        );
-        let want_said = said(
-            want.iter()
-                .map(|w| format!("{}: {}", w.tool, w.decision.as_str()))
-                .collect(),
-        );
-        put(
-            "approvals",
-            holds,
-            if holds {
-                format!("{got_said}, as the goal asks")
-            } else {
-                format!("{got_said}; the goal is {want_said}")
-            },
-        );
-    }
-    if let Some(max) = goal.max_elapsed_ms {
-        let took = outcome.elapsed_ms;
-        put(
-            "max_elapsed_ms",
-            took <= max,
-            format!("the run took {took} ms; the goal is at most {max} ms"),
-        );
-    }
+    let mut parts = Vec::new();
+    parts.extend(goal.status.as_deref().map(|want| status(want, outcome)));
+    parts.extend(
+        goal.tool_sequence
+            .as_deref()
+            .map(|want| tool_sequence(want, &steps)),
+    );
+    parts.extend(
+        goal.no_repeated_calls
+            .map(|want| no_repeated_calls(want, &steps)),
+    );
+    parts.extend(
+        goal.ids_exist
+            .map(|want| ids_exist_part(want, events, outcome)),
+    );
+    parts.extend(goal.max_model_calls.map(|max| max_model_calls(max, events)));
+    parts.extend(
+        goal.tools_called
+            .iter()
+            .map(|tool| tool_called(tool, events)),
+    );
+    parts.extend(
+        goal.tools_not_called
+            .iter()
+            .map(|tool| tool_not_called(tool, events)),
+    );
+    parts.extend(
+        goal.answer_contains
+            .iter()
+            .map(|text| answer_contains(text, outcome)),
+    );
+    parts.extend(
+        goal.called_with
+            .iter()
+            .map(|want| called_with(want, events)),
+    );
+    parts.extend(goal.checker.map(|want| checker(want, shape, events)));
+    parts.extend(
+        goal.approvals
+            .as_deref()
+            .map(|want| approvals_part(want, events)),
+    );
+    parts.extend(goal.max_elapsed_ms.map(|max| max_elapsed_ms(max, outcome)));
     parts
+}
+
+fn part(part: &str, holds: bool, sentence: String) -> GoalPart {
+    GoalPart {
+        part: part.to_string(),
+        holds,
+        sentence,
+    }
+}
+
+/// `holds` with the sentence alone, or the sentence with what was asked.
+fn said_against(holds: bool, sentence: String, asked: &str) -> String {
+    if holds {
+        sentence
+    } else {
+        format!("{sentence}; {asked}")
+    }
+}
+
+fn status(want: &str, outcome: &Outcome) -> GoalPart {
+    let got = outcome.status.as_str();
+    let holds = got == want;
+    part(
+        "status",
+        holds,
+        if holds {
+            format!("the run ended `{got}`, as the goal asks")
+        } else {
+            format!("the run ended `{got}`; the goal is `{want}`")
+        },
+    )
+}
+
+fn tool_sequence(want: &[String], steps: &[(String, String, bool)]) -> GoalPart {
+    let got: Vec<&str> = steps.iter().map(|(n, _, _)| n.as_str()).collect();
+    let wanted: Vec<&str> = want.iter().map(String::as_str).collect();
+    let holds = got == wanted;
+    let said = |names: &[&str]| match names {
+        [] => "no tool calls".to_string(),
+        _ => names.join(" → "),
+    };
+    part(
+        "tool_sequence",
+        holds,
+        if holds {
+            format!("the calls were {}, as the goal asks", said(&got))
+        } else {
+            format!(
+                "the calls were {}; the goal is {}",
+                said(&got),
+                said(&wanted)
+            )
+        },
+    )
+}
+
+fn no_repeated_calls(want: bool, steps: &[(String, String, bool)]) -> GoalPart {
+    let repeat = repeats(steps).into_iter().next();
+    let sentence = match &repeat {
+        Some((key, first, again)) => format!(
+            "{key} was called as call {} and again as call {}",
+            first + 1,
+            again + 1
+        ),
+        None => "no call was made twice with the same arguments".to_string(),
+    };
+    let holds = repeat.is_none() == want;
+    let asked = if want {
+        "the goal is no repeated call"
+    } else {
+        "the goal is a call made twice"
+    };
+    part(
+        "no_repeated_calls",
+        holds,
+        said_against(holds, sentence, asked),
+    )
+}
+
+fn ids_exist_part(want: bool, events: &[RunEvent], outcome: &Outcome) -> GoalPart {
+    let result = ids_exist(events, outcome.answer.as_deref());
+    let holds = result.passed == want;
+    let asked = if want {
+        "the goal is an answer whose ids all came from the tools or the task"
+    } else {
+        "the goal is an answer that names an id nothing gave it"
+    };
+    part(
+        "ids_exist",
+        holds,
+        said_against(holds, result.detail, asked),
+    )
+}
+
+fn max_model_calls(max: u32, events: &[RunEvent]) -> GoalPart {
+    let calls = model_calls(events);
+    part(
+        "max_model_calls",
+        calls <= max,
+        format!(
+            "the model was called {}; the goal is at most {}",
+            times(calls),
+            times(max)
+        ),
+    )
+}
+
+fn tool_called(tool: &str, events: &[RunEvent]) -> GoalPart {
+    let ran = ran(events, tool);
+    part(
+        "tools_called",
+        ran > 0,
+        if ran > 0 {
+            format!("{tool} ran ({})", times(ran))
+        } else {
+            format!("{tool} never ran; the goal is that it runs")
+        },
+    )
+}
+
+fn tool_not_called(tool: &str, events: &[RunEvent]) -> GoalPart {
+    let ran = ran(events, tool);
+    part(
+        "tools_not_called",
+        ran == 0,
+        if ran == 0 {
+            format!("{tool} never ran, as the goal asks")
+        } else {
+            format!(
+                "{tool} ran ({}); the goal is that it never runs",
+                times(ran)
+            )
+        },
+    )
+}
+
+fn answer_contains(text: &str, outcome: &Outcome) -> GoalPart {
+    let (holds, sentence) = match &outcome.answer {
+        None => (
+            false,
+            format!("the run gave no final answer; the goal is an answer containing {text:?}"),
+        ),
+        Some(answer) if answer.to_lowercase().contains(&text.to_lowercase()) => {
+            (true, format!("the answer contains {text:?}"))
+        }
+        Some(answer) => (
+            false,
+            format!(
+                "the answer ({:?}) does not contain {text:?}",
+                crate::tool::clip(answer, 120)
+            ),
+        ),
+    };
+    part("answer_contains", holds, sentence)
+}
+
+fn called_with(want: &CalledWith, events: &[RunEvent]) -> GoalPart {
+    let calls = calls_that_ran(events, &want.tool);
+    let holds = calls.iter().any(|args| includes(args, &want.args));
+    let sentence = match (holds, calls.last()) {
+        (true, _) => format!("{} ran with {}", want.tool, want.args),
+        (false, None) => format!(
+            "{} never ran; the goal is a call with {}",
+            want.tool, want.args
+        ),
+        (false, Some(args)) => format!(
+            "{} ran with {args}; the goal is a call with {}",
+            want.tool, want.args
+        ),
+    };
+    part("called_with", holds, sentence)
+}
+
+fn checker(want: Verdict, shape: Option<&RequestShape>, events: &[RunEvent]) -> GoalPart {
+    let (holds, sentence) = match shape {
+        None => (
+            false,
+            "the scenario's tools could not be read, so the requests were not checked".to_string(),
+        ),
+        Some(shape) => checker_sentence(want, &rejections(shape, events)),
+    };
+    part("checker", holds, sentence)
+}
+
+fn approvals_part(want: &[ApprovalGoal], events: &[RunEvent]) -> GoalPart {
+    let got = approvals(events);
+    let holds = got.len() == want.len()
+        && got
+            .iter()
+            .zip(want)
+            .all(|((tool, kind), w)| *tool == w.tool && *kind == Some(w.decision));
+    let said = |list: Vec<String>| match list.len() {
+        0 => "no approval was asked".to_string(),
+        _ => list.join(", then "),
+    };
+    let got_said = said(
+        got.iter()
+            .map(|(tool, kind)| match kind {
+                Some(kind) => format!("{tool}: {}", kind.as_str()),
+                None => format!("{tool}: undecided"),
+            })
+            .collect(),
+    );
+    let want_said = said(
+        want.iter()
+            .map(|w| format!("{}: {}", w.tool, w.decision.as_str()))
+            .collect(),
+    );
+    part(
+        "approvals",
+        holds,
+        if holds {
+            format!("{got_said}, as the goal asks")
+        } else {
+            format!("{got_said}; the goal is {want_said}")
+        },
+    )
+}
+
+fn max_elapsed_ms(max: u64, outcome: &Outcome) -> GoalPart {
+    let took = outcome.elapsed_ms;
+    part(
+        "max_elapsed_ms",
+        took <= max,
+        format!("the run took {took} ms; the goal is at most {max} ms"),
+    )
 }
 
 fn times(n: u32) -> String {
