@@ -20,6 +20,7 @@ fn clip(text: &str, max: usize) -> String {
     }
 }
 
+/// An event's lines: one function per kind that takes more than a line.
 pub fn lines(event: &RunEvent) -> Vec<String> {
     let t = format!("{:>6} ms", event.t_ms);
     match &event.kind {
@@ -31,23 +32,14 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             limits,
             context,
             ..
-        } => {
-            let mut line = format!(
-                "▶ {scenario} · model {model} · approval {} · tools: {} · max_turns {}",
-                approval.as_str(),
-                if tools.is_empty() {
-                    "none".to_string()
-                } else {
-                    tools.join(", ")
-                },
-                limits.max_turns
-            );
-            if let Some(summary) = context.summary(limits.max_output_tokens) {
-                line.push_str(" · context: ");
-                line.push_str(&summary);
-            }
-            vec![line]
-        }
+        } => vec![run_started(
+            scenario,
+            model,
+            approval.as_str(),
+            tools,
+            limits,
+            context,
+        )],
         EventKind::ModelRequest {
             turn,
             attempt,
@@ -72,7 +64,7 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             by_person,
             ..
         } => {
-            let mut out = vec![format!(
+            let head = format!(
                 "{t}  ← {stop_reason} · {} in / {} out · {} · {latency_ms} ms{}",
                 usage.input_tokens,
                 usage.output_tokens,
@@ -82,31 +74,10 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
                 } else {
                     ""
                 }
-            )];
-            for block in content {
-                match block {
-                    ContentBlock::Text { text } => {
-                        out.push(format!("           text: {}", clip(text, 160)))
-                    }
-                    ContentBlock::Thinking { thinking, .. } => {
-                        out.push(format!("           thinking: {}", clip(thinking, 120)))
-                    }
-                    ContentBlock::ToolUse(call) => {
-                        let args = call
-                            .input_raw
-                            .clone()
-                            .unwrap_or_else(|| call.input.to_string());
-                        out.push(format!(
-                            "           tool_use {} {} [{}]",
-                            call.name,
-                            clip(&args, 120),
-                            call.id
-                        ))
-                    }
-                    ContentBlock::ToolResult(_) => {}
-                }
-            }
-            out
+            );
+            std::iter::once(head)
+                .chain(content.iter().filter_map(block_line))
+                .collect()
         }
         EventKind::ModelError {
             attempt,
@@ -132,23 +103,15 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             needs_approval,
             ..
         } => {
-            let verdict = match validation {
-                Validation::Valid if !unchecked.is_empty() => {
-                    format!("valid here; left to the server: {}", unchecked.join("; "))
-                }
-                Validation::Valid => "valid".to_string(),
-                Validation::UnknownTool { .. } => "unknown tool".to_string(),
-                Validation::UnparseableArguments { message } => {
-                    format!("arguments are not JSON: {message}")
-                }
-                Validation::SchemaViolation { errors } => format!("invalid: {}", errors.join("; ")),
-            };
             let approval = if *needs_approval {
                 " · needs approval"
             } else {
                 ""
             };
-            vec![format!("{t}  ⚙ {name} [{id}] {verdict}{approval}")]
+            vec![format!(
+                "{t}  ⚙ {name} [{id}] {}{approval}",
+                verdict(validation, unchecked)
+            )]
         }
         EventKind::ApprovalRequested { name, id, .. } => {
             vec![format!("{t}  ? approval requested for {name} [{id}]")]
@@ -196,53 +159,119 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             description,
             ..
         } => {
-            let mut out = vec![format!(
-                "{t}  ✂ context ({}): {description}",
-                strategy.as_str()
-            )];
-            if let harness::context::ContextEdit::Compacted {
-                summary,
-                usage,
-                cost_usd,
-                ..
-            } = edit
-            {
-                out.push(format!(
-                    "           summary ({} in / {} out · {}): {}",
-                    usage.input_tokens,
-                    usage.output_tokens,
-                    usd(*cost_usd),
-                    clip(summary, 200)
-                ));
-            }
-            out
+            let head = format!("{t}  ✂ context ({}): {description}", strategy.as_str());
+            std::iter::once(head).chain(summary_line(edit)).collect()
         }
-        EventKind::RunFinished(outcome) => {
-            // The page's shape for who ended the run (`Outcome::tone`), so
-            // the terminal and the page agree without colour.
-            let mut out = vec![
-                format!(
-                    "{} {} — {}",
-                    outcome.tone().icon(),
-                    outcome.status,
-                    outcome.reason
-                ),
-                format!(
-                    "  turns {} · tool calls: {} · tokens {} in / {} out · {} · {} ms",
-                    outcome.turns,
-                    tool_calls_line(outcome),
-                    outcome.input_tokens,
-                    outcome.output_tokens,
-                    usd(outcome.cost_usd),
-                    outcome.elapsed_ms
-                ),
-            ];
-            if let Some(answer) = &outcome.answer {
-                out.push(format!("  answer: {}", clip(answer, 400)));
-            }
-            out
-        }
+        EventKind::RunFinished(outcome) => run_finished(outcome),
     }
+}
+
+fn run_started(
+    scenario: &str,
+    model: &str,
+    approval: &str,
+    tools: &[String],
+    limits: &harness::limits::Limits,
+    context: &harness::context::ContextConfig,
+) -> String {
+    let tools = if tools.is_empty() {
+        "none".to_string()
+    } else {
+        tools.join(", ")
+    };
+    let mut line = format!(
+        "▶ {scenario} · model {model} · approval {approval} · tools: {tools} · max_turns {}",
+        limits.max_turns
+    );
+    if let Some(summary) = context.summary(limits.max_output_tokens) {
+        line.push_str(" · context: ");
+        line.push_str(&summary);
+    }
+    line
+}
+
+/// A block of the model's answer, indented under its response line.
+fn block_line(block: &ContentBlock) -> Option<String> {
+    Some(match block {
+        ContentBlock::Text { text } => format!("           text: {}", clip(text, 160)),
+        ContentBlock::Thinking { thinking, .. } => {
+            format!("           thinking: {}", clip(thinking, 120))
+        }
+        ContentBlock::ToolUse(call) => {
+            let args = call
+                .input_raw
+                .clone()
+                .unwrap_or_else(|| call.input.to_string());
+            format!(
+                "           tool_use {} {} [{}]",
+                call.name,
+                clip(&args, 120),
+                call.id
+            )
+        }
+        ContentBlock::ToolResult(_) => return None,
+    })
+}
+
+/// What the argument check said of a call.
+fn verdict(validation: &Validation, unchecked: &[String]) -> String {
+    match validation {
+        Validation::Valid if !unchecked.is_empty() => {
+            format!("valid here; left to the server: {}", unchecked.join("; "))
+        }
+        Validation::Valid => "valid".to_string(),
+        Validation::UnknownTool { .. } => "unknown tool".to_string(),
+        Validation::UnparseableArguments { message } => {
+            format!("arguments are not JSON: {message}")
+        }
+        Validation::SchemaViolation { errors } => format!("invalid: {}", errors.join("; ")),
+    }
+}
+
+/// A compaction's summary, under its context line.
+fn summary_line(edit: &harness::context::ContextEdit) -> Option<String> {
+    let harness::context::ContextEdit::Compacted {
+        summary,
+        usage,
+        cost_usd,
+        ..
+    } = edit
+    else {
+        return None;
+    };
+    Some(format!(
+        "           summary ({} in / {} out · {}): {}",
+        usage.input_tokens,
+        usage.output_tokens,
+        usd(*cost_usd),
+        clip(summary, 200)
+    ))
+}
+
+fn run_finished(outcome: &harness::event::Outcome) -> Vec<String> {
+    // The page's shape for who ended the run (`Outcome::tone`), so the
+    // terminal and the page agree without colour.
+    let mut out = vec![
+        format!(
+            "{} {} — {}",
+            outcome.tone().icon(),
+            outcome.status,
+            outcome.reason
+        ),
+        format!(
+            "  turns {} · tool calls: {} · tokens {} in / {} out · {} · {} ms",
+            outcome.turns,
+            tool_calls_line(outcome),
+            outcome.input_tokens,
+            outcome.output_tokens,
+            usd(outcome.cost_usd),
+            outcome.elapsed_ms
+        ),
+    ];
+    if let Some(answer) = &outcome.answer {
+        out.push(format!("  answer: {}", clip(answer, 400)));
+    }
+    out
 }
 
 /// The calls as the page's header counts them (`harness::tally`): `8
