@@ -1,0 +1,58 @@
+//! What every run of a comparison takes: how its approval requests are
+//! answered, and how many times each side runs with a provider.
+
+use leptos::prelude::*;
+
+use crate::lazy::AutoDecision;
+use crate::state::comparison::{typed_count, MOST_TIMES};
+
+use super::Launcher;
+
+#[component]
+pub(super) fn ApprovalAnswer(launcher: Launcher) -> impl IntoView {
+    view! {
+        <label>
+            "Approval requests in these runs"
+            <select
+                id="compare-approvals"
+                on:change=move |ev| launcher.decide.set(if event_target_value(&ev) == "deny" { AutoDecision::Deny } else { AutoDecision::Approve })
+            >
+                <option value="approve">"Approve each"</option>
+                <option value="deny">"Deny each"</option>
+            </select>
+        </label>
+    }
+}
+
+#[component]
+pub(super) fn RunsPerSide(launcher: Launcher) -> impl IntoView {
+    let times = launcher.times;
+    let why = move || {
+        match launcher.provider() {
+        None => "1: the scenario's own model (scripted or rules) answers the same way every time, so one run a side shows all it does. Choose a provider under Model settings to run each side up to 10 times and count what the real model did.".to_string(),
+        Some(_) if launcher.model_blocked() => "The Model settings have problems (listed there): fix them, and the runs go to the provider.".to_string(),
+        Some(p) => format!("Each side runs up to {MOST_TIMES} times with {} ({}); the result counts how each run went. A fork runs once, with this provider.", p.label(), launcher.model_choice.model.get().trim()),
+    }
+    };
+    view! {
+        <div class="compare-times">
+            <label>
+                "Runs per side "
+                <input
+                    type="number"
+                    id="compare-times"
+                    min="1"
+                    max=MOST_TIMES.to_string()
+                    prop:disabled=move || launcher.provider().is_none()
+                    prop:value=move || if launcher.provider().is_some() { times.get().to_string() } else { "1".to_string() }
+                    on:change=move |ev| {
+                        if let Some(n) = typed_count(&event_target_value(&ev), MOST_TIMES) {
+                            times.set(n);
+                        }
+                    }
+                />
+            </label>
+            <p class="hint" id="compare-times-why">{why}</p>
+        </div>
+    }
+}
