@@ -28,7 +28,6 @@ use futures::future::LocalBoxFuture;
 use harness::cancel::CancelToken;
 use harness::event::RunEvent;
 use harness::scenario::Scenario;
-use harness::wire::Provider;
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
 use leptos::prelude::*;
@@ -41,11 +40,11 @@ use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::model_choice::ModelChoice;
 
-use fork::ForkWay;
-use pair::PairWay;
+use fork::fork_way;
+use pair::pair_way;
 use result::ComparisonView;
-use settings::{ApprovalAnswer, RunsPerSide};
-use variant::VariantWay;
+use settings::{approval_answer, runs_per_side_field};
+use variant::variant_way;
 
 /// A comparison's work: given its cancel token, the two finished sides.
 type Work =
@@ -94,11 +93,11 @@ pub fn ComparePanel(
         <section class="panel compare" aria-labelledby="compare-heading">
             <h2 id="compare-heading">"Compare runs side by side"</h2>
             <div class="compare-controls">
-                <ApprovalAnswer launcher />
-                <RunsPerSide launcher />
-                <PairWay launcher editor pair_wanted />
-                <VariantWay launcher editor />
-                <ForkWay launcher editor events ran running paused />
+                {approval_answer(launcher)}
+                {runs_per_side_field(launcher)}
+                {pair_way(launcher, editor, pair_wanted)}
+                {variant_way(launcher, editor)}
+                {fork_way(launcher, editor, events, ran, running, paused)}
             </div>
             <ComparisonView comparison=launcher.comparison events=events show_event=show_event />
         </section>
@@ -127,20 +126,9 @@ impl Launcher {
         }
     }
 
-    /// The provider in the Model settings, `None` for the scenarios' own
-    /// models (tracked).
-    fn provider(self) -> Option<Provider> {
-        self.model_choice.source.get()
-    }
-
-    /// A provider chosen with settings that cannot run: the comparison waits
-    /// for them, rather than quietly running the scripted model instead.
-    fn model_blocked(self) -> bool {
-        self.provider().is_some() && !self.model_choice.problem_lines().is_empty()
-    }
-
+    /// A comparison is going, or the Model settings cannot run (tracked).
     fn cannot_start(self) -> bool {
-        self.comparison.busy() || self.model_blocked()
+        self.comparison.busy() || model_blocked(self.model_choice)
     }
 
     /// Starts a comparison that says `what` while it runs: `work` produces
@@ -163,4 +151,10 @@ impl Launcher {
             started.finish(result);
         });
     }
+}
+
+/// A provider chosen with settings that cannot run: the comparison waits
+/// for them, rather than quietly running the scripted model instead.
+fn model_blocked(model_choice: ModelChoice) -> bool {
+    model_choice.source.get().is_some() && !model_choice.problem_lines().is_empty()
 }

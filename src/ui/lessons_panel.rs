@@ -44,8 +44,8 @@ use crate::state::editor::Editor;
 use crate::state::lessons::Lessons;
 
 use course_list::course_list;
-use file::LessonFile;
-use lesson_card::LessonCard;
+use file::file_picker;
+use lesson_card::lesson_card;
 use make::make_lesson;
 use tutor::Tutor;
 
@@ -66,14 +66,14 @@ fn LessonsPanel(lessons: Lessons, editor: Editor, controller: Controller) -> imp
         <section class="lessons-panel" aria-label="Lessons" hidden=move || !lessons.open().get()>
             <div class="lessons-head">
                 <h2>"Lessons"</h2>
-                <LessonFile tutor />
+                {file_picker(tutor)}
                 <button type="button" class="lesson-make" on:click=move |_| make_lesson(tutor)
                     title="A lesson file whose goal is what the run in view did">"Make this a lesson"</button>
                 <button type="button" class="lessons-close" on:click=move |_| lessons.set_open(false)>"Close Lessons"</button>
             </div>
             {move || tutor.note.get().map(|text| view! { <p class="lesson-note" role="alert">{text}</p> })}
             {move || match tutor.open.get() {
-                Some(open) => view! { <LessonCard tutor open /> }.into_any(),
+                Some(open) => lesson_card(tutor, open).into_any(),
                 None => course_list(tutor),
             }}
         </section>

@@ -16,8 +16,7 @@ use crate::view_model;
 
 use super::Launcher;
 
-#[component]
-pub(super) fn ForkWay(
+pub(super) fn fork_way(
     launcher: Launcher,
     editor: Editor,
     events: ReadSignal<Vec<RunEvent>>,

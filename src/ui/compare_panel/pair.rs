@@ -9,8 +9,7 @@ use crate::state::editor::Editor;
 
 use super::Launcher;
 
-#[component]
-pub(super) fn PairWay(
+pub(super) fn pair_way(
     launcher: Launcher,
     editor: Editor,
     pair_wanted: RwSignal<bool>,

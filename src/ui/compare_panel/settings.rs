@@ -1,15 +1,15 @@
 //! What every run of a comparison takes: how its approval requests are
 //! answered, and how many times each side runs with a provider.
 
+use harness::wire::Provider;
 use leptos::prelude::*;
 
 use crate::lazy::AutoDecision;
 use crate::state::comparison::{typed_count, MOST_TIMES};
 
-use super::Launcher;
+use super::{model_blocked, Launcher};
 
-#[component]
-pub(super) fn ApprovalAnswer(launcher: Launcher) -> impl IntoView {
+pub(super) fn approval_answer(launcher: Launcher) -> impl IntoView {
     view! {
         <label>
             "Approval requests in these runs"
@@ -24,16 +24,15 @@ pub(super) fn ApprovalAnswer(launcher: Launcher) -> impl IntoView {
     }
 }
 
-#[component]
-pub(super) fn RunsPerSide(launcher: Launcher) -> impl IntoView {
-    let times = launcher.times;
-    let why = move || {
-        match launcher.provider() {
-        None => "1: the scenario's own model (scripted or rules) answers the same way every time, so one run a side shows all it does. Choose a provider under Model settings to run each side up to 10 times and count what the real model did.".to_string(),
-        Some(_) if launcher.model_blocked() => "The Model settings have problems (listed there): fix them, and the runs go to the provider.".to_string(),
-        Some(p) => format!("Each side runs up to {MOST_TIMES} times with {} ({}); the result counts how each run went. A fork runs once, with this provider.", p.label(), launcher.model_choice.model.get().trim()),
-    }
-    };
+pub(super) fn runs_per_side_field(launcher: Launcher) -> impl IntoView {
+    let Launcher {
+        model_choice,
+        times,
+        ..
+    } = launcher;
+    let provider = move || model_choice.source.get();
+    let blocked = move || model_blocked(model_choice);
+    let why = move || times_hint(provider(), blocked(), &model_choice.model.get());
     view! {
         <div class="compare-times">
             <label>
@@ -43,8 +42,8 @@ pub(super) fn RunsPerSide(launcher: Launcher) -> impl IntoView {
                     id="compare-times"
                     min="1"
                     max=MOST_TIMES.to_string()
-                    prop:disabled=move || launcher.provider().is_none()
-                    prop:value=move || if launcher.provider().is_some() { times.get().to_string() } else { "1".to_string() }
+                    prop:disabled=move || provider().is_none()
+                    prop:value=move || if provider().is_some() { times.get().to_string() } else { "1".to_string() }
                     on:change=move |ev| {
                         if let Some(n) = typed_count(&event_target_value(&ev), MOST_TIMES) {
                             times.set(n);
@@ -54,5 +53,14 @@ pub(super) fn RunsPerSide(launcher: Launcher) -> impl IntoView {
             </label>
             <p class="hint" id="compare-times-why">{why}</p>
         </div>
+    }
+}
+
+/// Why a side runs as often as it does, under the field.
+fn times_hint(provider: Option<Provider>, blocked: bool, model: &str) -> String {
+    match provider {
+        None => "1: the scenario's own model (scripted or rules) answers the same way every time, so one run a side shows all it does. Choose a provider under Model settings to run each side up to 10 times and count what the real model did.".to_string(),
+        Some(_) if blocked => "The Model settings have problems (listed there): fix them, and the runs go to the provider.".to_string(),
+        Some(p) => format!("Each side runs up to {MOST_TIMES} times with {} ({}); the result counts how each run went. A fork runs once, with this provider.", p.label(), model.trim()),
     }
 }

@@ -9,8 +9,7 @@ use crate::ui::scenario_form::ScenarioForm;
 
 use super::Launcher;
 
-#[component]
-pub(super) fn VariantWay(launcher: Launcher, editor: Editor) -> impl IntoView {
+pub(super) fn variant_way(launcher: Launcher, editor: Editor) -> impl IntoView {
     // B: a scenario text of its own, edited with the same form as A.
     let variant = Variant::new();
     view! {

@@ -14,8 +14,7 @@ use crate::view_model;
 
 use super::tutor::Tutor;
 
-#[component]
-pub(super) fn LessonFile(tutor: Tutor) -> impl IntoView {
+pub(super) fn file_picker(tutor: Tutor) -> impl IntoView {
     let open_file = move |ev: leptos::ev::Event| {
         let Some(input) = files::picked_input(&ev) else {
             return;

@@ -12,8 +12,8 @@ use super::check::{check, how_to_solve};
 use super::solution::show_solution;
 use super::tutor::{Open, Tutor};
 
-#[component]
-pub(super) fn LessonCard(tutor: Tutor, open: Open) -> impl IntoView {
+/// Called where the open lesson is tracked: another lesson, another card.
+pub(super) fn lesson_card(tutor: Tutor, open: Open) -> impl IntoView {
     let Open { key, lesson, .. } = open;
     let attempt = tutor.attempt;
     let solved = tutor.solved;
@@ -28,7 +28,7 @@ pub(super) fn LessonCard(tutor: Tutor, open: Open) -> impl IntoView {
             </h3>
             <p class="lesson-intro">{lesson.intro.clone()}</p>
             {lesson_goal(&lesson)}
-            <LessonActions tutor hint_count=hints.len() />
+            {lesson_actions(tutor, hints.len())}
             {move || attempt.checking().then(|| view! {
                 <p class="lesson-checking" role="status">"Checking: running the scenario as you edited it…"</p>
             })}
@@ -58,8 +58,7 @@ fn lesson_goal(lesson: &Lesson) -> impl IntoView {
 }
 
 /// Check, the next hint, and the solution once enough checks have failed.
-#[component]
-fn LessonActions(tutor: Tutor, hint_count: usize) -> impl IntoView {
+fn lesson_actions(tutor: Tutor, hint_count: usize) -> impl IntoView {
     let attempt = tutor.attempt;
     let hint_label = move || {
         if attempt.hints_shown() >= hint_count {
