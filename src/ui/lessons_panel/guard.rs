@@ -1,0 +1,46 @@
+//! The open lesson's hold on the editor: only its editable paths may
+//! change, and a change anywhere else is undone.
+
+use leptos::prelude::*;
+
+use crate::state::lessons::{judge_edit, LessonEdit};
+
+use super::tutor::Tutor;
+
+/// While a lesson is open in the open mode, the form's other fields and
+/// the JSON box are read-only.
+pub(super) fn lock_editor(tutor: Tutor) {
+    Effect::new(move |_| {
+        let editable = if tutor.lessons.open().get() {
+            tutor
+                .open
+                .with(|o| o.as_ref().map(|o| o.lesson.editable.clone()))
+        } else {
+            None
+        };
+        tutor.editor.set_lock(editable);
+    });
+}
+
+/// What the lock cannot stop (a file imported or a link opened over the
+/// lesson) is undone once it arrives.
+pub(super) fn undo_outside_edits(tutor: Tutor) {
+    let editor = tutor.editor;
+    Effect::new(move |_| {
+        let text = editor.text().get();
+        if !tutor.lessons.open().get_untracked() {
+            return;
+        }
+        let Some(lesson) = tutor.lesson() else {
+            return;
+        };
+        match judge_edit(&lesson, &text) {
+            LessonEdit::Unfinished => {}
+            LessonEdit::Allowed => tutor.allowed.set_value(text),
+            LessonEdit::Undone(note) => {
+                tutor.note.set(Some(note));
+                editor.edit(tutor.allowed.get_value());
+            }
+        }
+    });
+}

@@ -1,0 +1,214 @@
+//! What the panel's parts share: the course, what this browser has solved,
+//! the open lesson with the attempt at it, and the note the panel shows;
+//! and how a lesson opens, from the list, a link or a file.
+
+use harness::lesson::course::{self, Course, CourseLesson};
+use harness::lesson::goal::GoalPart;
+use harness::lesson::Lesson;
+use leptos::prelude::*;
+use serde_json::Value;
+
+use crate::lesson_words::{self, Linked};
+use crate::provenance::Source;
+use crate::state::controller::Controller;
+use crate::state::editor::Editor;
+use crate::state::lessons::{Attempt, Lessons};
+use crate::view_model;
+
+/// The `localStorage` key of the solved lessons' keys (a JSON list).
+const SOLVED_KEY: &str = "agent-loop-playground.lessons-solved";
+
+/// The open lesson, with its place in the course.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Open {
+    pub(super) key: String,
+    /// Its index in the course; `None` for a lesson opened on its own.
+    pub(super) index: Option<usize>,
+    pub(super) lesson: Lesson,
+}
+
+#[derive(Clone, Copy)]
+pub(super) struct Tutor {
+    pub(super) lessons: Lessons,
+    pub(super) editor: Editor,
+    pub(super) controller: Controller,
+    pub(super) course: RwSignal<Result<Course, String>>,
+    /// The solved lessons' keys (`lesson_words::progress_key`).
+    pub(super) solved: RwSignal<Vec<String>>,
+    pub(super) open: RwSignal<Option<Open>>,
+    pub(super) attempt: Attempt,
+    /// What the panel has to say where the learner looks: a link that did
+    /// not open, an edit that was refused, a run that could not start.
+    pub(super) note: RwSignal<Option<String>>,
+    /// The editor's last text the lesson allows, to go back to.
+    pub(super) allowed: StoredValue<String>,
+}
+
+impl Tutor {
+    pub(super) fn new(lessons: Lessons, editor: Editor, controller: Controller) -> Self {
+        Tutor {
+            lessons,
+            editor,
+            controller,
+            course: RwSignal::new(builtin()),
+            solved: RwSignal::new(load_solved()),
+            open: RwSignal::new(None),
+            attempt: Attempt::new(),
+            note: RwSignal::new(None),
+            allowed: StoredValue::new(String::new()),
+        }
+    }
+
+    /// The open lesson, if one is.
+    pub(super) fn lesson(self) -> Option<Lesson> {
+        self.open
+            .with_untracked(|o| o.as_ref().map(|o| o.lesson.clone()))
+    }
+
+    /// Opens `lesson` afresh: its start in the editor, the run in view
+    /// cleared, nothing checked yet.
+    fn start(self, key: String, index: Option<usize>, lesson: Lesson) {
+        let text = pretty(&lesson.start);
+        self.allowed.set_value(text.clone());
+        self.controller.clear_for_another_scenario();
+        self.editor.load(text, Source::File);
+        self.editor
+            .set_arrival(Some(format!("Opened the lesson “{}”.", lesson.title)));
+        self.attempt.restart();
+        self.note.set(None);
+        self.open.set(Some(Open { key, index, lesson }));
+        self.lessons.set_open(true);
+    }
+
+    /// Opens the course's lesson at `index`, if it has one there.
+    pub(super) fn open_index(self, index: usize) {
+        let Some(entry) = self
+            .course
+            .with_untracked(|c| c.as_ref().ok().and_then(|c| c.lessons.get(index).cloned()))
+        else {
+            return;
+        };
+        let CourseLesson { name, lesson } = entry;
+        self.start(
+            lesson_words::progress_key(name.as_deref(), &lesson.title),
+            Some(index),
+            lesson,
+        );
+    }
+
+    /// Opens what a link or a file brought: a lesson, or a course to list.
+    pub(super) fn open_linked(self, linked: Result<Linked, String>) {
+        match linked {
+            Ok(Linked::Lesson(name, lesson)) => {
+                // A built-in opens at its place in the course.
+                let index = name.as_ref().and_then(|name| {
+                    self.course.with_untracked(|c| {
+                        c.as_ref().ok().and_then(|c| {
+                            c.lessons
+                                .iter()
+                                .position(|l| l.name.as_deref() == Some(name.as_str()))
+                        })
+                    })
+                });
+                self.start(
+                    lesson_words::progress_key(name.as_deref(), &lesson.title),
+                    index,
+                    *lesson,
+                );
+            }
+            Ok(Linked::Course(loaded)) => {
+                let title = loaded.title.clone();
+                let count = loaded.lessons.len();
+                self.course.set(Ok(loaded));
+                self.open.set(None);
+                self.note.set(Some(format!(
+                    "Opened the course “{title}”: {count} lessons."
+                )));
+            }
+            Err(why) => self.note.set(Some(why)),
+        }
+    }
+
+    /// A link that opened the page or was pasted into this tab.
+    pub(super) fn follow_links(self) {
+        let lessons = self.lessons;
+        Effect::new(move |_| {
+            if lessons.link().get().is_some() {
+                if let Some(link) = lessons.take_link() {
+                    self.open_linked(lesson_words::open_link(&link));
+                }
+            }
+        });
+    }
+
+    /// Check's verdict: solved marks the lesson in this browser.
+    pub(super) fn record(self, parts: Vec<GoalPart>) {
+        if !self.attempt.record(parts) {
+            return;
+        }
+        if let Some(key) = self
+            .open
+            .with_untracked(|o| o.as_ref().map(|o| o.key.clone()))
+        {
+            self.solved.update(|s| {
+                if !s.contains(&key) {
+                    s.push(key);
+                }
+            });
+            save_solved(&self.solved.get_untracked());
+        }
+    }
+
+    /// The open lesson has a next one in the course (tracked).
+    pub(super) fn has_next(self) -> bool {
+        self.open
+            .with(|o| o.as_ref().and_then(|o| o.index))
+            .is_some_and(|i| {
+                self.course
+                    .with(|c| c.as_ref().is_ok_and(|c| i + 1 < c.lessons.len()))
+            })
+    }
+
+    pub(super) fn open_next(self) {
+        let Some(index) = self
+            .open
+            .with_untracked(|o| o.as_ref().and_then(|o| o.index))
+        else {
+            return;
+        };
+        self.open_index(index + 1);
+    }
+}
+
+pub(super) fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+/// The course the panel lists: the built-in one until a course link or file
+/// brings another.
+fn builtin() -> Result<Course, String> {
+    course::builtin_course().map_err(|problems| {
+        format!(
+            "The built-in course did not load: {}",
+            view_model::problem_lines(&problems).join("; ")
+        )
+    })
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+fn load_solved() -> Vec<String> {
+    lesson_words::solved_from(
+        storage()
+            .and_then(|s| s.get_item(SOLVED_KEY).ok().flatten())
+            .as_deref(),
+    )
+}
+
+fn save_solved(solved: &[String]) {
+    if let (Some(storage), Ok(text)) = (storage(), serde_json::to_string(solved)) {
+        let _ = storage.set_item(SOLVED_KEY, &text);
+    }
+}
