@@ -5,7 +5,8 @@
 //! split points → engine → browser glue and the harness).
 //!
 //! - [`comparison`]: the Compare panel's state machine: what it shows,
-//!   the comparison in flight, Stop, a replaced comparison's answer dropped.
+//!   the comparison in flight, Stop, a replaced comparison's answer dropped;
+//!   the runs per side typed, the round shown, and the fork's step picker.
 //! - [`controller`]: the run in the trace (the only module that starts or
 //!   stops runs), its log, cards, counters and what it waits for.
 //! - [`editor`]: the scenario text the next run loads, where it came from,
@@ -26,7 +27,9 @@
 //! - [`mode`]: the mode open (Run, Compare, Scenario, History,
 //!   Import/Export) and the modes opened so far, whose panels are drawn.
 //! - [`lessons`]: the Lessons mode's switch and a lesson link to open
-//!   (the course and lessons are the split module `ui::lessons_panel`).
+//!   (the course and lessons are the split module `ui::lessons_panel`);
+//!   a lesson's attempt (verdict, failed checks, hints, the run Check
+//!   waits for) and which edits it undoes.
 
 pub mod comparison;
 pub mod controller;
