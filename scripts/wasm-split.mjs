@@ -15,11 +15,14 @@
 //      process through binaryen's JS API: the wasm-opt command is the same
 //      binaryen compiled to JS, and starting it once per module (~290 of
 //      them) cost half a second each, five of the hook's six minutes;
-//   4. the split files get a content hash in their names, so a new build is
+//   4. the modules a first visit loads anyway each take, into one file, the
+//      shared chunks they need (scripts/wasm-group.mjs: one file fetched and
+//      compressed whole instead of up to 163), and the loader is rewritten;
+//   5. the split files get a content hash in their names, so a new build is
 //      never served from a stale cache;
-//   5. in release builds esbuild minifies the JS it writes (Trunk's own
+//   6. in release builds esbuild minifies the JS it writes (Trunk's own
 //      minifier only saw the files this replaces);
-//   6. the subresource-integrity hashes Trunk wrote into index.html are
+//   7. the subresource-integrity hashes Trunk wrote into index.html are
 //      recomputed for the files that changed.
 // It exits non-zero, failing the build, on any step that fails.
 //
@@ -35,6 +38,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import binaryen from 'binaryen';
 import { transformSync } from 'esbuild';
+import { groupSplitModules } from './wasm-group.mjs';
 
 const CRATE = 'agent-loop-playground';
 const LOADER = '__wasm_split.js';
@@ -56,10 +60,19 @@ try {
   run('wasm-bindgen', [join(work, `${name}.wasm`), '--target', 'web', '--keep-lld-exports', '--no-demangle',
     '--no-typescript', '--out-dir', bindgen, '--out-name', name]);
 
-  const modules = [join(bindgen, `${name}_bg.wasm`)];
-  const splits = readdirSync(work).filter((f) => f.endsWith('.wasm') && f !== `${name}.wasm`);
-  modules.push(...splits.map((f) => join(work, f)));
+  const wasmFiles = () => readdirSync(work).filter((f) => f.endsWith('.wasm') && f !== `${name}.wasm`);
+  const modules = [join(bindgen, `${name}_bg.wasm`), ...wasmFiles().map((f) => join(work, f))];
   if (profile === 'release') for (const module of modules) shrink(module);
+  binaryen.setOptimizeLevel(2);
+  binaryen.setShrinkLevel(2);
+  binaryen.setDebugInfo(profile !== 'release' || process.env.WASM_KEEP_NAMES === '1');
+  const groups = groupSplitModules(work, LOADER, join(root, 'node_modules', '.bin', 'wasm-merge'), {
+    optimize: (module) => {
+      if (profile === 'release') module.optimize();
+    },
+    fail,
+  });
+  const splits = wasmFiles();
 
   // Content-hashed split files, named in the loader; then the loader itself,
   // named in the main JS.
@@ -82,7 +95,8 @@ try {
   copyFileSync(join(bindgen, `${name}_bg.wasm`), join(staging, `${name}_bg.wasm`));
 
   fixIntegrity([`${name}.js`, `${name}_bg.wasm`]);
-  console.log(`wasm-split: ${splits.length} split module(s) beside ${name}_bg.wasm (${profile})`);
+  const grouped = groups.map((g) => `${g.short} (${g.members})`).join(', ');
+  console.log(`wasm-split: ${splits.length} split file(s) beside ${name}_bg.wasm (${profile}); grouped: ${grouped}`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
