@@ -87,7 +87,7 @@ impl Background {
             approver: Some(&self.decide),
             cancel,
             stepper: Some(&self.stepper),
-            scripts: Some(crate::browser::sandbox::host()),
+            scripts: Some(super::script_host()),
         }
     }
 }

@@ -175,7 +175,7 @@ impl Engine for PageEngine {
                 approver: Some(approver.as_ref()),
                 cancel,
                 stepper: Some(stepper.as_ref()),
-                scripts: Some(crate::browser::sandbox::host()),
+                scripts: Some(super::script_host()),
             };
             match &model {
                 Some(model) => {
@@ -227,7 +227,7 @@ impl Engine for PageEngine {
             let scenario = Scenario::load(&text).map_err(said)?;
             let runtime: Rc<dyn Runtime> = Rc::new(BrowserRuntime::new());
             let (config, _) = scenario
-                .build_with_scripts(runtime.clone(), Some(crate::browser::sandbox::host()))
+                .build_with_scripts(runtime.clone(), Some(super::script_host()))
                 .map_err(said)?;
             let Some(def) = config.tools.get(&tool) else {
                 let names = config.tools.names();

@@ -15,7 +15,10 @@
 //! - the built-ins' files (the first paint has their names and the opening
 //!   scenario's text, see `harness::library`), preloaded after the first paint;
 //! - reading records back and writing them out, the inspector's request
-//!   bodies and checker, and the real-provider model.
+//!   bodies and checker, and the real-provider model;
+//! - the JavaScript sandbox's host (`run_script`), which the engine reaches
+//!   only through the stand-in [`script_host`], fetched at the first call
+//!   of a script tool.
 //!
 //! Components that are split themselves (the approval bar, the Compare panel,
 //! the run history's list) declare their own `#[lazy]` function next to them,
@@ -54,12 +57,14 @@
 mod background;
 mod engine;
 
+use futures::future::LocalBoxFuture;
 use gloo_timers::future::TimeoutFuture;
 use harness::event::RunEvent;
 use harness::library;
 use harness::model::ModelClient;
 use harness::provider::{HttpModel, ProviderRun};
 use harness::replay::Record;
+use harness::script::{ScriptError, ScriptHost};
 use harness::wire::RequestShape;
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
@@ -78,6 +83,42 @@ pub use engine::{Engine, McpLoaded, Play};
 #[cfg_attr(feature = "split", lazy)]
 pub async fn engine() -> &'static dyn Engine {
     engine::page_engine()
+}
+
+/// The JavaScript sandbox's host, as the engine hands it to runs: a stand-in
+/// whose calls go through [`run_script`], so the host itself (the hidden
+/// frame, its workers, their messages) is a split module fetched at the
+/// first script tool's call. A default run has no script tool, and the
+/// engine, which every run needs, no longer carries it.
+pub fn script_host() -> Rc<dyn ScriptHost> {
+    Rc::new(SplitSandbox)
+}
+
+struct SplitSandbox;
+
+impl ScriptHost for SplitSandbox {
+    fn run(
+        &self,
+        source: &str,
+        args: serde_json::Value,
+        timeout_ms: u64,
+    ) -> LocalBoxFuture<'static, Result<serde_json::Value, ScriptError>> {
+        // Dropping this future drops the host's, which stops the worker: the
+        // split point awaits it in place.
+        Box::pin(run_script(source.to_string(), args, timeout_ms))
+    }
+}
+
+/// One script tool's call in the sandbox (`browser::sandbox`).
+#[cfg_attr(feature = "split", lazy)]
+pub async fn run_script(
+    source: String,
+    args: serde_json::Value,
+    timeout_ms: u64,
+) -> Result<serde_json::Value, ScriptError> {
+    crate::browser::sandbox::host()
+        .run(&source, args, timeout_ms)
+        .await
 }
 
 /// `library::json_of`: a built-in scenario's file, which the first paint
