@@ -135,11 +135,12 @@ pub fn runs_per_side(with_provider: bool, asked: u32) -> u32 {
     }
 }
 
-/// A count typed into a number field from 1 to `most`: out of range goes
-/// to the nearest count; not a number is `None` and changes nothing.
+/// A count typed into a number field from 1 to `most`: any number goes to
+/// the nearest whole count in range (`-1` is 1, `1e300` is `most`, `2.4`
+/// is 2); not a number is `None` and changes nothing.
 pub fn typed_count(typed: &str, most: u32) -> Option<u32> {
-    let count = typed.trim().parse::<u32>().ok()?;
-    Some(count.clamp(1, most))
+    let number = typed.trim().parse::<f64>().ok().filter(|n| !n.is_nan())?;
+    Some(number.round().clamp(1.0, f64::from(most)) as u32)
 }
 
 /// The steps of the run in the Trace a fork can start from, each with its
@@ -195,7 +196,8 @@ impl ForkPicker {
         self.turn.get().clamp(1, self.last_turn())
     }
 
-    /// A turn typed: its steps are listed, none of them picked yet.
+    /// A turn typed: its steps are listed, none of them picked yet. The
+    /// field then shows `chosen_turn`, whatever was typed.
     pub fn choose_turn(self, typed: &str) {
         if let Some(turn) = typed_count(typed, self.last_turn()) {
             self.turn.set(turn);
@@ -303,7 +305,11 @@ mod tests {
         assert_eq!(typed_count("0", 10), Some(1));
         assert_eq!(typed_count("12", 10), Some(10));
         assert_eq!(typed_count("three", 10), None);
-        assert_eq!(typed_count("-1", 10), None);
+        assert_eq!(typed_count("", 10), None);
+        assert_eq!(typed_count("-1", 10), Some(1));
+        assert_eq!(typed_count("1e300", 10), Some(10));
+        assert_eq!(typed_count("99999999999999999999", 10), Some(10));
+        assert_eq!(typed_count("2.4", 10), Some(2));
     }
 
     #[test]

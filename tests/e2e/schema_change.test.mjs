@@ -134,6 +134,13 @@ test('with a provider each side runs N times and the runs are counted by tools a
     await openMode(page, 'scenario');
     await useOpenaiChat(page, server.url);
     await openCompare(page);
+    // The field shows the count that applies, whatever is typed.
+    for (const [typed, shown] of [['-1', '1'], ['1e300', '10'], ['99999999999999999999', '10'], ['2.4', '2']]) {
+      await times.fill(typed);
+      await times.dispatchEvent('change');
+      const value = await times.inputValue();
+      assert(value === shown, `typed ${typed}, the field shows ${value}, not the ${shown} that applies`);
+    }
     await times.fill('3');
     await times.dispatchEvent('change');
     await runComparison(page, 'Run the pair side by side');

@@ -14,6 +14,7 @@ use crate::state::comparison::ForkPicker;
 use crate::state::editor::Editor;
 use crate::view_model;
 
+use super::settings::show_in_field;
 use super::Launcher;
 
 pub(super) fn fork_way(
@@ -51,7 +52,10 @@ pub(super) fn fork_way(
                         min="1"
                         max=move || picker.last_turn()
                         prop:value=move || picker.chosen_turn().to_string()
-                        on:change=move |ev| picker.choose_turn(&event_target_value(&ev))
+                        on:change=move |ev| {
+                            picker.choose_turn(&event_target_value(&ev));
+                            show_in_field(&ev, untrack(|| picker.chosen_turn()));
+                        }
                     />
                     {move || format!(" of {}", picker.last_turn())}
                 </label>

@@ -48,6 +48,9 @@ pub(super) fn runs_per_side_field(launcher: Launcher) -> impl IntoView {
                         if let Some(n) = typed_count(&event_target_value(&ev), MOST_TIMES) {
                             times.set(n);
                         }
+                        // The count that applies, not what was typed: a
+                        // signal set to its own value draws nothing anew.
+                        show_in_field(&ev, times.get_untracked());
                     }
                 />
             </label>
@@ -63,4 +66,10 @@ fn times_hint(provider: Option<Provider>, blocked: bool, model: &str) -> String 
         Some(_) if blocked => "The Model settings have problems (listed there): fix them, and the runs go to the provider.".to_string(),
         Some(p) => format!("Each side runs up to {MOST_TIMES} times with {} ({}); the result counts how each run went. A fork runs once, with this provider.", p.label(), model.trim()),
     }
+}
+
+/// Writes `count` into the number field `ev` came from, so the field never
+/// shows a count that does not apply (`-1`, `1e300`, `2.5`).
+pub(super) fn show_in_field(ev: &leptos::ev::Event, count: u32) {
+    event_target::<web_sys::HtmlInputElement>(ev).set_value(&count.to_string());
 }
