@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
-use crate::state::mcp::Mcp;
+use crate::state::mcp::{Mcp, McpStatus};
 use crate::state::model_choice::ModelChoice;
 use crate::ui::json_editor::JsonEditor;
 use crate::ui::mcp_panel::mcp_panel;
@@ -23,6 +23,8 @@ pub fn ScenarioSection(
     mcp: Mcp,
 ) -> impl IntoView {
     let live_problems = editor.live_problems();
+    // Held header values are only read from `mcp_servers` (mcp_text::held_headers).
+    let names_mcp_servers = Memo::new(move |_| editor.text().with(|t| t.contains("mcp_servers")));
     // The live check's problems, then why the last run could not start.
     let shown_problems = Signal::derive(move || {
         let mut lines = live_problems.get();
@@ -47,7 +49,11 @@ pub fn ScenarioSection(
             </label>
             <JsonEditor text=editor.text() on_input=move |text| editor.edit(text)
                 read_only=Signal::derive(move || editor.lock().with(Option::is_some)) />
-            {Suspend::new(mcp_panel(mcp, editor))}
+            // Fetched once the scenario names a server: a run without one
+            // does not wait for the panel's module.
+            <Show when=move || mcp.status().with(|s| *s != McpStatus::None) || names_mcp_servers.get()>
+                {Suspend::new(mcp_panel(mcp, editor))}
+            </Show>
             <ShareBar editor=editor on_arrival=move |()| controller.clear_for_another_scenario() />
             {Suspend::new(model_settings(model_choice))}
             <ProblemList problems=shown_problems />

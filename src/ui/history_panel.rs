@@ -106,14 +106,32 @@ pub fn RunFiles(history: History, show_run: Callback<()>) -> impl IntoView {
             </label>
             <span class="drop-hint">"or drop a file here"</span>
         </div>
-        {Suspend::new(run_paste(history, show_run))}
-        {Suspend::new(otel_send(history))}
+        // Each box's contents are a split module fetched the first time the
+        // box opens, so a first run does not wait for what it does not show.
+        {
+            let opened = RwSignal::new(false);
+            view! {
+                <details class="run-paste" on:toggle=move |_| opened.set(true)>
+                    <summary>"Paste a request body or a trace…"</summary>
+                    <Show when=move || opened.get()>{Suspend::new(run_paste(history, show_run))}</Show>
+                </details>
+            }
+        }
+        {
+            let opened = RwSignal::new(false);
+            view! {
+                <details class="run-send" on:toggle=move |_| opened.set(true)>
+                    <summary>"Send to an OpenTelemetry endpoint…"</summary>
+                    <Show when=move || opened.get()>{Suspend::new(otel_send(history))}</Show>
+                </details>
+            }
+        }
         <p class="run-file-notice" role="status">{move || history.file_notice().get()}</p>
     }
 }
 
-/// "Paste a request body or a trace…": a split module, fetched after the
-/// first paint (see `lazy`).
+/// What "Paste a request body or a trace…" holds: a split module, fetched
+/// when the box first opens (see `lazy`).
 #[cfg_attr(feature = "split", lazy)]
 pub async fn run_paste(history: History, show_run: Callback<()>) -> AnyView {
     let pasted = RwSignal::new(String::new());
@@ -123,8 +141,6 @@ pub async fn run_paste(history: History, show_run: Callback<()>) -> AnyView {
         spawn_local(async move { history.import(PASTED.to_string(), text).await });
     };
     view! {
-        <details class="run-paste">
-            <summary>"Paste a request body or a trace…"</summary>
             <label for="run-paste-text">
                 "A request body for Anthropic Messages, OpenAI Chat Completions or OpenAI Responses; then, if you have it, its response (the body, or the SSE stream as saved); an OpenTelemetry trace (OTLP/JSON); or a record (JSON Lines)"
             </label>
@@ -142,20 +158,18 @@ pub async fn run_paste(history: History, show_run: Callback<()>) -> AnyView {
             >
                 "Import pasted text"
             </button>
-        </details>
     }
     .into_any()
 }
 
-/// "Send to an OpenTelemetry endpoint…": the run in view POSTed as OTLP/JSON
-/// to a collector the person names. A split module, like the paste box.
+/// What "Send to an OpenTelemetry endpoint…" holds: the run in view POSTed as
+/// OTLP/JSON to a collector the person names. A split module, like the paste
+/// box's.
 #[cfg_attr(feature = "split", lazy)]
 pub async fn otel_send(history: History) -> AnyView {
     let events = history.controller().events();
     let endpoint = RwSignal::new(harness::otel::send::DEFAULT_ENDPOINT.to_string());
     view! {
-        <details class="run-send">
-            <summary>"Send to an OpenTelemetry endpoint…"</summary>
             <label for="otlp-endpoint">"OTLP/HTTP traces endpoint (a collector, Jaeger, Phoenix, Langfuse)"</label>
             <input
                 id="otlp-endpoint"
@@ -172,7 +186,6 @@ pub async fn otel_send(history: History) -> AnyView {
             >
                 "Send the run"
             </button>
-        </details>
     }
     .into_any()
 }

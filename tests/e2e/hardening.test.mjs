@@ -178,9 +178,14 @@ test('code splitting: the page paints and shows its scenario with no split modul
   assert(status === 'done', `the scripted run ended ${status}`);
   // Keeping the finished run writes its record out (`lazy::record_jsonl`).
   assert(await asksFor('record_jsonl'), `keeping the finished run fetched ${fetched.join(', ')}`);
-  for (const feature of ['turn_wire', 'parse_record', 'provider_model']) {
+  // Nor is what the first runs do not show (issue 28): the MCP servers panel
+  // (no server named), the paste box and the OpenTelemetry box (closed).
+  for (const feature of ['turn_wire', 'parse_record', 'provider_model', 'mcp_panel', 'run_paste', 'otel_send']) {
     assert(!split(feature), `${feature} was fetched before it was used: ${fetched.join(', ')}`);
   }
+  // Each file once: a group of modules is fetched as one file (scripts/wasm-group.mjs).
+  const twice = fetched.filter((f, i) => fetched.indexOf(f) !== i);
+  assert(twice.length === 0, `fetched twice: ${twice.join(', ')}`);
 
   // The inspector's request bodies, answers and checker.
   const inspector = page.locator('section.inspector');
@@ -200,6 +205,12 @@ test('code splitting: the page paints and shows its scenario with no split modul
   // Exact: the picker offers "⇄ Run the pair side by side" too.
   await page.getByRole('button', { name: 'Run the pair side by side', exact: true }).click();
   await page.locator('.compare-table tr.compare-row').first().waitFor({ timeout: 10_000 });
+
+  // The paste box's contents arrive as it first opens.
+  await openMode(page, 'files');
+  await page.locator('.run-paste summary').click();
+  await page.locator('#run-paste-text').waitFor({ timeout: 5_000 });
+  assert(split('run_paste') && !split('otel_send'), `opening the paste box fetched ${fetched.join(', ')}`);
 
   // Opening a kept run reads its record back, and shows it in the Run mode.
   await openMode(page, 'history');
