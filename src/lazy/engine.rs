@@ -35,7 +35,7 @@ use crate::compare::Compared;
 use crate::view_model;
 
 /// A scenario with its MCP servers' tools loaded and a line per server,
-/// or every problem as a line (see `Engine::resolve_mcp`).
+/// or every problem as a line (see `resolve_mcp`).
 pub type McpLoaded = Result<(Scenario, Vec<String>), Vec<String>>;
 
 /// Everything the watched run needs from the page, owned, because it
@@ -107,18 +107,6 @@ pub trait Engine {
         args: String,
         cancel: CancelToken,
     ) -> LocalBoxFuture<'static, Result<HandCall, Vec<String>>>;
-
-    /// `harness::mcp::resolve::resolve` over the page's `fetch`: `scenario`
-    /// with its MCP servers' tools loaded, and a line per server saying who
-    /// answered; or every problem as a line, with CORS explained for each
-    /// server the browser got no answer from. Each exchange is told to
-    /// `on_wire` as it happens; the tools' later calls go over the same
-    /// connection, and are told too.
-    fn resolve_mcp(
-        &self,
-        scenario: Scenario,
-        on_wire: Rc<dyn Fn(McpWire)>,
-    ) -> LocalBoxFuture<'static, McpLoaded>;
 
     /// `background::fork_to_end`: `parent` continued from `seq` under
     /// `scenario`, by `provider` when one is chosen.
@@ -243,14 +231,6 @@ impl Engine for PageEngine {
         })
     }
 
-    fn resolve_mcp(
-        &self,
-        scenario: Scenario,
-        on_wire: Rc<dyn Fn(McpWire)>,
-    ) -> LocalBoxFuture<'static, McpLoaded> {
-        Box::pin(resolve_mcp(scenario, on_wire))
-    }
-
     fn fork_to_end(
         &self,
         parent: Record,
@@ -266,10 +246,21 @@ impl Engine for PageEngine {
     }
 }
 
-/// See `Engine::resolve_mcp`. A server outside the page's
-/// Content-Security-Policy is refused before any request: the browser
-/// would block it with the same bare network error as CORS.
-async fn resolve_mcp(scenario: Scenario, on_wire: Rc<dyn Fn(McpWire)>) -> McpLoaded {
+/// `harness::mcp::resolve::resolve` over the page's `fetch`: `scenario`
+/// with its MCP servers' tools loaded, and a line per server saying who
+/// answered; or every problem as a line, with CORS explained for each
+/// server the browser got no answer from. Each exchange is told to
+/// `on_wire` as it happens; the tools' later calls go over the same
+/// connection, and are told too.
+///
+/// A plain function, not an `Engine` method: only `lazy::load_mcp` calls
+/// it, so the MCP client (its session, transport and CORS advice) is in
+/// that module's file, not in the engine every run fetches.
+///
+/// A server outside the page's Content-Security-Policy is refused before
+/// any request: the browser would block it with the same bare network
+/// error as CORS.
+pub(super) async fn resolve_mcp(scenario: Scenario, on_wire: Rc<dyn Fn(McpWire)>) -> McpLoaded {
     let origin = crate::browser::csp::page_origin();
     let blocked: Vec<String> = scenario
         .mcp_servers

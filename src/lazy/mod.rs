@@ -323,7 +323,7 @@ pub async fn load_mcp(
         Ok(filled) => filled,
         Err(lines) => return Some(Err(lines)),
     };
-    Some(engine.resolve_mcp(filled, on_wire).await)
+    Some(engine::resolve_mcp(filled, on_wire).await)
 }
 
 /// The model that talks to a real provider over `fetch`.
