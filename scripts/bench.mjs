@@ -27,7 +27,8 @@
 // Usage: node scripts/bench.mjs [dist-dir] [--budget]
 //   --budget: one local load only (CI, scripts/e2e.sh); exits 1 when the
 //   bytes a first visit fetches with its first run (Run clicked as soon as
-//   enabled), once the page is settled, exceed FIRST_RUN_CEILING; it also
+//   enabled), once the page is settled, exceed FIRST_RUN_CEILING, or its
+//   files FIRST_RUN_FILES_CEILING; it also
 //   prints the bytes by the run's end against FIRST_RUN_GOAL.
 // Env: CHROMIUM (default /usr/bin/chromium).
 
@@ -51,8 +52,16 @@ export const FIRST_RUN_GOAL = 350 * 1024;
  * panel of every mode drawn (hidden) once the page settled. Drawing a
  * mode's own panels (Compare, the kept runs, calling a tool by hand) only
  * when it first opens took it to 813 KiB, and the ceiling down to 830 KiB.
+ * Fetching the chunks a first visit needs as one file per module
+ * (scripts/wasm-group.mjs), and the MCP panel, the paste box and the
+ * OpenTelemetry box only when shown, took it to 689 KiB in 18 files; the
+ * MCP client leaving the engine, to 660 KiB.
  * Lower the ceiling again as code leaves the first visit. */
-export const FIRST_RUN_CEILING = 830 * 1024;
+export const FIRST_RUN_CEILING = 680 * 1024;
+/** The files of that same first visit: each is a round trip, and on a
+ * classroom's 3G (150 ms) the count cost as much as the bytes when it was
+ * 336. With the first visit's chunks grouped it is 18. */
+export const FIRST_RUN_FILES_CEILING = 24;
 
 const args = process.argv.slice(2);
 const budgetOnly = args.includes('--budget');
@@ -237,10 +246,11 @@ async function main() {
   try {
     if (budgetOnly) {
       const run = await firstRun(browser, url, PROFILES[0], CLICKS[0], { settle: true });
-      const within = run.settled.bytes <= FIRST_RUN_CEILING;
+      const within = run.settled.bytes <= FIRST_RUN_CEILING && run.settled.files <= FIRST_RUN_FILES_CEILING;
       console.log(
         `first-run bytes: ${kib(run.settled.bytes)} brotli (${run.settled.files} files) fetched by a first visit with its ` +
-          `first get-time run (${run.status}) and no other click, ceiling ${kib(FIRST_RUN_CEILING)} — ` +
+          `first get-time run (${run.status}) and no other click, ceiling ${kib(FIRST_RUN_CEILING)} ` +
+          `in ${FIRST_RUN_FILES_CEILING} files — ` +
           `${within ? 'within' : 'OVER THE CEILING'}; ${kib(run.bytes)} of them by the run's end (varies with timing); ` +
           `issue 28's goal ${kib(FIRST_RUN_GOAL)} by the run's end — ${run.bytes <= FIRST_RUN_GOAL ? 'met' : 'not met'}`,
       );
@@ -285,13 +295,14 @@ async function main() {
 }
 
 /** For each split module in `fetches`, its brotli bytes with every chunk it
- * needs, read from the split loader (scripts/wasm-split.mjs writes each
- * module as `NAME=[s(]e(() => fetch(new URL("./FILE")...), [DEPENDENCIES])`). */
+ * needs, read from the split loader (scripts/wasm-group.mjs writes each
+ * file as `NAME=[wrap(]load(() => fetch(new URL("./FILE")...), [DEPENDENCIES])`). */
 function splitCosts(fetches) {
   const loader = readdirSync(dist).find((f) => /^__wasm_split-.*\.js$/.test(f));
   if (!loader) return [];
   const text = readFileSync(join(dist, loader), 'utf8');
-  const entry = /([\w$]+)=(?:s\()?e\(\(\)=>\{const t=fetch\(new URL\("\.\/([^"]+)",import\.meta\.url\)\);return async n=>WebAssembly\.instantiateStreaming\(t,n\)\},\[([^\]]*)\]\)/g;
+  // The minifier's names change from build to build: match any identifier.
+  const entry = /([\w$]+)=(?:[\w$]+\()?[\w$]+\(\(\)=>\{const [\w$]+=fetch\(new URL\("\.\/([^"]+)",import\.meta\.url\)\);return async [\w$]+=>WebAssembly\.instantiateStreaming\([\w$]+,[\w$]+\)\},\[([^\]]*)\]\)/g;
   const modules = new Map();
   for (const [, name, file, deps] of text.matchAll(entry)) modules.set(name, { file, deps: deps ? deps.split(',') : [] });
   const needs = (name, seen = new Set()) => {
