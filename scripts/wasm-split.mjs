@@ -15,9 +15,10 @@
 //      process through binaryen's JS API: the wasm-opt command is the same
 //      binaryen compiled to JS, and starting it once per module (~290 of
 //      them) cost half a second each, five of the hook's six minutes;
-//   4. the modules a first visit loads anyway each take, into one file, the
-//      shared chunks they need (scripts/wasm-group.mjs: one file fetched and
-//      compressed whole instead of up to 163), and the loader is rewritten;
+//   4. in release builds the modules a first visit loads anyway each take,
+//      into one file, the shared chunks they need (scripts/wasm-group.mjs:
+//      one file fetched and compressed whole instead of up to 163), and the
+//      loader is rewritten;
 //   5. the split files get a content hash in their names, so a new build is
 //      never served from a stale cache;
 //   6. in release builds esbuild minifies the JS it writes (Trunk's own
@@ -65,13 +66,17 @@ try {
   if (profile === 'release') for (const module of modules) shrink(module);
   binaryen.setOptimizeLevel(2);
   binaryen.setShrinkLevel(2);
-  binaryen.setDebugInfo(profile !== 'release' || process.env.WASM_KEEP_NAMES === '1');
-  const groups = groupSplitModules(work, LOADER, join(root, 'node_modules', '.bin', 'wasm-merge'), {
-    optimize: (module) => {
-      if (profile === 'release') module.optimize();
-    },
-    fail,
-  });
+  binaryen.setDebugInfo(process.env.WASM_KEEP_NAMES === '1');
+  // Release builds only, like -Oz: a debug build's modules also import
+  // wasm-split's canary, and its loader wraps each instantiation to explain
+  // a canary mismatch; nothing ships from it.
+  const groups =
+    profile === 'release'
+      ? groupSplitModules(work, LOADER, join(root, 'node_modules', '.bin', 'wasm-merge'), {
+          optimize: (module) => module.optimize(),
+          fail,
+        })
+      : [];
   const splits = wasmFiles();
 
   // Content-hashed split files, named in the loader; then the loader itself,
@@ -95,7 +100,7 @@ try {
   copyFileSync(join(bindgen, `${name}_bg.wasm`), join(staging, `${name}_bg.wasm`));
 
   fixIntegrity([`${name}.js`, `${name}_bg.wasm`]);
-  const grouped = groups.map((g) => `${g.short} (${g.members})`).join(', ');
+  const grouped = groups.map((g) => `${g.short} (${g.members})`).join(', ') || 'none';
   console.log(`wasm-split: ${splits.length} split file(s) beside ${name}_bg.wasm (${profile}); grouped: ${grouped}`);
 } finally {
   rmSync(work, { recursive: true, force: true });
