@@ -38,17 +38,19 @@ export const FIRST_VISIT = [
   'loop_panel',
   'run_files',
   'engine',
-  'run_state_panel',
   'editor_form',
-  'model_settings',
-  'builtin_json',
   // Not in one file with the engine: tried, and a first run ended later on
   // every profile (local 650 -> 767 ms, 3G 3.4 -> 3.8 s, medians of 3).
   'timeline',
   'rejections',
   'run_replay',
   'record_jsonl',
+  // Fetched once no run needs the network (`Controller::quiet`): after a
+  // first run clicked at once, while the person reads otherwise.
   'inspector_panel',
+  'run_state_panel',
+  'model_settings',
+  'builtin_json',
 ];
 
 /** The module name the split modules import the main module's exports from. */

@@ -2,7 +2,7 @@
 //! turn's request, response and conversation as the wire carries them, a
 //! split module fetched once the engine has arrived and no run is going,
 //! see `Controller::quiet`: a first run needs it not, issue 28), the Run
-//! state panel, and two split modules drawn the first time their mode opens
+//! state panel (fetched with it), and two split modules drawn the first time their mode opens
 //! (`Modes::opened`): calling a tool by hand (Scenario) and the Compare
 //! panel (Compare).
 
@@ -54,7 +54,10 @@ pub fn Inspector(
                 mcp.wire(),
             ))}
         </Show>
-        {Suspend::new(run_state_panel(controller.run_state()))}
+        // Empty before a run's tool results: fetched with the inspector.
+        <Show when=move || due.get()>
+            {Suspend::new(run_state_panel(controller.run_state()))}
+        </Show>
         <Show when=move || modes.opened(Mode::Scenario).get()>
             {Suspend::new(tool_bench(editor.text()))}
         </Show>

@@ -3,7 +3,9 @@
 //! and every problem that keeps the scenario from running.
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 
+use crate::lazy;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::mcp::{Mcp, McpStatus};
@@ -23,6 +25,21 @@ pub fn ScenarioSection(
     mcp: Mcp,
 ) -> impl IntoView {
     let live_problems = editor.live_problems();
+    // The Model settings (below the editor) and the built-ins' files wait
+    // until no run needs the network (see `Controller::quiet`): a first run
+    // of the opening scenario needs neither (issue 28). A pick before the
+    // files arrive fetches them at once and holds Run meanwhile.
+    let due = controller.quiet(Signal::stored(false));
+    Effect::new(move |preloaded: Option<bool>| {
+        if preloaded == Some(true) {
+            return true;
+        }
+        let now = due.get();
+        if now {
+            spawn_local(lazy::preload_builtins());
+        }
+        now
+    });
     // Held header values are only read from `mcp_servers` (mcp_text::held_headers).
     let names_mcp_servers = Memo::new(move |_| editor.text().with(|t| t.contains("mcp_servers")));
     // The live check's problems, then why the last run could not start.
@@ -55,7 +72,9 @@ pub fn ScenarioSection(
                 {Suspend::new(mcp_panel(mcp, editor))}
             </Show>
             <ShareBar editor=editor on_arrival=move |()| controller.clear_for_another_scenario() />
-            {Suspend::new(model_settings(model_choice))}
+            <Show when=move || due.get()>
+                {Suspend::new(model_settings(model_choice))}
+            </Show>
             <ProblemList problems=shown_problems />
         </section>
     }

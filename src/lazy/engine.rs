@@ -26,8 +26,6 @@ use harness::wire::RequestShape;
 use harness::RunOptions;
 use serde_json::Value;
 
-use harness::library::BUILTIN;
-
 use super::background::{self, AutoDecision, Rounds};
 use crate::browser::mcp_fetch::{McpFetch, McpWire};
 use crate::browser::runtime::BrowserRuntime;
@@ -68,10 +66,6 @@ pub trait Engine {
 
     /// `view_model::check_edited_args`: edited arguments against the tool's schema.
     fn check_edited_args(&self, text: &str, schema: Option<&Value>) -> Result<Value, Vec<String>>;
-
-    /// The editor text for a record's scenario: a built-in's own file when
-    /// the scenario is that built-in (so the picker names it), else pretty JSON.
-    fn scenario_text(&self, scenario: &Scenario) -> String;
 
     /// Builds the run of `play.scenario` and drives it to the end (see
     /// `harness::run_scenario`), with the JavaScript sandbox for script tools.
@@ -142,10 +136,6 @@ impl Engine for PageEngine {
 
     fn check_edited_args(&self, text: &str, schema: Option<&Value>) -> Result<Value, Vec<String>> {
         view_model::check_edited_args(text, schema)
-    }
-
-    fn scenario_text(&self, scenario: &Scenario) -> String {
-        scenario_text(scenario)
     }
 
     fn play(&self, play: Play) -> LocalBoxFuture<'static, Result<Outcome, Vec<Problem>>> {
@@ -296,30 +286,5 @@ pub(super) async fn resolve_mcp(scenario: Scenario, on_wire: Rc<dyn Fn(McpWire)>
             }
             Err(lines)
         }
-    }
-}
-
-/// See `Engine::scenario_text`.
-fn scenario_text(scenario: &Scenario) -> String {
-    BUILTIN
-        .iter()
-        .find(|b| Scenario::load(b.json()).as_ref() == Ok(scenario))
-        .map(|b| b.json().to_string())
-        .unwrap_or_else(|| scenario.to_json_pretty())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_builtin_scenario_comes_back_as_its_own_file() {
-        let builtin = harness::library::find("get-time").unwrap().json();
-        let scenario = Scenario::load(builtin).unwrap();
-        assert_eq!(scenario_text(&scenario), builtin);
-        let mut edited = scenario.clone();
-        edited.task = "Edited".into();
-        let text = scenario_text(&edited);
-        assert_eq!(Scenario::load(&text).unwrap(), edited);
     }
 }

@@ -13,7 +13,9 @@
 //!   scenario fetches it right after the first paint; a run started before it
 //!   arrives shows as running and goes ahead when it lands;
 //! - the built-ins' files (the first paint has their names and the opening
-//!   scenario's text, see `harness::library`), preloaded after the first paint;
+//!   scenario's text, see `harness::library`), preloaded once no run needs
+//!   the network, and the kept run's scenario matched against them
+//!   (`scenario_text`);
 //! - reading records back and writing them out, the inspector's request
 //!   bodies and checker, and the real-provider model;
 //! - the JavaScript sandbox's host (`run_script`), which the engine reaches
@@ -64,6 +66,7 @@ use harness::library;
 use harness::model::ModelClient;
 use harness::provider::{HttpModel, ProviderRun};
 use harness::replay::Record;
+use harness::scenario::Scenario;
 use harness::script::{ScriptError, ScriptHost};
 use harness::wire::RequestShape;
 #[cfg(feature = "split")]
@@ -132,6 +135,23 @@ pub async fn builtin_json(id: String) -> Option<&'static str> {
 pub async fn preload_builtins() {
     #[cfg(feature = "split")]
     __preload_builtin_json().await;
+}
+
+/// The editor text for a kept run's scenario: a built-in's own file when
+/// the scenario is that built-in (so the picker names it), else pretty JSON.
+/// A split point of its own, not an engine method: it holds every built-in's
+/// file, which a first run does not need (issue 28).
+#[cfg_attr(feature = "split", lazy)]
+pub async fn scenario_text(scenario: Scenario) -> String {
+    builtin_text_or_pretty(&scenario)
+}
+
+fn builtin_text_or_pretty(scenario: &Scenario) -> String {
+    library::BUILTIN
+        .iter()
+        .find(|b| Scenario::load(b.json()).as_ref() == Ok(scenario))
+        .map(|b| b.json().to_string())
+        .unwrap_or_else(|| scenario.to_json_pretty())
 }
 
 /// The built-in whose file `text` is, if any: the picker's value for it.
@@ -342,4 +362,20 @@ pub async fn rejections(
     shape: RequestShape,
 ) -> Vec<harness::wire::Rejection> {
     harness::wire::rejections(&shape, &events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_builtin_scenario_comes_back_as_its_own_file() {
+        let builtin = harness::library::find("get-time").unwrap().json();
+        let scenario = Scenario::load(builtin).unwrap();
+        assert_eq!(builtin_text_or_pretty(&scenario), builtin);
+        let mut edited = scenario.clone();
+        edited.task = "Edited".into();
+        let text = builtin_text_or_pretty(&edited);
+        assert_eq!(Scenario::load(&text).unwrap(), edited);
+    }
 }

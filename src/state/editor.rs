@@ -173,10 +173,6 @@ impl Editor {
         if known.is_none() {
             editor.identify(text);
         }
-        // The built-ins' files (another split module) are fetched once the
-        // page has painted (a spawned task runs after the mount), so a pick
-        // in the picker rarely waits for them.
-        spawn_local(lazy::preload_builtins());
         editor.check_as_edited();
         editor
     }

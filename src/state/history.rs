@@ -243,9 +243,9 @@ impl History {
     fn show(self, record: &Record, entry_id: String) {
         let run = self.show_trace(record, entry_id);
         if let Some(scenario) = record.scenario.clone() {
-            // Which built-in it is takes the engine (a split module).
+            // Which built-in it is takes their files (a split module).
             spawn_local(async move {
-                let text = lazy::engine().await.scenario_text(&scenario);
+                let text = lazy::scenario_text(scenario).await;
                 // Another run was opened or started meanwhile: its scenario stays.
                 if self.controller.run_id().get_untracked() != run {
                     return;

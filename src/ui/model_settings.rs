@@ -24,7 +24,8 @@ fn source_value(source: Option<Provider>) -> String {
 }
 
 /// The Model section, a split module: the first paint leaves it out (see
-/// `lazy`); it arrives right after, and Run is held by the engine meanwhile.
+/// `lazy`), and a first run too: it is fetched once no run needs the
+/// network (`Controller::quiet`), as it sits below the editor.
 #[cfg_attr(feature = "split", lazy)]
 pub async fn model_settings(choice: ModelChoice) -> AnyView {
     view! { <ModelSettings choice /> }.into_any()

@@ -1,9 +1,10 @@
 //! The "Run state" panel beside the trace: the ids tool results confirmed,
 //! and the built-in tools' stores after the last write (see `run_state`).
 //!
-//! A split module of its own (`run_state_panel`), painted right after the
-//! page: it shows nothing of a run before one, and the first paint is at
-//! its budget (issue 24).
+//! A split module of its own (`run_state_panel`), fetched with the
+//! inspector once no run needs the network (`Controller::quiet`): it shows
+//! nothing before a run's tool results, and a first run does not wait for
+//! it (issue 28).
 
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
