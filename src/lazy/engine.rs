@@ -5,7 +5,10 @@
 //! its driver) is one module that the first paint leaves out and the editor's
 //! live check fetches right after. One split point rather than one per
 //! operation keeps it to a few files: wasm-split makes a shared chunk for
-//! every set of split points that reach the same code.
+//! every set of split points that reach the same code. What a first run
+//! never does (comparisons, forks, replays, a tool called by hand) is
+//! `offstage`, a second split point, so the engine every run fetches does
+//! not carry it (issue 28).
 
 use std::rc::Rc;
 
@@ -13,23 +16,16 @@ use futures::future::LocalBoxFuture;
 use harness::approval::Approver;
 use harness::cancel::CancelToken;
 use harness::driver::Stepper;
-use harness::error::ForkError;
 use harness::event::{Outcome, RunEvent};
-use harness::hand_call::{call_by_hand, HandCall};
 use harness::mcp::transport::McpTransport;
 use harness::model::ModelClient;
-use harness::provider::ProviderRun;
-use harness::replay::{Assertions, Record, ReplayReport};
 use harness::runtime::Runtime;
 use harness::scenario::{Problem, Scenario};
 use harness::wire::RequestShape;
 use harness::RunOptions;
 use serde_json::Value;
 
-use super::background::{self, AutoDecision, Rounds};
 use crate::browser::mcp_fetch::{McpFetch, McpWire};
-use crate::browser::runtime::BrowserRuntime;
-use crate::compare::Compared;
 use crate::view_model;
 
 /// A scenario with its MCP servers' tools loaded and a line per server,
@@ -70,49 +66,6 @@ pub trait Engine {
     /// Builds the run of `play.scenario` and drives it to the end (see
     /// `harness::run_scenario`), with the JavaScript sandbox for script tools.
     fn play(&self, play: Play) -> LocalBoxFuture<'static, Result<Outcome, Vec<Problem>>>;
-
-    /// `background::run_both`: both sides of a comparison, each run to the
-    /// end, once or `rounds.times` times.
-    fn run_both(
-        &self,
-        left: (String, String),
-        right: (String, String),
-        decide: AutoDecision,
-        cancel: CancelToken,
-        rounds: Rounds,
-    ) -> LocalBoxFuture<'static, Result<Compared, Vec<String>>>;
-
-    /// `background::replay`: the record's model turns against `scenario`.
-    fn replay(
-        &self,
-        record: Record,
-        scenario: Scenario,
-        assertions: Assertions,
-    ) -> LocalBoxFuture<'static, Result<ReplayReport, Vec<Problem>>>;
-
-    /// A tool of the scenario in `text` called by hand with the arguments
-    /// in `args` (see `harness::hand_call`), on a fresh store; or why it
-    /// cannot be called: the scenario's problems, an unknown tool, arguments
-    /// that are not JSON or break the tool's schema, each said in full.
-    fn call_tool(
-        &self,
-        text: String,
-        tool: String,
-        args: String,
-        cancel: CancelToken,
-    ) -> LocalBoxFuture<'static, Result<HandCall, Vec<String>>>;
-
-    /// `background::fork_to_end`: `parent` continued from `seq` under
-    /// `scenario`, by `provider` when one is chosen.
-    fn fork_to_end(
-        &self,
-        parent: Record,
-        seq: u64,
-        scenario: Scenario,
-        decide: AutoDecision,
-        cancel: CancelToken,
-        provider: Option<ProviderRun>,
-    ) -> LocalBoxFuture<'static, Result<Record, ForkError>>;
 }
 
 /// The engine `lazy::engine` hands out.
@@ -168,70 +121,6 @@ impl Engine for PageEngine {
                 }
                 None => harness::run_scenario(&scenario, runtime, options, on_event.as_mut()).await,
             }
-        })
-    }
-
-    fn run_both(
-        &self,
-        left: (String, String),
-        right: (String, String),
-        decide: AutoDecision,
-        cancel: CancelToken,
-        rounds: Rounds,
-    ) -> LocalBoxFuture<'static, Result<Compared, Vec<String>>> {
-        Box::pin(background::run_both(left, right, decide, cancel, rounds))
-    }
-
-    fn replay(
-        &self,
-        record: Record,
-        scenario: Scenario,
-        assertions: Assertions,
-    ) -> LocalBoxFuture<'static, Result<ReplayReport, Vec<Problem>>> {
-        Box::pin(async move { background::replay(&record, &scenario, &assertions).await })
-    }
-
-    fn call_tool(
-        &self,
-        text: String,
-        tool: String,
-        args: String,
-        cancel: CancelToken,
-    ) -> LocalBoxFuture<'static, Result<HandCall, Vec<String>>> {
-        Box::pin(async move {
-            let said = |problems: Vec<Problem>| -> Vec<String> {
-                problems.iter().map(ToString::to_string).collect()
-            };
-            let scenario = Scenario::load(&text).map_err(said)?;
-            let runtime: Rc<dyn Runtime> = Rc::new(BrowserRuntime::new());
-            let (config, _) = scenario
-                .build_with_scripts(runtime.clone(), Some(super::script_host()))
-                .map_err(said)?;
-            let Some(def) = config.tools.get(&tool) else {
-                let names = config.tools.names();
-                let hint = harness::suggest::did_you_mean(&tool, names.iter().map(String::as_str));
-                return Err(vec![format!(
-                    "the scenario has no tool {tool:?}{hint}; its tools: {}",
-                    names.join(", ")
-                )]);
-            };
-            let args = view_model::check_edited_args(&args, Some(&def.spec.input_schema))?;
-            let timeout = config.limits.tool_timeout_ms;
-            Ok(call_by_hand(def, args, runtime.as_ref(), timeout, &cancel).await)
-        })
-    }
-
-    fn fork_to_end(
-        &self,
-        parent: Record,
-        seq: u64,
-        scenario: Scenario,
-        decide: AutoDecision,
-        cancel: CancelToken,
-        provider: Option<ProviderRun>,
-    ) -> LocalBoxFuture<'static, Result<Record, ForkError>> {
-        Box::pin(async move {
-            background::fork_to_end(&parent, seq, &scenario, decide, cancel, provider).await
         })
     }
 }

@@ -8,10 +8,12 @@
 //! What the first paint leaves out through this module:
 //! - the run engine (`engine`, private here, handed out by [`engine()`]):
 //!   loading and checking a scenario, building and driving a run, validating
-//!   edited arguments, the runs nobody watches (`background`: both sides of
-//!   a comparison, forks, replays). The editor's live check of the opening
-//!   scenario fetches it right after the first paint; a run started before it
+//!   edited arguments. The editor's live check of the opening scenario
+//!   fetches it right after the first paint; a run started before it
 //!   arrives shows as running and goes ahead when it lands;
+//! - what the engine does that a first run never needs (`offstage`, handed
+//!   out by [`offstage()`]): the runs nobody watches (`background`: both
+//!   sides of a comparison, forks, replays) and a tool called by hand;
 //! - the built-ins' files (the first paint has their names and the opening
 //!   scenario's text, see `harness::library`), preloaded once no run needs
 //!   the network, and the kept run's scenario matched against them
@@ -58,6 +60,7 @@
 
 mod background;
 mod engine;
+mod offstage;
 
 use futures::future::LocalBoxFuture;
 use gloo_timers::future::TimeoutFuture;
@@ -81,11 +84,19 @@ use crate::wire_view::{self, TurnWire};
 
 pub use background::{AutoDecision, Rounds};
 pub use engine::{Engine, McpLoaded, Play};
+pub use offstage::Offstage;
 
 /// The run engine (see `engine`): loading, building and driving runs.
 #[cfg_attr(feature = "split", lazy)]
 pub async fn engine() -> &'static dyn Engine {
     engine::page_engine()
+}
+
+/// What the engine does that a first run never needs (see `offstage`):
+/// comparisons, forks, replays and a tool called by hand.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn offstage() -> &'static dyn Offstage {
+    offstage::page_offstage()
 }
 
 /// The JavaScript sandbox's host, as the engine hands it to runs: a stand-in

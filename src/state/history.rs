@@ -543,7 +543,7 @@ impl History {
             } else {
                 scenario
             };
-            let verdict = match lazy::engine()
+            let verdict = match lazy::offstage()
                 .await
                 .replay(record, scenario, Assertions::default())
                 .await
@@ -620,7 +620,8 @@ impl History {
             }
             let verdict = match self.read_record(&entry.id).await {
                 Err(why) => Verdict::NotReplayed(format!("its record cannot be read: {why}")),
-                Ok(record) => match engine
+                Ok(record) => match lazy::offstage()
+                    .await
                     .replay(record, scenario.clone(), Assertions::default())
                     .await
                 {

@@ -100,7 +100,7 @@ fn ToolBench(text: ReadSignal<String>) -> impl IntoView {
         busy.set(true);
         answer.set(None);
         spawn_local(async move {
-            let ended = lazy::engine()
+            let ended = lazy::offstage()
                 .await
                 .call_tool(text, tool.clone(), typed, cancel)
                 .await;

@@ -193,7 +193,9 @@ test('code splitting: the page paints and shows its scenario with no split modul
   assert(await asksFor('record_jsonl'), `keeping the finished run fetched ${fetched.join(', ')}`);
   // Nor is what the first runs do not show (issue 28): the MCP servers panel
   // (no server named), the paste box and the OpenTelemetry box (closed).
-  for (const feature of ['turn_wire', 'parse_record', 'provider_model', 'mcp_panel', 'run_paste', 'otel_send']) {
+  // Nor the engine's work that no first run does (comparisons, forks,
+  // replays, a tool called by hand).
+  for (const feature of ['turn_wire', 'parse_record', 'provider_model', 'mcp_panel', 'run_paste', 'otel_send', 'offstage']) {
     assert(!split(feature), `${feature} was fetched before it was used: ${fetched.join(', ')}`);
   }
   // Each file once: a group of modules is fetched as one file (scripts/wasm-group.mjs).
@@ -218,6 +220,7 @@ test('code splitting: the page paints and shows its scenario with no split modul
   // Exact: the picker offers "⇄ Run the pair side by side" too.
   await page.getByRole('button', { name: 'Run the pair side by side', exact: true }).click();
   await page.locator('.compare-table tr.compare-row').first().waitFor({ timeout: 10_000 });
+  assert(split('offstage'), `running a pair fetched ${fetched.join(', ')}`);
 
   // The paste box's contents arrive as it first opens.
   await openMode(page, 'files');

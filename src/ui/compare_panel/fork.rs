@@ -132,7 +132,7 @@ fn run(launcher: Launcher, editor: Editor, parent: Record, point: ForkPoint) {
                     .await
                     .load(&text)
                     .map_err(|p| prefixed("the edited scenario", &view_model::problem_lines(&p)))?;
-                let child = crate::lazy::engine()
+                let child = crate::lazy::offstage()
                     .await
                     .fork_to_end(parent.clone(), seq, scenario, choice, token, rounds.model)
                     .await

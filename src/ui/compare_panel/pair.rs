@@ -68,7 +68,7 @@ fn run(launcher: Launcher, pair: Pair) {
                 let b_json = crate::lazy::builtin_json(pair.b.to_string())
                     .await
                     .unwrap_or_default();
-                crate::lazy::engine()
+                crate::lazy::offstage()
                     .await
                     .run_both(
                         (a_label, a_json.to_string()),

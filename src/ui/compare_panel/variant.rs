@@ -61,7 +61,7 @@ fn run(launcher: Launcher, editor: Editor, variant: Variant) {
         "Running A and B…".to_string(),
         Box::new(move |token, rounds| {
             Box::pin(async move {
-                crate::lazy::engine()
+                crate::lazy::offstage()
                     .await
                     .run_both(
                         ("A".to_string(), a),
