@@ -2,9 +2,9 @@
 //! turn's request, response and conversation as the wire carries them, a
 //! split module fetched once the engine has arrived and no run is going,
 //! see `Controller::quiet`: a first run needs it not, issue 28), the Run
-//! state panel (fetched with it), and two split modules drawn the first time their mode opens
-//! (`Modes::opened`): calling a tool by hand (Scenario) and the Compare
-//! panel (Compare).
+//! state panel (fetched with it), and two split modules drawn the first
+//! time their mode opens (`Modes::opened`): calling a tool by hand
+//! (Scenario) and the Compare panel (Compare).
 
 use leptos::prelude::*;
 
