@@ -37,6 +37,7 @@ pub fn TraceSection(
 ) -> impl IntoView {
     let events = controller.events();
     let idle = move || events.with(Vec::is_empty);
+    let kept = history.entries();
     let running = controller.running();
     let ended = move || !running.get() && events.with(|e| view_model::outcome_of(e).is_some());
     let banner =
@@ -76,7 +77,7 @@ pub fn TraceSection(
             // first time the mode opens.
             {move || lessons.mounted().get().then(|| Suspend::new(lessons_panel(lessons, editor, controller)))}
             <Show when=idle>
-                <p class="empty">"No run yet. Pick a scenario and press Run, or Step through it."</p>
+                <p class="empty">{move || empty_trace_text(kept.with(Vec::len))}</p>
             </Show>
             {Suspend::new(async move {
                 // Fetched once the engine has arrived, not beside it: Run
@@ -104,5 +105,31 @@ pub fn TraceSection(
                 {Suspend::new(history_panel(history, Callback::new(move |()| modes.open(Mode::Run))))}
             </Show>
         </section>
+    }
+}
+
+/// What the empty trace says. After a reload the trace is empty but the
+/// runs made before it are kept: "No run yet" would say they are gone.
+fn empty_trace_text(kept: usize) -> String {
+    let pick = "Pick a scenario and press Run, or Step through it.";
+    match kept {
+        0 => format!("No run yet. {pick}"),
+        1 => format!("No run in view. {pick} Your kept run is in History."),
+        n => format!("No run in view. {pick} Your {n} kept runs are in History."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::empty_trace_text;
+
+    #[test]
+    fn the_empty_trace_says_where_kept_runs_are() {
+        assert_eq!(
+            empty_trace_text(0),
+            "No run yet. Pick a scenario and press Run, or Step through it."
+        );
+        assert!(empty_trace_text(1).ends_with("Your kept run is in History."));
+        assert!(empty_trace_text(3).ends_with("Your 3 kept runs are in History."));
     }
 }

@@ -67,6 +67,10 @@ test('history: a finished run is listed, survives a reload, and a deleted run st
     JSON.stringify(after.map((e) => e.text)) === JSON.stringify(before.map((e) => e.text)),
     `a reload changed the list: ${JSON.stringify(after)} vs ${JSON.stringify(before)}`,
   );
+  // The trace is empty after a reload, and says where the runs went.
+  const emptyTrace = () => page.locator('section.trace > p.empty').textContent();
+  const said = await emptyTrace();
+  assert(said.startsWith('No run in view.') && said.endsWith('Your 2 kept runs are in History.'), `the empty trace says: ${said}`);
 
   await entries(page).nth(1).getByRole('button', { name: /^Delete / }).click();
   await waitForCount(page, 1);
@@ -82,6 +86,7 @@ test('history: a finished run is listed, survives a reload, and a deleted run st
   await page.reload();
   await page.locator('#scenario-picker').waitFor();
   assert((await entries(page).count()) === 0, 'Delete all did not last over a reload');
+  assert((await emptyTrace()).startsWith('No run yet.'), `with nothing kept the empty trace says: ${await emptyTrace()}`);
 });
 
 test('history: opening a kept run shows its trace, banner and scenario; Run starts a fresh run', async ({ page }) => {
