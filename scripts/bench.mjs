@@ -59,9 +59,11 @@ export const FIRST_RUN_GOAL = 350 * 1024;
  * the Model settings and the built-ins' files until the run is over cut
  * the bytes by the run's end (607 -> 587 KiB), not this figure; the
  * comparisons, forks, replays and the tool called by hand leaving the
- * engine (`lazy::offstage`), both, to 647 and 557 KiB, and the ceiling to 660.
+ * engine (`lazy::offstage`), both, to 647 and 557 KiB, and the ceiling to 660;
+ * the reader that words a file's problems leaving the engine
+ * (`lazy::check_scenario`), to 627 and 553 KiB, and the ceiling to 640.
  * Lower the ceiling again as code leaves the first visit. */
-export const FIRST_RUN_CEILING = 660 * 1024;
+export const FIRST_RUN_CEILING = 640 * 1024;
 /** The files of that same first visit: each is a round trip, and on a
  * classroom's 3G (150 ms) the count cost as much as the bytes when it was
  * 336. With the first visit's chunks grouped it is 18. */

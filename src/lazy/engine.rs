@@ -52,7 +52,11 @@ pub struct Play {
 /// private.
 pub trait Engine {
     /// The scenario in `text`, or every problem that stops it from loading.
-    fn load(&self, text: &str) -> Result<Scenario, Vec<Problem>>;
+    /// A file with no problem is read by the engine itself; any other is
+    /// read by `lazy::check_scenario`, fetched the first time one comes, so
+    /// the engine a first run fetches does not carry the reader that words
+    /// problems (issue 28).
+    fn load(&self, text: &str) -> LocalBoxFuture<'static, Result<Scenario, Vec<Problem>>>;
 
     /// `RequestShape::of`: the system prompt and each tool's spec of
     /// `scenario`, as its run sends them (the specs the run validates with),
@@ -79,8 +83,11 @@ pub(super) fn page_engine() -> &'static dyn Engine {
 }
 
 impl Engine for PageEngine {
-    fn load(&self, text: &str) -> Result<Scenario, Vec<Problem>> {
-        Scenario::load(text)
+    fn load(&self, text: &str) -> LocalBoxFuture<'static, Result<Scenario, Vec<Problem>>> {
+        match Scenario::load_if_clean(text) {
+            Some(scenario) => Box::pin(std::future::ready(Ok(scenario))),
+            None => Box::pin(super::check_scenario(text.to_string())),
+        }
     }
 
     fn wire_setup(&self, scenario: &Scenario) -> Result<RequestShape, Vec<Problem>> {

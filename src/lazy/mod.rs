@@ -7,8 +7,9 @@
 //!
 //! What the first paint leaves out through this module:
 //! - the run engine (`engine`, private here, handed out by [`engine()`]):
-//!   loading and checking a scenario, building and driving a run, validating
-//!   edited arguments. The editor's live check of the opening scenario
+//!   loading a scenario, building and driving a run, validating edited
+//!   arguments. Checking a file that has problems, and wording them, is
+//!   [`check_scenario`], fetched the first time a file has one. The editor's live check of the opening scenario
 //!   fetches it right after the first paint; a run started before it
 //!   arrives shows as running and goes ahead when it lands;
 //! - what the engine does that a first run never needs (`offstage`, handed
@@ -90,6 +91,16 @@ pub use offstage::Offstage;
 #[cfg_attr(feature = "split", lazy)]
 pub async fn engine() -> &'static dyn Engine {
     engine::page_engine()
+}
+
+/// `Scenario::load` in full: every problem of `text`, or the scenario it
+/// loads after a change (`10.0` in an integer field). The engine reads a
+/// file with no problem itself (`Scenario::load_if_clean`) and asks this
+/// only for the others, so the reader that finds and words problems is a
+/// module of its own, fetched the first time a file has one.
+#[cfg_attr(feature = "split", lazy)]
+pub async fn check_scenario(text: String) -> Result<Scenario, Vec<harness::scenario::Problem>> {
+    Scenario::load(&text)
 }
 
 /// What the engine does that a first run never needs (see `offstage`):
@@ -184,7 +195,7 @@ pub async fn builtin_id_of(text: String) -> Option<&'static str> {
 #[cfg_attr(feature = "split", lazy)]
 pub async fn scenario_file(file_name: String, text: String) -> Result<(), String> {
     crate::scenario_file::classify(&text).map_err(|not| not.message(&file_name))?;
-    engine::page_engine().load(&text).map(drop).map_err(|problems| {
+    engine::page_engine().load(&text).await.map(drop).map_err(|problems| {
         format!(
             "{file_name} was not imported: it is not a scenario the playground can run ({}). The editor is unchanged.",
             crate::view_model::problem_lines(&problems).join("; ")
@@ -352,7 +363,7 @@ pub async fn load_mcp(
     on_wire: Rc<dyn Fn(McpWire)>,
 ) -> Option<McpLoaded> {
     let engine = engine::page_engine();
-    let scenario = engine.load(&text).ok()?;
+    let scenario = engine.load(&text).await.ok()?;
     let filled = match mcp_text::fill_secrets(scenario, &secrets) {
         Ok(filled) => filled,
         Err(lines) => return Some(Err(lines)),

@@ -347,7 +347,7 @@ impl Controller {
         let current = move || self.run_id.get_untracked() == run;
         spawn_local(async move {
             let engine = lazy::engine().await;
-            let loaded = engine.load(&text);
+            let loaded = engine.load(&text).await;
             if !current() {
                 return;
             }

@@ -185,7 +185,7 @@ impl Editor {
         Effect::new(move |_| {
             let text = self.text.get();
             spawn_local(async move {
-                let lines = match lazy::engine().await.load(&text) {
+                let lines = match lazy::engine().await.load(&text).await {
                     Ok(_) => Vec::new(),
                     Err(problems) => view_model::problem_lines(&problems),
                 };

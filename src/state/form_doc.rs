@@ -86,7 +86,7 @@ impl Variant {
                 return;
             }
             spawn_local(async move {
-                let lines = match lazy::engine().await.load(&text) {
+                let lines = match lazy::engine().await.load(&text).await {
                     Ok(_) => Vec::new(),
                     Err(problems) => view_model::problem_lines(&problems),
                 };

@@ -508,7 +508,7 @@ impl History {
         let text = self.editor.text().get_untracked();
         self.replaying.set(true);
         spawn_local(async move {
-            let scenario = match lazy::engine().await.load(&text) {
+            let scenario = match lazy::engine().await.load(&text).await {
                 Ok(scenario) => scenario,
                 Err(problems) => {
                     let lines = view_model::problem_lines(&problems).join("; ");
@@ -583,7 +583,7 @@ impl History {
     /// The batch itself: load the editor's scenario, match, replay each.
     async fn replay_batch(self, text: String) {
         let engine = lazy::engine().await;
-        let scenario = match engine.load(&text) {
+        let scenario = match engine.load(&text).await {
             Ok(scenario) => scenario,
             Err(problems) => {
                 self.batch.set(Some(Err(format!(

@@ -56,7 +56,7 @@ fn ToolBench(text: ReadSignal<String>) -> impl IntoView {
             let said = |problems: Vec<harness::scenario::Problem>| {
                 problems.iter().map(ToString::to_string).collect::<Vec<_>>()
             };
-            let scenario = engine.load(&text).map_err(said)?;
+            let scenario = engine.load(&text).await.map_err(said)?;
             engine
                 .wire_setup(&scenario)
                 .map(|shape| shape.tools)

@@ -195,7 +195,8 @@ test('code splitting: the page paints and shows its scenario with no split modul
   // (no server named), the paste box and the OpenTelemetry box (closed).
   // Nor the engine's work that no first run does (comparisons, forks,
   // replays, a tool called by hand).
-  for (const feature of ['turn_wire', 'parse_record', 'provider_model', 'mcp_panel', 'run_paste', 'otel_send', 'offstage']) {
+  // Nor the reader that words a file's problems: these files have none.
+  for (const feature of ['turn_wire', 'parse_record', 'provider_model', 'mcp_panel', 'run_paste', 'otel_send', 'offstage', 'check_scenario']) {
     assert(!split(feature), `${feature} was fetched before it was used: ${fetched.join(', ')}`);
   }
   // Each file once: a group of modules is fetched as one file (scripts/wasm-group.mjs).
@@ -243,4 +244,14 @@ test('code splitting: the page paints and shows its scenario with no split modul
   const provider = await runGetTimeOverLocalServer(page);
   assert(provider === 'done', `the provider run ended ${provider}`);
   assert(split('provider_model'), `a provider run fetched ${fetched.join(', ')}`);
+
+  // A file with a problem: the reader that words it arrives, and says it.
+  await openMode(page, 'run');
+  const broken = { ...opening, limits: { max_turn: 3 } };
+  await page.locator('#scenario-json').fill(JSON.stringify(broken, null, 2));
+  const problem = page.locator('.problems ul[role="alert"] li').first();
+  await problem.waitFor({ timeout: 5_000 });
+  const said = await problem.innerText();
+  assert(said.startsWith('limits.max_turn: '), `the problem shown: ${said}`);
+  assert(split('check_scenario'), `a file with a problem fetched ${fetched.join(', ')}`);
 });

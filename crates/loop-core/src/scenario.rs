@@ -10,10 +10,13 @@
 //! what a schema cannot say (unknown built-in tools, duplicate names, tool
 //! schemas using unsupported keywords, bad regexes, `loop_from` out of range,
 //! an inline tool with no handler or two). All of them report at once, each
-//! problem with its path. Nothing in loading panics.
+//! problem with its path. Nothing in loading panics. A file with no problem
+//! can also be loaded without the code that words problems (`clean`), which
+//! is how the web page's engine loads it.
 
 pub mod bounds;
 mod check;
+mod clean;
 mod numbers;
 mod parts;
 pub mod syntax;
@@ -212,6 +215,14 @@ impl Scenario {
             .map_err(|e| vec![problem("", syntax::describe(&e, text))])?;
         spellings.put_stand_ins(&mut value);
         check::check(value, &spellings)
+    }
+
+    /// The scenario in `text` when it loads with nothing to report, without
+    /// running the reader that words problems (see `clean`); `None` means
+    /// "ask `load`", which then either says what is wrong or loads a file
+    /// that needed a change (`10.0` in an integer field).
+    pub fn load_if_clean(text: &str) -> Option<Scenario> {
+        clean::load_if_clean(text)
     }
 
     /// Checks an already parsed scenario (from a record, say) as `load`

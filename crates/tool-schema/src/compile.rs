@@ -160,7 +160,9 @@ impl<'s> Compiler<'s> {
                         let child = self.node(v, pointer::push(kp, name), d, kw);
                         k.properties.push((name.clone(), child));
                     }
-                    k.properties.sort_by(|a, b| a.0.cmp(&b.0));
+                    // Keys of one JSON object are distinct, so an unstable sort gives the
+                    // same order, with less code in the web bundle than a stable one.
+                    k.properties.sort_unstable_by(|a, b| a.0.cmp(&b.0));
                 }
             }
             "patternProperties" => {

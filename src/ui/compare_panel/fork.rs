@@ -128,10 +128,10 @@ fn run(launcher: Launcher, editor: Editor, parent: Record, point: ForkPoint) {
         format!("Forking {label}…"),
         Box::new(move |token, rounds| {
             Box::pin(async move {
-                let scenario = crate::lazy::engine()
-                    .await
-                    .load(&text)
-                    .map_err(|p| prefixed("the edited scenario", &view_model::problem_lines(&p)))?;
+                let scenario =
+                    crate::lazy::engine().await.load(&text).await.map_err(|p| {
+                        prefixed("the edited scenario", &view_model::problem_lines(&p))
+                    })?;
                 let child = crate::lazy::offstage()
                     .await
                     .fork_to_end(parent.clone(), seq, scenario, choice, token, rounds.model)
