@@ -154,7 +154,7 @@ pub(super) async fn resolve_mcp(scenario: Scenario, on_wire: Rc<dyn Fn(McpWire)>
         .enumerate()
         .filter_map(|(i, server)| {
             let url = harness::provider::parse_base_url(&server.url).ok()?;
-            let why = crate::connect_src::csp_problem(&url, &origin)?;
+            let why = crate::connect_src::connect_problem(&url, &origin)?;
             Some(format!("mcp_servers[{i}].url: {why}"))
         })
         .collect();

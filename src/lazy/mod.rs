@@ -324,7 +324,7 @@ pub async fn send_otlp(
     let endpoint = send::endpoint(&endpoint).map_err(|why| why.to_string())?;
     let origin = crate::browser::csp::page_origin();
     if let Ok(url) = harness::provider::parse_base_url(&endpoint) {
-        if let Some(why) = crate::connect_src::csp_problem(&url, &origin) {
+        if let Some(why) = crate::connect_src::connect_problem(&url, &origin) {
             return Err(format!("OTLP endpoint: {why}"));
         }
     }

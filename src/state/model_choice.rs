@@ -245,7 +245,7 @@ pub fn setting_problems(
 ) -> Vec<(SettingField, String)> {
     let mut problems = provider::check_settings(settings, key);
     if let Ok(url) = provider::parse_base_url(&settings.base_url) {
-        if let Some(problem) = crate::connect_src::csp_problem(&url, page_origin) {
+        if let Some(problem) = crate::connect_src::connect_problem(&url, page_origin) {
             problems.push((SettingField::BaseUrl, format!("Base URL: {problem}")));
         }
     }

@@ -4,6 +4,7 @@
 // that keeps the run's trace, and the page paints with no split module, each
 // loading when it is needed.
 
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { SECRET, artifacts, assert, button, openMode, pick, runBuiltin, serveScenario, test } from './lib.mjs';
@@ -101,7 +102,46 @@ test('a base URL the Content-Security-Policy does not allow is reported in Model
   });
   assert(await button(page, 'Run').isDisabled(), 'Run is enabled for a base URL the page cannot reach');
   // Back to a local server: allowed again.
-  await page.getByLabel('Base URL').fill('http://127.0.0.1:9');
+  await page.getByLabel('Base URL').fill('http://127.0.0.1:8787');
+  assert(await button(page, 'Run').isEnabled(), `Run stays disabled: ${await page.locator('#run-blocker').innerText()}`);
+});
+
+test('a base URL on a port browsers refuse is named as such, not as CORS', async ({ page, errors }) => {
+  // The browser's refusal, with a server that would answer: one listening
+  // on port 6000 (a bad port) and the same on an ordinary port, both
+  // allowing any origin.
+  const answer = (request, response) => {
+    response.writeHead(200, { 'access-control-allow-origin': '*' });
+    response.end('{}');
+  };
+  const bad = createServer(answer);
+  const ordinary = createServer(answer);
+  await new Promise((done) => bad.listen(6000, '127.0.0.1', done));
+  await new Promise((done) => ordinary.listen(0, '127.0.0.1', done));
+  try {
+    const reach = (url) => page.evaluate((u) => fetch(u).then(() => 'answered', (e) => `refused: ${e}`), url);
+    const ordinaryPort = ordinary.address().port;
+    assert((await reach(`http://127.0.0.1:${ordinaryPort}/`)) === 'answered', 'the ordinary port did not answer');
+    const refused = await reach('http://127.0.0.1:6000/');
+    assert(refused.startsWith('refused'), `Chromium fetched from port 6000: ${refused}`);
+    // Chromium reports the refusal on the console too: that is the point here.
+    drop(errors, /ERR_UNSAFE_PORT|Failed to fetch/);
+  } finally {
+    bad.close();
+    ordinary.close();
+  }
+  await pick(page, 'get-time');
+  await page.getByLabel('Model source').selectOption({ label: 'OpenAI Chat Completions' });
+  await page.getByLabel('Base URL').fill('http://127.0.0.1:6000/v1');
+  await page.locator('#model-name').fill('my-model');
+  await page.getByLabel('API key', { exact: true }).fill(SECRET);
+  const says = 'browsers never connect to port 6000 (http://127.0.0.1:6000), whatever listens there';
+  await page.locator('.model-settings .field-error', { hasText: says }).waitFor({ timeout: 2_000 });
+  await page.locator('#run-blocker', { hasText: says }).waitFor({ timeout: 10_000 }).catch(async () => {
+    throw new Error(`blocker: ${await page.locator('#run-blocker').innerText()}`);
+  });
+  assert(await button(page, 'Run').isDisabled(), 'Run is enabled for a port the browser refuses');
+  await page.getByLabel('Base URL').fill('http://127.0.0.1:8787/v1');
   assert(await button(page, 'Run').isEnabled(), `Run stays disabled: ${await page.locator('#run-blocker').innerText()}`);
 });
 
