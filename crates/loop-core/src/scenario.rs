@@ -20,6 +20,7 @@ mod clean;
 mod numbers;
 mod parts;
 pub mod syntax;
+mod unbuffered;
 
 use std::rc::Rc;
 use std::sync::OnceLock;
@@ -83,7 +84,8 @@ pub struct Scenario {
     pub mcp: Option<ResolvedMcp>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Read by `unbuffered`'s `Deserialize`, as serde's untagged enum would.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum ToolEntry {
     Builtin(String),
@@ -127,7 +129,8 @@ fn empty_object_schema() -> Value {
     serde_json::json!({"type": "object"})
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Read by `unbuffered`'s `Deserialize`, as serde's tagged enum would.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ModelConfig {
     Scripted {
