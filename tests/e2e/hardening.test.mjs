@@ -86,12 +86,17 @@ test('the Content-Security-Policy blocks an injected inline script and a request
   drop(errors, /Content Security Policy|Failed to fetch/);
 });
 
-test('a base URL the Content-Security-Policy does not allow is reported in Model settings before a run', async ({ page }) => {
+/** get-time, with OpenAI Chat Completions at `baseUrl` in the Model settings. */
+async function chooseOpenAiAt(page, baseUrl) {
   await pick(page, 'get-time');
   await page.getByLabel('Model source').selectOption({ label: 'OpenAI Chat Completions' });
-  await page.getByLabel('Base URL').fill('https://llm.example.com:8443/v1');
+  await page.getByLabel('Base URL').fill(baseUrl);
   await page.locator('#model-name').fill('my-model');
   await page.getByLabel('API key', { exact: true }).fill(SECRET);
+}
+
+test('a base URL the Content-Security-Policy does not allow is reported in Model settings before a run', async ({ page }) => {
+  await chooseOpenAiAt(page, 'https://llm.example.com:8443/v1');
   const says = 'add https://llm.example.com:8443 to connect-src in index.html';
   await page.locator('.model-settings .field-error', { hasText: says }).waitFor({ timeout: 2_000 });
   // The blocker may first say the picked scenario is still loading (the
@@ -130,11 +135,7 @@ test('a base URL on a port browsers refuse is named as such, not as CORS', async
     bad.close();
     ordinary.close();
   }
-  await pick(page, 'get-time');
-  await page.getByLabel('Model source').selectOption({ label: 'OpenAI Chat Completions' });
-  await page.getByLabel('Base URL').fill('http://127.0.0.1:6000/v1');
-  await page.locator('#model-name').fill('my-model');
-  await page.getByLabel('API key', { exact: true }).fill(SECRET);
+  await chooseOpenAiAt(page, 'http://127.0.0.1:6000/v1');
   const says = 'browsers never connect to port 6000 (http://127.0.0.1:6000), whatever listens there';
   await page.locator('.model-settings .field-error', { hasText: says }).waitFor({ timeout: 2_000 });
   await page.locator('#run-blocker', { hasText: says }).waitFor({ timeout: 10_000 }).catch(async () => {

@@ -158,6 +158,23 @@ mod tests {
         })
     }
 
+    /// Each case read from a `Value` and from its text gives what the
+    /// derived reader gives (`None` for a refusal).
+    fn agree<T>(cases: &[Value], derived: fn(&Value) -> Option<T>)
+    where
+        T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+    {
+        for case in cases {
+            assert_eq!(T::deserialize(case).ok(), derived(case), "{case}");
+            let text = case.to_string();
+            assert_eq!(
+                serde_json::from_str::<T>(&text).ok(),
+                derived(case),
+                "{text} from text"
+            );
+        }
+    }
+
     #[test]
     fn the_model_reads_and_refuses_what_the_derived_tagged_enum_did() {
         let response = json!({"text": "hi", "tool_calls": [{"name": "get_time", "args": {}}]});
@@ -181,19 +198,7 @@ mod tests {
             json!("scripted"),
             json!(null),
         ];
-        for case in cases {
-            assert_eq!(
-                ModelConfig::deserialize(&case).ok(),
-                derived_model(&case),
-                "{case}"
-            );
-            let text = case.to_string();
-            assert_eq!(
-                serde_json::from_str::<ModelConfig>(&text).ok(),
-                derived_model(&case),
-                "{text} from text"
-            );
-        }
+        agree(&cases, derived_model);
     }
 
     #[test]
@@ -212,18 +217,6 @@ mod tests {
             json!(null),
             json!(true),
         ];
-        for case in cases {
-            assert_eq!(
-                ToolEntry::deserialize(&case).ok(),
-                derived_entry(&case),
-                "{case}"
-            );
-            let text = case.to_string();
-            assert_eq!(
-                serde_json::from_str::<ToolEntry>(&text).ok(),
-                derived_entry(&case),
-                "{text} from text"
-            );
-        }
+        agree(&cases, derived_entry);
     }
 }
