@@ -35,7 +35,7 @@
 //! the engine), and the rest costs the first paint about 3 KiB.
 //!
 //! The rule that keeps the engine out of the first paint: in the web app,
-//! `Scenario::load`, `Scenario::build*`, `harness::run_scenario*`,
+//! `Scenario::load`, `Scenario::load_if_clean`, `Scenario::build*`, `harness::run_scenario*`,
 //! `harness::replay::replay*`, `harness::fork::fork`, `library::json_of` and
 //! `BuiltinScenario::json` are called only in this module. `clippy.toml`
 //! lists them under `disallowed-methods`, and this module alone allows them
@@ -236,6 +236,10 @@ pub async fn parse_record(text: String) -> Result<Record, String> {
     Record::from_jsonl(&text).map_err(|error| error.to_string())
 }
 
+/// What the page says of a JSON object of no shape it knows, before what
+/// reading it as a request body found.
+const NOT_A_RUN_FILE: &str = "none of the files the playground reads (a run record or trace, an OpenTelemetry trace, a provider's request or response)";
+
 /// A run file picked for import, read by `harness::import::read` (the
 /// CLI's `import` reads with it too): a record (or a bare trace) as JSON
 /// Lines, an OpenTelemetry trace as OTLP/JSON, a provider's request body,
@@ -298,6 +302,9 @@ pub async fn read_run_file(text: String, in_view: Record) -> Result<(Record, Vec
         }
         Err(ImportError::Request(why)) => {
             Err(format!("not a request body the playground can read: {why}"))
+        }
+        Err(ImportError::Unknown(why)) => {
+            Err(format!("{NOT_A_RUN_FILE}; as a request body, {why}"))
         }
         Err(other) => Err(other.to_string()),
     }

@@ -174,6 +174,19 @@ test('history: a broken import says which line is wrong and keeps the current tr
   await importRun(page, empty);
   await page.waitForFunction(() => document.querySelector('.run-file-notice').innerText.includes('history-empty.jsonl'));
   assert((await notice.innerText()).includes('the file is empty'), `empty-file message: ${await notice.innerText()}`);
+  // One JSON line of no known shape is said to be none of the files the
+  // page reads, not only "not a request body".
+  const unknown = join(artifacts, 'history-unknown.jsonl');
+  await writeFile(unknown, '{"name": "x"}\n');
+  await importRun(page, unknown);
+  await page.waitForFunction(() => document.querySelector('.run-file-notice').innerText.includes('history-unknown.jsonl'));
+  const said = await notice.innerText();
+  assert(
+    said.startsWith('Could not import history-unknown.jsonl: none of the files the playground reads (a run record or trace, an OpenTelemetry trace, a provider') &&
+      said.includes('as a request body, neither "messages"'),
+    `unknown-file message: ${said}`,
+  );
+  assert((await page.locator('.timeline .event').count()) === rows, 'an unknown file changed the trace');
 });
 
 test('history: replay of an unchanged scenario passes; after a tool change it fails with the difference', async ({ page }) => {

@@ -47,7 +47,11 @@ pub fn import_command(args: &ImportArgs) -> ExitCode {
     let imported = match harness::import::read(&text, None) {
         Ok(imported) => imported,
         Err(ImportError::Request(why)) => {
-            eprintln!("agent-loop: {shown}: not an OpenTelemetry trace nor a request body it can read: {why}");
+            eprintln!("agent-loop: {shown}: not a request body it can read: {why}");
+            return ExitCode::from(2);
+        }
+        Err(ImportError::Unknown(why)) => {
+            eprintln!("agent-loop: {shown}: none of the files it reads (a run record or trace, an OpenTelemetry trace, a provider's request or response); as a request body, {why}");
             return ExitCode::from(2);
         }
         Err(why) => {

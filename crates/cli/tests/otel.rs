@@ -100,6 +100,18 @@ fn export_needs_a_format_and_import_names_what_is_wrong() {
     let import = agent_loop(&["import", bad.to_str().unwrap()]);
     assert_eq!(import.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&import.stderr).contains("not-a-trace.json: "));
+    // One JSON line of no known shape: said to be none of them, not only
+    // "not a request body".
+    let unknown = temp("one-line.jsonl");
+    std::fs::write(&unknown, "{\"name\":\"x\"}\n").unwrap();
+    let import = agent_loop(&["import", unknown.to_str().unwrap()]);
+    assert_eq!(import.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&import.stderr);
+    assert!(
+        stderr.contains("none of the files it reads (a run record or trace")
+            && stderr.contains("as a request body, neither \"messages\""),
+        "{stderr}"
+    );
 }
 
 #[test]

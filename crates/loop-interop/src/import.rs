@@ -121,6 +121,9 @@ pub enum ImportError {
     Otlp(OtlpError),
     Request(TranscriptError),
     Response(TranscriptError),
+    /// A JSON object of none of the known shapes: what reading it as a
+    /// request body (the likeliest of them) found.
+    Unknown(TranscriptError),
 }
 
 impl ImportError {
@@ -129,7 +132,7 @@ impl ImportError {
         match self {
             ImportError::Record(_) => Kind::Record,
             ImportError::Otlp(_) => Kind::Otlp,
-            ImportError::Request(_) => Kind::Request,
+            ImportError::Request(_) | ImportError::Unknown(_) => Kind::Request,
             ImportError::Response(_) => Kind::Response,
         }
     }
@@ -139,7 +142,9 @@ impl ImportError {
         match self {
             ImportError::Record(error) => error.to_string(),
             ImportError::Otlp(error) => error.to_string(),
-            ImportError::Request(error) | ImportError::Response(error) => error.to_string(),
+            ImportError::Request(error)
+            | ImportError::Response(error)
+            | ImportError::Unknown(error) => error.to_string(),
         }
     }
 }
@@ -172,9 +177,12 @@ pub fn read(text: &str, in_view: Option<&Record>) -> Result<Import, ImportError>
         (Some(Kind::Otlp), Some(document)) => from_otlp(&document)
             .map(Import::Otlp)
             .map_err(ImportError::Otlp),
-        (Some(Kind::Request) | None, Some(document)) => import_request(&document)
+        (Some(Kind::Request), Some(document)) => import_request(&document)
             .map(Import::Request)
             .map_err(ImportError::Request),
+        (None, Some(document)) => import_request(&document)
+            .map(Import::Request)
+            .map_err(ImportError::Unknown),
         _ => Record::from_jsonl(text)
             .map(Import::Record)
             .map_err(ImportError::Record),
@@ -237,6 +245,7 @@ mod tests {
     #[test]
     fn an_object_of_no_known_shape_is_told_what_a_request_body_holds() {
         let error = read(r#"{"name":"x"}"#, None).unwrap_err();
+        assert!(matches!(error, ImportError::Unknown(_)), "{error:?}");
         assert_eq!(error.kind(), Kind::Request);
         assert!(error.why().contains("\"messages\""), "{error}");
         let error = read(r#"{"resourceSpans":[]}"#, None).unwrap_err();
