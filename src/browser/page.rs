@@ -16,6 +16,13 @@ const SCENARIO_KEY: &str = "agent-loop-playground.scenario";
 const SELECTION_KEY: &str = "agent-loop-playground.selection";
 /// The `localStorage` key of where the autosaved text came from (`Provenance::to_saved`).
 const PROVENANCE_KEY: &str = "agent-loop-playground.provenance";
+/// The `localStorage` keys of the text a replacement took away (the editor's
+/// Undo), with its provenance and picker value, saved as the text is.
+const REPLACED_KEYS: [&str; 3] = [
+    "agent-loop-playground.replaced",
+    "agent-loop-playground.replaced-provenance",
+    "agent-loop-playground.replaced-selection",
+];
 /// The `localStorage` key of the chosen theme (`light`, `dark`; absent: system).
 const THEME_KEY: &str = "agent-loop-playground.theme";
 
@@ -54,6 +61,40 @@ pub fn saved_provenance() -> Option<String> {
 pub fn save_provenance(saved: &str) {
     if let Some(storage) = storage() {
         let _ = storage.set_item(PROVENANCE_KEY, saved);
+    }
+}
+
+/// The editor's Undo slot: text, provenance (`Provenance::to_saved`), picker value.
+pub fn saved_replaced() -> Option<(String, String, String)> {
+    let storage = storage()?;
+    let [text, provenance, selected] =
+        REPLACED_KEYS.map(|key| storage.get_item(key).ok().flatten());
+    Some((
+        text?,
+        provenance.unwrap_or_default(),
+        selected.unwrap_or_default(),
+    ))
+}
+
+/// Saves the Undo slot, or clears it with `None`.
+pub fn save_replaced(replaced: Option<(&str, String, &str)>) {
+    let Some(storage) = storage() else {
+        return;
+    };
+    match replaced {
+        Some((text, provenance, selected)) => {
+            for (key, value) in REPLACED_KEYS
+                .iter()
+                .zip([text, provenance.as_str(), selected])
+            {
+                let _ = storage.set_item(key, value);
+            }
+        }
+        None => {
+            for key in REPLACED_KEYS {
+                let _ = storage.remove_item(key);
+            }
+        }
     }
 }
 

@@ -153,17 +153,26 @@ impl Editor {
             replaced: RwSignal::new(None),
             lock: RwSignal::new(None),
         };
-        if let Some(draft) = draft {
-            if editor
-                .provenance
-                .with_untracked(|p| p.source == Source::Link)
-            {
-                let pristine = matches!(draft.provenance.source, Source::Builtin(_))
-                    && !draft.provenance.edited;
-                if !pristine && draft.text != editor.text.get_untracked() {
-                    editor.replaced.set(Some(draft));
-                }
+        let from_link = editor
+            .provenance
+            .with_untracked(|p| p.source == Source::Link);
+        if let (Some(draft), true) = (draft, from_link) {
+            let pristine =
+                matches!(draft.provenance.source, Source::Builtin(_)) && !draft.provenance.edited;
+            if !pristine && draft.text != editor.text.get_untracked() {
+                editor.set_replaced(Some(draft));
             }
+        } else if let Some((text, provenance, selected)) = page::saved_replaced() {
+            // The Undo offered before the reload, still offered.
+            editor.replaced.set(Some(Replaced {
+                text,
+                provenance: Provenance::from_saved(&provenance),
+                selected: if selected.is_empty() {
+                    CUSTOM.to_string()
+                } else {
+                    selected
+                },
+            }));
         }
         if mcp.moved().get_untracked().is_some() {
             page::save_scenario(&editor.text.get_untracked());
@@ -315,6 +324,9 @@ impl Editor {
             self.set_selected(CUSTOM);
             return;
         }
+        // What Undo brings back, taken before the picker shows the choice:
+        // with the picker's value it had, not the one picked.
+        let before = self.current();
         self.loading.set(true);
         // What arrived before (a link, a file) is no longer what the editor holds.
         self.arrival.set(None);
@@ -327,7 +339,7 @@ impl Editor {
             }
             self.loading.set(false);
             if let Some(json) = json {
-                self.remember_replaced(json);
+                self.remember(before, json);
                 self.set_text(json.to_string());
                 self.replaced();
                 self.set_provenance(Provenance::fresh(Source::Builtin(id.clone())));
@@ -366,7 +378,7 @@ impl Editor {
 
     /// A whole scenario arrived (an imported file, a pasted link, an opened run).
     pub fn load(self, text: String, source: Source) {
-        self.remember_replaced(&text);
+        self.remember(self.current(), &text);
         self.next_pick();
         self.set_selected(CUSTOM);
         self.set_provenance(Provenance::fresh(source));
@@ -392,7 +404,7 @@ impl Editor {
         self.replaced();
         self.set_provenance(back.provenance);
         self.set_selected(&back.selected);
-        self.replaced.set(Some(now));
+        self.set_replaced(Some(now));
         self.arrival.set(Some(UNDONE.to_string()));
     }
 
@@ -404,16 +416,28 @@ impl Editor {
         }
     }
 
-    /// Before `incoming` replaces the text: keeps the text for Undo when it
-    /// is work a pick cannot bring back (anything but an unedited built-in)
-    /// and differs from what comes in.
-    fn remember_replaced(self, incoming: &str) {
-        let now = self.current();
+    /// Before `incoming` replaces the text: keeps `before` (what the editor
+    /// held) for Undo when it is work a pick cannot bring back (anything but
+    /// an unedited built-in) and differs from what comes in.
+    fn remember(self, before: Replaced, incoming: &str) {
         let pristine =
-            matches!(now.provenance.source, Source::Builtin(_)) && !now.provenance.edited;
-        if !pristine && now.text != incoming {
-            self.replaced.set(Some(now));
+            matches!(before.provenance.source, Source::Builtin(_)) && !before.provenance.edited;
+        if !pristine && before.text != incoming {
+            self.set_replaced(Some(before));
         }
+    }
+
+    /// The Undo slot, saved beside the text: a reload must not lose the
+    /// person's work that a pick replaced.
+    fn set_replaced(self, replaced: Option<Replaced>) {
+        page::save_replaced(replaced.as_ref().map(|r| {
+            (
+                r.text.as_str(),
+                r.provenance.to_saved(),
+                r.selected.as_str(),
+            )
+        }));
+        self.replaced.set(replaced);
     }
 
     fn mark_edited(self) {

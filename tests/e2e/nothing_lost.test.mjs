@@ -109,10 +109,24 @@ test('nothing lost: an import and a pick that replace edits can be undone, and U
   assert((await page.locator('#scenario-json').inputValue()) !== edited, 'the pick did not load');
   await page.locator('.undo-replace').click();
   assert((await page.locator('#scenario-json').inputValue()) === edited, 'Undo after a pick did not bring back the edits');
+  // The picker names what the editor holds now, not the pick it undid.
+  const picked = () => page.locator('#scenario-picker').evaluate((select) => select.selectedOptions[0]?.textContent ?? '');
+  assert((await picked()) === 'Edited from What time is it? (seed 001)', `the picker says ${await picked()} after Undo`);
   await page.reload();
   await page.locator('#scenario-picker').waitFor();
   assert((await page.locator('#scenario-json').inputValue()) === edited, 'the edits brought back were not saved');
-}, { timeoutMs: 45_000 });
+  assert((await picked()) === 'Edited from What time is it? (seed 001)', `the picker says ${await picked()} after a reload`);
+
+  // A pick over edits, then a reload before Undo: Undo is still offered,
+  // and brings the edits back.
+  await pick(page, 'turn-limit');
+  assert((await page.locator('#scenario-json').inputValue()) !== edited, 'the second pick did not load');
+  await page.reload();
+  await page.locator('#scenario-picker').waitFor();
+  await page.locator('.undo-replace').click({ timeout: 5_000 });
+  assert((await page.locator('#scenario-json').inputValue()) === edited, 'the edits a pick replaced were lost by a reload');
+  assert((await picked()) === 'Edited from What time is it? (seed 001)', `the picker says ${await picked()} after a reload and Undo`);
+}, { timeoutMs: 60_000 });
 
 test('nothing lost: absurd prices, usage and budgets are refused with their paths before a run can start', async ({ page }) => {
   await pick(page, 'get-time');
