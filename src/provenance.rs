@@ -19,6 +19,8 @@ pub enum Source {
     File,
     /// The scenario of a run opened from the history.
     KeptRun,
+    /// A lesson's starting scenario (by the lesson's title).
+    Lesson(String),
 }
 
 /// The text's origin and whether the person has changed it since.
@@ -45,6 +47,7 @@ impl Provenance {
             Source::Link => "a shared link".to_string(),
             Source::File => "an imported file".to_string(),
             Source::KeptRun => "a kept run".to_string(),
+            Source::Lesson(title) => format!("the lesson “{title}”"),
         };
         if self.edited {
             format!("Edited from {from}")
@@ -63,6 +66,7 @@ impl Provenance {
             Source::Link => "link".to_string(),
             Source::File => "file".to_string(),
             Source::KeptRun => "run".to_string(),
+            Source::Lesson(title) => format!("lesson:{title}"),
         };
         if self.edited {
             format!("edited:{source}")
@@ -81,8 +85,12 @@ impl Provenance {
             "link" => Source::Link,
             "file" => Source::File,
             "run" => Source::KeptRun,
-            other => match other.strip_prefix("builtin:") {
-                Some(id) if !id.is_empty() => Source::Builtin(id.to_string()),
+            other => match (
+                other.strip_prefix("builtin:"),
+                other.strip_prefix("lesson:"),
+            ) {
+                (Some(id), _) if !id.is_empty() => Source::Builtin(id.to_string()),
+                (_, Some(title)) if !title.is_empty() => Source::Lesson(title.to_string()),
                 _ => Source::Own,
             },
         };
@@ -153,6 +161,10 @@ mod tests {
         };
         assert_eq!(edited_file.label(names), "Edited from an imported file");
         assert_eq!(
+            Provenance::fresh(Source::Lesson("Stop a runaway loop".into())).label(names),
+            "From the lesson “Stop a runaway loop”"
+        );
+        assert_eq!(
             Provenance::fresh(Source::Own).label(names),
             "Custom (paste JSON)"
         );
@@ -173,6 +185,10 @@ mod tests {
                 edited: true,
             },
             Provenance::fresh(Source::KeptRun),
+            Provenance {
+                source: Source::Lesson("Stop a runaway loop".into()),
+                edited: true,
+            },
         ];
         for p in all {
             assert_eq!(Provenance::from_saved(&p.to_saved()), p);

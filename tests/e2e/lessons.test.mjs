@@ -59,6 +59,12 @@ test('lessons: a limit lesson is solved by editing its limit; a wrong Check says
   assert(goal.includes('You may change only: limits.max_turns'), `what may change: ${goal}`);
   // Its start takes the built-in's max_turns away: the default applies.
   assert(!('max_turns' in (await scenario(page)).limits), 'the lesson did not load its starting scenario');
+  // The picker says where the text came from, and the scenario's lesson line
+  // is the lesson's intro, not the built-in's (which tells of a limit of 3).
+  const picked = await page.locator('#scenario-picker').evaluate((select) => select.selectedOptions[0]?.textContent ?? '');
+  assert(picked === 'From the lesson “Stop a runaway loop”', `the picker says ${picked}`);
+  const line = await page.locator('.lesson').textContent();
+  assert(line.startsWith('This agent never stops calling get_time') && !line.includes('after the third call'), `the scenario's lesson line: ${line}`);
 
   // As given, the default limit stops it after 10 calls: the run meets the
   // status and not the call count, and Check says so part by part.

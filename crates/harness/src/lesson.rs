@@ -279,6 +279,14 @@ impl Lesson {
         };
         if let Some(patch) = value.get("start") {
             patch::merge_patch(&mut start, patch);
+            // The built-in's own description tells what it does as shipped,
+            // which the patch changed ("after the third call, the run stops"
+            // over a start with no limit): the page shows the lesson's intro
+            // in its place, unless the patch words a description itself.
+            let worded = patch.get("description").is_some();
+            if let (Some(_), false, Some(object)) = (&based_on, worded, start.as_object_mut()) {
+                object.insert("description".into(), Value::String(fields.intro.clone()));
+            }
         }
         let at_scenario = under(prefix, "scenario");
         let scenario = match Scenario::from_value(start.clone()) {

@@ -40,6 +40,29 @@ async fn every_builtin_lesson_is_true() {
     }
 }
 
+/// The page shows the start's `description` as the scenario's lesson: a
+/// built-in's own one tells what it does as shipped, which a `start` patch
+/// changed (turn-limit's "after the third call's tools run, the run stops"
+/// over a start with no limit), so a patched start says the lesson's intro.
+#[test]
+fn a_patched_start_says_the_lessons_intro_not_the_builtins_description() {
+    let lesson = builtin("turn-limit").expect("the lesson loads");
+    assert_eq!(lesson.start["limits"], json!({}));
+    assert_eq!(lesson.start["description"], json!(lesson.intro));
+    assert_eq!(lesson.scenario.description, lesson.intro);
+    for id in BUILTIN_LESSONS {
+        let lesson = builtin(id).unwrap_or_else(|p| panic!("{id}: {p:?}"));
+        let Some(based_on) = &lesson.based_on else {
+            continue;
+        };
+        let shipped = harness::library::find(based_on).expect("a built-in");
+        let shipped: serde_json::Value = serde_json::from_str(shipped.json()).unwrap();
+        if lesson.start != shipped {
+            assert_eq!(lesson.start["description"], json!(lesson.intro), "{id}");
+        }
+    }
+}
+
 #[test]
 fn the_course_covers_what_the_issue_lists() {
     let course = builtin_course().expect("the built-in course loads");

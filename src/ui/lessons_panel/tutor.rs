@@ -71,7 +71,7 @@ impl Tutor {
         let text = pretty(&lesson.start);
         self.allowed.set_value(text.clone());
         self.controller.clear_for_another_scenario();
-        self.editor.load(text, Source::File);
+        self.editor.load(text, Source::Lesson(lesson.title.clone()));
         self.editor
             .set_arrival(Some(format!("Opened the lesson “{}”.", lesson.title)));
         self.attempt.restart();
