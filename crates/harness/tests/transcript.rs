@@ -96,6 +96,28 @@ fn what_the_scenario_cannot_hold_is_listed() {
     );
 }
 
+/// The task is the first user message's text: a body whose first message
+/// holds none says so, not what the scenario's validator makes of "".
+#[test]
+fn a_first_user_message_with_no_text_is_named_as_the_problem() {
+    for body in [
+        json!({"model": "m", "messages": [{"role": "user", "content": 42}]}),
+        json!({"model": "claude-sonnet-4-5", "max_tokens": 10, "messages": [{"role": "user", "content": [
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
+        ]}]}),
+    ] {
+        let said = match import_request(&body) {
+            Ok(_) => panic!("{body} imported"),
+            Err(error) => error.to_string(),
+        };
+        assert!(
+            said.starts_with("the first user message holds no text"),
+            "{said}"
+        );
+        assert!(!said.contains("task:"), "{said}");
+    }
+}
+
 #[tokio::test(start_paused = true)]
 async fn an_imported_record_replays_and_a_fork_continues_to_done() {
     let imported = import_request(&fixture("anthropic_request_tool_result.json")).unwrap();

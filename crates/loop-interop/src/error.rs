@@ -19,6 +19,8 @@ pub enum TranscriptError {
     Body(BodyError),
     NoMessages,
     StartsWithAssistant,
+    /// The first user message holds no text, which would be the task.
+    NoTask,
     /// The conversation read does not make a scenario (every problem).
     NotAScenario(Vec<Problem>),
     /// A response came with no run in view to answer (the CLI).
@@ -66,6 +68,9 @@ impl fmt::Display for TranscriptError {
             }
             TranscriptError::StartsWithAssistant => f.write_str(
                 "the first message is the assistant's: a conversation starts with the user's task",
+            ),
+            TranscriptError::NoTask => f.write_str(
+                "the first user message holds no text (a string, or text blocks), and its text is the scenario's task",
             ),
             TranscriptError::NotAScenario(problems) => write!(
                 f,

@@ -61,6 +61,9 @@ pub fn import_request(body: &Value) -> Result<Transcript, TranscriptError> {
         return Err(TranscriptError::StartsWithAssistant);
     }
     let task = texts(&first.content).join("\n");
+    if task.trim().is_empty() {
+        return Err(TranscriptError::NoTask);
+    }
     let model = body
         .get("model")
         .and_then(Value::as_str)
