@@ -236,10 +236,6 @@ pub async fn parse_record(text: String) -> Result<Record, String> {
     Record::from_jsonl(&text).map_err(|error| error.to_string())
 }
 
-/// What the page says of a JSON object of no shape it knows, before what
-/// reading it as a request body found.
-const NOT_A_RUN_FILE: &str = "none of the files the playground reads (a run record or trace, an OpenTelemetry trace, a provider's request or response)";
-
 /// A run file picked for import, read by `harness::import::read` (the
 /// CLI's `import` reads with it too): a record (or a bare trace) as JSON
 /// Lines, an OpenTelemetry trace as OTLP/JSON, a provider's request body,
@@ -248,7 +244,7 @@ const NOT_A_RUN_FILE: &str = "none of the files the playground reads (a run reco
 /// hold, and a body's verdict, in plain sentences.
 #[cfg_attr(feature = "split", lazy)]
 pub async fn read_run_file(text: String, in_view: Record) -> Result<(Record, Vec<String>), String> {
-    use harness::import::{read, Import, ImportError};
+    use harness::import::{read, Import, ImportError, KINDS_READ};
     match read(&text, Some(&in_view)) {
         Ok(Import::Record(record)) => Ok((record, Vec::new())),
         Ok(Import::Response(answered)) => {
@@ -303,9 +299,9 @@ pub async fn read_run_file(text: String, in_view: Record) -> Result<(Record, Vec
         Err(ImportError::Request(why)) => {
             Err(format!("not a request body the playground can read: {why}"))
         }
-        Err(ImportError::Unknown(why)) => {
-            Err(format!("{NOT_A_RUN_FILE}; as a request body, {why}"))
-        }
+        Err(ImportError::Unknown(why)) => Err(format!(
+            "none of the files the playground reads ({KINDS_READ}); as a request body, {why}"
+        )),
         Err(other) => Err(other.to_string()),
     }
 }

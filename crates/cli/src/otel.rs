@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use harness::import::{Import, ImportError};
+use harness::import::{Import, ImportError, KINDS_READ};
 use harness::otel::to_otlp;
 use harness::transcript::Transcript;
 
@@ -51,7 +51,7 @@ pub fn import_command(args: &ImportArgs) -> ExitCode {
             return ExitCode::from(2);
         }
         Err(ImportError::Unknown(why)) => {
-            eprintln!("agent-loop: {shown}: none of the files it reads (a run record or trace, an OpenTelemetry trace, a provider's request or response); as a request body, {why}");
+            eprintln!("agent-loop: {shown}: none of the files it reads ({KINDS_READ}); as a request body, {why}");
             return ExitCode::from(2);
         }
         Err(why) => {

@@ -45,6 +45,11 @@ impl Kind {
     }
 }
 
+/// Every kind of file `read` takes, in a few words, for a message that
+/// says a file is none of them.
+pub const KINDS_READ: &str =
+    "a run record or trace, an OpenTelemetry trace, a provider's request or response";
+
 /// What `text` is; `None` for a text that is no run file (a scenario, a
 /// list, a JSON object of no known shape, prose).
 pub fn kind_of(text: &str) -> Option<Kind> {
