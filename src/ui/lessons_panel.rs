@@ -62,6 +62,23 @@ fn LessonsPanel(lessons: Lessons, editor: Editor, controller: Controller) -> imp
     guard::lock_editor(tutor);
     guard::undo_outside_edits(tutor);
     check::judge_when_its_run_ends(tutor);
+    // Opening the mode goes to it: on a phone the panel is far below the
+    // Lessons button, and at any width its column may be scrolled past it.
+    Effect::new(move |was_open: Option<bool>| {
+        let open = lessons.open().get();
+        if open && was_open != Some(true) {
+            crate::browser::page::bring_into_view(
+                || {
+                    web_sys::window()?
+                        .document()?
+                        .query_selector(".lessons-panel")
+                        .ok()?
+                },
+                web_sys::ScrollLogicalPosition::Start,
+            );
+        }
+        open
+    });
     view! {
         <section class="lessons-panel" aria-label="Lessons" hidden=move || !lessons.open().get()>
             <div class="lessons-head">

@@ -214,7 +214,19 @@ test('lessons: a lesson opens from a link and is solved; a broken link says why'
   assert(said.includes('no built-in lesson is named “turn-limt”') && said.includes('turn-limit'), said);
 });
 
-test('lessons: at 360 px the goal is one tap away from the scenario editor', async ({ page }) => {
+test('lessons: at 360 px opening Lessons goes to them, and the goal is one tap away from the scenario editor', async ({ page }) => {
+  // The panel is far below the Lessons button on a phone: opening the mode
+  // brings it into view.
+  await button(page, 'Lessons').click();
+  await page.locator('.lessons-panel .lesson-list').waitFor({ timeout: 10_000 });
+  const head = () => page.evaluate(() => {
+    const r = document.querySelector('.lessons-panel').getBoundingClientRect();
+    return { top: r.top, height: window.innerHeight, scrolled: window.scrollY };
+  });
+  await page.waitForFunction(() => {
+    const r = document.querySelector('.lessons-panel').getBoundingClientRect();
+    return r.top >= -1 && r.top < window.innerHeight / 2;
+  }, null, { timeout: 5_000 }).catch(async () => assert(false, `opening Lessons did not bring them into view: ${JSON.stringify(await head())}`));
   await openLesson(page, 'Stop a runaway loop');
   // On a phone the scenario (where the learner edits) comes first and the
   // lesson, with the trace, far below it.
