@@ -80,6 +80,9 @@ pub fn App() -> impl IntoView {
         }
         lessons.open_link(&fragment);
     });
+    // A run, or a replay of every kept run, lives in this page until it ends.
+    let running = controller.running();
+    page::warn_before_leaving(move || running.get_untracked() || history.replaying_all());
 
     view! {
         <Toolbar editor controller model_choice mcp lessons modes presenting pair_wanted />

@@ -76,24 +76,11 @@ pub fn saved_replaced() -> Option<(String, String, String)> {
     ))
 }
 
-/// Saves the Undo slot, or clears it with `None`.
-pub fn save_replaced(replaced: Option<(&str, String, &str)>) {
-    let Some(storage) = storage() else {
-        return;
-    };
-    match replaced {
-        Some((text, provenance, selected)) => {
-            for (key, value) in REPLACED_KEYS
-                .iter()
-                .zip([text, provenance.as_str(), selected])
-            {
-                let _ = storage.set_item(key, value);
-            }
-        }
-        None => {
-            for key in REPLACED_KEYS {
-                let _ = storage.remove_item(key);
-            }
+/// Saves the Undo slot: its text, provenance and picker value.
+pub fn save_replaced(text: &str, provenance: &str, selected: &str) {
+    if let Some(storage) = storage() {
+        for (key, value) in REPLACED_KEYS.iter().zip([text, provenance, selected]) {
+            let _ = storage.set_item(key, value);
         }
     }
 }
@@ -168,6 +155,22 @@ pub fn fragment() -> String {
 pub fn on_fragment_change(on_change: impl Fn(String) + 'static) {
     let listener = leptos::prelude::window_event_listener(leptos::ev::hashchange, move |_| {
         on_change(fragment())
+    });
+    leptos::prelude::on_cleanup(move || listener.remove());
+}
+
+/// Asks "leave the page?" (the browser's own words) before a reload, a
+/// close or a navigation away while `busy()` says something would be lost:
+/// a run in flight, or one waiting for the person, lives only in this page
+/// until it ends and is kept. For as long as the calling component lives.
+pub fn warn_before_leaving(busy: impl Fn() -> bool + 'static) {
+    let listener = leptos::prelude::window_event_listener(leptos::ev::beforeunload, move |event| {
+        if busy() {
+            // `preventDefault` asks in today's browsers; an older one
+            // looks for a return value instead.
+            event.prevent_default();
+            event.set_return_value("A run is going: leaving ends it.");
+        }
     });
     leptos::prelude::on_cleanup(move || listener.remove());
 }

@@ -160,7 +160,7 @@ impl Editor {
             let pristine =
                 matches!(draft.provenance.source, Source::Builtin(_)) && !draft.provenance.edited;
             if !pristine && draft.text != editor.text.get_untracked() {
-                editor.set_replaced(Some(draft));
+                editor.set_replaced(draft);
             }
         } else if let Some((text, provenance, selected)) = page::saved_replaced() {
             // The Undo offered before the reload, still offered.
@@ -324,9 +324,6 @@ impl Editor {
             self.set_selected(CUSTOM);
             return;
         }
-        // What Undo brings back, taken before the picker shows the choice:
-        // with the picker's value it had, not the one picked.
-        let before = self.current();
         self.loading.set(true);
         // What arrived before (a link, a file) is no longer what the editor holds.
         self.arrival.set(None);
@@ -339,7 +336,7 @@ impl Editor {
             }
             self.loading.set(false);
             if let Some(json) = json {
-                self.remember(before, json);
+                self.remember(json);
                 self.set_text(json.to_string());
                 self.replaced();
                 self.set_provenance(Provenance::fresh(Source::Builtin(id.clone())));
@@ -378,7 +375,7 @@ impl Editor {
 
     /// A whole scenario arrived (an imported file, a pasted link, an opened run).
     pub fn load(self, text: String, source: Source) {
-        self.remember(self.current(), &text);
+        self.remember(&text);
         self.next_pick();
         self.set_selected(CUSTOM);
         self.set_provenance(Provenance::fresh(source));
@@ -404,7 +401,7 @@ impl Editor {
         self.replaced();
         self.set_provenance(back.provenance);
         self.set_selected(&back.selected);
-        self.set_replaced(Some(now));
+        self.set_replaced(now);
         self.arrival.set(Some(UNDONE.to_string()));
     }
 
@@ -416,28 +413,32 @@ impl Editor {
         }
     }
 
-    /// Before `incoming` replaces the text: keeps `before` (what the editor
-    /// held) for Undo when it is work a pick cannot bring back (anything but
-    /// an unedited built-in) and differs from what comes in.
-    fn remember(self, before: Replaced, incoming: &str) {
+    /// Before `incoming` replaces the text: keeps what the editor holds for
+    /// Undo when it is work a pick cannot bring back (anything but an
+    /// unedited built-in) and differs from what comes in. Such a text is no
+    /// built-in, so Undo shows it as "Custom", whatever the picker says now
+    /// (a pick still loading has already moved it).
+    fn remember(self, incoming: &str) {
+        let before = self.current();
         let pristine =
             matches!(before.provenance.source, Source::Builtin(_)) && !before.provenance.edited;
         if !pristine && before.text != incoming {
-            self.set_replaced(Some(before));
+            self.set_replaced(Replaced {
+                selected: CUSTOM.to_string(),
+                ..before
+            });
         }
     }
 
     /// The Undo slot, saved beside the text: a reload must not lose the
     /// person's work that a pick replaced.
-    fn set_replaced(self, replaced: Option<Replaced>) {
-        page::save_replaced(replaced.as_ref().map(|r| {
-            (
-                r.text.as_str(),
-                r.provenance.to_saved(),
-                r.selected.as_str(),
-            )
-        }));
-        self.replaced.set(replaced);
+    fn set_replaced(self, replaced: Replaced) {
+        page::save_replaced(
+            &replaced.text,
+            &replaced.provenance.to_saved(),
+            &replaced.selected,
+        );
+        self.replaced.set(Some(replaced));
     }
 
     fn mark_edited(self) {

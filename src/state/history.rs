@@ -190,6 +190,11 @@ impl History {
             .with(|b| matches!(b, Some(Ok(batch)) if batch.running))
     }
 
+    /// Whether every kept run is being replayed now (not reactive).
+    pub fn replaying_all(&self) -> bool {
+        self.batch_busy.get_value()
+    }
+
     /// Now, refreshed every half minute, for the "2 min ago" texts.
     pub fn now_ms(&self) -> ReadSignal<f64> {
         self.now_ms.read_only()

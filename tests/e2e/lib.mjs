@@ -72,6 +72,12 @@ export function serve(dir) {
 /** Set by run.mjs before the first test (`dist`: the build it serves). */
 export const env = { baseUrl: '', browser: null, dist: '' };
 
+/** Leaves the page at a "leave?" question; any other dialog is dismissed,
+ * as Playwright does with no handler. */
+export function leaveAnyway(dialog) {
+  return dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss();
+}
+
 /** A fresh page (own context) that records console errors and page errors.
  * The page's service worker is blocked unless `options.serviceWorkers` is
  * 'allow' (tests/e2e/offline.test.mjs): a request it answers never reaches
@@ -89,6 +95,10 @@ export async function openPage(options = {}) {
     if (msg.type() === 'error') errors.push(`console error: ${msg.text()}`);
   });
   page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+  // The page asks "leave?" before a reload while a run is going; a test that
+  // reloads then means it (Playwright would dismiss it and stay). A test of
+  // that question takes this handler off (`page.off('dialog', leaveAnyway)`).
+  page.on('dialog', leaveAnyway);
   page.on('requestfailed', (req) => {
     const failure = req.failure()?.errorText;
     // The page fetches its split modules right after painting; a reload or a

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 
-import { artifacts, assert, button, openMode, pick, runBuiltin, test } from './lib.mjs';
+import { artifacts, assert, button, leaveAnyway, openMode, pick, refundUntilApproval, runBuiltin, test, untilBanner } from './lib.mjs';
 
 const INDEX_KEY = 'agent-loop-playground.history';
 const entries = (page) => page.locator('.history-entry');
@@ -126,7 +126,45 @@ test('nothing lost: an import and a pick that replace edits can be undone, and U
   await page.locator('.undo-replace').click({ timeout: 5_000 });
   assert((await page.locator('#scenario-json').inputValue()) === edited, 'the edits a pick replaced were lost by a reload');
   assert((await picked()) === 'Edited from What time is it? (seed 001)', `the picker says ${await picked()} after a reload and Undo`);
+
+  // Two picks over edits, the second made while the first's file is on its
+  // way: Undo brings back the edits, and the picker names them, not the
+  // first pick.
+  const held = [];
+  let released = false;
+  await page.route(/\/split_builtin_json_[^/]*\.wasm$/, (route) => (released ? route.continue() : held.push(route)));
+  await page.reload();
+  await page.locator('#scenario-picker').waitFor();
+  assert((await page.locator('#scenario-json').inputValue()) === edited, 'the edits were not there after a reload');
+  await page.selectOption('#scenario-picker', 'turn-limit');
+  await page.selectOption('#scenario-picker', 'deadline');
+  released = true;
+  for (const route of held) await route.continue();
+  await page.waitForFunction((edited) => document.querySelector('#scenario-json').value !== edited, edited, { timeout: 10_000 });
+  await page.locator('.undo-replace').click({ timeout: 5_000 });
+  assert((await page.locator('#scenario-json').inputValue()) === edited, 'Undo after two quick picks did not bring back the edits');
+  assert((await picked()) === 'Edited from What time is it? (seed 001)', `the picker says ${await picked()} after two quick picks and Undo`);
 }, { timeoutMs: 60_000 });
+
+test('nothing lost: leaving while a run waits for approval asks first, and staying keeps the run', async ({ page }) => {
+  const bar = await refundUntilApproval(page);
+  // This test answers the question itself (see lib.mjs).
+  page.off('dialog', leaveAnyway);
+  const asked = [];
+  const stay = (dialog) => { asked.push(dialog.type()); return dialog.dismiss(); };
+  page.on('dialog', stay);
+  await page.evaluate(() => setTimeout(() => location.reload(), 0));
+  for (let i = 0; i < 50 && asked.length === 0; i++) await page.waitForTimeout(100);
+  assert(JSON.stringify(asked) === '["beforeunload"]', `asked ${JSON.stringify(asked)} before leaving a run that waits`);
+  // Staying: the run still waits, and goes on when approved.
+  assert(await bar.isVisible(), 'the approval bar is gone after staying');
+  await bar.getByRole('button', { name: 'Approve', exact: true }).click();
+  assert((await untilBanner(page, { approve: true, what: 'refund-with-approval' })) === 'done', 'the run did not end done after staying');
+  // A run that has ended is kept: leaving asks nothing.
+  await page.reload();
+  await page.locator('#scenario-picker').waitFor();
+  assert(JSON.stringify(asked) === '["beforeunload"]', `asked ${JSON.stringify(asked)} with no run going`);
+});
 
 test('nothing lost: absurd prices, usage and budgets are refused with their paths before a run can start', async ({ page }) => {
   await pick(page, 'get-time');
