@@ -38,7 +38,12 @@ async function firstApprove(bar) {
 
 /** Asserts the run ran issue_refund with the edit and the cards say so. */
 async function assertEditedRunShown(page) {
-  await bannerStatus(page);
+  // The scripted answer still names the order asked for; the verifier
+  // checks the order that was refunded, and the banner says so.
+  const status = await bannerStatus(page);
+  const banner = await page.locator('.stop-banner').innerText();
+  assert(status === 'failed_verification', `a refund of another order ended ${status}: ${banner}`);
+  assert(banner.includes(`order_id "${EDITED}" (wanted "${ASKED}")`), `the banner does not name the order refunded: ${banner}`);
   const decided = await rowTexts(page, 'approval_decided');
   assert(decided.length === 1 && decided[0].includes('approve_edited (by user)'), `decision row: ${decided}`);
   assert(

@@ -87,6 +87,47 @@ async fn a_fork_keeps_the_steps_before_it_and_continues_under_the_edit() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_fork_remembers_the_arguments_an_approval_edited() {
+    // The parent's refund was approved with another order: a fork from the
+    // turn after it checks, as the parent did, the order that was refunded.
+    let scenario = load(
+        harness::library::find("refund-with-approval")
+            .unwrap()
+            .json(),
+    );
+    let edited_order = Decision::ApproveEdited(json!({"order_id": "ord_k1l2m3n4o5"}));
+    let approver = QueueApprover::new(vec![edited_order]);
+    let (outcome, events) = run_with(&scenario, Some(&approver)).await;
+    assert_eq!(outcome.status, Status::FailedVerification);
+    let parent = Record {
+        scenario: Some(scenario.clone()),
+        events,
+        forked_at: None,
+    };
+    let at = seq_of(&parent, "before turn 3");
+    let child = fork(
+        &parent,
+        at,
+        &scenario,
+        Rc::new(TokioRuntime::default()),
+        Default::default(),
+        &mut |_| {},
+    )
+    .await
+    .unwrap();
+    let ended = child.outcome().expect("the fork ended");
+    assert_eq!(ended.status, Status::FailedVerification);
+    assert_eq!(ended.reason, outcome.reason);
+    assert!(
+        outcome
+            .reason
+            .contains("order_id \"ord_k1l2m3n4o5\" (wanted \"ord_f6g7h8i9j0\")"),
+        "{}",
+        outcome.reason
+    );
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_fork_continues_the_script_and_the_tools_remember_earlier_writes() {
     let parent = record(
         &json!({"name": "refund", "task": "refund ord_f6g7h8i9j0", "tools": ["issue_refund"], "approval": "approve_all",

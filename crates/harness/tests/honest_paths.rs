@@ -72,7 +72,7 @@ async fn refund_with_approval_denied_says_no_refund_and_names_no_refund_id() {
     assert_eq!(outcome.status, Status::FailedVerification);
     assert_eq!(
         outcome.reason,
-        "verifier check 2 (tool_called \"issue_refund\") failed: issue_refund never ran successfully in this run"
+        "verifier check 2 (tool_called_with \"issue_refund\" {\"order_id\":\"ord_f6g7h8i9j0\"}) failed: issue_refund never ran successfully in this run"
     );
 }
 
@@ -98,6 +98,32 @@ async fn refund_with_approval_tool_error_says_the_refund_failed() {
         "I could not refund ord_f6g7h8i9j0: issue_refund returned an error, so no refund was issued."
     );
     assert_eq!(outcome.status, Status::FailedVerification);
+}
+
+#[tokio::test(start_paused = true)]
+async fn refund_with_approval_edited_to_another_order_fails_verification() {
+    // The person approves, but edits the order: the tool refunds that one,
+    // the scripted answer still names the order asked for, and the verifier,
+    // which checks the arguments the tool ran with, does not accept it.
+    let scenario = load(
+        harness::library::find("refund-with-approval")
+            .unwrap()
+            .json(),
+    );
+    let edited = Decision::ApproveEdited(json!({"order_id": "ord_k1l2m3n4o5"}));
+    let (outcome, events) = run_deciding(&scenario, vec![edited]).await;
+    let (_, is_error, content) = tool_results(&events).pop().unwrap();
+    assert!(!is_error, "{content}");
+    assert!(content.contains("ord_k1l2m3n4o5"), "{content}");
+    assert_eq!(
+        answer(&outcome),
+        "Refund issued for ord_f6g7h8i9j0 (refund re_0001, 42.00)."
+    );
+    assert_eq!(outcome.status, Status::FailedVerification);
+    assert_eq!(
+        outcome.reason,
+        "verifier check 2 (tool_called_with \"issue_refund\" {\"order_id\":\"ord_f6g7h8i9j0\"}) failed: issue_refund ran, but its last successful run had order_id \"ord_k1l2m3n4o5\" (wanted \"ord_f6g7h8i9j0\")"
+    );
 }
 
 #[tokio::test(start_paused = true)]

@@ -818,6 +818,30 @@ async fn verifiers_name_the_failed_check() {
             Status::FailedVerification,
             "echo ran in this run",
         ),
+        (
+            json!([{"tool_called_with": {"tool": "echo", "args": {"n": 1}}}]),
+            "x",
+            Status::Done,
+            "accepted",
+        ),
+        (
+            json!([{"tool_called_with": {"tool": "echo", "args": {"n": 2}}}]),
+            "x",
+            Status::FailedVerification,
+            "check 1 (tool_called_with \"echo\" {\"n\":2}) failed: echo ran, but its last successful run had n 1 (wanted 2)",
+        ),
+        (
+            json!([{"tool_called_with": {"tool": "echo", "args": {"n": 1, "m": true}}}]),
+            "x",
+            Status::FailedVerification,
+            "echo ran, but its last successful run had no m (wanted true)",
+        ),
+        (
+            json!([{"tool_called_with": {"tool": "refund", "args": {"n": 1}}}]),
+            "x",
+            Status::FailedVerification,
+            "refund never ran successfully in this run",
+        ),
     ] {
         let (outcome, _) = run_json(&base(verify, answer)).await;
         assert_eq!(outcome.status, status, "{}", outcome.reason);

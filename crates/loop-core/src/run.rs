@@ -40,7 +40,7 @@ use crate::message::{
 };
 use crate::model::{ModelError, ModelRequest, ModelResponse, Pricing, StopKind};
 use crate::tool::{cap_result, result_text, ToolOutput, ToolRegistry};
-use crate::verify::Verifier;
+use crate::verify::{RanOk, Verifier};
 
 use crate::event::stop_cause::NO_REASON_GIVEN;
 pub use crate::event::stop_cause::{usd, Activity, RetryEnd, StopCause};
@@ -154,7 +154,7 @@ pub struct Run {
     /// Step mode is holding the run for a person (a `Paused` step is out).
     paused: bool,
     always_allowed: HashSet<String>,
-    tools_run_ok: HashSet<String>,
+    tools_run_ok: RanOk,
     /// The context gate's own state (`context_gate.rs`).
     gate: context_gate::GateState,
 }
@@ -184,7 +184,7 @@ impl Run {
             step_granted: false,
             paused: false,
             always_allowed: HashSet::new(),
-            tools_run_ok: HashSet::new(),
+            tools_run_ok: RanOk::default(),
             gate: context_gate::GateState::default(),
         }
     }
@@ -898,7 +898,8 @@ impl Run {
             .and_then(|tool| tool.handler.state());
         let (text, is_error, media) = match result {
             Ok(output) => {
-                self.tools_run_ok.insert(name.clone());
+                self.tools_run_ok
+                    .record(&self.config.verifier, &name, &invocation.args);
                 let (text, capped) = cap_result(
                     result_text(&output.value),
                     self.config.limits.max_result_chars,

@@ -3,10 +3,14 @@
 //! `tool_called` means the tool actually ran and returned a non-error result in
 //! this run — asking for it is not enough (seed 000: "verification cannot undo
 //! a write", so the check looks at what happened, not at what was said).
+//! `tool_called_with` also asks with which arguments it ran: those a person
+//! edited at an approval, not those the model asked for, so an answer that
+//! names the order the model wanted refunded does not pass when another was.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
@@ -15,7 +19,57 @@ pub enum Check {
     NotContains(String),
     Regex(String),
     ToolCalled(String),
+    ToolCalledWith(CalledWith),
     ToolNotCalled(String),
+}
+
+/// A tool, and argument values at least one of its successful runs had.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CalledWith {
+    pub tool: String,
+    /// Each named argument must equal this value; others may be anything.
+    pub args: Map<String, Value>,
+}
+
+impl CalledWith {
+    fn matches(&self, ran_with: &Value) -> bool {
+        self.args
+            .iter()
+            .all(|(name, wanted)| ran_with.get(name) == Some(wanted))
+    }
+}
+
+/// What ran successfully in a run, as the checks ask it: each tool's name,
+/// and the arguments of its runs for the tools a `tool_called_with` names
+/// (only those, so a long run keeps no arguments nobody checks).
+#[derive(Clone, Debug, Default)]
+pub struct RanOk {
+    tools: HashSet<String>,
+    args: HashMap<String, Vec<Value>>,
+}
+
+impl RanOk {
+    /// `tool` ran and returned a non-error result, with `args` (as it ran).
+    pub fn record(&mut self, verifier: &Verifier, tool: &str, args: &Value) {
+        if !self.tools.contains(tool) {
+            self.tools.insert(tool.to_string());
+        }
+        if verifier.wants_args_of(tool) {
+            self.args
+                .entry(tool.to_string())
+                .or_default()
+                .push(args.clone());
+        }
+    }
+
+    fn ran(&self, tool: &str) -> bool {
+        self.tools.contains(tool)
+    }
+
+    fn runs_of(&self, tool: &str) -> &[Value] {
+        self.args.get(tool).map_or(&[], Vec::as_slice)
+    }
 }
 
 impl Check {
@@ -26,6 +80,13 @@ impl Check {
             Check::NotContains(s) => format!("not_contains {s:?}"),
             Check::Regex(s) => format!("regex {s:?}"),
             Check::ToolCalled(s) => format!("tool_called {s:?}"),
+            Check::ToolCalledWith(c) => {
+                format!(
+                    "tool_called_with {:?} {}",
+                    c.tool,
+                    Value::Object(c.args.clone())
+                )
+            }
             Check::ToolNotCalled(s) => format!("tool_not_called {s:?}"),
         }
     }
@@ -66,8 +127,15 @@ impl Verifier {
         self.checks.is_empty()
     }
 
+    /// Whether a check asks with which arguments `tool` ran.
+    pub fn wants_args_of(&self, tool: &str) -> bool {
+        self.checks
+            .iter()
+            .any(|(check, _)| matches!(check, Check::ToolCalledWith(c) if c.tool == tool))
+    }
+
     /// `Err` names the first failed check and why.
-    pub fn verify(&self, answer: &str, tools_run_ok: &HashSet<String>) -> Result<(), String> {
+    pub fn verify(&self, answer: &str, ran_ok: &RanOk) -> Result<(), String> {
         for (i, (check, regex)) in self.checks.iter().enumerate() {
             let failure = match check {
                 Check::Contains(s) => (!answer.contains(s.as_str()))
@@ -79,11 +147,12 @@ impl Verifier {
                     Some(re) if re.is_match(answer) => None,
                     _ => Some("the answer does not match".to_string()),
                 },
-                Check::ToolCalled(tool) => (!tools_run_ok.contains(tool))
+                Check::ToolCalled(tool) => (!ran_ok.ran(tool))
                     .then(|| format!("{tool} never ran successfully in this run")),
-                Check::ToolNotCalled(tool) => tools_run_ok
-                    .contains(tool)
-                    .then(|| format!("{tool} ran in this run")),
+                Check::ToolCalledWith(wanted) => called_with_failure(wanted, ran_ok),
+                Check::ToolNotCalled(tool) => {
+                    ran_ok.ran(tool).then(|| format!("{tool} ran in this run"))
+                }
             };
             if let Some(why) = failure {
                 return Err(format!(
@@ -95,4 +164,27 @@ impl Verifier {
         }
         Ok(())
     }
+}
+
+/// Why no successful run of the tool had the wanted arguments, naming what
+/// its last run had instead; `None` when one had them.
+fn called_with_failure(wanted: &CalledWith, ran_ok: &RanOk) -> Option<String> {
+    let tool = &wanted.tool;
+    let runs = ran_ok.runs_of(tool);
+    if runs.iter().any(|args| wanted.matches(args)) {
+        return None;
+    }
+    let Some(last) = runs.last() else {
+        return Some(format!("{tool} never ran successfully in this run"));
+    };
+    let differs = |(name, wanted): (&String, &Value)| match last.get(name) {
+        Some(had) if had == wanted => None,
+        Some(had) => Some(format!("{name} {had} (wanted {wanted})")),
+        None => Some(format!("no {name} (wanted {wanted})")),
+    };
+    let differences: Vec<String> = wanted.args.iter().filter_map(differs).collect();
+    Some(format!(
+        "{tool} ran, but its last successful run had {}",
+        differences.join(", ")
+    ))
 }

@@ -5,6 +5,10 @@
 //! run's state — never calling the model or emitting anything — so that the
 //! run continues exactly where the parent stood.
 
+use std::collections::HashMap;
+
+use serde_json::Value;
+
 use crate::approval::DecisionKind;
 use crate::error::RestoreError;
 use crate::event::writer::TraceWriter;
@@ -12,11 +16,13 @@ use crate::event::{EventKind, RunEvent};
 use crate::message::{tool_calls_of, ContentBlock, Message, ToolResult};
 use crate::run::{Phase, Run};
 
-/// How far the restored turn's tool calls have been answered.
+/// How far the restored turn's tool calls have been answered, and the
+/// arguments each runs with (an approval's edit, if it had one).
 #[derive(Default)]
 struct TurnProgress {
     calls: usize,
     answered: usize,
+    args_by_id: HashMap<String, Value>,
 }
 
 impl Run {
@@ -63,7 +69,7 @@ impl Run {
                 self.pending_calls = tool_calls_of(content).cloned().collect();
                 *turn = TurnProgress {
                     calls: self.pending_calls.len(),
-                    answered: 0,
+                    ..TurnProgress::default()
                 };
                 self.turn_results.clear();
                 self.record_assistant_turn(content.clone(), usage.total());
@@ -81,6 +87,7 @@ impl Run {
                 ..
             } => {
                 self.tool_calls += 1;
+                turn.args_by_id.insert(id.clone(), args.clone());
                 if let Some(detector) = &mut self.repeats {
                     let _ = detector.record(name, args, args_raw.as_deref());
                 }
@@ -95,6 +102,13 @@ impl Run {
             } => {
                 self.always_allowed.insert(name.clone());
             }
+            EventKind::ApprovalDecided {
+                id,
+                args: Some(edited),
+                ..
+            } => {
+                turn.args_by_id.insert(id.clone(), edited.clone());
+            }
             EventKind::ToolResult {
                 id,
                 name,
@@ -104,7 +118,8 @@ impl Run {
                 ..
             } => {
                 if !is_error {
-                    self.tools_run_ok.insert(name.clone());
+                    let args = turn.args_by_id.get(id).unwrap_or(&Value::Null);
+                    self.tools_run_ok.record(&self.config.verifier, name, args);
                 }
                 self.turn_results.push(ContentBlock::ToolResult(ToolResult {
                     tool_use_id: id.clone(),
