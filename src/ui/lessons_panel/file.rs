@@ -28,7 +28,7 @@ pub(super) fn file_picker(tutor: Tutor) -> impl IntoView {
         });
     };
     view! {
-        <label class="lesson-file">
+        <label class="lesson-file file-button">
             "Open a lesson or course file…"
             <input type="file" accept=".json,application/json" on:change=open_file />
         </label>
