@@ -151,6 +151,14 @@ pub fn Toolbar(
                             editor.select(id)
                         }
                     />
+                    // A pick that replaced the person's work: Undo, in view
+                    // where they picked (the Scenario panel has it too).
+                    {move || editor.can_undo_pick().then(|| view! {
+                        <button type="button" class="undo-pick" on:click=move |_| editor.undo_replacement()
+                            title="Bring back the scenario this pick replaced (your edits)">
+                            "↶ Undo pick"
+                        </button>
+                    })}
                     // Right where the picker marks a scenario "⇄ pair": it runs
                     // beside its counterpart, in the Compare mode. Hidden, not
                     // removed, for another scenario, so the header keeps its

@@ -74,6 +74,10 @@ pub struct Editor {
     /// opened run, a link) took away, for "Undo". Undo swaps it back in and
     /// keeps what it replaced, so nothing is lost either way.
     replaced: RwSignal<Option<Replaced>>,
+    /// The picker made the last replacement that kept something for Undo:
+    /// the header then offers Undo beside the picker, where the person
+    /// acted (the Scenario panel's may be far below, or scrolled away).
+    replaced_by_pick: RwSignal<bool>,
     /// While a lesson is open, the paths it lets the learner change (see
     /// `harness::lesson::patch::covers`): every other field of the form and
     /// the JSON box are read-only. `None`: everything is editable.
@@ -151,6 +155,7 @@ impl Editor {
             lesson: lesson_of(text_signal.read_only(), loading.read_only()),
             mcp,
             replaced: RwSignal::new(None),
+            replaced_by_pick: RwSignal::new(false),
             lock: RwSignal::new(None),
         };
         let from_link = editor
@@ -336,7 +341,8 @@ impl Editor {
             }
             self.loading.set(false);
             if let Some(json) = json {
-                self.remember(json);
+                let kept = self.remember(json);
+                self.replaced_by_pick.set(kept);
                 self.set_text(json.to_string());
                 self.replaced();
                 self.set_provenance(Provenance::fresh(Source::Builtin(id.clone())));
@@ -375,7 +381,9 @@ impl Editor {
 
     /// A whole scenario arrived (an imported file, a pasted link, an opened run).
     pub fn load(self, text: String, source: Source) {
-        self.remember(&text);
+        if self.remember(&text) {
+            self.replaced_by_pick.set(false);
+        }
         self.next_pick();
         self.set_selected(CUSTOM);
         self.set_provenance(Provenance::fresh(source));
@@ -389,6 +397,11 @@ impl Editor {
         self.replaced.with(Option::is_some)
     }
 
+    /// Undo is offered, for what a pick replaced (tracked).
+    pub fn can_undo_pick(&self) -> bool {
+        self.replaced_by_pick.get() && self.can_undo_replacement()
+    }
+
     /// "Undo": brings back the text the last replacement took away, and keeps
     /// the one it replaces in its place, so a second Undo undoes the first.
     pub fn undo_replacement(self) {
@@ -396,6 +409,9 @@ impl Editor {
             return;
         };
         let now = self.current();
+        // Undone: the header's offer beside the picker has done its job;
+        // "Undo again" stays in the Scenario panel.
+        self.replaced_by_pick.set(false);
         self.next_pick();
         self.set_text(back.text);
         self.replaced();
@@ -417,17 +433,19 @@ impl Editor {
     /// Undo when it is work a pick cannot bring back (anything but an
     /// unedited built-in) and differs from what comes in. Such a text is no
     /// built-in, so Undo shows it as "Custom", whatever the picker says now
-    /// (a pick still loading has already moved it).
-    fn remember(self, incoming: &str) {
+    /// (a pick still loading has already moved it). True when it kept it.
+    fn remember(self, incoming: &str) -> bool {
         let before = self.current();
         let pristine =
             matches!(before.provenance.source, Source::Builtin(_)) && !before.provenance.edited;
-        if !pristine && before.text != incoming {
+        let kept = !pristine && before.text != incoming;
+        if kept {
             self.set_replaced(Replaced {
                 selected: CUSTOM.to_string(),
                 ..before
             });
         }
+        kept
     }
 
     /// The Undo slot, saved beside the text: a reload must not lose the

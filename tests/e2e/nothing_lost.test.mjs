@@ -97,6 +97,9 @@ test('nothing lost: an import and a pick that replace edits can be undone, and U
   await page.getByRole('button', { name: 'Import scenario' }).setInputFiles(path);
   await page.locator('.arrival', { hasText: 'Imported the scenario other-scenario.json.' }).waitFor({ timeout: 10_000 });
   assert((await page.locator('#scenario-json').inputValue()) === other, 'the import did not load');
+  // The import was made in the Scenario panel, whose Undo is beside it: the
+  // header's Undo is for what a pick replaced.
+  assert((await page.locator('.undo-pick').count()) === 0, 'the header offers Undo pick after an import');
   await page.locator('.undo-replace').click();
   assert((await page.locator('#scenario-json').inputValue()) === edited, 'Undo did not bring back the edits');
   assert((await page.locator('.arrival').innerText()).startsWith('Brought back the scenario that was replaced'), 'no word after Undo');
@@ -104,10 +107,16 @@ test('nothing lost: an import and a pick that replace edits can be undone, and U
   assert((await page.locator('#scenario-json').inputValue()) === other, 'Undo again did not return to the import');
   await page.locator('.undo-replace').click();
 
-  // Picking a built-in over edits: Undo brings them back too, and a reload keeps them.
+  // Picking a built-in over edits: Undo brings them back too, and a reload
+  // keeps them. The header offers it beside the picker, in view where the
+  // person picked; once used it leaves the header.
   await pick(page, 'turn-limit');
   assert((await page.locator('#scenario-json').inputValue()) !== edited, 'the pick did not load');
-  await page.locator('.undo-replace').click();
+  const undoPick = page.locator('.undo-pick');
+  await undoPick.waitFor({ timeout: 5_000 });
+  assert(await undoPick.evaluate((b) => { const r = b.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; }), 'the header\'s Undo is not in view after the pick');
+  await undoPick.click();
+  assert((await undoPick.count()) === 0, 'the header still offers Undo after it was used');
   assert((await page.locator('#scenario-json').inputValue()) === edited, 'Undo after a pick did not bring back the edits');
   // The picker names what the editor holds now, not the pick it undid.
   const picked = () => page.locator('#scenario-picker').evaluate((select) => select.selectedOptions[0]?.textContent ?? '');
