@@ -30,6 +30,23 @@ fn edited(record: &Record, edit: impl FnOnce(&mut Value)) -> harness::scenario::
     harness::scenario::Scenario::from_value(value).unwrap()
 }
 
+/// A fork on tokio's clock with no approver, whose events nobody watches.
+async fn fork_quietly(
+    parent: &Record,
+    at: u64,
+    scenario: &harness::scenario::Scenario,
+) -> Result<Record, harness::error::ForkError> {
+    fork(
+        parent,
+        at,
+        scenario,
+        Rc::new(TokioRuntime::default()),
+        Default::default(),
+        &mut |_| {},
+    )
+    .await
+}
+
 fn seq_of(record: &Record, label: &str) -> u64 {
     fork_points(&record.events)
         .into_iter()
@@ -105,16 +122,7 @@ async fn a_fork_remembers_the_arguments_an_approval_edited() {
         forked_at: None,
     };
     let at = seq_of(&parent, "before turn 3");
-    let child = fork(
-        &parent,
-        at,
-        &scenario,
-        Rc::new(TokioRuntime::default()),
-        Default::default(),
-        &mut |_| {},
-    )
-    .await
-    .unwrap();
+    let child = fork_quietly(&parent, at, &scenario).await.unwrap();
     let ended = child.outcome().expect("the fork ended");
     assert_eq!(ended.status, Status::FailedVerification);
     assert_eq!(ended.reason, outcome.reason);
@@ -147,16 +155,7 @@ async fn a_fork_continues_the_script_and_the_tools_remember_earlier_writes() {
             .push(json!({"text": "It was already refunded."}));
     });
     let at = seq_of(&parent, "before turn 2");
-    let child = fork(
-        &parent,
-        at,
-        &scenario,
-        Rc::new(TokioRuntime::default()),
-        Default::default(),
-        &mut |_| {},
-    )
-    .await
-    .unwrap();
+    let child = fork_quietly(&parent, at, &scenario).await.unwrap();
     let results = tool_results(&child.events);
     assert_eq!(results.len(), 2);
     assert!(!results[0].1, "the parent's refund, copied");
@@ -177,16 +176,7 @@ async fn a_fork_can_start_between_two_calls_of_one_turn() {
         .nth(2)
         .unwrap();
     let scenario = edited(&parent, |s| s["limits"]["max_tool_calls"] = json!(2));
-    let child = fork(
-        &parent,
-        third.seq,
-        &scenario,
-        Rc::new(TokioRuntime::default()),
-        Default::default(),
-        &mut |_| {},
-    )
-    .await
-    .unwrap();
+    let child = fork_quietly(&parent, third.seq, &scenario).await.unwrap();
     let outcome = match &child.events.last().unwrap().kind {
         EventKind::RunFinished(outcome) => outcome.clone(),
         other => panic!("{other:?}"),
@@ -208,16 +198,7 @@ async fn a_fork_can_start_between_two_calls_of_one_turn() {
 async fn a_fork_from_a_step_that_is_not_one_says_which_are() {
     let parent = record(harness::library::find("get-time").unwrap().json()).await;
     let scenario = parent.scenario.clone().unwrap();
-    let err = fork(
-        &parent,
-        0,
-        &scenario,
-        Rc::new(TokioRuntime::default()),
-        Default::default(),
-        &mut |_| {},
-    )
-    .await
-    .unwrap_err();
+    let err = fork_quietly(&parent, 0, &scenario).await.unwrap_err();
     assert!(
         matches!(
             &err,
@@ -233,16 +214,7 @@ async fn a_fork_from_a_step_that_is_not_one_says_which_are() {
     );
     // A fork's record says where it came from, through JSON Lines too.
     let at = seq_of(&parent, "before turn 2");
-    let child = fork(
-        &parent,
-        at,
-        &scenario,
-        Rc::new(TokioRuntime::default()),
-        Default::default(),
-        &mut |_| {},
-    )
-    .await
-    .unwrap();
+    let child = fork_quietly(&parent, at, &scenario).await.unwrap();
     let back = Record::from_jsonl(&child.to_jsonl()).unwrap();
     assert_eq!(back.forked_at, Some(at));
     assert_eq!(
