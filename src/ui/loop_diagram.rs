@@ -150,6 +150,13 @@ fn route(key: EdgeKey, variant: Variant) -> Route {
         (Results, GateToolCalls) => curve("M150,518 C150,562 895,562 895,522", 520.0, 574.0),
         (Validate, Results) => curve("M535,462 C535,405 165,405 165,462", 350.0, 414.0),
         (Approval, Results) => curve("M415,462 C415,432 135,432 135,462", 275.0, 440.0),
+        // Under the approval box, not through it: a call that needs no
+        // approval must not look as if it went through one.
+        (Validate, RunTool) => curve("M525,518 C525,542 305,542 305,518", 415.0, 536.0),
+        // Left of `done`, not through it: a rejected answer is not done.
+        (Verifier, Exit(Status::FailedVerification)) => {
+            curve("M1022,252 C984,290 984,340 992,372", 972.0, 318.0)
+        }
         (Response, _) if key.to == variant.chain()[0] => match variant.cost {
             CostMode::Strict => curve("M875,258 C875,330 165,330 165,262", 520.0, 320.0),
             CostMode::Naive => curve("M875,258 C875,372 262,372 200,362", 520.0, 352.0),
@@ -246,7 +253,7 @@ pub fn LoopDiagramView(
         let v = diagram.with_untracked(LoopDiagram::variant);
         let (nodes, edges) = diagram.with_untracked(|d| {
             (
-                d.nodes().iter().map(|n| (n.id, n.kind)).collect::<Vec<_>>(),
+                d.nodes().iter().map(|n| n.id).collect::<Vec<_>>(),
                 d.edges().iter().map(|e| e.key).collect::<Vec<_>>(),
             )
         });
@@ -256,15 +263,15 @@ pub fn LoopDiagramView(
             .collect_view();
         let node_views = nodes
             .into_iter()
-            .map(|(id, kind)| {
+            .map(|id| {
                 node_view(
                     diagram,
                     id,
-                    kind,
                     v,
                     on_select_node,
                     on_pick_scenario,
                     is_highlighted,
+                    arrows,
                 )
             })
             .collect_view();
@@ -287,6 +294,14 @@ pub fn LoopDiagramView(
                         markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse">
                         <path d="M0,0 L10,5 L0,10 z"></path>
                     </marker>
+                    // The ground under a node's "where it is" words: a line
+                    // under them (to blocked, or a call that needs no
+                    // approval) passes behind, between the words too.
+                    // Its parts as markup: the view macro wraps filter
+                    // primitives it does not know in a <g>, which breaks them.
+                    <filter id=format!("{arrows}-ground") x="-0.02" y="-0.08" width="1.04" height="1.16"
+                        inner_html=r#"<feFlood class="loop-ground"/><feComposite in="SourceGraphic"/>"#>
+                    </filter>
                 </defs>
                 <g class="loop-edges">{edge_views}</g>
                 <g class="loop-nodes">{node_views}</g>
@@ -457,17 +472,17 @@ fn edge_view(
 fn node_view(
     diagram: Signal<LoopDiagram>,
     id: NodeId,
-    kind: NodeKind,
     variant: Variant,
     on_select: Callback<NodeId>,
     on_pick_scenario: Option<Callback<&'static str>>,
     is_highlighted: impl Fn(NodeId) -> bool + Copy + Send + Sync + 'static,
+    ids: &'static str,
 ) -> impl IntoView {
     let s = spot(id, variant);
-    let (label, note, off) = diagram.with_untracked(|d| {
+    let (label, note, off, kind) = diagram.with_untracked(|d| {
         d.node(id)
-            .map(|n| (n.label.clone(), n.note.clone(), n.off))
-            .unwrap_or_default()
+            .map(|n| (n.label.clone(), n.note.clone(), n.off, n.kind))
+            .unwrap_or((String::new(), String::new(), false, NodeKind::Step))
     });
     let current = move || diagram.with(|d| d.current().filter(|c| c.node == id));
     let lit = move || diagram.with(|d| d.node(id).is_some_and(|n| !n.events.is_empty()));
@@ -547,7 +562,7 @@ fn node_view(
                 <text class="loop-value" x=s.x y={s.y + 7.0} text-anchor="middle">{move || format!("{} ", reading().0)}</text>
                 <text class="loop-limit" x=s.x y={s.y + 24.0} text-anchor="middle">{move || reading().1}</text>
             })}
-            <text class="loop-where" x=s.x y=below text-anchor="middle">
+            <text class="loop-where" x=s.x y=below text-anchor="middle" filter=format!("url(#{ids}-ground)")>
                 {move || current().filter(|_| kind != NodeKind::Exit).map(|c| c.text).unwrap_or_default()}
             </text>
         </g>
@@ -1040,5 +1055,98 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Points along an edge's path (`M x,y` then `L x,y` or `C x,y x,y x,y`
+    /// segments, as `route` writes them).
+    fn points_along(d: &str) -> Vec<(f64, f64)> {
+        let mut numbers = d
+            .split(|c: char| c.is_ascii_alphabetic() || c == ',' || c == ' ')
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse::<f64>().expect("a number in a path"));
+        let mut next = || (numbers.next().unwrap(), numbers.next().unwrap());
+        let mut at = next();
+        let mut points = vec![at];
+        for command in d.chars().filter(|c| c.is_ascii_alphabetic()).skip(1) {
+            let ends: Vec<(f64, f64)> = match command {
+                'L' => vec![next()],
+                'C' => vec![next(), next(), next()],
+                other => panic!("route wrote a path command {other}"),
+            };
+            for step in 1..=40 {
+                let t = step as f64 / 40.0;
+                let point = match ends.as_slice() {
+                    [end] => (at.0 + (end.0 - at.0) * t, at.1 + (end.1 - at.1) * t),
+                    [c1, c2, end] => {
+                        let u = 1.0 - t;
+                        let mix = |a: f64, b: f64, c: f64, d: f64| {
+                            u * u * u * a
+                                + 3.0 * u * u * t * b
+                                + 3.0 * u * t * t * c
+                                + t * t * t * d
+                        };
+                        (mix(at.0, c1.0, c2.0, end.0), mix(at.1, c1.1, c2.1, end.1))
+                    }
+                    _ => unreachable!(),
+                };
+                points.push(point);
+            }
+            at = *ends.last().unwrap();
+        }
+        points
+    }
+
+    /// A line that crosses a box it does not join reads as if the run went
+    /// through that box: the verifier's line to failed_verification once
+    /// crossed `done`. Checked for every variant the drawing has.
+    #[test]
+    fn no_line_crosses_a_box_it_does_not_join() {
+        use harness::limits::{DeadlineMode, DeadlineScope, RepeatMode, StopMode};
+        let mut crossings = Vec::new();
+        for cost_mode in [CostMode::Strict, CostMode::Naive] {
+            for deadline_mode in [DeadlineMode::Interrupt, DeadlineMode::BetweenSteps] {
+                for deadline_scope in [DeadlineScope::Run, DeadlineScope::Shared] {
+                    for repeat_mode in [RepeatMode::Canonical, RepeatMode::Naive] {
+                        for stop_mode in [StopMode::Strict, StopMode::Naive] {
+                            let limits = Limits {
+                                cost_mode,
+                                deadline_mode,
+                                deadline_scope,
+                                repeat_mode,
+                                stop_mode,
+                                ..Limits::default()
+                            };
+                            let diagram = LoopDiagram::new(limits, ContextConfig::default());
+                            let variant = diagram.variant();
+                            for edge in diagram.edges() {
+                                let path = route(edge.key, variant).d;
+                                for node in diagram.nodes() {
+                                    if node.id == edge.key.from || node.id == edge.key.to {
+                                        continue;
+                                    }
+                                    let s = spot(node.id, variant);
+                                    // A line may graze a box's edge; it may not
+                                    // pass through its middle.
+                                    let inside = |(x, y): (f64, f64)| {
+                                        (x - s.x).abs() < s.w / 2.0 - 4.0
+                                            && (y - s.y).abs() < s.h / 2.0 - 4.0
+                                    };
+                                    if points_along(&path).into_iter().any(inside) {
+                                        let crossing = format!(
+                                            "{:?} -> {:?} crosses {:?}",
+                                            edge.key.from, edge.key.to, node.id
+                                        );
+                                        if !crossings.contains(&crossing) {
+                                            crossings.push(crossing);
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(crossings.is_empty(), "{}", crossings.join("\n"));
     }
 }
