@@ -227,8 +227,10 @@ fn ItemView(item: Item, time: String, inspect: Option<u32>) -> impl IntoView {
                     .collect_view()}
                 {gauge}
                 {state}
-                {bar}
             </div>
+            // Beside the time column, not under it: in a narrow column the
+            // bar needs the row's whole width for its buttons.
+            {bar}
         </li>
     }
 }

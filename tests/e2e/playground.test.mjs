@@ -218,6 +218,30 @@ test('an approval bar that appears below the screen is scrolled into view', asyn
   assert((await bannerStatus(page)) === 'done', 'the run did not end done');
 });
 
+test('at 1440 px the approval bar takes its row\'s width, and Approve and Deny are in view', async ({ page }) => {
+  // The stage's trace column is about a quarter of the window. The bar sat
+  // under the row's text, beside its time column: 186 px wide, its title on
+  // four lines and "Always allow" below the column's fold.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const bar = await refundUntilApproval(page);
+  const fit = await page.evaluate(() => {
+    const bar = document.querySelector('.approval-bar').getBoundingClientRect();
+    const row = document.querySelector('.approval-bar').closest('.event').getBoundingClientRect();
+    const column = document.querySelector('.layout > .trace').getBoundingClientRect();
+    const bottom = Math.min(window.innerHeight, column.bottom);
+    const seen = (name) => {
+      const b = [...document.querySelectorAll('.approval-bar button')].find((x) => x.textContent.trim().startsWith(name));
+      const r = b.getBoundingClientRect();
+      return r.top >= column.top && r.bottom <= bottom;
+    };
+    return { bar: bar.width, row: row.width, approve: seen('Approve'), deny: seen('Deny'), always: seen('Always allow') };
+  });
+  assert(fit.bar >= fit.row - 20, `the bar is ${fit.bar} px wide in a ${fit.row} px row`);
+  assert(fit.approve && fit.deny && fit.always, `not in the trace column's view: ${JSON.stringify(fit)}`);
+  await button(bar, 'Approve').click();
+  assert((await bannerStatus(page)) === 'done', 'the run did not end done');
+});
+
 test('the `a` key approves and the `d` key denies, but not while typing', async ({ page }) => {
   const bar = await refundUntilApproval(page);
   // Typing a reason is not a shortcut.
