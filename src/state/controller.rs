@@ -134,6 +134,11 @@ pub struct Controller {
     shown_event: RwSignal<Option<u64>>,
     /// The scenario's MCP servers: a run takes their loaded tools.
     mcp: Mcp,
+    /// Whether the engine's module has arrived, once `quiet` first asked
+    /// (`engine_awaited`): asking at start would fetch it sooner than the
+    /// page's own first need. Made here so it lives as long as the page.
+    engine_here: RwSignal<bool>,
+    engine_awaited: StoredValue<bool>,
 }
 
 impl Controller {
@@ -167,6 +172,8 @@ impl Controller {
             picked_event: RwSignal::new(None),
             shown_event: RwSignal::new(None),
             mcp,
+            engine_here: RwSignal::new(false),
+            engine_awaited: StoredValue::new(false),
         };
         provide_context(controller);
         controller
@@ -242,11 +249,7 @@ impl Controller {
     /// clicked as soon as Run is enabled, has the network to itself, and a
     /// person who reads first gets those panels while reading.
     pub fn quiet(self, opened: Signal<bool>) -> Signal<bool> {
-        let engine_here = RwSignal::new(false);
-        spawn_local(async move {
-            lazy::engine().await;
-            engine_here.set(true);
-        });
+        let engine_here = self.engine_here();
         let due = RwSignal::new(false);
         let (running, paused, pending) = (self.running, self.paused, self.pending);
         Effect::new(move |_| {
@@ -260,6 +263,20 @@ impl Controller {
             }
         });
         due.into()
+    }
+
+    /// Turns true once the engine's module has arrived. Every caller shares
+    /// one wait for it.
+    fn engine_here(self) -> RwSignal<bool> {
+        let here = self.engine_here;
+        if !self.engine_awaited.get_value() {
+            self.engine_awaited.set_value(true);
+            spawn_local(async move {
+                lazy::engine().await;
+                here.set(true);
+            });
+        }
+        here
     }
 
     /// The scenario of the run in the log; `None` before a run or after Reset.
