@@ -40,6 +40,10 @@ pub fn ScenarioSection(
         }
         now
     });
+    // The structured form waits the same way (a first run does not show
+    // it: it is below the lesson), unless a lesson opens, whose parts in it
+    // are then the only way to edit the text.
+    let form_due = controller.quiet(Signal::derive(move || editor.lock().with(Option::is_some)));
     // Held header values are only read from `mcp_servers` (mcp_text::held_headers).
     let names_mcp_servers = Memo::new(move |_| editor.text().with(|t| t.contains("mcp_servers")));
     // The live check's problems, then why the last run could not start.
@@ -59,7 +63,9 @@ pub fn ScenarioSection(
                     "↶ Undo: bring back the replaced scenario"
                 </button>
             })}
-            {Suspend::new(editor_form(editor, live_problems.into()))}
+            <Show when=move || form_due.get()>
+                {Suspend::new(editor_form(editor, live_problems.into()))}
+            </Show>
             <label for="scenario-json">
                 "Scenario JSON"
                 {move || editor.lock().with(Option::is_some).then_some(" (read-only in this lesson)")}

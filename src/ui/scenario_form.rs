@@ -21,8 +21,9 @@ use crate::state::form_doc::FormDoc;
 use crate::ui::lesson_parts::LessonParts;
 
 /// The editor's form, a split module: the first paint shows the lesson and
-/// the JSON box, and the fields arrive with the engine, right after it
-/// (see `lazy`). The Compare panel's B form is in that panel's module.
+/// the JSON box, and the fields arrive once no run needs the network
+/// (`Controller::quiet`), or when a lesson opens. The Compare panel's B form
+/// is in that panel's module.
 #[cfg_attr(feature = "split", lazy)]
 pub async fn editor_form(editor: Editor, problems: Signal<Vec<String>>) -> AnyView {
     // An open lesson's editable paths, each in a JSON box of its own, under

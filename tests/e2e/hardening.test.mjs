@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { SECRET, artifacts, assert, button, openMode, pick, runBuiltin, serveScenario, test } from './lib.mjs';
+import { SECRET, artifacts, assert, bannerStatus, button, openMode, pick, runBuiltin, serveScenario, test } from './lib.mjs';
 
 /** Reloads the page with a recorder of CSP violations installed first. */
 async function recordViolations(page) {
@@ -177,6 +177,39 @@ test('a panic shows an error panel that keeps the run\'s trace as a download', a
   drop(errors, /deliberate test panic|unreachable|RuntimeError/);
 });
 
+test('the structured form waits while a first run goes, but a lesson opened during it shows its parts at once', async ({ page }) => {
+  // The page opened for the test fetches the form once its engine lands:
+  // let it settle before counting what the reloaded page asks for.
+  await page.waitForLoadState('networkidle');
+  const fetched = [];
+  page.on('request', (request) => fetched.push(new URL(request.url()).pathname.slice(1)));
+  const asked = (name) => fetched.some((f) => f.startsWith(`split_${name}_`));
+  // The engine held, so a run can start before it has arrived, as a first
+  // run clicked at once does; press-stop then hangs until Stop.
+  const held = [];
+  let released = false;
+  await page.route(/\/split_engine_[^/]*\.wasm$/, (route) => (released ? route.continue() : held.push(route)));
+  await page.reload();
+  await page.locator('#scenario-picker').waitFor();
+  await pick(page, 'press-stop');
+  await button(page, 'Run').click();
+  released = true;
+  for (const route of held) await route.continue();
+  await page.locator('.timeline .event[data-kind="model_request"]').nth(1).waitFor({ timeout: 10_000 });
+  await page.waitForTimeout(300);
+  assert(!asked('editor_form'), `the form was fetched while the first run went: ${fetched.filter((f) => f.startsWith('split_')).join(', ')}`);
+  // A lesson opened now makes the JSON box read-only: its editable part,
+  // in the form's module, must come at once, not after the run.
+  await button(page, 'Lessons').click();
+  const panel = page.locator('.lessons-panel');
+  await panel.locator('.lesson-list').waitFor({ timeout: 10_000 });
+  await button(panel, 'Stop a runaway loop').click();
+  await page.locator('#lesson-part-limits-max_turns').waitFor({ state: 'attached', timeout: 5_000 });
+  assert((await page.locator('.run-state').textContent()) === 'Running…', 'the run did not go on while the lesson opened');
+  await button(page, 'Stop').click();
+  assert((await bannerStatus(page)) === 'cancelled', 'Stop did not end the run cancelled');
+});
+
 test('code splitting: the page paints and shows its scenario with no split module; the engine follows; each feature fetches its own', async ({ page }) => {
   const fetched = [];
   page.on('request', (request) => {
@@ -206,9 +239,10 @@ test('code splitting: the page paints and shows its scenario with no split modul
   assert(await asksFor('engine'), `after the first paint the page asked for ${fetched.join(', ')}`);
   // What a first run does not show waits until no run needs the network
   // (issue 28): the built-ins' files, the Model settings below the editor,
-  // the Run state panel and the inspector. The engine is held here, so
-  // none of them may be asked for yet.
-  const afterARun = ['builtin_json', 'model_settings', 'run_state_panel', 'inspector_panel'];
+  // the Run state panel, the inspector, and the scenario's structured form
+  // (below the lesson). The engine is held here, so none of them may be
+  // asked for yet.
+  const afterARun = ['builtin_json', 'model_settings', 'run_state_panel', 'inspector_panel', 'editor_form'];
   await page.waitForTimeout(300);
   for (const feature of afterARun) {
     assert(!split(feature), `${feature} was fetched before the engine had arrived: ${fetched.join(', ')}`);
