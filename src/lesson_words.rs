@@ -219,6 +219,7 @@ mod tests {
             goal_lines(&lesson.goal),
             vec![
                 "The run ends with status turn_limit.",
+                "The tools that run, in order: get_time → get_time → get_time.",
                 "At most 3 model calls."
             ]
         );

@@ -75,6 +75,12 @@ test('lessons: a limit lesson is solved by editing its limit; a wrong Check says
   // The run is on the loop, as a run.
   assert((await bannerStatus(page)) === 'turn_limit', 'Check did not show its run');
 
+  // One off is not solved: 2 turns stop the run turn_limit, within "at
+  // most 3 model calls", but the lesson asks for 3 (its "Why" tells of the
+  // third call's tools).
+  await page.locator('#limit-max_turns').fill('2');
+  const oneOff = await check(page);
+  assert(oneOff.includes('Not yet') && oneOff.includes('✗'), `max_turns 2 was judged: ${oneOff}`);
   // The form's field for the limit is the one that can be typed in.
   await page.locator('#limit-max_turns').fill('3');
   await expectSolved(page);
