@@ -160,7 +160,9 @@ pub const GATES: &[Gate] = &[
         unknown: "Before each model call: the request against the context window (context.window_tokens), if set.",
         pass: "fits the window",
         at: (630.0, Row::Turn),
-        exit_at: (630.0, Row::TopExits),
+        // A little right of its gate: the widest word of the row, between
+        // cost_limit and the retry box.
+        exit_at: (636.0, Row::TopExits),
     },
     Gate {
         node: NodeId::GateToolCalls,

@@ -70,12 +70,12 @@ fn spot(id: NodeId, variant: Variant) -> Spot {
         NodeId::Approval => step(415.0, ROW_CALLS),
         NodeId::RunTool => step(295.0, ROW_CALLS),
         NodeId::Results => step(150.0, ROW_CALLS),
-        NodeId::StopButton => at(62.0, ROW_BOTTOM_EXITS, 116.0, 40.0),
+        NodeId::StopButton => at(68.0, ROW_BOTTOM_EXITS, 124.0, 40.0),
         NodeId::Exit(status) => {
             let (x, y) = exit_at(status, variant);
             // Wide enough for the status word and its icon in the 13-unit
             // label (max_tokens was clipped at 6.8 per letter at 12).
-            let w = (status.as_str().len() as f64 * 8.3 + 32.0).max(80.0);
+            let w = (status.as_str().len() as f64 * 8.3 + 28.0).max(80.0);
             at(x, y, w, 36.0)
         }
         other => match Gate::of(other) {
@@ -100,7 +100,7 @@ fn exit_at(status: Status, variant: Variant) -> (f64, f64) {
         Status::Done => (1050.0, 320.0),
         Status::FailedVerification => (1020.0, 390.0),
         Status::Blocked => (415.0, ROW_BOTTOM_EXITS),
-        Status::Cancelled => (168.0, ROW_BOTTOM_EXITS),
+        Status::Cancelled => (188.0, ROW_BOTTOM_EXITS),
         // A gate's exit: its row of `GATES` placed it above.
         _ => (0.0, 0.0),
     }
@@ -1148,5 +1148,28 @@ mod tests {
             }
         }
         assert!(crossings.is_empty(), "{}", crossings.join("\n"));
+    }
+
+    /// Two boxes that overlap read as one, or hide each other's words: the
+    /// Stop button's box once covered the left end of `cancelled`.
+    #[test]
+    fn no_two_boxes_overlap() {
+        for cost_mode in [CostMode::Strict, CostMode::Naive] {
+            let limits = Limits {
+                cost_mode,
+                ..Limits::default()
+            };
+            let diagram = LoopDiagram::new(limits, ContextConfig::default());
+            let variant = diagram.variant();
+            let nodes = diagram.nodes();
+            for (i, a) in nodes.iter().enumerate() {
+                for b in &nodes[i + 1..] {
+                    let (p, q) = (spot(a.id, variant), spot(b.id, variant));
+                    let apart = (p.x - q.x).abs() >= (p.w + q.w) / 2.0
+                        || (p.y - q.y).abs() >= (p.h + q.h) / 2.0;
+                    assert!(apart, "{:?} and {:?} overlap ({cost_mode:?})", a.id, b.id);
+                }
+            }
+        }
     }
 }
