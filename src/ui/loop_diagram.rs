@@ -1023,14 +1023,20 @@ mod tests {
     /// Every node, gates and exits included, has a place of its own under
     /// both cost modes: a gate's place comes from its row of `GATES`, so a
     /// node that no row and no arm places would stand at the corner.
-    #[test]
-    fn every_node_has_a_place_of_its_own() {
-        for cost_mode in [CostMode::Strict, CostMode::Naive] {
+    /// The drawing under each cost mode, which moves the cost gate and its exit.
+    fn under_both_cost_modes() -> [LoopDiagram; 2] {
+        [CostMode::Strict, CostMode::Naive].map(|cost_mode| {
             let limits = Limits {
                 cost_mode,
                 ..Limits::default()
             };
-            let diagram = LoopDiagram::new(limits, ContextConfig::default());
+            LoopDiagram::new(limits, ContextConfig::default())
+        })
+    }
+
+    #[test]
+    fn every_node_has_a_place_of_its_own() {
+        for diagram in under_both_cost_modes() {
             let variant = diagram.variant();
             let mut places: Vec<(NodeId, (i64, i64))> = Vec::new();
             for node in diagram.nodes() {
@@ -1154,12 +1160,7 @@ mod tests {
     /// Stop button's box once covered the left end of `cancelled`.
     #[test]
     fn no_two_boxes_overlap() {
-        for cost_mode in [CostMode::Strict, CostMode::Naive] {
-            let limits = Limits {
-                cost_mode,
-                ..Limits::default()
-            };
-            let diagram = LoopDiagram::new(limits, ContextConfig::default());
+        for diagram in under_both_cost_modes() {
             let variant = diagram.variant();
             let nodes = diagram.nodes();
             for (i, a) in nodes.iter().enumerate() {
@@ -1167,7 +1168,7 @@ mod tests {
                     let (p, q) = (spot(a.id, variant), spot(b.id, variant));
                     let apart = (p.x - q.x).abs() >= (p.w + q.w) / 2.0
                         || (p.y - q.y).abs() >= (p.h + q.h) / 2.0;
-                    assert!(apart, "{:?} and {:?} overlap ({cost_mode:?})", a.id, b.id);
+                    assert!(apart, "{:?} and {:?} overlap ({variant:?})", a.id, b.id);
                 }
             }
         }
