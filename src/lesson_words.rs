@@ -6,7 +6,6 @@
 use harness::lesson::course::{self, Course};
 use harness::lesson::goal::{Goal, Verdict};
 use harness::lesson::Lesson;
-use serde_json::Value;
 
 use crate::share;
 
@@ -97,28 +96,6 @@ fn decision_words(decision: harness::approval::DecisionKind) -> &'static str {
         DenyAndStop => "deny and stop",
         AlwaysAllow => "always allow",
     }
-}
-
-/// The dotted paths a merge patch sets (arrays and scalars are leaves).
-pub fn patch_paths(patch: &Value) -> Vec<String> {
-    fn walk(value: &Value, at: &str, out: &mut Vec<String>) {
-        match value {
-            Value::Object(map) if !map.is_empty() => {
-                for (key, inner) in map {
-                    let path = if at.is_empty() {
-                        key.clone()
-                    } else {
-                        format!("{at}.{key}")
-                    };
-                    walk(inner, &path, out);
-                }
-            }
-            _ => out.push(at.to_string()),
-        }
-    }
-    let mut out = Vec::new();
-    walk(patch, "", &mut out);
-    out
 }
 
 /// The key progress is kept under: a built-in's name, else the title.
@@ -223,12 +200,6 @@ mod tests {
                 "At most 3 model calls."
             ]
         );
-    }
-
-    #[test]
-    fn a_patch_names_its_paths() {
-        let patch = serde_json::json!({"limits": {"max_turns": 3}, "tools": [1]});
-        assert_eq!(patch_paths(&patch), vec!["limits.max_turns", "tools"]);
     }
 
     #[test]

@@ -40,24 +40,6 @@ async fn every_builtin_lesson_is_true() {
     }
 }
 
-/// The whole numbers a solution sets, each with its path.
-fn whole_numbers(value: &serde_json::Value, path: &str, out: &mut Vec<(String, i64)>) {
-    match value {
-        serde_json::Value::Object(map) => {
-            for (key, inner) in map {
-                let path = if path.is_empty() {
-                    key.clone()
-                } else {
-                    format!("{path}.{key}")
-                };
-                whole_numbers(inner, &path, out);
-            }
-        }
-        serde_json::Value::Number(n) => out.extend(n.as_i64().map(|n| (path.to_string(), n))),
-        _ => {}
-    }
-}
-
 /// A learner who sets a limit one off the asked number must not read
 /// "Solved": the turn-limit lesson asks to stop after 3 model calls, and
 /// its goal (turn_limit, at most 3 calls) once held for max_turns 1 and 2,
@@ -70,17 +52,18 @@ async fn a_solution_one_off_misses_the_goal() {
         if lesson.by != By::Editing {
             continue;
         }
-        let mut numbers = Vec::new();
-        whole_numbers(
-            &serde_json::Value::Object(lesson.solution.clone()),
-            "",
-            &mut numbers,
-        );
+        let solution = serde_json::Value::Object(lesson.solution.clone());
+        let numbers = harness::lesson::patch::patch_paths(&solution)
+            .into_iter()
+            .filter_map(|path| {
+                let n = harness::lesson::patch::value_at(&solution, &path)?.as_i64()?;
+                Some((path, n))
+            });
         // Counts the intro names exactly ("after 3 model calls", "once it
         // has made 6 tool calls"). A token budget, a deadline or a window
         // is a range on purpose: "within 2 seconds" holds for 1,499 ms too.
         let exact = |path: &str| path.ends_with("max_turns") || path.ends_with("max_tool_calls");
-        for (path, n) in numbers.into_iter().filter(|(path, _)| exact(path)) {
+        for (path, n) in numbers.filter(|(path, _)| exact(path)) {
             for near in [n - 1, n + 1] {
                 if near < 0 {
                     continue;

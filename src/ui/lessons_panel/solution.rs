@@ -6,8 +6,6 @@ use harness::lesson::By;
 use leptos::prelude::*;
 use serde_json::Value;
 
-use crate::lesson_words;
-
 use super::tutor::{pretty, Tutor};
 
 pub(super) fn show_solution(tutor: Tutor) {
@@ -24,7 +22,7 @@ pub(super) fn show_solution(tutor: Tutor) {
         tutor.editor.edit(text);
         tutor.attempt.set_solution_note(format!(
             "Applied the solution: it sets {}. Press Check to see the goal hold.",
-            lesson_words::patch_paths(&patch).join(", ")
+            harness::lesson::patch::patch_paths(&patch).join(", ")
         ));
     } else {
         tutor.attempt.set_solution_note(format!(

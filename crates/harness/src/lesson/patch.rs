@@ -121,6 +121,28 @@ pub fn covers(editable: &[String], path: &str) -> bool {
         .any(|e| field.starts_with(&e) || e.starts_with(&field))
 }
 
+/// The dotted paths a merge patch sets (arrays and scalars are leaves).
+pub fn patch_paths(patch: &Value) -> Vec<String> {
+    fn walk(value: &Value, at: &str, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) if !map.is_empty() => {
+                for (key, inner) in map {
+                    let path = if at.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{at}.{key}")
+                    };
+                    walk(inner, &path, out);
+                }
+            }
+            _ => out.push(at.to_string()),
+        }
+    }
+    let mut out = Vec::new();
+    walk(patch, "", &mut out);
+    out
+}
+
 /// The value at `path` in `root`, if there is one.
 pub fn value_at<'a>(root: &'a Value, path: &str) -> Option<&'a Value> {
     steps(path)?.iter().try_fold(root, |node, step| match step {
@@ -232,6 +254,15 @@ fn walk(a: &Value, b: &Value, at: &mut Vec<Step>, editable: &[Vec<Step>], out: &
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_patch_names_its_paths() {
+        let patch = serde_json::json!({"limits": {"max_turns": 3}, "tools": [1]});
+        assert_eq!(
+            super::patch_paths(&patch),
+            vec!["limits.max_turns", "tools"]
+        );
+    }
+
     use super::*;
     use serde_json::json;
 
