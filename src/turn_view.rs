@@ -7,6 +7,7 @@
 //! rebuilt: an event either opens a new card or is appended to the last one,
 //! so a 1,000-turn run renders one new element per event.
 
+use harness::approval::Decider;
 use harness::event::{EventKind, ResultFate, RunEvent, Validation};
 use harness::message::ContentBlock;
 use harness::run::usd;
@@ -567,6 +568,10 @@ fn approval_decided_card(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item>
             by.as_str()
         ),
     );
+    if *by == Decider::Setting {
+        it.lines
+            .push("Nobody saw this call: a setting made before the run answered it.".to_string());
+    }
     if let Some(reason) = reason {
         it.lines.push(format!("reason: {reason}"));
     }
@@ -918,6 +923,27 @@ mod tests {
         assert_eq!(it.title, "Approval for issue_refund: deny (by user)");
         assert_eq!(it.lines, ["reason: not today"]);
         assert_eq!(it.tone, Tone::Warn);
+    }
+
+    #[test]
+    fn a_decision_made_by_a_setting_says_nobody_saw_the_call() {
+        let it = card_item(&ev(
+            7,
+            EventKind::ApprovalDecided {
+                id: "c1".into(),
+                name: "issue_refund".into(),
+                decision: DecisionKind::Approve,
+                by: Decider::Setting,
+                reason: None,
+                args: None,
+            },
+        ))
+        .unwrap();
+        assert_eq!(it.title, "Approval for issue_refund: approve (by setting)");
+        assert_eq!(
+            it.lines,
+            ["Nobody saw this call: a setting made before the run answered it."]
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use std::rc::Rc;
 
 use futures::future::LocalBoxFuture;
-use harness::approval::{ApprovalRequest, Approver, Decision};
+use harness::approval::{ApprovalRequest, Approver, Decider, Decision};
 use harness::cancel::CancelToken;
 use harness::driver::{Pause, Resume, Stepper};
 use harness::event::RunEvent;
@@ -34,10 +34,15 @@ impl Approver for AutoDecision {
         let decision = match self {
             AutoDecision::Approve => Decision::Approve,
             AutoDecision::Deny => Decision::Deny {
-                reason: Some("denied by the comparison's approval setting".to_string()),
+                reason: Some("this run's approval setting denies every call that asks".to_string()),
             },
         };
         Box::pin(async move { decision })
+    }
+
+    /// Nobody sees these requests: the answer was chosen before the run.
+    fn decider(&self, _request: &ApprovalRequest) -> Decider {
+        Decider::Setting
     }
 }
 

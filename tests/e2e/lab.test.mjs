@@ -109,6 +109,25 @@ test('A/B: removing the example id from a description makes the rules model inve
   assert(cells[1].includes('get_order') && cells[1].includes('ORD-1001'), `B's cell: ${cells[1]}`);
 });
 
+test('a comparison\'s approvals are answered by its setting, and no card says a person decided', async ({ page }) => {
+  await pick(page, 'refund-with-approval');
+  await openCompare(page);
+  await compare(page).locator('#compare-approvals').selectOption('deny');
+  await compare(page).getByRole('button', { name: 'Copy A into B' }).click();
+  await compare(page).getByRole('button', { name: 'Run A and B' }).click();
+  await comparisonSummary(page);
+  const decisions = compare(page).locator('.compare-event[data-kind="approval_decided"]');
+  assert((await decisions.count()) === 2, `${await decisions.count()} decisions, not one a side`);
+  for (const text of await decisions.allInnerTexts()) {
+    assert(text.includes('deny (by setting)') && !text.includes('by user'), `decision: ${text}`);
+    assert(text.includes('Nobody saw this call'), `decision: ${text}`);
+  }
+  // The model is told it was denied, not that a user denied it.
+  const results = await compare(page).locator('.compare-event[data-kind="tool_result"]').allInnerTexts();
+  const refunds = results.filter((t) => t.includes('issue_refund'));
+  assert(refunds.length === 2 && refunds.every((t) => t.includes('denied: ') && !t.includes('by the user')), `results: ${refunds}`);
+});
+
 test('A/B with a broken variant lists its problems, prefixed B, and runs nothing', async ({ page }) => {
   await pick(page, 'get-time');
   await openCompare(page);

@@ -308,6 +308,7 @@ fn decision_line(
         Decider::User => "the user",
         Decider::Policy => "policy",
         Decider::AlwaysAllow => "an earlier \"always allow\"",
+        Decider::Setting => "a setting made before the run",
     };
     let args = edited_args
         .map(|args| format!(" {}", clip(&args.to_string(), 120)))
@@ -362,6 +363,10 @@ mod tests {
         assert_eq!(
             decided(DecisionKind::DenyAndStop, Decider::Policy, None),
             "    12 ms  ✘ issue_refund: denied by policy (deny_and_stop)"
+        );
+        assert_eq!(
+            decided(DecisionKind::Approve, Decider::Setting, None),
+            "    12 ms  ✔ issue_refund: approved by a setting made before the run (approve)"
         );
     }
 

@@ -98,13 +98,13 @@ fn decision_names_are_the_trace_names_and_only_denials_deny() {
 fn decider_names_are_the_trace_names() {
     for by in Decider::ALL {
         match by {
-            Decider::User | Decider::Policy | Decider::AlwaysAllow => {}
+            Decider::User | Decider::Policy | Decider::AlwaysAllow | Decider::Setting => {}
         }
         assert_eq!(by.as_str(), serde_name(&by));
     }
     assert_eq!(
         Decider::ALL.map(Decider::as_str),
-        ["user", "policy", "always_allow"]
+        ["user", "policy", "always_allow", "setting"]
     );
 }
 

@@ -5,9 +5,14 @@
 
 mod common;
 
+use std::rc::Rc;
+
 use common::{load, run_with, tool_results, QueueApprover};
-use harness::approval::Decision;
-use harness::event::{Outcome, RunEvent, Status};
+use futures::future::LocalBoxFuture;
+use harness::approval::{ApprovalRequest, Approver, Decider, Decision};
+use harness::event::{EventKind, Outcome, RunEvent, Status};
+use harness::replay::{replay, Assertions, Record};
+use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;
 use serde_json::{json, Value};
 
@@ -74,6 +79,75 @@ async fn refund_with_approval_denied_says_no_refund_and_names_no_refund_id() {
         outcome.reason,
         "verifier check 2 (tool_called_with \"issue_refund\" {\"order_id\":\"ord_f6g7h8i9j0\"}) failed: issue_refund never ran successfully in this run"
     );
+}
+
+/// Answers every request the same way, chosen before the run (as Compare's
+/// "Approval requests in these runs" does): nobody sees the call.
+struct SettingApprover(Decision);
+
+impl Approver for SettingApprover {
+    fn decide<'a>(&'a self, _request: &'a ApprovalRequest) -> LocalBoxFuture<'a, Decision> {
+        let decision = self.0.clone();
+        Box::pin(async move { decision })
+    }
+
+    fn decider(&self, _request: &ApprovalRequest) -> Decider {
+        Decider::Setting
+    }
+}
+
+fn decided_by(events: &[RunEvent]) -> Vec<Decider> {
+    events
+        .iter()
+        .filter_map(|event| match &event.kind {
+            EventKind::ApprovalDecided { by, .. } => Some(*by),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_setting_made_before_the_run_is_never_named_the_user() {
+    let scenario = load(
+        harness::library::find("refund-with-approval")
+            .unwrap()
+            .json(),
+    );
+    let approver = SettingApprover(Decision::Deny {
+        reason: Some("the setting denies every call".into()),
+    });
+    let (outcome, events) = run_with(&scenario, Some(&approver)).await;
+    assert_eq!(decided_by(&events), [Decider::Setting]);
+    let (_, is_error, content) = tool_results(&events).pop().unwrap();
+    assert!(is_error);
+    // The model is told it was denied, not that a user denied it.
+    assert_eq!(content, "denied: the setting denies every call");
+    // The scripted model still reads it as a denial.
+    assert_eq!(
+        answer(&outcome),
+        "I did not refund ord_f6g7h8i9j0: the refund was not approved, so no money was returned."
+    );
+    // A replay answers from the recording and names the same decider.
+    let record = Record {
+        scenario: Some(scenario.clone()),
+        events,
+        forked_at: None,
+    };
+    let report = replay(
+        &record,
+        &scenario,
+        &Assertions::default(),
+        Rc::new(TokioRuntime::default()),
+    )
+    .await
+    .unwrap();
+    assert!(report.passed(), "{:?}", report.first_failure());
+    assert_eq!(decided_by(&report.events), [Decider::Setting]);
+    // An approving setting runs the refund, and is still not "the user".
+    let approver = SettingApprover(Decision::Approve);
+    let (outcome, events) = run_with(&scenario, Some(&approver)).await;
+    assert_eq!(outcome.status, Status::Done, "{}", outcome.reason);
+    assert_eq!(decided_by(&events), [Decider::Setting]);
 }
 
 #[tokio::test(start_paused = true)]

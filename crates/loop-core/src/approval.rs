@@ -110,10 +110,19 @@ pub enum Decider {
     Policy,
     /// An earlier "always allow this tool" decision in this run.
     AlwaysAllow,
+    /// A choice a person made for every request before the run began (the
+    /// Compare panel's "Approval requests in these runs"), not an answer to
+    /// this call: nobody saw the request.
+    Setting,
 }
 
 impl Decider {
-    pub const ALL: [Decider; 3] = [Decider::User, Decider::Policy, Decider::AlwaysAllow];
+    pub const ALL: [Decider; 4] = [
+        Decider::User,
+        Decider::Policy,
+        Decider::AlwaysAllow,
+        Decider::Setting,
+    ];
 
     /// The snake_case name used in traces, the CLI and the page.
     pub fn as_str(self) -> &'static str {
@@ -121,6 +130,7 @@ impl Decider {
             Decider::User => "user",
             Decider::Policy => "policy",
             Decider::AlwaysAllow => "always_allow",
+            Decider::Setting => "setting",
         }
     }
 }
@@ -140,6 +150,12 @@ pub trait Approver {
     /// Resolves when a decision is made. The driver races it against the
     /// deadline and cancellation, so an approver may wait for a human.
     fn decide<'a>(&'a self, request: &'a ApprovalRequest) -> LocalBoxFuture<'a, Decision>;
+
+    /// Who the trace names for the answer to `request`, asked before
+    /// `decide`: a person, unless the answer was fixed before the run.
+    fn decider(&self, _request: &ApprovalRequest) -> Decider {
+        Decider::User
+    }
 }
 
 /// Answers every request with the same decision (the CLI's `--approve`).

@@ -164,9 +164,10 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
                 // Edited arguments that break the schema are refused and the
                 // approver is asked again, told why.
                 loop {
+                    let by = approver.decider(&request);
                     let decided = race(approver.decide(&request), None, deadline_in, env).await;
                     match decided {
-                        Raced::Done(decision) => match run.feed_decision(decision, now()) {
+                        Raced::Done(decision) => match run.feed_decision(decision, by, now()) {
                             Ok(()) => break,
                             Err(why) => request.edit_error = Some(why.to_string()),
                         },

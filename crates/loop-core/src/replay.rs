@@ -363,21 +363,22 @@ impl Stepper for PersonReplay<'_> {
     }
 }
 
-/// Replays the user's recorded decisions, call by call id; a call the
-/// recording never decided is denied and stops the run, since guessing a
-/// human's answer would make the replay prove nothing.
+/// Replays the recorded decisions of a person (made at the call, or as a
+/// setting before the run), call by call id, each named as it was recorded;
+/// a call the recording never decided is denied and stops the run, since
+/// guessing a human's answer would make the replay prove nothing.
 struct RecordedApprover {
-    decisions: RefCell<HashMap<String, Vec<Decision>>>,
+    decisions: RefCell<HashMap<String, Vec<(Decision, Decider)>>>,
 }
 
 impl RecordedApprover {
     fn from_events(events: &[RunEvent]) -> Self {
-        let mut decisions: HashMap<String, Vec<Decision>> = HashMap::new();
+        let mut decisions: HashMap<String, Vec<(Decision, Decider)>> = HashMap::new();
         for event in events {
             if let EventKind::ApprovalDecided {
                 id,
                 decision,
-                by: Decider::User,
+                by: by @ (Decider::User | Decider::Setting),
                 reason,
                 args,
                 ..
@@ -396,7 +397,10 @@ impl RecordedApprover {
                         reason: reason.clone(),
                     },
                 };
-                decisions.entry(id.clone()).or_default().push(decision);
+                decisions
+                    .entry(id.clone())
+                    .or_default()
+                    .push((decision, *by));
             }
         }
         RecordedApprover {
@@ -412,7 +416,7 @@ impl Approver for RecordedApprover {
             decisions
                 .get_mut(&request.call_id)
                 .filter(|queue| !queue.is_empty())
-                .map(|queue| queue.remove(0))
+                .map(|queue| queue.remove(0).0)
         };
         let decision = decision.unwrap_or(Decision::DenyAndStop {
             reason: Some(format!(
@@ -421,6 +425,14 @@ impl Approver for RecordedApprover {
             )),
         });
         Box::pin(async move { decision })
+    }
+
+    fn decider(&self, request: &ApprovalRequest) -> Decider {
+        self.decisions
+            .borrow()
+            .get(&request.call_id)
+            .and_then(|queue| queue.first())
+            .map_or(Decider::User, |(_, by)| *by)
     }
 }
 

@@ -753,9 +753,15 @@ impl Run {
         self.finish(cause, now_ms);
     }
 
-    /// Applies a human decision. Edited arguments that break the tool's schema
+    /// Applies a decision made `by` a person, there and then or before the
+    /// run (`Decider::Setting`). Edited arguments that break the tool's schema
     /// are refused with the reason, and the run keeps waiting for a decision.
-    pub fn feed_decision(&mut self, decision: Decision, now_ms: f64) -> Result<(), DecisionError> {
+    pub fn feed_decision(
+        &mut self,
+        decision: Decision,
+        by: Decider,
+        now_ms: f64,
+    ) -> Result<(), DecisionError> {
         let Phase::AwaitingApproval { request } = &self.phase else {
             return Err(DecisionError::NotWaiting);
         };
@@ -767,12 +773,12 @@ impl Run {
         let kind = decision.kind();
         match decision {
             Decision::Approve => {
-                self.record_decision(&invocation, kind, Decider::User, None, None, now_ms);
+                self.record_decision(&invocation, kind, by, None, None, now_ms);
                 self.await_tool(invocation);
             }
             Decision::AlwaysAllow => {
                 self.always_allowed.insert(invocation.name.clone());
-                self.record_decision(&invocation, kind, Decider::User, None, None, now_ms);
+                self.record_decision(&invocation, kind, by, None, None, now_ms);
                 self.await_tool(invocation);
             }
             Decision::ApproveEdited(args) => {
@@ -782,28 +788,13 @@ impl Run {
                         .check_args(tool, &args)
                         .map_err(|rejection| DecisionError::EditedArguments(rejection.message))?;
                 }
-                self.record_decision(
-                    &invocation,
-                    kind,
-                    Decider::User,
-                    None,
-                    Some(args.clone()),
-                    now_ms,
-                );
+                self.record_decision(&invocation, kind, by, None, Some(args.clone()), now_ms);
                 invocation.args = args;
                 self.await_tool(invocation);
             }
             Decision::Deny { reason } => {
-                self.record_decision(
-                    &invocation,
-                    kind,
-                    Decider::User,
-                    reason.clone(),
-                    None,
-                    now_ms,
-                );
-                let why = reason.as_deref().unwrap_or(NO_REASON_GIVEN);
-                let text = format!("denied by the user: {why}");
+                self.record_decision(&invocation, kind, by, reason.clone(), None, now_ms);
+                let text = denial_text(by, reason.as_deref());
                 let answer = ToolAnswer::not_run(
                     &invocation.call_id,
                     &invocation.name,
@@ -814,16 +805,8 @@ impl Run {
                 self.phase = Phase::Calls;
             }
             Decision::DenyAndStop { reason } => {
-                self.record_decision(
-                    &invocation,
-                    kind,
-                    Decider::User,
-                    reason.clone(),
-                    None,
-                    now_ms,
-                );
-                let why = reason.as_deref().unwrap_or(NO_REASON_GIVEN);
-                let text = format!("denied by the user: {why}");
+                self.record_decision(&invocation, kind, by, reason.clone(), None, now_ms);
+                let text = denial_text(by, reason.as_deref());
                 let answer = ToolAnswer::not_run(
                     &invocation.call_id,
                     &invocation.name,
@@ -1213,6 +1196,17 @@ impl<'a> ToolAnswer<'a> {
     }
 }
 
+/// The tool_result a refused call gets. Only a person who saw the request
+/// is "the user"; a setting made before the run is worded like the policy,
+/// since nobody saw the call (scripted branches read both as denials).
+fn denial_text(by: Decider, reason: Option<&str>) -> String {
+    let why = reason.unwrap_or(NO_REASON_GIVEN);
+    match by {
+        Decider::User => format!("denied by the user: {why}"),
+        Decider::Policy | Decider::AlwaysAllow | Decider::Setting => format!("denied: {why}"),
+    }
+}
+
 fn elapsed(since_ms: f64, now_ms: f64) -> u64 {
     (now_ms - since_ms).max(0.0) as u64
 }
@@ -1301,7 +1295,9 @@ mod tests {
             .build(Rc::new(TokioRuntime::default()))
             .expect("builds");
         let mut run = Run::new(config);
-        let refused = run.feed_decision(Decision::Approve, 0.0).unwrap_err();
+        let refused = run
+            .feed_decision(Decision::Approve, Decider::User, 0.0)
+            .unwrap_err();
         assert_eq!(refused, DecisionError::NotWaiting);
         assert_eq!(refused.to_string(), "no call is waiting for a decision");
         assert_eq!(refused.fixed_by(), crate::fixed_by::FixedBy::TheCaller);
