@@ -22,6 +22,7 @@ use harness::driver::{Pause, Resume, Stepper};
 use harness::event::{EventKind, Outcome, RunEvent, Status};
 use harness::library::{self, BuiltinScenario, BUILTIN};
 use harness::limits::CostMode;
+use harness::numbers::thousands;
 use harness::run::PauseBefore;
 use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;
@@ -295,6 +296,21 @@ fn check_trace(id: &str, outcome: &Outcome, events: &[RunEvent]) {
     };
     assert_eq!(text("turns"), counters.turn_text(), "{id}");
     assert_eq!(text("cost"), counters.cost_text(), "{id}");
+    // Tokens grouped as the header groups them (`1,234 / 4,000`).
+    let tokens = gates.iter().find(|g| g.name == "tokens").unwrap();
+    assert_eq!(
+        tokens.value,
+        thousands(outcome.input_tokens + outcome.output_tokens),
+        "{id}"
+    );
+    if counters.max_total_tokens.is_some() {
+        assert!(
+            counters.tokens_text().starts_with(&tokens.text),
+            "{id}: gate {} against the header's {}",
+            tokens.text,
+            counters.tokens_text()
+        );
+    }
     // One count of tool calls: the header, the gate, the banner and
     // `run_finished` say the same numbers by the same names.
     let calls = outcome.calls.expect("the run counts its calls");

@@ -102,8 +102,8 @@ impl Gauges {
             reading(
                 NodeId::GateTokens,
                 "tokens",
-                self.tokens.to_string(),
-                limits.max_total_tokens.map(|max| max.to_string()),
+                thousands(self.tokens),
+                limits.max_total_tokens.map(thousands),
                 "no limit",
                 limits
                     .max_total_tokens
