@@ -218,26 +218,36 @@ test('an approval bar that appears below the screen is scrolled into view', asyn
   assert((await bannerStatus(page)) === 'done', 'the run did not end done');
 });
 
-test('at 1440 px the approval bar takes its row\'s width, and Approve and Deny are in view', async ({ page }) => {
+test('at 1440 px the approval bar spans its card, and every control and the reason box are in view', async ({ page }) => {
   // The stage's trace column is about a quarter of the window. The bar sat
   // under the row's text, beside its time column: 186 px wide, its title on
-  // four lines and "Always allow" below the column's fold.
+  // four lines and "Always allow" below the column's fold. Spanning the row,
+  // its buttons took a line each, and the reason box fell below the fold.
   await page.setViewportSize({ width: 1440, height: 900 });
   const bar = await refundUntilApproval(page);
   const fit = await page.evaluate(() => {
     const bar = document.querySelector('.approval-bar').getBoundingClientRect();
-    const row = document.querySelector('.approval-bar').closest('.event').getBoundingClientRect();
+    const card = document.querySelector('.approval-bar').closest('.turn-card').getBoundingClientRect();
     const column = document.querySelector('.layout > .trace').getBoundingClientRect();
     const bottom = Math.min(window.innerHeight, column.bottom);
-    const seen = (name) => {
-      const b = [...document.querySelectorAll('.approval-bar button')].find((x) => x.textContent.trim().startsWith(name));
-      const r = b.getBoundingClientRect();
+    const inView = (el) => {
+      const r = el.getBoundingClientRect();
       return r.top >= column.top && r.bottom <= bottom;
     };
-    return { bar: bar.width, row: row.width, approve: seen('Approve'), deny: seen('Deny'), always: seen('Always allow') };
+    // By the words shown (innerText skips the hidden "Discard edit").
+    const named = (name) => [...document.querySelectorAll('.approval-bar button')].find((x) => x.innerText.trim().startsWith(name));
+    const seen = (name) => inView(named(name));
+    const top = (name) => named(name).getBoundingClientRect().top;
+    return {
+      bar: bar.width, card: card.width, left: bar.left - card.left, right: card.right - bar.right,
+      approve: seen('Approve'), deny: seen('Deny'), always: seen('Always allow'),
+      reason: inView(document.querySelector('.approval-reason input')),
+      oneLine: top('Approve') === top('Edit arguments') && top('Deny') === top('Deny and stop'),
+    };
   });
-  assert(fit.bar >= fit.row - 20, `the bar is ${fit.bar} px wide in a ${fit.row} px row`);
-  assert(fit.approve && fit.deny && fit.always, `not in the trace column's view: ${JSON.stringify(fit)}`);
+  assert(fit.left >= 0 && fit.right >= 0 && fit.bar >= fit.card - 4, `the bar is ${fit.bar} px wide in a ${fit.card} px card: ${JSON.stringify(fit)}`);
+  assert(fit.approve && fit.deny && fit.always && fit.reason, `not in the trace column's view: ${JSON.stringify(fit)}`);
+  assert(fit.oneLine, `Approve and Edit, or the two Denys, are not on one line: ${JSON.stringify(fit)}`);
   await button(bar, 'Approve').click();
   assert((await bannerStatus(page)) === 'done', 'the run did not end done');
 });
