@@ -23,6 +23,8 @@ const REPLACED_KEYS: [&str; 3] = [
     "agent-loop-playground.replaced-provenance",
     "agent-loop-playground.replaced-selection",
 ];
+/// The `localStorage` key of Compare's variant B, autosaved as A's text is.
+const VARIANT_KEY: &str = "agent-loop-playground.variant";
 /// The `localStorage` key of the chosen theme (`light`, `dark`; absent: system).
 const THEME_KEY: &str = "agent-loop-playground.theme";
 
@@ -82,6 +84,23 @@ pub fn save_replaced(text: &str, provenance: &str, selected: &str) {
         for (key, value) in REPLACED_KEYS.iter().zip([text, provenance, selected]) {
             let _ = storage.set_item(key, value);
         }
+    }
+}
+
+/// Compare's variant B as it was last edited; `None` when none was kept.
+pub fn saved_variant() -> Option<String> {
+    storage()?.get_item(VARIANT_KEY).ok().flatten()
+}
+
+/// Saves variant B's text (an empty B removes it); like the scenario's
+/// autosave, a full or missing storage only loses the autosave.
+pub fn save_variant(text: &str) {
+    if let Some(storage) = storage() {
+        let _ = if text.trim().is_empty() {
+            storage.remove_item(VARIANT_KEY)
+        } else {
+            storage.set_item(VARIANT_KEY, text)
+        };
     }
 }
 
@@ -274,6 +293,16 @@ pub fn bring_into_view(
             element.scroll_into_view_with_scroll_into_view_options(&options);
         }
     });
+}
+
+/// `bring_into_view` a frame later: for an answer that must end up in view
+/// over what the same change brings into view in the next frame (a run's
+/// stop banner, when the run a lesson's Check started ends).
+pub fn bring_into_view_after_others(
+    find: impl FnOnce() -> Option<web_sys::Element> + 'static,
+    block: web_sys::ScrollLogicalPosition,
+) {
+    leptos::prelude::request_animation_frame(move || bring_into_view(find, block));
 }
 
 /// Brings the step of a comparison's column `side` (0 or 1) that holds the

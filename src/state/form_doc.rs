@@ -11,6 +11,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::Value;
 
+use crate::browser::page;
 use crate::form::{self, Key};
 use crate::{lazy, view_model};
 
@@ -55,7 +56,8 @@ pub fn set_field_error(errors: RwSignal<Vec<(String, String)>>, key: &str, error
 }
 
 /// The comparison's variant B: a scenario text of its own, checked as it is
-/// edited like the editor's, but not saved and not shared.
+/// edited like the editor's, and kept in this browser as the editor's text
+/// is (a reload brings it back), but not shared.
 #[derive(Clone, Copy)]
 pub struct Variant {
     text: RwSignal<String>,
@@ -74,13 +76,14 @@ impl Default for Variant {
 impl Variant {
     pub fn new() -> Self {
         let variant = Variant {
-            text: RwSignal::new(String::new()),
+            text: RwSignal::new(page::saved_variant().unwrap_or_default()),
             revision: RwSignal::new(0),
             field_errors: RwSignal::new(Vec::new()),
             problems: RwSignal::new(Vec::new()),
         };
         Effect::new(move |_| {
             let text = variant.text.get();
+            page::save_variant(&text);
             if text.trim().is_empty() {
                 variant.problems.set(Vec::new());
                 return;

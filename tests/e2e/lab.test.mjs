@@ -128,6 +128,24 @@ test('a comparison\'s approvals are answered by its setting, and no card says a 
   assert(refunds.length === 2 && refunds.every((t) => t.includes('denied: ') && !t.includes('by the user')), `results: ${refunds}`);
 });
 
+test('variant B is kept across a reload, as the editor\'s text is', async ({ page }) => {
+  await pick(page, 'get-time');
+  await openCompare(page);
+  await compare(page).getByRole('button', { name: 'Copy A into B' }).click();
+  const variant = page.locator('#variant-json');
+  const edited = (await variant.inputValue()).replace('"max_turns": 10', '"max_turns": 1');
+  assert(edited !== (await variant.inputValue()), 'the copy has no "max_turns": 10 to edit');
+  await variant.fill(edited);
+  await page.reload();
+  await openCompare(page);
+  await page.waitForFunction((text) => document.getElementById('variant-json')?.value === text, edited, { timeout: 5_000 });
+  // An emptied B stays empty.
+  await variant.fill('');
+  await page.reload();
+  await openCompare(page);
+  await compare(page).getByText('B is empty: copy A into it to start from A.').waitFor({ timeout: 5_000 });
+});
+
 test('A/B with a broken variant lists its problems, prefixed B, and runs nothing', async ({ page }) => {
   await pick(page, 'get-time');
   await openCompare(page);
