@@ -62,6 +62,7 @@ fn LessonsPanel(lessons: Lessons, editor: Editor, controller: Controller) -> imp
     guard::lock_editor(tutor);
     guard::undo_outside_edits(tutor);
     check::judge_when_its_run_ends(tutor);
+    check::forget_the_verdict_when_the_run_changes(tutor);
     // Opening the mode goes to it: on a phone the panel is far below the
     // Lessons button, and at any width its column may be scrolled past it.
     Effect::new(move |was_open: Option<bool>| {

@@ -44,6 +44,23 @@ async function check(page) {
   return verdict.innerText();
 }
 
+/** Waits until the verdict is wholly in the window and in its column's view. */
+async function verdictInView(page) {
+  await page.waitForFunction(() => {
+    const verdict = document.querySelector('.lessons-panel .lesson-verdict');
+    if (!verdict) return false;
+    const r = verdict.getBoundingClientRect();
+    let box = { top: 0, bottom: window.innerHeight };
+    for (let el = verdict.parentElement; el; el = el.parentElement) {
+      if (['auto', 'scroll'].includes(getComputedStyle(el).overflowY)) {
+        const c = el.getBoundingClientRect();
+        box = { top: Math.max(box.top, c.top), bottom: Math.min(box.bottom, c.bottom) };
+      }
+    }
+    return r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+  }, null, { timeout: 3_000 });
+}
+
 async function expectSolved(page) {
   const text = await check(page);
   assert(text.includes('Solved: every part of the goal holds.'), `not solved: ${text}`);
@@ -72,6 +89,12 @@ test('lessons: a limit lesson is solved by editing its limit; a wrong Check says
   assert(wrong.includes('Not yet'), `a failing check: ${wrong}`);
   assert(/✗[^\n]*10/.test(wrong), `the failing part does not say what the run did: ${wrong}`);
   assert(wrong.includes('✓'), `the part that holds is not said to hold: ${wrong}`);
+  // The status is shown as code, not with the command line's backticks.
+  assert(!wrong.includes('`'), `backticks in the verdict: ${wrong}`);
+  assert((await panel.locator('.lesson-verdict li code').first().innerText()) === 'turn_limit', 'the status is not code');
+  // The answer Check was asked for is what ends up in view, not the end
+  // of the run it started (the lesson sits atop the trace's column).
+  await verdictInView(page);
   // The run is on the loop, as a run.
   assert((await bannerStatus(page)) === 'turn_limit', 'Check did not show its run');
 
@@ -84,10 +107,17 @@ test('lessons: a limit lesson is solved by editing its limit; a wrong Check says
   // The form's field for the limit is the one that can be typed in.
   await page.locator('#limit-max_turns').fill('3');
   await expectSolved(page);
+  await verdictInView(page);
   const explain = await panel.locator('.lesson-explain').innerText();
   assert(explain.includes('max_turns counts model calls'), `explain: ${explain}`);
   await panel.screenshot({ path: join(artifacts, 'lesson-solved.png') });
   assert(await button(panel, 'Next lesson →').isVisible(), 'no next lesson offered');
+
+  // A verdict is about the run it judged: another run takes it away.
+  await page.locator('#limit-max_turns').fill('4');
+  await button(page.locator('.actions'), 'Run').click();
+  await page.locator('.stop-banner').waitFor();
+  await page.waitForFunction(() => !document.querySelector('.lessons-panel .lesson-verdict'), null, { timeout: 5_000 });
 
   await page.reload();
   await button(page, 'Lessons').click();
@@ -193,7 +223,7 @@ test('lessons: a protocol lesson is solved by answering as the model', async ({ 
   await answer.locator('.answer-ok').waitFor({ timeout: 5_000 });
   await button(answer, 'Send as the model').click();
   // The rest of the run goes on without pausing.
-  await button(page, 'Run').click();
+  await button(page, 'Continue').click();
   assert((await bannerStatus(page)) === 'done', 'the run did not end done');
   const text = await expectSolved(page);
   assert(text.includes('accept'), text);

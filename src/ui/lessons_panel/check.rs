@@ -88,6 +88,20 @@ pub(super) fn judge_when_its_run_ends(tutor: Tutor) {
     });
 }
 
+/// A verdict is about the run it judged: once another run is in view (Run
+/// pressed again, Reset, a run opened from the history), it would describe
+/// a run no longer shown, so it goes until the next Check.
+pub(super) fn forget_the_verdict_when_the_run_changes(tutor: Tutor) {
+    let run = tutor.controller.run_id();
+    Effect::new(move |judged: Option<u64>| {
+        let now = run.get();
+        if judged.is_some_and(|judged| judged != now) {
+            tutor.attempt.clear_verdict();
+        }
+        now
+    });
+}
+
 /// The goal judged on the run in view: `None` while it has not ended.
 fn judge(lesson: &Lesson, controller: Controller) -> Option<Vec<GoalPart>> {
     let events: Vec<RunEvent> = controller.events().get_untracked();

@@ -89,7 +89,7 @@ fn check_verdict(parts: Vec<GoalPart>) -> impl IntoView {
     let rows = parts.into_iter().map(|p| view! {
         <li class=if p.holds { "part holds" } else { "part fails" } data-part=p.part.clone()>
             <span aria-hidden="true">{if p.holds { "✓ " } else { "✗ " }}</span>
-            {p.sentence}
+            {code_spans(&p.sentence)}
         </li>
     }).collect_view();
     view! {
@@ -98,6 +98,23 @@ fn check_verdict(parts: Vec<GoalPart>) -> impl IntoView {
             <ul>{rows}</ul>
         </div>
     }
+}
+
+/// A goal sentence as the command line prints it, its `quoted` words (a
+/// status, a tool) shown as code rather than with their backticks.
+fn code_spans(sentence: &str) -> impl IntoView {
+    sentence
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            let part = part.to_string();
+            if i % 2 == 1 {
+                view! { <code>{part}</code> }.into_any()
+            } else {
+                part.into_any()
+            }
+        })
+        .collect_view()
 }
 
 /// Once solved: why the lesson's goal mattered, and the next lesson.

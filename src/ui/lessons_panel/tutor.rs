@@ -8,6 +8,7 @@ use harness::lesson::Lesson;
 use leptos::prelude::*;
 use serde_json::Value;
 
+use crate::browser::page;
 use crate::lesson_words::{self, Linked};
 use crate::provenance::Source;
 use crate::state::controller::Controller;
@@ -143,7 +144,20 @@ impl Tutor {
 
     /// Check's verdict: solved marks the lesson in this browser.
     pub(super) fn record(self, parts: Vec<GoalPart>) {
-        if !self.attempt.record(parts) {
+        let holds = self.attempt.record(parts);
+        // The answer the learner asked for. The lesson sits atop the trace,
+        // which a run that just ended scrolls to its stop banner: the
+        // verdict goes into view after that.
+        page::bring_into_view_after_others(
+            || {
+                web_sys::window()?
+                    .document()?
+                    .query_selector(".lesson-verdict")
+                    .ok()?
+            },
+            web_sys::ScrollLogicalPosition::Nearest,
+        );
+        if !holds {
             return;
         }
         if let Some(key) = self
