@@ -234,6 +234,15 @@ pub fn scenario_changes(left: &Side, right: &Side) -> Option<Vec<change::Change>
 pub fn summary(left: &Side, right: &Side) -> String {
     let Aligned { rows, divergence } = aligned(left.events(), right.events());
     let Some(at) = divergence else {
+        // Two copies of one scenario (A/B before B is edited) changed nothing.
+        if scenario_changes(left, right).is_some_and(|changes| changes.is_empty()) {
+            return format!(
+                "{} and {} ran the same scenario (names and lessons aside) and took the same {} steps.",
+                left.label,
+                right.label,
+                rows.len()
+            );
+        }
         return format!(
             "{} and {} took the same {} steps: this change made no difference to what the agent did.",
             left.label,
@@ -440,6 +449,21 @@ mod tests {
         );
         assert!(side_stats(&a).starts_with("done · "), "{}", side_stats(&a));
         assert_eq!(side_status(&a), Some(Status::Done));
+    }
+
+    #[test]
+    fn the_same_scenario_twice_is_not_called_a_change() {
+        let scenario =
+            harness::scenario::Scenario::load(library::find("get-time").unwrap().json()).unwrap();
+        let side = |label: &str| {
+            let mut record = record(run("get-time"));
+            record.scenario = Some(scenario.clone());
+            Side::new(label, record)
+        };
+        assert_eq!(
+            summary(&side("A"), &side("B")),
+            "A and B ran the same scenario (names and lessons aside) and took the same 5 steps."
+        );
     }
 
     #[test]

@@ -174,6 +174,25 @@ async fn the_precondition_pair_parts_at_the_refund_not_at_an_approval() {
     );
 }
 
+/// The repeat pair hangs on `" Paris "` being `"Paris"` with spaces: the
+/// summary quotes the call as the model sent it, and a refused call as not
+/// run, not as a tool that failed.
+#[tokio::test(start_paused = true)]
+async fn the_repeat_pair_quotes_the_call_as_sent() {
+    let pair = library::pair_containing("repeated-call-naive").unwrap();
+    let (a, b) = compared(pair).await;
+    let summary = compare::summary(&a, &b);
+    assert!(
+        summary.contains("called search_hotels with check_in \"2027-05-01\", place \" Paris \""),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("it was not run (search_hotels"),
+        "{summary}"
+    );
+    assert!(!summary.contains("failed: not run"), "{summary}");
+}
+
 #[tokio::test(start_paused = true)]
 async fn each_schema_pair_says_its_lesson_call_in_plain_words() {
     let expected = [

@@ -2,7 +2,7 @@
 //! each run made, with which arguments, and what came of it ("B called
 //! get_order with order_id "ORD-1001"; A with order_id "A1001"").
 
-use harness::event::{EventKind, RunEvent, Validation};
+use harness::event::{EventKind, ResultFate, RunEvent, Validation};
 use harness::message::ContentBlock;
 use serde_json::Value;
 
@@ -259,11 +259,27 @@ fn tool_outcome(step: &Step, events: &[RunEvent]) -> String {
                 "was approved".into()
             }),
             EventKind::ToolResult {
-                content, is_error, ..
-            } => parts.push(if *is_error {
-                format!("failed: {}", clip(content))
-            } else {
-                format!("returned {}", clip(content))
+                content,
+                is_error,
+                fate,
+                ..
+            } => parts.push(match (fate.unwrap_or(ResultFate::Ran), is_error) {
+                (ResultFate::Ran | ResultFate::ByPerson, false) => {
+                    format!("returned {}", clip(content))
+                }
+                (
+                    ResultFate::Ran
+                    | ResultFate::ByPerson
+                    | ResultFate::TimedOut
+                    | ResultFate::CutShort,
+                    _,
+                ) => format!("failed: {}", clip(content)),
+                // Refused, denied or never reached: the tool did not fail,
+                // it never ran ("not run: …" says why).
+                _ => format!(
+                    "was not run ({})",
+                    clip(content.strip_prefix("not run: ").unwrap_or(content))
+                ),
             }),
             _ => {}
         }
@@ -287,12 +303,26 @@ pub fn args_words(args: &Value) -> String {
         Value::Object(map) => map
             .iter()
             .map(|(key, value)| match value {
-                Value::String(s) => format!("{key} {}", quote(s)),
+                Value::String(s) => format!("{key} {}", quote_exactly(s)),
                 other => format!("{key} {}", clip(&other.to_string())),
             })
             .collect::<Vec<_>>()
             .join(", "),
         other => clip(&other.to_string()),
+    }
+}
+
+/// A string argument as the model sent it, JSON-quoted: spaces at its ends
+/// and line breaks show, so `" Paris "` is never quoted as `"Paris"` (the
+/// whitespace pitfall hangs on that difference). Cut at QUOTE_CHARS.
+fn quote_exactly(text: &str) -> String {
+    let json = Value::String(text.to_string()).to_string();
+    let inner = &json[1..json.len() - 1];
+    if inner.chars().count() > QUOTE_CHARS {
+        let clipped: String = inner.chars().take(QUOTE_CHARS).collect();
+        format!("\"{clipped}…\"")
+    } else {
+        json
     }
 }
 

@@ -15,7 +15,7 @@ pub(super) fn ChangePanel(changes: Option<Vec<Change>>, a: String, b: String) ->
         }
         .into_any(),
         Some(changes) if changes.is_empty() => view! {
-            <p class="hint">"The two scenarios are the same apart from their names and lessons: any difference in the runs comes from the model or the tools' state."</p>
+            <p class="hint">"Nothing differs between the two scenarios but, at most, their names and lessons: any difference in the runs comes from the model or the tools' state."</p>
         }
         .into_any(),
         Some(changes) => view! {

@@ -62,7 +62,7 @@ pub(super) fn runs_per_side_field(launcher: Launcher) -> impl IntoView {
 /// Why a side runs as often as it does, under the field.
 fn times_hint(provider: Option<Provider>, blocked: bool, model: &str) -> String {
     match provider {
-        None => "1: the scenario's own model (scripted or rules) answers the same way every time, so one run a side shows all it does. Choose a provider under Model settings to run each side up to 10 times and count what the real model did.".to_string(),
+        None => "1: the scenario's own model (scripted or rules) answers the same way every time, so one run a side shows all it does. Choose a provider in the Model settings (the Scenario tab, below the editor) to run each side up to 10 times and count what the real model did.".to_string(),
         Some(_) if blocked => "The Model settings have problems (listed there): fix them, and the runs go to the provider.".to_string(),
         Some(p) => format!("Each side runs up to {MOST_TIMES} times with {} ({}); the result counts how each run went. A fork runs once, with this provider.", p.label(), model.trim()),
     }
