@@ -61,6 +61,7 @@ pub fn Toolbar(
     page::apply_theme(&theme.get_untracked());
 
     let can_start = move || blocker.with(Option::is_none);
+    let is_paused = move || running.get() && paused.with(Option::is_some);
     let run_enabled = move || {
         if running.get() {
             paused.with(Option::is_some)
@@ -174,10 +175,17 @@ pub fn Toolbar(
                     </button>
                 </div>
                 <div class="actions" role="toolbar" aria-label="Run controls">
+                    // While a run is paused, Run lets it go on: it says so,
+                    // and whose run it is, since the picker may show another
+                    // scenario by now.
                     <button
                         type="button"
                         class="run"
                         aria-describedby="run-blocker"
+                        title=move || is_paused().then(|| controller.ran_scenario().with(|s| format!(
+                            "Run the rest of this run{} without pausing; the scenario in the editor runs once it has ended",
+                            s.as_ref().map(|s| format!(" of “{}”", s.name)).unwrap_or_default()
+                        )))
                         prop:disabled=move || !run_enabled()
                         on:click=move |_| {
                             show_run();
@@ -185,7 +193,7 @@ pub fn Toolbar(
                             controller.run(&editor.text().get_untracked())
                         }
                     >
-                        "Run"
+                        {move || if is_paused() { "Continue" } else { "Run" }}
                     </button>
                     // After a run has ended, Step starts another one (the run
                     // in view stays in the History): the button says so.

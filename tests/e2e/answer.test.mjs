@@ -83,7 +83,7 @@ test('answer as the model: a valid typed turn runs to done, its card says you wr
 
   // The run goes on with it: the call runs, and the script answers turn 2.
   await page.locator('.run-state', { hasText: 'Paused before tool call get_time' }).waitFor({ timeout: 10_000 });
-  await button(page, 'Run').click();
+  await button(page, 'Continue').click();
   assert((await bannerStatus(page)) === 'done', 'the run did not end done');
 
   const written = page.locator('.timeline .event[data-kind="model_response"][data-by-person="true"]');
@@ -118,7 +118,7 @@ test('answer as the tool: an error typed as the result reaches the next model re
   assert(text.includes('Typed by you, in the tool\'s place: the tool did not run'), `the result: ${text}`);
 
   // Turn 2's request, as each provider would get it, carries the error flag.
-  await button(page, 'Run').click();
+  await button(page, 'Continue').click();
   await bannerStatus(page);
   // The counts say the tool did not run, as its card does.
   const facts = await page.locator('.stop-banner .stop-facts').innerText();

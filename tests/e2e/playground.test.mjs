@@ -401,8 +401,13 @@ test('Step pauses before each model call and tool call; Run finishes', async ({ 
   await page.waitForFunction(() => document.querySelector('.run-state').textContent.includes('Paused before model call (turn 2)'));
   assert((await count('tool_result')) === 1 && (await count('model_request')) === 1, 'not paused before turn 2');
   assert((await page.locator('.counter[data-counter="turn"] dd').innerText()).startsWith('1 /'), 'turn counter');
-  await button(page, 'Run').click();
+  // Paused, Run goes on with this run, and says so and whose run it is.
+  const go = button(page, 'Continue');
+  const title = await go.getAttribute('title');
+  assert(title.startsWith('Run the rest of this run of “') && title.includes('without pausing'), `title: ${title}`);
+  await go.click();
   assert((await bannerStatus(page)) === 'done', 'Run after stepping did not finish');
+  assert(await button(page, 'Run').isEnabled(), 'Run is not back once the run has ended');
   assert((await state.innerText()).trim() === '', 'still says paused');
 });
 
