@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use common::{load, tool_results, QueueApprover};
+use common::{load, replay_passing, tool_results, QueueApprover};
 use futures::future::LocalBoxFuture;
 use harness::driver::{drive, Env, Pause, Resume, Stepper};
 use harness::event::{from_jsonl, outline, to_jsonl, EventKind, RunEvent, Status};
@@ -18,7 +18,7 @@ use harness::fork::{fork, fork_points};
 use harness::message::{ContentBlock, Message, Role, ToolCall};
 use harness::model::{ModelClient, ModelError, ModelRequest, ModelResponse, ToolSpec, Usage};
 use harness::person_turn::{check_turn, TypedCall, TypedTurn};
-use harness::replay::{replay, Assertions, Record};
+use harness::replay::Record;
 use harness::run::{PauseBefore, Run};
 use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;
@@ -217,20 +217,7 @@ async fn a_typed_model_turn_runs_to_done_is_marked_and_the_record_replays_and_fo
     assert_eq!(from_jsonl(&text).unwrap(), events);
 
     // Replay: the person's turn is played back as the person's.
-    let record = Record {
-        scenario: Some(scenario.clone()),
-        events: events.clone(),
-        forked_at: None,
-    };
-    let report = replay(
-        &record,
-        &scenario,
-        &Assertions::default(),
-        Rc::new(TokioRuntime::default()),
-    )
-    .await
-    .expect("replays");
-    assert!(report.passed(), "{:?}", report.results);
+    let report = replay_passing(&scenario, &events).await;
     assert_eq!(responses(&report.events), responses(&events));
     assert_eq!(outline(&report.events), outline(&events));
 
@@ -240,6 +227,11 @@ async fn a_typed_model_turn_runs_to_done_is_marked_and_the_record_replays_and_fo
         .find(|p| p.label == "before turn 2")
         .expect("a fork point before turn 2")
         .seq;
+    let record = Record {
+        scenario: Some(scenario.clone()),
+        events: events.clone(),
+        forked_at: None,
+    };
     let child = fork(
         &record,
         at,
@@ -293,20 +285,7 @@ async fn an_error_typed_as_the_tool_reaches_the_next_request_as_is_error_and_rep
     );
 
     // Replay: the typed result is played back, not the handler's.
-    let record = Record {
-        scenario: Some(scenario.clone()),
-        events: events.clone(),
-        forked_at: None,
-    };
-    let report = replay(
-        &record,
-        &scenario,
-        &Assertions::default(),
-        Rc::new(TokioRuntime::default()),
-    )
-    .await
-    .expect("replays");
-    assert!(report.passed(), "{:?}", report.results);
+    let report = replay_passing(&scenario, &events).await;
     assert_eq!(tool_results(&report.events), tool_results(&events));
     assert_eq!(
         report

@@ -5,14 +5,10 @@
 
 mod common;
 
-use std::rc::Rc;
-
-use common::{load, run_with, tool_results, QueueApprover};
+use common::{load, replay_passing, run_with, tool_results, QueueApprover};
 use futures::future::LocalBoxFuture;
 use harness::approval::{ApprovalRequest, Approver, Decider, Decision};
 use harness::event::{EventKind, Outcome, RunEvent, Status};
-use harness::replay::{replay, Assertions, Record};
-use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;
 use serde_json::{json, Value};
 
@@ -128,20 +124,7 @@ async fn a_setting_made_before_the_run_is_never_named_the_user() {
         "I did not refund ord_f6g7h8i9j0: the refund was not approved, so no money was returned."
     );
     // A replay answers from the recording and names the same decider.
-    let record = Record {
-        scenario: Some(scenario.clone()),
-        events,
-        forked_at: None,
-    };
-    let report = replay(
-        &record,
-        &scenario,
-        &Assertions::default(),
-        Rc::new(TokioRuntime::default()),
-    )
-    .await
-    .unwrap();
-    assert!(report.passed(), "{:?}", report.first_failure());
+    let report = replay_passing(&scenario, &events).await;
     assert_eq!(decided_by(&report.events), [Decider::Setting]);
     // An approving setting runs the refund, and is still not "the user".
     let approver = SettingApprover(Decision::Approve);

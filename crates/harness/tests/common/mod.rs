@@ -10,6 +10,7 @@ use std::rc::Rc;
 use futures::future::LocalBoxFuture;
 use harness::approval::{ApprovalRequest, Approver, Decision};
 use harness::event::{EventKind, Outcome, RunEvent};
+use harness::replay::{replay, Assertions, Record, ReplayReport};
 use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;
 use harness::RunOptions;
@@ -45,6 +46,26 @@ impl Approver for QueueApprover {
             }
         })
     }
+}
+
+/// Replays a run's own `events` against the `scenario` it ran, held to the
+/// recording as a replay is by default, and checks that it passes.
+pub async fn replay_passing(scenario: &Scenario, events: &[RunEvent]) -> ReplayReport {
+    let record = Record {
+        scenario: Some(scenario.clone()),
+        events: events.to_vec(),
+        forked_at: None,
+    };
+    let report = replay(
+        &record,
+        scenario,
+        &Assertions::default(),
+        Rc::new(TokioRuntime::default()),
+    )
+    .await
+    .expect("replays");
+    assert!(report.passed(), "{:?}", report.results);
+    report
 }
 
 pub fn load(json: &str) -> Scenario {
