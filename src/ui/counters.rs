@@ -53,7 +53,7 @@ pub fn CounterBar(
                 <dd>
                     {move || view_model::elapsed_text(elapsed_ms.get(), counters.with(|c| c.deadline_ms))}
                     <Show when=move || clock_held.get()>
-                        <span class="clock-held" title="Step mode stops the run's clock while it waits for you: the deadline counts the run's own time.">" ⏸ clock paused"</span>
+                        <span class="clock-held" title="Step mode stops the run's clock while it waits for you: the deadline counts the run's own time.">" ‖ clock paused"</span>
                     </Show>
                 </dd>
             </div>

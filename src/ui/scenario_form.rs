@@ -71,7 +71,7 @@ pub fn ScenarioForm<D: FormDoc>(
                 match last_good.get_value() {
                     Some(value) => view! {
                         <p class="form-stale-note" role="status">
-                            {format!("⏸ Out of date: {why}. The fields show the last version that parsed, and can be edited again once it parses.")}
+                            {format!("‖ Out of date: {why}. The fields show the last version that parsed, and can be edited again once it parses.")}
                         </p>
                         <fieldset class="form-stale" disabled>
                             {form_view(editor, &value, problems)}

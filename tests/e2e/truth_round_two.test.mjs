@@ -32,7 +32,7 @@ test('truth: step mode stops the run\'s clock, so no deadline passes while a per
   await page.waitForTimeout(3_000);
   assert((await page.locator('.stop-banner').count()) === 0, 'the deadline passed while the run was paused');
   const shown = await elapsed(page);
-  assert(shown.includes('⏸ clock paused'), `the header does not say the clock is paused: ${shown}`);
+  assert(shown.includes('‖ clock paused'), `the header does not say the clock is paused: ${shown}`);
   const value = shown.match(/^(\d+ ms|[\d.]+ s) \/ 2\.00 s/);
   assert(value && !value[1].endsWith(' s'), `the header counts the pause: ${shown}`);
   // The loop's deadline gate shows the header's number.
