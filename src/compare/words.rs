@@ -10,6 +10,8 @@ use super::steps::{Step, StepKey, StepKind};
 
 /// The longest piece of an argument, result or text quoted in a sentence.
 const QUOTE_CHARS: usize = 90;
+/// How far back from QUOTE_CHARS a clip looks for a word's end.
+const WORD_SLACK: usize = 20;
 
 /// One side of the divergent row: its label, its step (if it took one) and
 /// its events.
@@ -334,9 +336,40 @@ fn clip(text: &str) -> String {
     let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.chars().count() > QUOTE_CHARS {
         let mut clipped: String = flat.chars().take(QUOTE_CHARS).collect();
+        // At the last word's end, if one ends near the cut ("the 2n…" reads
+        // as a typo); a long word with no space near is cut where it is.
+        if let Some(space) = clipped.rfind(' ') {
+            if clipped[space..].chars().count() <= WORD_SLACK {
+                clipped.truncate(space);
+            }
+        }
         clipped.push('…');
         clipped
     } else {
         flat
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clip_ends_at_a_word_and_a_long_word_is_cut_where_it_is() {
+        let words = "was requested for the 2nd time with the same arguments, so the harness stopped the run there";
+        let clipped = clip(words);
+        assert_eq!(
+            clipped,
+            "was requested for the 2nd time with the same arguments, so the harness stopped the run…"
+        );
+        let one_word = "x".repeat(QUOTE_CHARS + 10);
+        assert_eq!(clip(&one_word).chars().count(), QUOTE_CHARS + 1);
+        assert_eq!(clip("short text"), "short text");
+    }
+
+    #[test]
+    fn a_string_argument_is_quoted_exactly() {
+        assert_eq!(quote_exactly(" Paris "), "\" Paris \"");
+        assert_eq!(quote_exactly("a\nb"), "\"a\\nb\"");
     }
 }
