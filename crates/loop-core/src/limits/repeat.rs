@@ -111,11 +111,14 @@ impl RepeatDetector {
         }
     }
 
+    /// Why a canonical repeat stopped the run. `key` is the normalised call,
+    /// which may differ from what the model sent (`" Paris "` is `"Paris"`):
+    /// the words say so, so the quote is not taken for the call as sent.
     fn describe(&self, key: &str, threshold: usize) -> String {
         let n = self.keys.len();
         if n >= threshold && self.keys[n - threshold..].iter().all(|k| k == key) {
             return format!(
-                "{key} was called {threshold} times in a row (repeat_threshold {threshold})"
+                "{key} was called {threshold} times in a row, its arguments normalised (repeat_threshold {threshold})"
             );
         }
         // The shortest period p whose block repeats back from the end: A,B,A,B.
@@ -127,14 +130,14 @@ impl RepeatDetector {
             });
             if repeats {
                 return format!(
-                    "the cycle {} repeated {threshold} times (repeat_threshold {threshold})",
+                    "the cycle {} repeated {threshold} times, arguments normalised (repeat_threshold {threshold})",
                     block.join(" → ")
                 );
             }
         }
         let first = self.keys.iter().position(|k| k == key).map_or(0, |i| i + 1);
         format!(
-            "{key} was requested for the {} time in this run (first as call {first}; repeat_threshold {threshold})",
+            "{key} was requested for the {} time in this run, its arguments normalised (first as call {first}; repeat_threshold {threshold})",
             ordinal(threshold)
         )
     }
@@ -178,6 +181,30 @@ mod tests {
             .record("a", &json!({"y": 2, "x": 1}), None)
             .expect("cycle");
         assert!(hit.contains("2nd time"), "{hit}");
+    }
+
+    /// The reason quotes the normalised call: it says so, so `"Paris"` is
+    /// not read as what the model sent (`" Paris "`).
+    #[test]
+    fn a_canonical_reason_says_its_arguments_are_normalised() {
+        let mut d = RepeatDetector::new(RepeatMode::Canonical, 2);
+        assert!(d.record("s", &json!({"place": "Paris"}), None).is_none());
+        assert!(d.record("t", &json!({}), None).is_none());
+        assert!(d.record("u", &json!({}), None).is_none());
+        let apart = d
+            .record("s", &json!({"place": " Paris "}), None)
+            .expect("the second s");
+        assert_eq!(
+            apart,
+            r#"s({"place":"Paris"}) was requested for the 2nd time in this run, its arguments normalised (first as call 1; repeat_threshold 2)"#
+        );
+        let mut d = RepeatDetector::new(RepeatMode::Canonical, 2);
+        assert!(d.record("s", &json!({"place": "Paris"}), None).is_none());
+        let in_a_row = d.record("s", &json!({"place": "Paris "}), None).unwrap();
+        assert!(
+            in_a_row.contains("2 times in a row, its arguments normalised"),
+            "{in_a_row}"
+        );
     }
 
     #[test]
