@@ -12,6 +12,9 @@ use harness::limits::Limits;
 use harness::scenario::syntax::describe;
 use serde_json::{Map, Value};
 
+mod json_number;
+use json_number::JsonNumber;
+
 /// Every limit a scenario can set, in the order of `Limits`'s fields, with
 /// its label, unit and what an empty field means: the core's table, which
 /// the schema and the bounds check are written from too.
@@ -74,40 +77,45 @@ pub fn set_path(text: &str, path: &[Key], value: Option<Value>) -> Result<String
     Ok(serde_json::to_string_pretty(&root).unwrap_or_default())
 }
 
-/// A limit's input text as a JSON value: empty removes the limit; `Err` when
-/// the text is not the kind of number the limit takes.
+/// A limit's input text as a JSON value: empty removes the limit; `Err`,
+/// with the range and the text as typed, when the text is not a number the
+/// limit takes. A whole number is read as JSON writes it (`1e3`, `1000.0`).
 pub fn parse_limit(field: &Field, input: &str) -> Result<Option<Value>, String> {
     let input = input.trim();
     if input.is_empty() {
         return Ok(None);
     }
+    let label = field.label;
     match field.kind {
-        FieldKind::Integer { .. } => {
-            input
-                .parse::<u64>()
-                .map(|n| Some(Value::from(n)))
-                .map_err(|e| {
-                    // "-1" and "99999999999999999999" are whole numbers too: say
-                    // what is wrong with them, not only what is wanted.
-                    let why = if *e.kind() == std::num::IntErrorKind::PosOverflow {
-                        "too large to count to; "
-                    } else if input.strip_prefix('-').is_some_and(|digits| {
-                        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
-                    }) {
-                        "cannot be negative; "
-                    } else {
-                        ""
-                    };
-                    format!("{}: {why}a whole number, like 10", field.label)
-                })
+        FieldKind::Integer { min, max } => {
+            let range = format!("a whole number from {min} to {}", max.words());
+            let why = match json_number::read(input) {
+                JsonNumber::Whole(n) if n < min => format!("{input} is too small"),
+                JsonNumber::Whole(n) if n as f64 > max.value => format!("{input} is too large"),
+                JsonNumber::Whole(n) => return Ok(Some(Value::from(n))),
+                JsonNumber::Negative => format!("{input} is too small"),
+                JsonNumber::Huge => format!("{input} is too large"),
+                JsonNumber::Fraction => format!("{input} is not whole"),
+                JsonNumber::NotANumber => format!("“{input}” is not a number"),
+            };
+            Err(format!("{label}: {range}; {why}"))
         }
-        FieldKind::Number { .. } => input
-            .parse::<f64>()
-            .ok()
-            .filter(|n| n.is_finite())
-            .and_then(serde_json::Number::from_f64)
-            .map(|n| Some(Value::Number(n)))
-            .ok_or_else(|| format!("{}: a number, like 0.5", field.label)),
+        FieldKind::Number { above, max } => {
+            let range = format!("a number above {above} and at most {}", max.words());
+            // Rust also reads "inf" and "NaN", which JSON does not write.
+            let spelled = input.contains(|c: char| c.is_ascii_alphabetic() && !"eE".contains(c));
+            let why = match input.parse::<f64>() {
+                Ok(_) if spelled => format!("“{input}” is not a number"),
+                Ok(n) if n <= above => format!("{input} is too small"),
+                Ok(n) if n > max.value => format!("{input} is too large"),
+                Ok(n) => match serde_json::Number::from_f64(n) {
+                    Some(n) => return Ok(Some(Value::Number(n))),
+                    None => format!("“{input}” is not a number"),
+                },
+                Err(_) => format!("“{input}” is not a number"),
+            };
+            Err(format!("{label}: {range}; {why}"))
+        }
         FieldKind::Choice(words) => words
             .iter()
             .find(|w| **w == input)
@@ -126,6 +134,17 @@ pub fn parse_limit(field: &Field, input: &str) -> Result<Option<Value>, String> 
                 .map(Value::from)
                 .collect(),
         ))),
+    }
+}
+
+/// A refused field's error, with what the JSON holds meanwhile: the form
+/// shows the text as typed, so it must say that the JSON did not take it.
+/// `kept` is the field's value in the JSON (`field_text`), empty for none.
+pub fn not_written(why: &str, kept: &str) -> String {
+    if kept.is_empty() {
+        format!("{why}. Not written: the JSON has no value here.")
+    } else {
+        format!("{why}. Not written: the JSON keeps {kept}.")
     }
 }
 
@@ -429,24 +448,33 @@ mod tests {
     fn limits_parse_by_kind_and_empty_removes() {
         let find = |key| LIMITS.iter().find(|l| l.key == key).unwrap();
         assert_eq!(parse_limit(find("max_turns"), " 12 "), Ok(Some(json!(12))));
-        assert!(parse_limit(find("max_turns"), "1.5").is_err());
         assert_eq!(
-            parse_limit(find("max_turns"), "-1"),
-            Err("Max turns: cannot be negative; a whole number, like 10".into())
+            parse_limit(find("max_turns"), "1.5"),
+            Err("Max turns: a whole number from 1 to 1,000,000 turns; 1.5 is not whole".into())
         );
         assert_eq!(
-            parse_limit(find("max_turns"), "99999999999999999999"),
-            Err("Max turns: too large to count to; a whole number, like 10".into())
-        );
-        assert_eq!(
-            parse_limit(find("max_turns"), "1e300"),
-            Err("Max turns: a whole number, like 10".into())
+            parse_limit(find("max_turns"), "ten"),
+            Err(
+                "Max turns: a whole number from 1 to 1,000,000 turns; “ten” is not a number".into()
+            )
         );
         assert_eq!(
             parse_limit(find("max_cost_usd"), "0.25"),
             Ok(Some(json!(0.25)))
         );
-        assert!(parse_limit(find("max_cost_usd"), "lots").is_err());
+        assert_eq!(
+            parse_limit(find("max_cost_usd"), "lots"),
+            Err("Budget: a number above 0 and at most $1,000,000; “lots” is not a number".into())
+        );
+        assert_eq!(
+            parse_limit(find("max_cost_usd"), "0"),
+            Err("Budget: a number above 0 and at most $1,000,000; 0 is too small".into())
+        );
+        assert_eq!(
+            parse_limit(find("max_cost_usd"), "1e400"),
+            Err("Budget: a number above 0 and at most $1,000,000; 1e400 is too large".into())
+        );
+        assert!(parse_limit(find("max_cost_usd"), "inf").is_err());
         assert_eq!(
             parse_limit(find("cost_mode"), "naive"),
             Ok(Some(json!("naive")))
@@ -457,6 +485,76 @@ mod tests {
         assert_eq!(limit_text(&scenario, "max_cost_usd"), "0.5");
         assert_eq!(limit_text(&scenario, "cost_mode"), "naive");
         assert_eq!(limit_text(&scenario, "deadline_ms"), "");
+    }
+
+    /// Every spelling JSON has for a whole number is one: "1e3" is a
+    /// thousand turns, written to the JSON as 1000.
+    #[test]
+    fn a_whole_number_is_read_as_json_writes_it() {
+        let turns = LIMITS.iter().find(|l| l.key == "max_turns").unwrap();
+        for (typed, value) in [
+            ("1e3", 1000),
+            ("1E3", 1000),
+            ("1000.0", 1000),
+            ("10e-1", 1),
+            ("2.5e1", 25),
+        ] {
+            assert_eq!(parse_limit(turns, typed), Ok(Some(json!(value))), "{typed}");
+        }
+        let retries = LIMITS.iter().find(|l| l.key == "max_retries").unwrap();
+        assert_eq!(parse_limit(retries, "-0"), Ok(Some(json!(0))));
+    }
+
+    /// A number outside a field's range is refused with the range and the
+    /// text as typed, never written as something else or read as 0.
+    #[test]
+    fn out_of_range_says_the_range_and_what_was_typed() {
+        let turns = LIMITS.iter().find(|l| l.key == "max_turns").unwrap();
+        let window = CONTEXT_FIELDS
+            .iter()
+            .find(|f| f.key == "window_tokens")
+            .unwrap();
+        assert_eq!(
+            parse_limit(window, "12345678901234567890123"),
+            Err("Context window: a whole number from 1 to 100,000,000 tokens; 12345678901234567890123 is too large".into())
+        );
+        assert_eq!(
+            parse_limit(turns, "-0"),
+            Err("Max turns: a whole number from 1 to 1,000,000 turns; -0 is too small".into())
+        );
+        assert_eq!(
+            parse_limit(turns, "0"),
+            Err("Max turns: a whole number from 1 to 1,000,000 turns; 0 is too small".into())
+        );
+        assert_eq!(
+            parse_limit(turns, "-1"),
+            Err("Max turns: a whole number from 1 to 1,000,000 turns; -1 is too small".into())
+        );
+        assert_eq!(
+            parse_limit(turns, "1000001"),
+            Err("Max turns: a whole number from 1 to 1,000,000 turns; 1000001 is too large".into())
+        );
+        assert_eq!(
+            parse_limit(turns, "1e300"),
+            Err("Max turns: a whole number from 1 to 1,000,000 turns; 1e300 is too large".into())
+        );
+        let deadline = LIMITS.iter().find(|l| l.key == "deadline_ms").unwrap();
+        assert_eq!(
+            parse_limit(deadline, "9e7"),
+            Err(
+                "Deadline: a whole number from 1 to 86,400,000 ms (24 hours); 9e7 is too large"
+                    .into()
+            )
+        );
+        // What the JSON holds meanwhile is said with the refusal.
+        assert_eq!(
+            not_written("Max turns: a whole number from 1 to 1,000,000 turns; 0 is too small", "10"),
+            "Max turns: a whole number from 1 to 1,000,000 turns; 0 is too small. Not written: the JSON keeps 10."
+        );
+        assert_eq!(
+            not_written("Deadline: x", ""),
+            "Deadline: x. Not written: the JSON has no value here."
+        );
     }
 
     /// The form's context section (issue 29) offers every field the harness

@@ -355,7 +355,13 @@ fn limit_view(
             &[Key::Field(section), Key::Field(field.key)],
             value,
         ),
-        Err(why) => editor.set_field_error(&error_key, Some(why)),
+        Err(why) => {
+            // The field keeps the text as typed: say what the JSON holds.
+            let kept = serde_json::from_str::<Value>(&editor.text().get_untracked())
+                .map(|scenario| form::field_text(&scenario, section, field.key))
+                .unwrap_or_default();
+            editor.set_field_error(&error_key, Some(form::not_written(&why, &kept)))
+        }
     };
     let choice = |words: &'static [&'static str]| {
         view! {
