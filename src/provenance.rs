@@ -1,22 +1,26 @@
 //! Where the editor's text came from, and what the page says about it: the
 //! picker's label for a scenario that is not (or no longer) a built-in
-//! ("Edited from Turn limit"), the lesson line, and whether a share link
-//! holds a whole scenario. Pure, tested natively.
+//! ("Edited from Turn limit", "Pasted", "From file refund.json"), whether
+//! an edit replaced the whole text, the lesson line, and whether a share
+//! link holds a whole scenario. Pure, tested natively.
 
 use serde_json::Value;
 
 /// Where the text in the editor came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Source {
-    /// Typed or pasted by the person, or saved by a page that did not record
-    /// where its text came from.
+    /// Typed by the person, or saved by a page that did not record where
+    /// its text came from.
     Own,
+    /// A whole scenario pasted over the editor's text (`replaced_whole`).
+    Pasted,
     /// A built-in scenario's file (by id).
     Builtin(String),
     /// A share link.
     Link,
-    /// An imported scenario file.
-    File,
+    /// An imported scenario file, by its name (empty when a page saved it
+    /// before names were kept).
+    File(String),
     /// The scenario of a run opened from the history.
     KeptRun,
     /// A lesson's starting scenario (by the lesson's title).
@@ -44,8 +48,11 @@ impl Provenance {
         let from = match &self.source {
             Source::Own => return "Custom (paste JSON)".to_string(),
             Source::Builtin(id) => name_of(id).unwrap_or_else(|| id.clone()),
+            Source::Pasted if self.edited => return "Pasted, then edited".to_string(),
+            Source::Pasted => return "Pasted".to_string(),
             Source::Link => "a shared link".to_string(),
-            Source::File => "an imported file".to_string(),
+            Source::File(name) if name.is_empty() => "an imported file".to_string(),
+            Source::File(name) => format!("file {name}"),
             Source::KeptRun => "a kept run".to_string(),
             Source::Lesson(title) => format!("the lesson “{title}”"),
         };
@@ -63,8 +70,10 @@ impl Provenance {
         let source = match &self.source {
             Source::Own => "own".to_string(),
             Source::Builtin(id) => format!("builtin:{id}"),
+            Source::Pasted => "pasted".to_string(),
             Source::Link => "link".to_string(),
-            Source::File => "file".to_string(),
+            Source::File(name) if name.is_empty() => "file".to_string(),
+            Source::File(name) => format!("file:{name}"),
             Source::KeptRun => "run".to_string(),
             Source::Lesson(title) => format!("lesson:{title}"),
         };
@@ -82,20 +91,44 @@ impl Provenance {
             None => (false, saved),
         };
         let source = match source {
+            "pasted" => Source::Pasted,
             "link" => Source::Link,
-            "file" => Source::File,
+            "file" => Source::File(String::new()),
             "run" => Source::KeptRun,
             other => match (
                 other.strip_prefix("builtin:"),
                 other.strip_prefix("lesson:"),
+                other.strip_prefix("file:"),
             ) {
-                (Some(id), _) if !id.is_empty() => Source::Builtin(id.to_string()),
-                (_, Some(title)) if !title.is_empty() => Source::Lesson(title.to_string()),
+                (Some(id), _, _) if !id.is_empty() => Source::Builtin(id.to_string()),
+                (_, Some(title), _) if !title.is_empty() => Source::Lesson(title.to_string()),
+                (_, _, Some(name)) => Source::File(name.to_string()),
                 _ => Source::Own,
             },
         };
         Provenance { source, edited }
     }
+}
+
+/// Whether an edit of the JSON box replaced the text whole: what came in is
+/// a JSON object (a scenario, pasted or dropped in one go), and less than
+/// half of the text before it is left at its start and end. Keystrokes,
+/// and a paste into part of the text, keep nearly all of it; a pasted
+/// scenario shares with the one it replaces only a few characters, such as
+/// `{"name": "`.
+pub fn replaced_whole(before: &str, after: &str) -> bool {
+    let (old, new) = (before.as_bytes(), after.as_bytes());
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let room = old.len().min(new.len()) - prefix;
+    let suffix = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mostly_gone = before.trim().is_empty() || (prefix + suffix) * 2 < old.len();
+    mostly_gone && serde_json::from_str::<Value>(after).is_ok_and(|value| value.is_object())
 }
 
 /// What a scenario text says it teaches.
@@ -156,7 +189,7 @@ mod tests {
             "From a shared link"
         );
         let edited_file = Provenance {
-            source: Source::File,
+            source: Source::File(String::new()),
             edited: true,
         };
         assert_eq!(edited_file.label(names), "Edited from an imported file");
@@ -170,6 +203,42 @@ mod tests {
         );
     }
 
+    /// A scenario pasted in whole, or imported from a file, is named by
+    /// where it came from, not by the built-in it replaced.
+    #[test]
+    fn the_picker_says_pasted_or_which_file() {
+        assert_eq!(Provenance::fresh(Source::Pasted).label(names), "Pasted");
+        let edited = Provenance {
+            source: Source::Pasted,
+            edited: true,
+        };
+        assert_eq!(edited.label(names), "Pasted, then edited");
+        let file = Provenance::fresh(Source::File("refund.json".into()));
+        assert_eq!(file.label(names), "From file refund.json");
+        let edited = Provenance {
+            edited: true,
+            ..file
+        };
+        assert_eq!(edited.label(names), "Edited from file refund.json");
+    }
+
+    #[test]
+    fn a_whole_scenario_pasted_over_another_is_told_from_an_edit() {
+        let turn_limit = "{\n  \"name\": \"Turn limit\",\n  \"task\": \"Count to ten.\",\n  \"limits\": {\"max_turns\": 3}\n}";
+        let deadline = "{\n  \"name\": \"Deadline interrupts a hung call\",\n  \"task\": \"Wait.\",\n  \"limits\": {\"deadline_ms\": 50}\n}";
+        assert!(replaced_whole(turn_limit, deadline));
+        assert!(replaced_whole("", deadline));
+        // A keystroke, a pasted value, a cut: edits, not a new scenario.
+        let typed = turn_limit.replace("3}", "4}");
+        assert!(!replaced_whole(turn_limit, &typed));
+        let pasted_value =
+            turn_limit.replace("Count to ten.", "Count to ten, then stop and say done.");
+        assert!(!replaced_whole(turn_limit, &pasted_value));
+        assert!(!replaced_whole(turn_limit, "{"));
+        // Not a scenario: the text is half-typed, whatever it replaced.
+        assert!(!replaced_whole(turn_limit, "[1, 2]"));
+    }
+
     #[test]
     fn provenance_survives_a_reload() {
         let all = [
@@ -181,7 +250,13 @@ mod tests {
             },
             Provenance::fresh(Source::Link),
             Provenance {
-                source: Source::File,
+                source: Source::File(String::new()),
+                edited: true,
+            },
+            Provenance::fresh(Source::File("refund.json".into())),
+            Provenance::fresh(Source::Pasted),
+            Provenance {
+                source: Source::Pasted,
                 edited: true,
             },
             Provenance::fresh(Source::KeptRun),

@@ -370,8 +370,23 @@ impl Editor {
         })
     }
 
-    /// The user typed or pasted into the JSON box.
+    /// The user typed or pasted into the JSON box. A whole scenario pasted
+    /// over the text arrives as a paste (`provenance::replaced_whole`): the
+    /// picker then says "Pasted", not "Edited from" what it replaced, and
+    /// what it replaced is kept for Undo. An open lesson's own edits (its
+    /// guard, its solution) are never a paste.
     pub fn edit(self, text: String) {
+        let unlocked = self.lock.with_untracked(Option::is_none);
+        if unlocked
+            && self
+                .text
+                .with_untracked(|before| provenance::replaced_whole(before, &text))
+        {
+            // What arrived before (a link, a file) is not what the editor holds.
+            self.arrival.set(None);
+            self.load(text, Source::Pasted);
+            return;
+        }
         self.next_pick();
         self.set_text(text);
         self.replaced();

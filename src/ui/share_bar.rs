@@ -68,7 +68,7 @@ pub fn ShareBar(
             match lazy::scenario_file(name.clone(), text.clone()).await {
                 Ok(()) => {
                     on_arrival.run(());
-                    editor.load(text, Source::File);
+                    editor.load(text, Source::File(name.clone()));
                     editor.set_arrival(Some(format!("Imported the scenario {name}.")));
                 }
                 // A run file, or not a scenario: the editor keeps its text.
