@@ -169,8 +169,8 @@ pub fn outcome_of(events: &[RunEvent]) -> Option<&Outcome> {
 pub struct Banner {
     /// The snake_case status name, also the banner's `data-status`.
     pub status: &'static str,
-    pub class: &'static str,
-    /// Who ended the run, shared with the header and the loop diagram.
+    /// Who ended the run, shared with the header and the loop diagram: the
+    /// banner's one tone (colour and mark).
     pub tone: harness::event::StopTone,
     /// Who ended the run, in words ("a person", "the harness's approval policy").
     pub ended_by: &'static str,
@@ -195,7 +195,6 @@ pub fn banner(outcome: &Outcome) -> Banner {
     .join(" · ");
     Banner {
         status: outcome.status.as_str(),
-        class: status_tone(outcome.status).class(),
         tone: outcome.tone(),
         ended_by: outcome.ended_by(),
         reason: outcome.reason.clone(),
@@ -543,7 +542,7 @@ mod tests {
     fn the_banner_names_status_reason_and_numbers() {
         let banner = banner(&outcome(Status::Cancelled));
         assert_eq!(banner.status, "cancelled");
-        assert_eq!(banner.class, "tone-warn");
+        assert_eq!(banner.tone, harness::event::StopTone::Person);
         assert_eq!(
             banner.reason,
             "the model ended its turn with a final answer"

@@ -1,5 +1,9 @@
 //! The banner that ends a run: its status with who ended it (one of four
 //! tones, each with its own shape), the reason it fired, and the run's numbers.
+//!
+//! Its colours come from that tone alone (`StopTone`, the one the header's
+//! outcome and the loop's exit are drawn in), so a status looks the same
+//! in all three places.
 
 use leptos::prelude::*;
 
@@ -20,7 +24,7 @@ pub fn StopBanner(
         .counters()
         .with_untracked(|c| banner.facts(&c.tool_calls));
     view! {
-        <div role="status" class=format!("stop-banner {} tone-{}", banner.class, banner.tone.as_str())
+        <div role="status" class=format!("stop-banner tone-{}", banner.tone.as_str())
             data-status=banner.status data-tone=banner.tone.as_str()>
             <p class="stop-status">
                 <span class="tone-icon" aria-hidden="true">{banner.tone.icon()}</span>
