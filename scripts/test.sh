@@ -168,6 +168,15 @@ for provider in anthropic openai; do
   "$otel_venv/bin/python" "$root/tests/otel/openllmetry_instrumented.py" "$provider" \
     "$root/target/debug/agent-loop" "http://127.0.0.1:$(mock_port openllmetry)" "$otel_dir"
 done
+
+step "OpenTelemetry spans from the OpenAI Agents SDK's official instrumentation, imported and replayed"
+# The OpenAI Agents SDK runs a tool loop against `agent-loop serve`, traced by
+# opentelemetry-instrumentation-openai-agents-v2: its tool spans carry no call
+# ids and its chat spans no finish reasons. The import must keep each result
+# on its call, say the ids were assigned, and replay.
+start_mock agents refund-policy
+"$otel_venv/bin/python" "$root/tests/otel/openai_agents_instrumented.py" \
+  "$root/target/debug/agent-loop" "http://127.0.0.1:$(mock_port agents)" "$otel_dir"
 rm -rf "$otel_dir"
 
 step "browser end-to-end tests"

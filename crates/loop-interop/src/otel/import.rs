@@ -7,7 +7,10 @@
 //! `gen_ai.usage.*`), each `execute_tool` span a call with its result.
 //! Where no `execute_tool` spans exist (a provider SDK's instrumentation
 //! sees only the model calls), a call's result is read from the next chat's
-//! `gen_ai.input.messages`. A model call traced twice (an instrumentation's
+//! `gen_ai.input.messages`. An `execute_tool` span without
+//! `gen_ai.tool.call.id` is paired with its turn's calls by order, and a
+//! turn without a finish reason is read from what it asked for (tools:
+//! `tool_use`; none, in the last turn: the answer). A model call traced twice (an instrumentation's
 //! span beside the SDK's own) is read once (`merge`), and the system prompt
 //! and tool definitions become the record's scenario (`scenario`), so the
 //! import replays and forks. What the trace does not hold is said in
@@ -213,6 +216,13 @@ struct Totals {
     calls: u32,
     last_finish: Option<String>,
     unknown_finishes: u32,
+    /// Responses with no finish reason that asked for tools, read as `tool_use`.
+    inferred_tool_use: u32,
+    /// The last response gave no finish reason and asked for no tools: it
+    /// was read as the run's answer (`end_turn`).
+    inferred_answer: bool,
+    /// Calls whose id the trace does not hold, given one here.
+    assigned_ids: u32,
     last_text: Option<String>,
     /// The message of a failed model call.
     failed: Option<String>,
@@ -234,12 +244,16 @@ fn foreign(spans: &[Value], notes: &mut Vec<String>) -> Result<Record, OtlpError
     let end_ms = trace.last_ms();
     match imported_outcome(&totals, layout.chats.len() as u32, end_ms) {
         Some(outcome) => trace.push(end_ms, EventKind::RunFinished(outcome)),
-        None => notes.push("The trace does not say how the run ended (its last response asked for tools, or gave no finish reason), so the run has no stop status.".to_string()),
+        None => notes.push(format!(
+            "The trace does not say how the run ended (its last response {}), so the run has no stop status.",
+            match totals.last_finish.as_deref() {
+                Some("tool_use" | "tool_calls") => "asked for tools".to_string(),
+                Some("unknown") | None => "gave no finish reason".to_string(),
+                Some(other) => format!("stopped with finish reason {other}"),
+            }
+        )),
     }
-    let unknown = totals.unknown_finishes;
-    if unknown > 0 {
-        notes.push(format!("{unknown} model call{} no finish reason in the trace (gen_ai.response.finish_reasons, the output message's finish_reason or the provider's stop reason): shown as \"unknown\".", if unknown == 1 { " has" } else { "s have" }));
-    }
+    notes.extend(finish_notes(&totals));
     let mut events = trace.into_events();
     crate::event::backfill(&mut events);
     let chat_spans: Vec<&Value> = layout.chats.iter().map(|c| c.span).collect();
@@ -299,7 +313,17 @@ fn lay_out<'s, 'a>(genai: &'s [GenaiSpan<'a>], notes: &mut Vec<String>) -> Layou
         .iter()
         .filter(|s| s.operation == "execute_tool")
         .collect();
-    let agent = genai.iter().find(|s| s.operation == "invoke_agent");
+    // The agent span that names the agent (an SDK's workflow span around
+    // it may be an invoke_agent span without a name).
+    let agents: Vec<&GenaiSpan> = genai
+        .iter()
+        .filter(|s| s.operation == "invoke_agent")
+        .collect();
+    let agent = agents
+        .iter()
+        .find(|s| attribute(s.span, "gen_ai.agent.name").is_some())
+        .or(agents.first())
+        .copied();
     // Each tool span belongs to the chat last started before it.
     let mut owner: Vec<Option<usize>> = Vec::new();
     let mut current = None;
@@ -310,11 +334,8 @@ fn lay_out<'s, 'a>(genai: &'s [GenaiSpan<'a>], notes: &mut Vec<String>) -> Layou
             _ => {}
         }
     }
-    let skipped = genai.len() - chats.len() - tools.len() - usize::from(agent.is_some());
-    if skipped > 0 {
-        notes.push(format!(
-            "{skipped} GenAI spans of other operations (embeddings, …) were left out."
-        ));
+    if let Some(note) = left_out_note(genai, agents.len()) {
+        notes.push(note);
     }
     Layout {
         chats,
@@ -323,6 +344,39 @@ fn lay_out<'s, 'a>(genai: &'s [GenaiSpan<'a>], notes: &mut Vec<String>) -> Layou
         agent,
         t0: genai.iter().map(|s| s.start_ns).min().unwrap_or(0),
     }
+}
+
+/// The GenAI spans read as neither a turn, a call nor the agent, counted
+/// by their operation as the trace names it.
+fn left_out_note(genai: &[GenaiSpan], agents: usize) -> Option<String> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for span in genai {
+        let operation = span.operation.as_str();
+        if CHAT_OPERATIONS.contains(&operation)
+            || operation == "execute_tool"
+            || operation == "invoke_agent"
+        {
+            continue;
+        }
+        match counts.iter_mut().find(|(op, _)| op == operation) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((operation.to_string(), 1)),
+        }
+    }
+    if agents > 1 {
+        counts.push(("invoke_agent (beyond the one read)".to_string(), agents - 1));
+    }
+    let total: usize = counts.iter().map(|(_, n)| n).sum();
+    if total == 0 {
+        return None;
+    }
+    let listed: Vec<String> = counts.iter().map(|(op, n)| format!("{n} {op}")).collect();
+    Some(format!(
+        "{total} GenAI span{} neither a model call nor a tool call, so {} left out (by gen_ai.operation.name: {}).",
+        if total == 1 { " is" } else { "s are" },
+        if total == 1 { "it was" } else { "they were" },
+        listed.join(", ")
+    ))
 }
 
 fn text_attr(span: &Value, key: &str) -> Option<String> {
@@ -435,22 +489,46 @@ fn push_turn(trace: &mut TraceWriter, layout: &Layout, index: usize, totals: &mu
         .iter()
         .any(|b| matches!(b, ContentBlock::ToolUse(_)))
     {
-        // No captured output: the calls are known from their own spans.
+        // No calls in the captured output: they are known from their own
+        // spans. A span without gen_ai.tool.call.id (the OpenAI Agents
+        // SDK's instrumentation writes none) gets an id made here, and the
+        // notes say so.
         content.extend(own_tools.iter().enumerate().map(|(k, t)| {
+            let id = text_attr(t.span, "gen_ai.tool.call.id").unwrap_or_else(|| {
+                totals.assigned_ids += 1;
+                format!("call_{turn}_{k}")
+            });
             ContentBlock::ToolUse(ToolCall {
-                id: text_attr(t.span, "gen_ai.tool.call.id")
-                    .unwrap_or_else(|| format!("call_{turn}_{k}")),
+                id,
                 name: text_attr(t.span, "gen_ai.tool.name").unwrap_or_default(),
                 input: json_attr(t.span, "gen_ai.tool.call.arguments").unwrap_or(json!({})),
                 input_raw: None,
             })
         }));
     }
-    let finish = finish_reason(chat.span, output.as_ref());
-    if finish.is_none() {
-        totals.unknown_finishes += 1;
-    }
-    let finish = finish.unwrap_or_else(|| "unknown".to_string());
+    let asks_for_tools = content
+        .iter()
+        .any(|b| matches!(b, ContentBlock::ToolUse(_)));
+    let is_last = index + 1 == layout.chats.len();
+    let finish = match finish_reason(chat.span, output.as_ref()) {
+        Some(reason) => reason,
+        // No finish reason in the trace: a response that asked for tools
+        // is a tool_use turn, whatever the provider called it.
+        None if asks_for_tools => {
+            totals.inferred_tool_use += 1;
+            "tool_use".to_string()
+        }
+        // The last response, with no calls: the loop stopped on it, so it
+        // was the run's answer.
+        None if is_last => {
+            totals.inferred_answer = true;
+            "end_turn".to_string()
+        }
+        None => {
+            totals.unknown_finishes += 1;
+            "unknown".to_string()
+        }
+    };
     totals.last_finish = Some(finish.clone());
     totals.last_text = Some(text_of(&content));
     let text = text_of(&content);
@@ -478,11 +556,10 @@ fn push_turn(trace: &mut TraceWriter, layout: &Layout, index: usize, totals: &mu
     let next = layout.chats.get(index + 1);
     let next_start = next.map_or(u128::MAX, |c| c.start_ns);
     let next_input = next.and_then(|c| json_attr(c.span, "gen_ai.input.messages"));
+    let mut paired = vec![false; own_tools.len()];
     for call in tool_uses {
         totals.calls += 1;
-        let span = own_tools.iter().find(|t| {
-            text_attr(t.span, "gen_ai.tool.call.id").as_deref() == Some(call.id.as_str())
-        });
+        let span = tool_span_of(&call, &own_tools, &mut paired).map(|k| own_tools[k]);
         let (start, end, result, is_error) = match span {
             Some(t) => (
                 t.start_ns,
@@ -499,6 +576,74 @@ fn push_turn(trace: &mut TraceWriter, layout: &Layout, index: usize, totals: &mu
         };
         push_call(trace, layout, turn, call, (start, end), result, is_error);
     }
+}
+
+/// The index in `own_tools` (the execute_tool spans of the call's turn) of
+/// the call's span: the one with its id, else the first not yet paired that
+/// has no id and the call's tool name (a trace whose execute_tool spans
+/// carry no gen_ai.tool.call.id is paired by order within the turn).
+fn tool_span_of(call: &ToolCall, own_tools: &[&GenaiSpan], paired: &mut [bool]) -> Option<usize> {
+    let id_of = |k: usize| text_attr(own_tools[k].span, "gen_ai.tool.call.id");
+    let by_id = (0..own_tools.len()).find(|&k| id_of(k).as_deref() == Some(call.id.as_str()));
+    let found = by_id.or_else(|| {
+        (0..own_tools.len()).find(|&k| {
+            !paired[k]
+                && id_of(k).is_none()
+                && text_attr(own_tools[k].span, "gen_ai.tool.name")
+                    .is_none_or(|name| name == call.name)
+        })
+    })?;
+    paired[found] = true;
+    Some(found)
+}
+
+/// What the notes say of the finish reasons and ids the trace did not hold.
+fn finish_notes(totals: &Totals) -> Vec<String> {
+    let plural = |n: u32, one: &str, many: &str| {
+        if n == 1 {
+            one.to_string()
+        } else {
+            many.to_string()
+        }
+    };
+    let mut notes = Vec::new();
+    let inferred = totals.inferred_tool_use + u32::from(totals.inferred_answer);
+    if inferred > 0 {
+        let mut read_as = Vec::new();
+        if totals.inferred_tool_use > 0 {
+            read_as.push(format!(
+                "{} that asked for tools read as tool_use",
+                totals.inferred_tool_use
+            ));
+        }
+        if totals.inferred_answer {
+            read_as.push(
+                "the last, which asked for none, read as the run's answer (end_turn)".to_string(),
+            );
+        }
+        notes.push(format!(
+            "{inferred} model {} no finish reason in the trace (gen_ai.response.finish_reasons, the output message's finish_reason or the provider's stop reason): {}.",
+            plural(inferred, "call has", "calls have"),
+            read_as.join("; ")
+        ));
+    }
+    let unknown = totals.unknown_finishes;
+    if unknown > 0 {
+        notes.push(format!(
+            "{unknown} model {} no finish reason in the trace and asked for no tools before the last: shown as \"unknown\".",
+            plural(unknown, "call has", "calls have")
+        ));
+    }
+    let assigned = totals.assigned_ids;
+    if assigned > 0 {
+        notes.push(format!(
+            "{assigned} tool {} no id in the trace (no gen_ai.tool.call.id on {}, and no call in the model's output): {} assigned here (call_<turn>_<n>), and each result was paired with its call by order within its turn.",
+            plural(assigned, "call has", "calls have"),
+            plural(assigned, "its execute_tool span", "their execute_tool spans"),
+            plural(assigned, "its id was", "their ids were")
+        ));
+    }
+    notes
 }
 
 /// A call and its result, as the trace timed them.
@@ -542,8 +687,9 @@ fn push_call(
 }
 
 /// How the run ended, when the trace says: a failed model call, the
-/// provider's context window, or a final answer. `None` when its last
-/// response asked for tools or gave no finish reason.
+/// provider's context window, or a final answer (by its finish reason, or,
+/// with none in the trace, by asking for no tools). `None` when its last
+/// response asked for tools or stopped for another reason.
 fn imported_outcome(totals: &Totals, turns: u32, end_ms: u64) -> Option<Outcome> {
     let finished = |status: Status, reason: String| Outcome {
         status,
@@ -567,6 +713,13 @@ fn imported_outcome(totals: &Totals, turns: u32, end_ms: u64) -> Option<Outcome>
             Status::ContextLimit,
             format!("imported: the provider stopped: the request no longer fits the model's context window (finish reason {reason})"),
         )),
+        (None, Some("end_turn")) if totals.inferred_answer => Some(Outcome {
+            answer: totals.last_text.clone(),
+            ..finished(
+                Status::Done,
+                "imported: the last response asked for no tools (the trace gives no finish reason), so it was the run's answer".to_string(),
+            )
+        }),
         (None, Some(reason @ ("stop" | "end_turn"))) => Some(Outcome {
             answer: totals.last_text.clone(),
             ..finished(
