@@ -35,6 +35,9 @@ use crate::runtime::Runtime;
 use crate::scenario::{Problem, Scenario};
 use crate::RunOptions;
 
+mod recorded_stop;
+use recorded_stop::RecordedStop;
+
 /// A run as exported: the scenario it ran (when known) and its trace.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
@@ -177,6 +180,9 @@ impl Record {
 pub struct RecordedModel {
     turns: Vec<Result<ModelResponse, ModelError>>,
     next: Cell<usize>,
+    /// A person's Stop while the model answered: pressed when the replay
+    /// asks for the turn the recording never got.
+    stop: Option<Rc<RecordedStop>>,
 }
 
 impl RecordedModel {
@@ -223,7 +229,13 @@ impl RecordedModel {
         RecordedModel {
             turns,
             next: Cell::new(0),
+            stop: None,
         }
+    }
+
+    fn stopped_by(mut self, stop: Rc<RecordedStop>) -> Self {
+        self.stop = Some(stop);
+        self
     }
 }
 
@@ -238,6 +250,10 @@ impl ModelClient for RecordedModel {
     ) -> LocalBoxFuture<'a, Result<ModelResponse, ModelError>> {
         let i = self.next.get();
         self.next.set(i + 1);
+        if i >= self.turns.len() && self.stop.as_ref().is_some_and(|s| s.at_missing_turn()) {
+            // The replay's Stop is pressed: the run ends before an answer.
+            return Box::pin(futures::future::pending());
+        }
         let answer = self.turns.get(i).cloned().unwrap_or_else(|| {
             Err(ModelError::new(
                 ModelErrorKind::ScriptExhausted,
@@ -270,10 +286,16 @@ struct PersonReplay<'a> {
     /// Call id → the result a person typed for it.
     results: RefCell<HashMap<String, Vec<Result<Value, String>>>>,
     inner: Option<&'a dyn Stepper>,
+    /// A person's Stop at a pause, pressed at the same pause.
+    stop: Rc<RecordedStop>,
 }
 
 impl<'a> PersonReplay<'a> {
-    fn from_events(events: &[RunEvent], inner: Option<&'a dyn Stepper>) -> Self {
+    fn from_events(
+        events: &[RunEvent],
+        inner: Option<&'a dyn Stepper>,
+        stop: Rc<RecordedStop>,
+    ) -> Self {
         let mut turns = HashMap::new();
         let mut results: HashMap<String, Vec<Result<Value, String>>> = HashMap::new();
         for event in events {
@@ -312,6 +334,7 @@ impl<'a> PersonReplay<'a> {
             turns,
             results: RefCell::new(results),
             inner,
+            stop,
         }
     }
 
@@ -336,10 +359,16 @@ fn typed_result(content: &str, is_error: bool) -> Result<Value, String> {
 
 impl Stepper for PersonReplay<'_> {
     fn step_mode(&self) -> bool {
-        self.has_answers() || self.inner.is_some_and(|s| s.step_mode())
+        self.has_answers()
+            || self.stop.needs_step_mode()
+            || self.inner.is_some_and(|s| s.step_mode())
     }
 
     fn wait(&self, pause: &Pause) -> LocalBoxFuture<'static, Resume> {
+        if self.stop.at_pause(&pause.before) {
+            // Stop is pressed: the run ends here, as the recording did.
+            return Box::pin(futures::future::pending());
+        }
         let answer = match &pause.before {
             PauseBefore::ModelCall { turn } => {
                 self.turns.get(turn).cloned().map(Resume::AnswerAsModel)
@@ -369,10 +398,12 @@ impl Stepper for PersonReplay<'_> {
 /// guessing a human's answer would make the replay prove nothing.
 struct RecordedApprover {
     decisions: RefCell<HashMap<String, Vec<(Decision, Decider)>>>,
+    /// A person's Stop while a call waited for their decision.
+    stop: Rc<RecordedStop>,
 }
 
 impl RecordedApprover {
-    fn from_events(events: &[RunEvent]) -> Self {
+    fn from_events(events: &[RunEvent], stop: Rc<RecordedStop>) -> Self {
         let mut decisions: HashMap<String, Vec<(Decision, Decider)>> = HashMap::new();
         for event in events {
             if let EventKind::ApprovalDecided {
@@ -405,6 +436,7 @@ impl RecordedApprover {
         }
         RecordedApprover {
             decisions: RefCell::new(decisions),
+            stop,
         }
     }
 }
@@ -418,6 +450,10 @@ impl Approver for RecordedApprover {
                 .filter(|queue| !queue.is_empty())
                 .map(|queue| queue.remove(0).0)
         };
+        if decision.is_none() && self.stop.at_undecided_call(&request.call_id) {
+            // Stop is pressed while the call waits, as the recording shows.
+            return Box::pin(futures::future::pending());
+        }
         let decision = decision.unwrap_or(Decision::DenyAndStop {
             reason: Some(format!(
                 "replay: the recording has no decision for {} ({})",
@@ -507,19 +543,23 @@ pub async fn replay_with(
     options: RunOptions<'_>,
 ) -> Result<ReplayReport, Vec<Problem>> {
     let (config, _) = scenario.build_with_scripts(runtime.clone(), options.scripts)?;
-    let model = RecordedModel::from_events(&record.events);
-    let approver = RecordedApprover::from_events(&record.events);
-    let person = PersonReplay::from_events(&record.events, options.stepper);
+    // A person's Stop is replayed as their decisions are: at the same point.
+    let stop = Rc::new(RecordedStop::of(record));
+    let model = RecordedModel::from_events(&record.events).stopped_by(stop.clone());
+    let approver = RecordedApprover::from_events(&record.events, stop.clone());
+    let person = PersonReplay::from_events(&record.events, options.stepper, stop.clone());
     let mut run = Run::new(config);
     let env = crate::driver::Env {
         runtime: runtime.as_ref(),
         model: &model,
         approver: Some(&approver),
-        cancel: options.cancel,
+        cancel: stop.token(),
         stepper: Some(&person),
     };
     let mut events = Vec::new();
-    let outcome = crate::driver::drive(&mut run, &env, &mut |e| events.push(e.clone())).await;
+    let mut on_event = |e: &RunEvent| events.push(e.clone());
+    let driven = crate::driver::drive(&mut run, &env, &mut on_event);
+    let outcome = stop.forwarding(options.cancel, driven).await;
     let mut results = check(record, &events, &outcome, assertions);
     results.extend(undeclared_note(scenario, &events));
     Ok(ReplayReport {
@@ -644,18 +684,7 @@ fn check(
                 .map(|o| o.status.as_str().to_string())
                 .unwrap_or_default();
             let want_status = asserted.clone().unwrap_or(recorded_status);
-            results.push(AssertionResult {
-                name: "status".into(),
-                passed: outcome.status.as_str() == want_status,
-                detail: if outcome.status.as_str() == want_status {
-                    format!("ended {want_status}")
-                } else {
-                    format!(
-                        "expected {want_status}, got {} ({})",
-                        outcome.status, outcome.reason
-                    )
-                },
-            });
+            results.push(status_result(record, outcome, &want_status));
         }
     }
 
@@ -745,6 +774,47 @@ fn check(
         results.push(ids_exist(events, outcome.answer.as_deref()));
     }
     results
+}
+
+/// Whether the replay ended `want_status`. A person's Stop is pressed where
+/// the recording shows it, so a replay stopped as the recording was must
+/// also say the same reason (the same point); where it cannot be pressed,
+/// the failure says why.
+fn status_result(record: &Record, outcome: &Outcome, want_status: &str) -> AssertionResult {
+    let same_stop = record
+        .outcome()
+        .filter(|recorded| recorded.status == crate::event::Status::Cancelled)
+        .filter(|_| want_status == crate::event::Status::Cancelled.as_str())
+        .map(|recorded| recorded.reason.as_str());
+    let (passed, detail) = match same_stop {
+        _ if outcome.status.as_str() != want_status => (
+            false,
+            format!(
+                "expected {want_status}, got {} ({}){}",
+                outcome.status,
+                outcome.reason,
+                recorded_stop::why_not(record)
+                    .map(|why| format!("; {why}"))
+                    .unwrap_or_default()
+            ),
+        ),
+        Some(reason) if reason == outcome.reason => {
+            (true, format!("ended cancelled, as recorded: {reason}"))
+        }
+        Some(reason) => (
+            false,
+            format!(
+                "ended cancelled, but {}; the recording was {reason}",
+                outcome.reason
+            ),
+        ),
+        None => (true, format!("ended {want_status}")),
+    };
+    AssertionResult {
+        name: "status".into(),
+        passed,
+        detail,
+    }
 }
 
 /// Repeated calls as (canonical call, first index, repeat index).
