@@ -61,7 +61,8 @@ pub trait Stepper {
     fn step_mode(&self) -> bool;
     fn wait(&self, pause: &Pause) -> LocalBoxFuture<'static, Resume>;
 
-    /// Awaited after each step's events are handed out, before the next step.
+    /// Awaited between steps: once a step's events are handed out and its
+    /// call has answered, before Stop is checked and the next step taken.
     /// A scripted run's futures are all ready at once, so a host that shares
     /// its thread (a browser page: rendering, input, Stop) returns a future
     /// here to let its own work in; `None` goes straight on. Emits no event.
@@ -96,7 +97,16 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
     run.set_clock_origin(origin);
     // A person's answer, taken at a pause, for the step right after it.
     let mut person: Option<PersonAnswer> = None;
+    let mut first_step = true;
     loop {
+        // The host's turn comes after each step, before Stop is checked: a
+        // Stop it takes in then ends the run before its next request, with
+        // no call made after the click.
+        if !std::mem::take(&mut first_step) {
+            if let Some(host) = env.stepper.and_then(|s| s.yield_to_host()) {
+                host.await;
+            }
+        }
         if env.cancel.is_cancelled() {
             run.cancel(now());
         }
@@ -106,11 +116,6 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
         let step = run.next_step(now());
         for event in run.drain_events() {
             on_event(&event);
-        }
-        if !matches!(step, Step::Finished(_)) {
-            if let Some(host) = env.stepper.and_then(|s| s.yield_to_host()) {
-                host.await;
-            }
         }
         // A `between_steps` deadline is only checked by `next_step`, never raced.
         let deadline_in = run
