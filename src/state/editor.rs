@@ -34,6 +34,7 @@ use crate::share;
 use crate::state::form_doc;
 use crate::state::generation::{Generation, Ticket};
 use crate::state::mcp::Mcp;
+use crate::state::tied_notice::TiedNotice;
 use crate::view_model::{self, CUSTOM};
 use crate::{form, lazy};
 
@@ -45,8 +46,9 @@ pub const UNDONE: &str =
 pub struct Editor {
     selected: RwSignal<String>,
     text: RwSignal<String>,
-    /// A message about the share bar's actions (copied, exported).
-    notice: RwSignal<Option<String>>,
+    /// A message about the share bar's actions (copied, exported): about
+    /// the text it linked or saved, so it goes when the text changes.
+    notice: TiedNotice<String>,
     /// What arrived in the editor and from where: a share link (loaded or
     /// broken), an imported file. Shown under the lesson, where the person looks.
     arrival: RwSignal<Option<String>>,
@@ -144,7 +146,7 @@ impl Editor {
         let editor = Editor {
             selected: RwSignal::new(known.clone().unwrap_or_else(|| CUSTOM.to_string())),
             text: text_signal,
-            notice: RwSignal::new(None),
+            notice: TiedNotice::new(text_signal.read_only()),
             arrival: RwSignal::new(arrival),
             provenance: RwSignal::new(provenance),
             revision: RwSignal::new(0),
@@ -273,8 +275,9 @@ impl Editor {
         self.text.read_only()
     }
 
-    pub fn notice(&self) -> ReadSignal<Option<String>> {
-        self.notice.read_only()
+    /// The share bar's message, while the text it was about is the text.
+    pub fn notice(&self) -> TiedNotice<String> {
+        self.notice
     }
 
     pub fn arrival(&self) -> ReadSignal<Option<String>> {

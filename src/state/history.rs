@@ -29,6 +29,7 @@ use crate::lazy;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::mcp::Mcp;
+use crate::state::tied_notice::TiedNotice;
 use crate::view_model;
 
 /// The file name an exported run gets.
@@ -45,8 +46,10 @@ pub struct History {
     entries: RwSignal<Vec<Entry>>,
     /// What the panel must say about storage: refused, full, evicted, unreadable.
     notice: RwSignal<Option<String>>,
-    /// What happened to the last export or import, beside those controls.
-    file_notice: RwSignal<Option<String>>,
+    /// What happened to the last export or import, beside those controls:
+    /// about the run in view then, so it goes when another run takes its
+    /// place (Reset, another scenario, a new run).
+    file_notice: TiedNotice<u64>,
     /// Records that storage did not take, by id, kept for this page only.
     memory: StoredValue<Vec<(String, String)>>,
     /// The run id of the last run kept or shown, so each is kept once.
@@ -83,7 +86,7 @@ impl History {
             editor,
             entries: RwSignal::new(entries),
             notice: RwSignal::new(notice),
-            file_notice: RwSignal::new(None),
+            file_notice: TiedNotice::new(controller.run_id()),
             memory: StoredValue::new(Vec::new()),
             handled: StoredValue::new(0),
             opened: RwSignal::new(None),
@@ -151,9 +154,9 @@ impl History {
         self.notice.read_only()
     }
 
-    /// What happened to the last export or import.
-    pub fn file_notice(&self) -> ReadSignal<Option<String>> {
-        self.file_notice.read_only()
+    /// What happened to the last export or import of the run in view.
+    pub fn file_notice(&self) -> TiedNotice<u64> {
+        self.file_notice
     }
 
     /// The id of the kept run the trace shows, if it shows one (tracked).

@@ -24,6 +24,8 @@
 //! - [`inspector`]: what the inspector shows (open, turn, view, format,
 //!   the block a verdict points at).
 //! - [`protocol`]: the protocol checker's verdicts on the run in view, live.
+//! - [`tied_notice`]: a notice that leaves with the run or scenario text
+//!   it describes.
 //! - [`mode`]: the mode open (Run, Compare, Scenario, History,
 //!   Import/Export) and the modes opened so far, whose panels are drawn.
 //! - [`lessons`]: the Lessons mode's switch and a lesson link to open
@@ -43,3 +45,4 @@ pub mod mcp;
 pub mod mode;
 pub mod model_choice;
 pub mod protocol;
+pub mod tied_notice;

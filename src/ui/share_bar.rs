@@ -10,6 +10,7 @@ use crate::lazy;
 use crate::provenance::Source;
 use crate::share;
 use crate::state::editor::Editor;
+use crate::state::tied_notice::TiedNotice;
 
 #[component]
 pub fn ShareBar(
@@ -18,7 +19,8 @@ pub fn ShareBar(
     #[prop(into)]
     on_arrival: Callback<()>,
 ) -> impl IntoView {
-    let link = RwSignal::new(None::<String>);
+    // The link carries the text as it was copied: it goes when the text changes.
+    let link = TiedNotice::<String>::new(editor.text());
     let copy_link = move |_| {
         let fragment = share::fragment_for(&editor.text().get_untracked());
         let Some(url) = page::set_fragment(&fragment) else {
