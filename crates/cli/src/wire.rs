@@ -21,18 +21,21 @@ pub fn request_bodies(provider: Provider, shape: &RequestShape, events: &[RunEve
     json!({"provider": provider, "requests": requests})
 }
 
-/// The checker's verdict on the run's final history, per provider, as text.
+/// The checker's verdict on the run, per provider, as text: its final
+/// history, and what its earlier requests carried (`wire::run_violations`).
 /// Returns the report and the number of violations.
 pub fn check_report(shape: &RequestShape, events: &[RunEvent]) -> (String, usize) {
-    let history = wire::history_from_trace(events);
+    let found = wire::run_violations(shape, events);
     let mut report = String::new();
-    let mut total = 0;
     for provider in Provider::ALL {
-        let violations = wire::check(provider, &shape.system, &history, &shape.tools);
-        total += violations.len();
+        let violations: Vec<wire::Violation> = found
+            .iter()
+            .filter(|v| v.provider == provider)
+            .cloned()
+            .collect();
         report.push_str(&verdict(provider, violations));
     }
-    (report, total)
+    (report, found.len())
 }
 
 /// One provider's verdict: `✓ label: no violations`, or `✗ label: N

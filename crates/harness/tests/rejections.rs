@@ -84,8 +84,11 @@ async fn text_before_results_and_invented_ids_are_rejected_at_turn_2() {
 
 #[tokio::test(start_paused = true)]
 async fn every_other_builtin_is_accepted_by_every_provider() {
-    // The naive context window's refusal is `context_window.rs`'s to check.
-    let breaks = |id: &str| id.starts_with("protocol-") || id == "context-drop-naive";
+    // The naive context window's refusal is `context_window.rs`'s to check;
+    // the dropped thinking block's is checked below.
+    let breaks = |id: &str| {
+        id.starts_with("protocol-") || id == "context-drop-naive" || id == "history-text-only"
+    };
     for builtin in BUILTIN.iter().filter(|b| !breaks(b.id)) {
         let found = rejections_of(builtin.id).await;
         assert!(
@@ -95,6 +98,63 @@ async fn every_other_builtin_is_accepted_by_every_provider() {
             found.iter().map(sentence).collect::<Vec<_>>()
         );
     }
+}
+
+/// The pitfall `history-text-only` teaches: its model thought, so its
+/// requests asked for thinking, and turn 2 sent the loop's opener back
+/// without its thinking block. Anthropic refuses that; the run with its
+/// thinking kept (`get-time`) passes.
+#[tokio::test(start_paused = true)]
+async fn a_dropped_thinking_block_is_rejected_by_anthropic_at_turn_2() {
+    let found = rejections_of("history-text-only").await;
+    let first = first_per_provider(&found);
+    assert_eq!(
+        first.len(),
+        1,
+        "{:?}",
+        first.iter().map(|r| sentence(r)).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        sentence(first[0]),
+        "Anthropic Messages would reject turn 2: HTTP 400 messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
+    );
+    assert_eq!(
+        first[0].place.as_deref(),
+        Some("the 2nd message (assistant), its 1st block, a text")
+    );
+    assert!(
+        harness::wire::rejections::why(first[0]).starts_with("With extended thinking on,"),
+        "{}",
+        harness::wire::rejections::why(first[0])
+    );
+    assert!(rejections_of("get-time").await.is_empty());
+}
+
+/// `check RUN` reads the whole run: the run above ends with an answer, which
+/// closes the loop, yet the requests it sent in the loop were refused.
+#[tokio::test(start_paused = true)]
+async fn a_finished_run_still_answers_for_the_requests_it_sent() {
+    let builtin = library::find("history-text-only").unwrap();
+    let (_, events) = common::run_builtin(builtin).await;
+    let shape = RequestShape::of(&common::load(builtin.json())).unwrap();
+    let found = harness::wire::run_violations(&shape, &events);
+    assert_eq!(
+        found
+            .iter()
+            .map(|v| (v.provider, v.path.as_str()))
+            .collect::<Vec<_>>(),
+        vec![(Provider::Anthropic, "messages.1.content.0.type")]
+    );
+    // The final history alone no longer shows it.
+    let history = harness::wire::history_from_trace(&events);
+    let at_the_end = harness::wire::check_with_thinking(
+        Provider::Anthropic,
+        &shape.system,
+        &history,
+        &shape.tools,
+        harness::wire::thinking_of_trace(&events),
+    );
+    assert_eq!(at_the_end, vec![]);
 }
 
 #[test]

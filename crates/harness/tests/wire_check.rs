@@ -328,6 +328,130 @@ fn anthropic_empty_text_blocks() {
     expect(Provider::Anthropic, "", &history, &[], &[]);
 }
 
+/// Anthropic's 400 when the turn's opener lacks its thinking block, as
+/// framework trackers quote it (the sources are in the rule's table).
+fn thinking_refusal(n: usize, found: &str) -> String {
+    format!(
+        "messages.{n}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
+    )
+}
+
+#[test]
+fn anthropic_thinking_dropped_from_the_open_tool_loop() {
+    let mut body = json!({
+        "model": "claude-sonnet-4-5", "max_tokens": 2048,
+        "thinking": {"type": "enabled", "budget_tokens": 1024},
+        "messages": [
+            {"role": "user", "content": "What time is it?"},
+            {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "toolu_a", "name": "get_time", "input": {}}]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_a", "content": "12:00"}]}]
+    });
+    let v = check_body(Provider::Anthropic, &body);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0].rule, Rule::AnthropicThinkingNotFirst);
+    assert_eq!(v[0].message, thinking_refusal(1, "tool_use"));
+    assert_eq!(v[0].path, "messages.1.content.0.type");
+    assert_eq!(
+        v[0].place,
+        "the 2nd message (assistant), its 1st block, a tool_use"
+    );
+    assert!(
+        v[0].explanation.starts_with(
+            "The 2nd message (assistant) opens the tool loop this request continues, but its 1st block, a tool_use, comes first"
+        ),
+        "{}",
+        v[0].explanation
+    );
+
+    // Passing: its thinking (or redacted thinking) first, as the model wrote it.
+    for opener in [
+        json!({"type": "thinking", "thinking": "I have get_time.", "signature": "sig"}),
+        json!({"type": "redacted_thinking", "data": "opaque"}),
+    ] {
+        let mut sent = body.clone();
+        sent["messages"][1]["content"]
+            .as_array_mut()
+            .unwrap()
+            .insert(0, opener);
+        assert_eq!(check_body(Provider::Anthropic, &sent), vec![]);
+    }
+    // Passing: thinking not enabled, or adaptive (the model may skip it).
+    let mut off = body.clone();
+    off.as_object_mut().unwrap().remove("thinking");
+    assert_eq!(check_body(Provider::Anthropic, &off), vec![]);
+    let mut adaptive = body.clone();
+    adaptive["thinking"] = json!({"type": "adaptive"});
+    assert_eq!(check_body(Provider::Anthropic, &adaptive), vec![]);
+    // Passing: the loop has ended (an answer, then the person's next
+    // message); thinking of an earlier turn may be left out.
+    let messages = body["messages"].as_array_mut().unwrap();
+    messages.push(json!({"role": "assistant", "content": "It is 12:00."}));
+    assert_eq!(check_body(Provider::Anthropic, &body), vec![]);
+    body["messages"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"role": "user", "content": "And in Tokyo?"}));
+    assert_eq!(check_body(Provider::Anthropic, &body), vec![]);
+    // Failing again: the new turn's loop opens without its thinking; the
+    // 400 names that turn's opener, after text.
+    body["messages"].as_array_mut().unwrap().extend([
+        json!({"role": "assistant", "content": [
+            {"type": "text", "text": "Let me check."},
+            {"type": "tool_use", "id": "toolu_b", "name": "get_time", "input": {"tz": "Asia/Tokyo"}}]}),
+        json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_b", "content": "21:00"}]}),
+    ]);
+    let v = check_body(Provider::Anthropic, &body);
+    assert_eq!(
+        v.iter().map(|v| v.message.clone()).collect::<Vec<_>>(),
+        vec![thinking_refusal(5, "text")]
+    );
+}
+
+#[test]
+fn anthropic_thinking_is_needed_only_where_the_loop_opened() {
+    // Claude thinks once, at the start of the loop; the later steps of the
+    // same loop carry no thinking, and that is accepted.
+    let body = json!({
+        "model": "claude-sonnet-4-5", "max_tokens": 2048,
+        "thinking": {"type": "enabled", "budget_tokens": 1024},
+        "messages": [
+            {"role": "user", "content": "Look twice."},
+            {"role": "assistant", "content": [
+                {"type": "thinking", "thinking": "Two lookups.", "signature": "sig"},
+                {"type": "tool_use", "id": "toolu_a", "name": "lookup", "input": {}}]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_a", "content": "ok"}]},
+            {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "toolu_b", "name": "lookup", "input": {}}]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_b", "content": "ok"}]}]
+    });
+    assert_eq!(check_body(Provider::Anthropic, &body), vec![]);
+    // The harness's own history, checked as a thinking run's requests:
+    // message 1 lost its thinking.
+    let history = turn(
+        vec![text("Looking."), call("toolu_a")],
+        vec![result("toolu_a")],
+    );
+    let v = harness::wire::check_with_thinking(
+        Provider::Anthropic,
+        "",
+        &history,
+        &[],
+        harness::wire::Thinking::Enabled,
+    );
+    assert_eq!(
+        v.iter()
+            .map(|v| (v.rule, v.message_index, v.block_index))
+            .collect::<Vec<_>>(),
+        vec![(Rule::AnthropicThinkingNotFirst, Some(1), Some(0))]
+    );
+    assert_eq!(check(Provider::Anthropic, "", &history, &[]), vec![]);
+}
+
 // --- OpenAI Chat ------------------------------------------------------------
 
 #[test]

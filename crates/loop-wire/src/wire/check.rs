@@ -32,12 +32,37 @@ use crate::model::ToolSpec;
 
 pub use super::verdict::{Rule, Violation};
 
-/// Checks `messages` as `provider` would receive them.
+/// Whether the requests asked for extended thinking. Only Anthropic has a
+/// rule that reads it: with `thinking: {"type": "enabled"}`, the assistant
+/// message that opened an unfinished tool loop must start with its thinking
+/// block.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Thinking {
+    #[default]
+    Off,
+    Enabled,
+}
+
+/// Checks `messages` as `provider` would receive them, without extended
+/// thinking.
 pub fn check(
     provider: Provider,
     system: &str,
     messages: &[Message],
     tools: &[ToolSpec],
+) -> Vec<Violation> {
+    check_with_thinking(provider, system, messages, tools, Thinking::Off)
+}
+
+/// Checks `messages` as `provider` would receive them from a harness that
+/// asked for extended thinking or did not (Anthropic's body then carries
+/// `thinking: {"type": "enabled"}`; the OpenAI formats have no rule on it).
+pub fn check_with_thinking(
+    provider: Provider,
+    system: &str,
+    messages: &[Message],
+    tools: &[ToolSpec],
+    thinking: Thinking,
 ) -> Vec<Violation> {
     let request = WireRequest {
         model: "",
@@ -49,7 +74,7 @@ pub fn check(
     };
     // The OpenAI formats move things (the system prompt, results, items),
     // so their builders say where each wire entry came from as they build.
-    let (body, origins) = match provider {
+    let (mut body, origins) = match provider {
         Provider::Anthropic => (
             anthropic::request_body(&request),
             anthropic::check::origins(messages),
@@ -57,6 +82,9 @@ pub fn check(
         Provider::OpenaiChat => openai_chat::request_body_and_origins(&request),
         Provider::OpenaiResponses => openai_responses::request_body_and_origins(&request),
     };
+    if provider == Provider::Anthropic && thinking == Thinking::Enabled {
+        anthropic::check::ask_for_thinking(&mut body);
+    }
     check_wire(provider, &body, &origins)
 }
 

@@ -7,6 +7,7 @@
 //! `history_mode` and `results_mode` changed what was really sent, and each
 //! `context_edited` event's edit (cleared results, dropped turns, a summary).
 
+use super::Thinking;
 use crate::event::{EventKind, RunEvent};
 use crate::message::{ContentBlock, Message, Role, ToolResult};
 
@@ -19,6 +20,28 @@ pub fn history_from_trace(events: &[RunEvent]) -> Vec<Message> {
         history.push(event);
     }
     history.finish()
+}
+
+/// Whether the run's requests asked for extended thinking: they did when
+/// its model wrote a thinking block, as a model writes one only when the
+/// request turns thinking on ("When extended thinking is turned on, Claude
+/// creates `thinking` content blocks",
+/// <https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking>),
+/// and a run sends every request with the same settings. A history that
+/// dropped the blocks (`history_mode: text_only`) no longer shows them, so
+/// the trace's responses are read.
+pub fn thinking_of_trace(events: &[RunEvent]) -> Thinking {
+    let thought = events.iter().any(|event| match &event.kind {
+        EventKind::ModelResponse { content, .. } => content
+            .iter()
+            .any(|block| matches!(block, ContentBlock::Thinking { .. })),
+        _ => false,
+    });
+    if thought {
+        Thinking::Enabled
+    } else {
+        Thinking::Off
+    }
 }
 
 /// A history rebuilt one event at a time, so a caller that needs its length

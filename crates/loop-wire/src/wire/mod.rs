@@ -84,9 +84,9 @@ use crate::message::{Message, ToolCall};
 use crate::model::{ModelError, ModelErrorKind, ModelRequest, ModelResponse, ToolSpec};
 
 pub use body_error::BodyError;
-pub use check::{check, check_body};
-pub use history::history_from_trace;
-pub use rejections::{rejections, Rejection};
+pub use check::{check, check_body, check_with_thinking, Thinking};
+pub use history::{history_from_trace, thinking_of_trace};
+pub use rejections::{rejections, run_violations, Rejection};
 pub use replayed::{replayed_requests, request_at_turn, ReplayedRequest, RequestShape};
 pub use verdict::{Rule, Violation};
 

@@ -12,10 +12,16 @@
 //! history reaches the message it blames. That is one check and a binary
 //! search per violation, not a check per turn, over the history's length
 //! at each request, found in the same walk over the trace that rebuilds the
-//! history (a 10,000-turn run stays n·log n).
+//! history (a 10,000-turn run stays n·log n). Extended thinking's rule holds
+//! too: a run has one user message, so its tool loop opens at message 2 and
+//! stays open while requests end with results, as every request after the
+//! first does.
+//!
+//! Settings: a run's requests asked for thinking when its model thought
+//! (`thinking_of_trace`), so they are checked as such.
 
-use super::history::TraceHistory;
-use super::{check, place, Provider, RequestShape, Violation};
+use super::history::{thinking_of_trace, TraceHistory};
+use super::{check_with_thinking, history_from_trace, place, Provider, RequestShape, Violation};
 use crate::event::{EventKind, RunEvent};
 use crate::message::{ContentBlock, Message, Role};
 
@@ -47,6 +53,8 @@ pub fn rejections(shape: &RequestShape, events: &[RunEvent]) -> Vec<Rejection> {
     let Some(&(_, last)) = requests.last() else {
         return Vec::new();
     };
+    // One setting for every request: the model thought, so they asked it to.
+    let thinking = thinking_of_trace(events);
     // A context strategy edits the history, so it no longer only grows: a
     // violation may live in one request and be gone from the next.
     if events
@@ -58,7 +66,9 @@ pub fn rejections(shape: &RequestShape, events: &[RunEvent]) -> Vec<Rejection> {
     let (history, lengths) = history_and_lengths(&events[..last], &requests);
     let mut found = Vec::new();
     for provider in Provider::ALL {
-        for violation in check(provider, &shape.system, &history, &shape.tools) {
+        let violations =
+            check_with_thinking(provider, &shape.system, &history, &shape.tools, thinking);
+        for violation in violations {
             // Blamed on no message (the tools list): every request carried it.
             let first = match violation.message_index {
                 None => 0,
@@ -78,6 +88,34 @@ pub fn rejections(shape: &RequestShape, events: &[RunEvent]) -> Vec<Rejection> {
     found
 }
 
+/// Every violation of a finished run, per provider in provider order: the
+/// history it ended with, checked as its next request would carry it, then
+/// what an earlier request carried that the end no longer shows. Extended
+/// thinking's rule binds only while a tool loop is open, so a run that
+/// dropped its thinking and then answered ends clean, though the requests
+/// it sent in the loop were refused.
+pub fn run_violations(shape: &RequestShape, events: &[RunEvent]) -> Vec<Violation> {
+    let history = history_from_trace(events);
+    let thinking = thinking_of_trace(events);
+    let sent = rejections(shape, events);
+    let mut found = Vec::new();
+    for provider in Provider::ALL {
+        let at_the_end =
+            check_with_thinking(provider, &shape.system, &history, &shape.tools, thinking);
+        let earlier: Vec<Violation> = sent
+            .iter()
+            .map(|r| &r.violation)
+            .filter(|v| {
+                v.provider == provider && !at_the_end.iter().any(|e| e.message == v.message)
+            })
+            .cloned()
+            .collect();
+        found.extend(at_the_end);
+        found.extend(earlier);
+    }
+    found
+}
+
 /// The history `events` rebuild, and how many messages it held when each
 /// request (`(turn, event index)`, in trace order) was sent: one walk over
 /// the trace, however many violations are then placed.
@@ -88,11 +126,14 @@ fn each_request(
     events: &[RunEvent],
     requests: &[(u32, usize)],
 ) -> Vec<Rejection> {
+    let thinking = thinking_of_trace(events);
     let mut found: Vec<Rejection> = Vec::new();
     for &(turn, at) in requests {
-        let history = super::history_from_trace(&events[..at]);
+        let history = history_from_trace(&events[..at]);
         for provider in Provider::ALL {
-            for violation in check(provider, &shape.system, &history, &shape.tools) {
+            let violations =
+                check_with_thinking(provider, &shape.system, &history, &shape.tools, thinking);
+            for violation in violations {
                 let seen = found.iter().any(|r| {
                     r.violation.provider == provider && r.violation.message == violation.message
                 });

@@ -31,6 +31,14 @@ pub enum Rule {
     AnthropicDuplicateToolName,
     /// Anthropic: no empty text blocks.
     AnthropicEmptyText,
+    /// Anthropic, with `thinking: {"type": "enabled"}`: the assistant
+    /// message that opens the tool loop a request continues starts with
+    /// its `thinking` or `redacted_thinking` block. Documented in "Preserving
+    /// thinking blocks",
+    /// <https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks>;
+    /// the 400's wording as framework trackers quote it is in
+    /// `anthropic/check.rs`.
+    AnthropicThinkingNotFirst,
     /// Chat: a `tool` message answers the `tool_calls` right before it.
     ChatToolWithoutToolCalls,
     /// Chat: every `tool_call_id` gets a `tool` message.
@@ -51,7 +59,7 @@ pub enum Rule {
 }
 
 impl Rule {
-    pub const ALL: [Rule; 15] = [
+    pub const ALL: [Rule; 16] = [
         Rule::AnthropicUnansweredToolUse,
         Rule::AnthropicUnexpectedToolResult,
         Rule::AnthropicToolResultNotFirst,
@@ -59,6 +67,7 @@ impl Rule {
         Rule::AnthropicMultipleToolResults,
         Rule::AnthropicDuplicateToolName,
         Rule::AnthropicEmptyText,
+        Rule::AnthropicThinkingNotFirst,
         Rule::ChatToolWithoutToolCalls,
         Rule::ChatUnansweredToolCalls,
         Rule::ChatDuplicateToolCallId,
@@ -77,7 +86,8 @@ impl Rule {
             | Rule::AnthropicDuplicateToolUseId
             | Rule::AnthropicMultipleToolResults
             | Rule::AnthropicDuplicateToolName
-            | Rule::AnthropicEmptyText => Provider::Anthropic,
+            | Rule::AnthropicEmptyText
+            | Rule::AnthropicThinkingNotFirst => Provider::Anthropic,
             Rule::ChatToolWithoutToolCalls
             | Rule::ChatUnansweredToolCalls
             | Rule::ChatDuplicateToolCallId => Provider::OpenaiChat,
@@ -129,6 +139,7 @@ impl Rule {
             Rule::AnthropicMultipleToolResults => "Each tool_use gets exactly one tool_result; a second result for the same id is refused.",
             Rule::AnthropicDuplicateToolName => "The model calls tools by name, so each tool's name must be unique.",
             Rule::AnthropicEmptyText => "Anthropic rejects empty text blocks; a turn with only tool calls needs no text block.",
+            Rule::AnthropicThinkingNotFirst => "With extended thinking on, the assistant message that opened the tool loop must be sent back starting with the thinking block the model wrote, unchanged, until the loop ends; a history rebuilt from text and tool calls drops it.",
             Rule::ChatToolWithoutToolCalls => "A tool message must answer a tool call of the assistant message right before it.",
             Rule::ChatUnansweredToolCalls => "Every tool call of an assistant message needs its own tool message after it.",
             Rule::ChatDuplicateToolCallId => "Each tool call id may be answered by one tool message only.",

@@ -90,7 +90,13 @@ pub(crate) fn rules(body: &Value, findings: &mut Findings<'_>) {
         })
         .collect();
     let judged = pairs::judge(&said);
+    let thinking_opener = thinking_asked(body)
+        .then(|| open_loop_opener(&messages))
+        .flatten();
     for n in 0..messages.len() {
+        if thinking_opener == Some(n) {
+            thinking_not_first(&messages, n, findings);
+        }
         block_rules(&messages, n, &judged[n], findings);
         match said[n].speaker {
             Speaker::Assistant => unanswered_tool_use(&messages, n, &judged[n], findings),
@@ -133,6 +139,81 @@ fn duplicate_tool_names(body: &Value, findings: &mut Findings<'_>) {
         format!(
             "More than one tool is named {}. The model calls tools by name, so each name must be unique.",
             repeated.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+        ),
+    );
+}
+
+/// Makes `body` ask for extended thinking, as a harness that turned it on
+/// sends every request; the checker reads only the `type`.
+pub(crate) fn ask_for_thinking(body: &mut Value) {
+    body["thinking"] = serde_json::json!({"type": "enabled"});
+}
+
+/// Whether the body turns on extended thinking (`"type": "enabled"`). With
+/// adaptive thinking the model may skip thinking, so a turn without a
+/// thinking block proves nothing there and is not flagged.
+fn thinking_asked(body: &Value) -> bool {
+    body.get("thinking")
+        .is_some_and(|t| str_at(t, "type") == Some("enabled"))
+}
+
+/// The assistant message that opened the tool loop the request continues,
+/// when it does continue one (it ends with a user message carrying
+/// results): the first assistant message after the last user message
+/// without results. Claude writes its thinking only there; it writes no
+/// more "until after the next non-tool_result user turn"
+/// (<https://platform.claude.com/cookbook/extended-thinking-extended-thinking-with-tool-use>).
+fn open_loop_opener(messages: &[WireMessage<'_>]) -> Option<usize> {
+    let carries_results = |blocks: &[Value]| {
+        blocks
+            .iter()
+            .any(|b| str_at(b, "type") == Some("tool_result"))
+    };
+    let (last_role, last_blocks) = messages.last()?;
+    if *last_role != Some("user") || !carries_results(last_blocks) {
+        return None;
+    }
+    let start = messages
+        .iter()
+        .rposition(|(role, blocks)| *role == Some("user") && !carries_results(blocks))
+        .map_or(0, |n| n + 1);
+    (start..messages.len()).find(|&n| messages[n].0 == Some("assistant"))
+}
+
+/// With `thinking` enabled, the assistant message `n` that opened the open
+/// tool loop must start with its `thinking` or `redacted_thinking` block.
+/// Anthropic documents the rule under "Preserving thinking blocks"
+/// (<https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks>:
+/// during tool use, thinking blocks must be passed back, complete and
+/// unmodified; those of turns before the loop may be left out). Its 400 is
+/// quoted word for word in framework trackers:
+/// <https://github.com/anomalyco/opencode/issues/3077>,
+/// <https://github.com/mastra-ai/mastra/issues/7799>,
+/// <https://github.com/deepset-ai/haystack-core-integrations/issues/2146>,
+/// <https://github.com/OpenRouterTeam/ai-sdk-provider/issues/162>,
+/// <https://github.com/Kilo-Org/kilocode/issues/5219>.
+/// "preceeding" is Anthropic's spelling.
+fn thinking_not_first(messages: &[WireMessage<'_>], n: usize, findings: &mut Findings<'_>) {
+    let Some(first) = messages[n].1.first() else {
+        return;
+    };
+    let found = str_at(first, "type").unwrap_or("unknown");
+    if matches!(found, "thinking" | "redacted_thinking") {
+        return;
+    }
+    let at = wire_place(messages, n, 0);
+    findings.add(
+        Rule::AnthropicThinkingNotFirst,
+        Some((n, Some(0))),
+        at.clone(),
+        format!("messages.{n}.content.0.type"),
+        format!(
+            "messages.{n}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
+        ),
+        format!(
+            "{} opens the tool loop this request continues, but {}, comes first where its thinking block should be. With extended thinking on, Anthropic needs the thinking the model wrote sent back first and unchanged until the loop ends; a history rebuilt from text and tool calls loses it.",
+            place::capitalized(&message_place(messages, n)),
+            block_place(messages, n, 0)
         ),
     );
 }
