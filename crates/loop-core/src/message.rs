@@ -172,8 +172,19 @@ pub fn apply_results_mode(message: &mut Message, mode: crate::limits::ResultsMod
                 _ => None,
             });
             for (i, result) in results.enumerate() {
-                result.tool_use_id = format!("call_{i}");
+                result.tool_use_id = sent_result_id(mode, i, &result.tool_use_id);
             }
         }
+    }
+}
+
+/// The id a turn's `index`-th tool result goes out under, answering the call
+/// `call_id`: the call's own id, unless `mode` reproduces the harness bug of
+/// made-up ids (`call_0`, `call_1`, ...). The trace records this id, so it
+/// shows what was sent, not what should have been.
+pub fn sent_result_id(mode: crate::limits::ResultsMode, index: usize, call_id: &str) -> String {
+    match mode {
+        crate::limits::ResultsMode::InventedIds => format!("call_{index}"),
+        _ => call_id.to_string(),
     }
 }

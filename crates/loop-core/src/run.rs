@@ -35,8 +35,8 @@ use crate::event::writer::TraceWriter;
 use crate::event::{EventKind, Outcome, ResultFate, RunEvent, Status, Validation};
 use crate::limits::{DeadlineMode, DeadlineScope, HistoryMode, Limits, RepeatDetector, StopMode};
 use crate::message::{
-    results_message, text_of, tool_calls_of, ContentBlock, Media, Message, Role, ToolCall,
-    ToolResult,
+    results_message, sent_result_id, text_of, tool_calls_of, ContentBlock, Media, Message, Role,
+    ToolCall, ToolResult,
 };
 use crate::model::{ModelError, ModelRequest, ModelResponse, Pricing, StopKind};
 use crate::tool::{cap_result, result_text, ToolOutput, ToolRegistry};
@@ -1016,10 +1016,17 @@ impl Run {
 
     /// Records a tool result for the model and the trace.
     fn answer(&mut self, answer: ToolAnswer<'_>, now_ms: f64) {
+        // The trace and the history carry the id the result is sent under,
+        // which a `results_mode` that reproduces a harness bug makes up.
+        let id = sent_result_id(
+            self.config.limits.results_mode,
+            self.turn_results.len(),
+            answer.id,
+        );
         self.emit(
             now_ms,
             EventKind::ToolResult {
-                id: answer.id.to_string(),
+                id: id.clone(),
                 name: answer.name.to_string(),
                 content: answer.content.clone(),
                 is_error: answer.is_error,
@@ -1031,7 +1038,7 @@ impl Run {
             },
         );
         self.turn_results.push(ContentBlock::ToolResult(ToolResult {
-            tool_use_id: answer.id.to_string(),
+            tool_use_id: id,
             content: answer.content,
             is_error: answer.is_error,
             media: answer.media,
