@@ -13,7 +13,8 @@ use harness::wire::Provider;
 
 const EXIT_CODES: &str = "\
 Exit codes: 0 when a run ends `done` (or a file is valid, or a replay passes),
-3 when a run ends with any other status (or a check or a replay fails),
+3 when a run ends with any other status, or `done` with requests a provider
+would refuse (or a check or a replay fails),
 2 for a bad file or bad usage (the message goes to stderr).";
 
 #[derive(Parser)]
@@ -77,8 +78,10 @@ call to a tool that needs approval ends the run `blocked` (and a hint on stderr
 names --approve). `agent-loop list` says which built-ins need --approve all to
 reach the status they are listed with.
 
-Exit codes: 0 when the run ends `done`, 3 for any other status, 2 for a bad
-file or bad usage.";
+Exit codes: 0 when the run ends `done`, 3 for any other status or for a `done`
+run whose requests a provider would refuse (HTTP 400; `agent-loop check` says
+why, and --allow-refused makes such a run exit 0), 2 for a bad file or bad
+usage.";
 
 const REPLAY_DETAILS: &str = "\
 One record: every check is printed with its detail; exit 0 when all pass, 3 with
@@ -159,6 +162,11 @@ pub struct RunArgs {
     /// Also write the scenario and the trace to this file, which `show`, `replay` and `fork` read
     #[arg(long, value_name = "OUT.jsonl")]
     pub record: Option<PathBuf>,
+    /// Exit 0 for a run that ends `done` even though a provider would refuse
+    /// one of its requests (its history breaks that provider's tool-call
+    /// rules); without it such a run exits 3
+    #[arg(long)]
+    pub allow_refused: bool,
     /// Drive the run with a model behind this provider's HTTP API instead of
     /// the scenario's own model. The API key is read from AGENT_LOOP_API_KEY,
     /// else ANTHROPIC_API_KEY (anthropic) or OPENAI_API_KEY (openai-*)

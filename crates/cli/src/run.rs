@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use harness::approval::ApprovalPolicy;
 use harness::cancel::CancelToken;
-use harness::event::{RunEvent, Status};
+use harness::event::{EventKind, RunEvent, Status};
 use harness::provider::{ApiKey, HttpModel, ProviderSettings};
 use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;
@@ -75,16 +75,25 @@ pub fn run_command(args: &RunArgs) -> ExitCode {
         Ok(scenario) => scenario,
         Err(code) => return code,
     };
+    // What the run's requests carry besides their history, for the
+    // protocol check its end reports; a scenario it cannot be built for
+    // fails to run, and says why.
+    let shape = RequestShape::of(&scenario).ok();
     let jsonl = args.jsonl;
     let mut recorded = Vec::new();
+    let mut refusal = None;
     let mut on_event = |event: &RunEvent| {
-        if args.record.is_some() {
-            recorded.push(event.clone());
+        recorded.push(event.clone());
+        if let EventKind::RunFinished(outcome) = &event.kind {
+            refusal = shape.as_ref().and_then(|shape| {
+                let found = harness::wire::rejections(shape, &recorded);
+                harness::refusal::done_but_refused(outcome.status, &found)
+            });
         }
-        if jsonl {
-            println!("{}", serde_json::to_string(event).unwrap_or_default());
-        } else {
-            trace::print(event);
+        match &event.kind {
+            _ if jsonl => println!("{}", serde_json::to_string(event).unwrap_or_default()),
+            EventKind::RunFinished(outcome) => trace::print_finished(outcome, refusal.as_deref()),
+            _ => trace::print(event),
         }
     };
     let clock: Rc<dyn harness::runtime::Runtime> = Rc::new(TokioRuntime::default());
@@ -155,7 +164,17 @@ pub fn run_command(args: &RunArgs) -> ExitCode {
         }
     }
     match outcome {
-        Ok(outcome) if outcome.status == Status::Done => ExitCode::SUCCESS,
+        Ok(outcome) if outcome.status == Status::Done => match refusal {
+            Some(refusal) if !args.allow_refused => {
+                // On stderr, so a JSON Lines trace on stdout stays clean.
+                eprintln!(
+                    "agent-loop: the run ended done, {refusal} (HTTP 400): `agent-loop check {}` says why; --allow-refused exits 0 for such a run",
+                    args.scenario
+                );
+                ExitCode::from(3)
+            }
+            _ => ExitCode::SUCCESS,
+        },
         Ok(outcome) => {
             if outcome.status == Status::Blocked && scenario.approval == ApprovalPolicy::Ask {
                 eprintln!("hint: pass --approve all or --approve none to decide approvals from the command line");

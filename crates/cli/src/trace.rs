@@ -11,6 +11,16 @@ pub fn print(event: &RunEvent) {
     }
 }
 
+/// The run's closing lines when the protocol check found requests a
+/// provider would refuse: `refusal` ("but Anthropic Messages would refuse
+/// turn 2", `harness::refusal`) comes before the reason, so a `done` that a
+/// provider would not have let happen does not read as a plain "done".
+pub fn print_finished(outcome: &harness::event::Outcome, refusal: Option<&str>) {
+    for line in run_finished(outcome, refusal) {
+        println!("{line}");
+    }
+}
+
 fn clip(text: &str, max: usize) -> String {
     let one_line = text.replace('\n', " ⏎ ");
     if one_line.chars().count() <= max {
@@ -142,11 +152,12 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             } else {
                 ""
             };
-            // An imported body may answer a call it never made.
+            // An imported body may answer a call it never made. The id is
+            // the one the result went out under, as on the call's line.
             let name = if name.is_empty() {
                 format!("for an unknown call [{id}]")
             } else {
-                name.clone()
+                format!("{name} [{id}]")
             };
             vec![format!(
                 "{t}  {mark} {name} ({latency_ms} ms{who}): {}",
@@ -162,7 +173,7 @@ pub fn lines(event: &RunEvent) -> Vec<String> {
             let head = format!("{t}  ✂ context ({}): {description}", strategy.as_str());
             std::iter::once(head).chain(summary_line(edit)).collect()
         }
-        EventKind::RunFinished(outcome) => run_finished(outcome),
+        EventKind::RunFinished(outcome) => run_finished(outcome, None),
     }
 }
 
@@ -248,26 +259,26 @@ fn summary_line(edit: &harness::context::ContextEdit) -> Option<String> {
     ))
 }
 
-fn run_finished(outcome: &harness::event::Outcome) -> Vec<String> {
+fn run_finished(outcome: &harness::event::Outcome, refusal: Option<&str>) -> Vec<String> {
     // The page's shape for who ended the run (`Outcome::tone`), so the
     // terminal and the page agree without colour.
-    let mut out = vec![
-        format!(
-            "{} {} — {}",
-            outcome.tone().icon(),
-            outcome.status,
-            outcome.reason
-        ),
-        format!(
-            "  turns {} · tool calls: {} · tokens {} in / {} out · {} · {} ms",
-            outcome.turns,
-            tool_calls_line(outcome),
-            outcome.input_tokens,
-            outcome.output_tokens,
-            usd(outcome.cost_usd),
-            outcome.elapsed_ms
-        ),
-    ];
+    let icon = outcome.tone().icon();
+    let mut out = match refusal {
+        Some(refusal) => vec![
+            format!("{icon} {} — {refusal}", outcome.status),
+            format!("  reason: {}", outcome.reason),
+        ],
+        None => vec![format!("{icon} {} — {}", outcome.status, outcome.reason)],
+    };
+    out.push(format!(
+        "  turns {} · tool calls: {} · tokens {} in / {} out · {} · {} ms",
+        outcome.turns,
+        tool_calls_line(outcome),
+        outcome.input_tokens,
+        outcome.output_tokens,
+        usd(outcome.cost_usd),
+        outcome.elapsed_ms
+    ));
     if let Some(answer) = &outcome.answer {
         out.push(format!("  answer: {}", clip(answer, 400)));
     }

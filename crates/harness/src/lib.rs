@@ -20,4 +20,4 @@ pub use loop_core::*;
 pub use loop_interop::error as interop_error;
 pub use loop_interop::{import, otel, transcript};
 pub use loop_mcp as mcp;
-pub use loop_wire::{pairing, person_turn, provider, wire};
+pub use loop_wire::{pairing, person_turn, provider, refusal, wire};

@@ -9,6 +9,7 @@
 pub mod pairing;
 pub mod person_turn;
 pub mod provider;
+pub mod refusal;
 pub mod wire;
 
 // The core's modules, at the paths these modules were written against.
