@@ -127,7 +127,16 @@ pub(crate) fn problems_heading(source: &str, problems: &[Problem]) -> String {
 fn validate_command(source: &str) -> ExitCode {
     match load(source) {
         Ok(scenario) => {
-            println!("{source}: ok ({})", scenario.name);
+            // Notes do not stop the scenario from running: still ok, exit 0.
+            let notes = scenario.notes();
+            match notes.len() {
+                0 => println!("{source}: ok ({})", scenario.name),
+                1 => println!("{source}: ok ({}), with 1 note", scenario.name),
+                n => println!("{source}: ok ({}), with {n} notes", scenario.name),
+            }
+            for note in notes {
+                println!("  {note}");
+            }
             ExitCode::SUCCESS
         }
         Err(code) => code,

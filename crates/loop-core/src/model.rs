@@ -73,19 +73,37 @@ pub enum StopKind {
     Unknown,
 }
 
+/// Every stop reason the loop knows and what it means; any other word is
+/// `StopKind::Unknown`. One table, so a scenario's note can list them all.
+pub const STOP_REASONS: &[(&str, StopKind)] = &[
+    ("end_turn", StopKind::EndTurn),
+    ("stop", StopKind::EndTurn),
+    ("stop_sequence", StopKind::EndTurn),
+    ("completed", StopKind::EndTurn),
+    ("tool_use", StopKind::ToolUse),
+    ("tool_calls", StopKind::ToolUse),
+    ("function_call", StopKind::ToolUse),
+    // The OpenTelemetry GenAI conventions' word, which instrumentations
+    // write in place of the provider's.
+    ("tool_call", StopKind::ToolUse),
+    ("pause_turn", StopKind::PauseTurn),
+    ("max_tokens", StopKind::MaxTokens),
+    ("length", StopKind::MaxTokens),
+    ("max_output_tokens", StopKind::MaxTokens),
+    (
+        "model_context_window_exceeded",
+        StopKind::ContextWindowExceeded,
+    ),
+    ("refusal", StopKind::Refusal),
+    ("content_filter", StopKind::Refusal),
+];
+
 impl StopKind {
     pub fn classify(stop_reason: &str) -> StopKind {
-        match stop_reason {
-            "end_turn" | "stop" | "stop_sequence" | "completed" => StopKind::EndTurn,
-            // "tool_call": the OpenTelemetry GenAI conventions' word, which
-            // instrumentations write in place of the provider's.
-            "tool_use" | "tool_calls" | "function_call" | "tool_call" => StopKind::ToolUse,
-            "pause_turn" => StopKind::PauseTurn,
-            "max_tokens" | "length" | "max_output_tokens" => StopKind::MaxTokens,
-            "model_context_window_exceeded" => StopKind::ContextWindowExceeded,
-            "refusal" | "content_filter" => StopKind::Refusal,
-            _ => StopKind::Unknown,
-        }
+        STOP_REASONS
+            .iter()
+            .find(|(word, _)| *word == stop_reason)
+            .map_or(StopKind::Unknown, |(_, kind)| *kind)
     }
 }
 

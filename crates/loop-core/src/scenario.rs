@@ -17,6 +17,7 @@
 pub mod bounds;
 mod check;
 mod clean;
+mod notes;
 mod numbers;
 mod parts;
 pub mod syntax;
@@ -43,6 +44,8 @@ use crate::scripted::{ScriptedModel, ScriptedResponse};
 use crate::tool::{FixedResult, ToolDef, ToolRegistry};
 use crate::tools;
 use crate::verify::{Check, Verifier};
+
+pub use notes::Note;
 
 /// The scenario format as a JSON Schema, published for editors.
 pub const SCENARIO_SCHEMA: &str = include_str!("../scenario.schema.json");
