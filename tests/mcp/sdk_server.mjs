@@ -1,8 +1,10 @@
 // A 2025-11-25 MCP server made with the official TypeScript SDK, for the
 // CLI's tests of what server-everything does not show: a tool that asks the
 // client for elicitation whatever the client declared (the client must
-// decline, not hang), and a slow tool that prints each cancellation it
-// receives, so a test can see the client's notifications/cancelled.
+// decline, not hang), on the call's own stream (`ask_user`) or on the
+// session's standalone GET stream (`ask_user_standalone`), and a slow tool
+// that prints each cancellation it receives, so a test can see the client's
+// notifications/cancelled.
 //
 // Usage: PORT=N node tests/mcp/sdk_server.mjs  (prints "listening N" when ready)
 import http from "node:http";
@@ -19,6 +21,18 @@ function newServer() {
     { description: "Asks the user a question through elicitation.", inputSchema: { question: z.string() } },
     async ({ question }, extra) => {
       const answer = await extra.sendRequest(
+        { method: "elicitation/create", params: { message: question, requestedSchema: { type: "object", properties: {} } } },
+        ElicitResultSchema,
+      );
+      return { content: [{ type: "text", text: `answered: ${JSON.stringify(answer)}` }] };
+    },
+  );
+  server.registerTool(
+    "ask_user_standalone",
+    { description: "Asks the user a question through elicitation, on the standalone stream.", inputSchema: { question: z.string() } },
+    async ({ question }) => {
+      // No relatedRequestId: the SDK sends it on the GET stream, or drops it when none is open.
+      const answer = await server.server.request(
         { method: "elicitation/create", params: { message: question, requestedSchema: { type: "object", properties: {} } } },
         ElicitResultSchema,
       );

@@ -8,7 +8,8 @@ use std::rc::Rc;
 
 use harness::mcp::config::{McpServer, Secret};
 use harness::mcp::resolve::resolve;
-use harness::mcp::session::Session;
+use harness::mcp::session::{Session, ELICITATION};
+use harness::mcp::standalone;
 use harness::mcp::tools;
 use harness::mcp::transport::McpTransport;
 use harness::mcp::McpError;
@@ -68,7 +69,15 @@ fn call_command(args: &McpCallArgs) -> ExitCode {
             args.tool
         );
         let params = json!({"name": args.tool, "arguments": arguments});
-        Ok::<_, McpError>(session.request("tools/call", params).await)
+        // The server may ask for elicitation on the session's standalone
+        // stream rather than the call's: listen there too, or it would wait
+        // on an answer that never comes.
+        let call = standalone::while_listening(&session, session.request("tools/call", params));
+        let result = call.await;
+        for method in session.take_declined() {
+            eprintln!("{}", declined_line(&method));
+        }
+        Ok::<_, McpError>(result)
     });
     match outcome {
         Err(why) => {
@@ -97,6 +106,15 @@ fn call_command(args: &McpCallArgs) -> ExitCode {
                 ExitCode::from(1)
             }
         },
+    }
+}
+
+/// What `mcp call` says of a request of the server's own it declined.
+fn declined_line(method: &str) -> String {
+    if method == ELICITATION {
+        "note: the server asked for input from the user (elicitation/create) during the call; agent-loop has no one to ask, so it declined at once ({\"action\": \"decline\"})".to_string()
+    } else {
+        format!("note: the server asked agent-loop for {method} during the call, which it does not offer: declined at once with an error")
     }
 }
 

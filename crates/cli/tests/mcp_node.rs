@@ -1,8 +1,9 @@
 //! `agent-loop` against MCP servers no one here wrote: the official
 //! reference server (`@modelcontextprotocol/server-everything`, 2025-11-25
 //! with sessions and SSE) and a server made with the official TypeScript SDK
-//! (`tests/mcp/sdk_server.mjs`: a tool that asks for elicitation, a slow
-//! tool that prints the cancellations it receives). Each test starts its
+//! (`tests/mcp/sdk_server.mjs`: tools that ask for elicitation on the
+//! call's stream or the session's standalone one, a slow tool that prints
+//! the cancellations it receives). Each test starts its
 //! server with node on a free port and stops it when done.
 //!
 //! These need node and `npm ci` (scripts/setup.sh runs it); without them
@@ -391,11 +392,15 @@ fn elicitation_is_declined_and_a_cancelled_call_is_announced_to_the_server() {
     let events = events(&output);
     assert_eq!(status(&events), "done");
     let results = results(&events);
-    assert!(results[0].2, "{results:?}");
-    assert!(
-        results[0]
-            .1
-            .contains("agent-loop does not offer elicitation/create"),
+    // Declined as the spec has a client decline: the server's tool goes on
+    // and says what it got.
+    assert_eq!(
+        results[0],
+        (
+            "ask_user".into(),
+            r#"answered: {"action":"decline"}"#.into(),
+            false
+        ),
         "{results:?}"
     );
     assert!(
@@ -411,5 +416,83 @@ fn elicitation_is_declined_and_a_cancelled_call_is_announced_to_the_server() {
         out.contains("cancelled request")
             && out.contains("the agent loop stopped waiting (tool timeout, deadline or Stop)"),
         "the server saw no notifications/cancelled: {out}"
+    );
+}
+
+/// `agent-loop mcp call` with a bound: a call that hangs fails the test
+/// instead of hanging it.
+fn mcp_call_within(limit: Duration, args: &[&str]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-loop"))
+        .arg("mcp")
+        .arg("call")
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("agent-loop runs");
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let output = child.wait_with_output().unwrap();
+            panic!(
+                "mcp call still waiting after {limit:?}; stderr: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The server asks for elicitation on the session's standalone GET stream,
+/// not on the call's: `mcp call` listens there too, declines at once and
+/// says so, and the tool's answer comes back.
+#[test]
+fn mcp_call_declines_an_elicitation_sent_on_the_standalone_stream_at_once() {
+    let server = start("tests/mcp/sdk_server.mjs", &[]);
+    let started = Instant::now();
+    let output = mcp_call_within(
+        Duration::from_secs(15),
+        &[
+            &server.url,
+            "ask_user_standalone",
+            r#"{"question": "Which one?"}"#,
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "the decline was not at once: {:?}; {stderr}",
+        started.elapsed()
+    );
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        r#"answered: {"action":"decline"}"#
+    );
+    assert!(
+        stderr.contains("note: the server asked for input from the user (elicitation/create) during the call; agent-loop has no one to ask, so it declined at once"),
+        "{stderr}"
+    );
+}
+
+/// On the call's own stream the same: declined at once, and said.
+#[test]
+fn mcp_call_says_it_declined_an_elicitation_on_the_calls_stream() {
+    let server = start("tests/mcp/sdk_server.mjs", &[]);
+    let output = mcp_call_within(
+        Duration::from_secs(15),
+        &[&server.url, "ask_user", r#"{"question": "Which one?"}"#],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        r#"answered: {"action":"decline"}"#
+    );
+    assert!(
+        stderr.contains("(elicitation/create) during the call; agent-loop has no one to ask, so it declined at once"),
+        "{stderr}"
     );
 }

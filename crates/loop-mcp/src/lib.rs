@@ -13,6 +13,8 @@
 //! - [`session`]: one server: the generation it speaks (2026-07-28, stateless,
 //!   or legacy 2025-03-26 … 2025-11-25 with `initialize` and a session),
 //!   chosen by the spec's fallback rule; requests, notifications, cancelling.
+//! - [`standalone`]: the session's standalone SSE stream, open while a
+//!   call runs, so a server's request sent there is declined, not missed.
 //! - [`tools`]: `tools/list` followed to the end, into tools a run can call.
 //! - [`content`]: a `tools/call` result as the text the model reads.
 //! - [`cors`]: what a page needs a server on another origin to allow.
@@ -27,6 +29,7 @@ pub mod jsonrpc;
 pub mod resolve;
 pub mod server;
 pub mod session;
+pub mod standalone;
 pub mod tools;
 pub mod transport;
 pub mod versions;

@@ -41,6 +41,9 @@ const MAX_RECONNECTS: u32 = 3;
 const DEFAULT_RETRY_MS: u64 = 1000;
 const MAX_RETRY_MS: u64 = 5000;
 
+/// The server's request for input from the user.
+pub const ELICITATION: &str = "elicitation/create";
+
 /// How this client introduces itself.
 fn client_info() -> Value {
     json!({"name": "agent-loop", "version": env!("CARGO_PKG_VERSION")})
@@ -67,6 +70,9 @@ pub struct Session {
     next_id: Cell<u64>,
     /// `name version` as the server gave it, when it did.
     server_info: RefCell<Option<String>>,
+    /// The server's own requests this client declined, on any stream, not
+    /// yet taken by [`Session::take_declined`].
+    declined: RefCell<Vec<String>>,
 }
 
 /// A result, with the session id its HTTP answer carried.
@@ -91,6 +97,7 @@ impl Session {
             generation: RefCell::new(Generation::Modern),
             next_id: Cell::new(0),
             server_info: RefCell::new(None),
+            declined: RefCell::new(Vec::new()),
         });
         let probe = session.exchange("server/discover", json!({})).await;
         let fallback_version = match probe {
@@ -205,6 +212,16 @@ impl Session {
 
     pub fn url(&self) -> &str {
         &self.url
+    }
+
+    /// The methods of the server's requests declined since the last call,
+    /// in the order they came, on the call's stream or the standalone one.
+    pub fn take_declined(&self) -> Vec<String> {
+        std::mem::take(&mut *self.declined.borrow_mut())
+    }
+
+    pub(crate) fn transport(&self) -> &Rc<dyn McpTransport> {
+        &self.transport
     }
 
     fn note_server_info(&self, info: Option<&Value>) {
@@ -416,7 +433,7 @@ impl Session {
                 self.transport.sleep(wait).await;
                 let resumed = self
                     .transport
-                    .get(self.resume_request(&last_id))
+                    .get(self.stream_request(Some(&last_id)))
                     .await
                     .map_err(|e| {
                         Failure::Unreachable(format!(
@@ -519,10 +536,11 @@ impl Session {
         Ok(None)
     }
 
-    /// The GET that resumes a closed SSE stream: this generation's headers
-    /// (protocol version, session id, the scenario's own), SSE only, and
-    /// the last event id seen.
-    fn resume_request(&self, last_event_id: &str) -> HttpRequest {
+    /// A GET for an SSE stream with this generation's headers (protocol
+    /// version, session id, the scenario's own), SSE only: with the last
+    /// event id seen, it resumes a closed stream; without, it opens the
+    /// session's standalone stream.
+    pub(crate) fn stream_request(&self, last_event_id: Option<&str>) -> HttpRequest {
         let mut request = self.http_request(&json!({}));
         request.headers.retain(|(name, _)| {
             !matches!(
@@ -533,23 +551,34 @@ impl Session {
         request
             .headers
             .insert(0, ("accept".into(), "text/event-stream".into()));
-        request
-            .headers
-            .insert(1, ("last-event-id".into(), last_event_id.into()));
+        if let Some(last_event_id) = last_event_id {
+            request
+                .headers
+                .insert(1, ("last-event-id".into(), last_event_id.into()));
+        }
         request.body = String::new();
         request
     }
 
-    /// Answers a server's own request (sampling, elicitation, roots) with an
-    /// error: this client offers none of them, and leaving the request
-    /// unanswered would hang the call that is waiting on it.
-    async fn decline(&self, id: &Value, method: &str) {
-        let message = jsonrpc::error(
-            id,
-            jsonrpc::METHOD_NOT_FOUND,
-            &format!("agent-loop does not offer {method} to servers"),
-            None,
-        );
+    /// Answers a server's own request at once: this client offers no
+    /// sampling, elicitation or roots, and leaving the request unanswered
+    /// would hang the call that is waiting on it. Elicitation is answered
+    /// with the result the spec gives for it, `{"action": "decline"}`
+    /// (`ElicitResult`'s actions are accept, decline and cancel:
+    /// https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation);
+    /// the others with an error.
+    pub(crate) async fn decline(&self, id: &Value, method: &str) {
+        let message = if method == ELICITATION {
+            jsonrpc::result(id, json!({"action": "decline"}))
+        } else {
+            jsonrpc::error(
+                id,
+                jsonrpc::METHOD_NOT_FOUND,
+                &format!("agent-loop does not offer {method} to servers"),
+                None,
+            )
+        };
+        self.declined.borrow_mut().push(method.to_string());
         let _ = self.transport.post(self.http_request(&message)).await;
     }
 }
@@ -572,7 +601,7 @@ fn finish(
 
 fn declined_note(declined: &[String]) -> String {
     format!(
-        "(the server asked this client for {}, which agent-loop does not offer)",
+        "(the server asked this client for {}, which agent-loop does not offer: it declined)",
         declined.join(", ")
     )
 }
