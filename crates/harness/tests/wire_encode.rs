@@ -36,22 +36,8 @@ fn expected(provider: Provider, response: &ModelResponse, streamed: bool) -> Mod
             })
             .collect(),
         Provider::OpenaiChat => {
+            // OpenAI sends no thinking, so none comes back.
             let mut out = Vec::new();
-            let thinking: Vec<&str> = response
-                .content
-                .iter()
-                .filter_map(|b| match b {
-                    ContentBlock::Thinking { thinking, .. } => Some(thinking.as_str()),
-                    _ => None,
-                })
-                .collect();
-            // Empty reasoning is no reasoning, whole or streamed.
-            if !thinking.join("\n").is_empty() {
-                out.push(ContentBlock::Thinking {
-                    thinking: thinking.join("\n"),
-                    signature: None,
-                });
-            }
             let texts: Vec<&str> = response
                 .content
                 .iter()
@@ -278,6 +264,45 @@ fn whole_bodies_have_each_providers_shape() {
         ]
     );
     assert_eq!(r["output"][2]["call_id"], "toolu_0001");
+}
+
+/// A Chat Completions answer carries only the fields OpenAI defines for its
+/// message (<https://platform.openai.com/docs/api-reference/chat/object>),
+/// whole and streamed, even when the model thought: `reasoning_content` is
+/// DeepSeek's and vLLM's addition, not OpenAI's.
+#[test]
+fn chat_answers_carry_only_openais_own_fields() {
+    const OPENAI_MESSAGE: [&str; 7] = [
+        "role",
+        "content",
+        "refusal",
+        "tool_calls",
+        "annotations",
+        "audio",
+        "function_call",
+    ];
+    let response = rich_response();
+    let whole = encode::response_body(Provider::OpenaiChat, &response, &META);
+    let message = whole["choices"][0]["message"].as_object().unwrap();
+    for key in message.keys() {
+        assert!(
+            OPENAI_MESSAGE.contains(&key.as_str()),
+            "{key} in {message:?}"
+        );
+    }
+    for event in encode::stream_events(Provider::OpenaiChat, &response, &META) {
+        let Some(data) = event.lines().find_map(|l| l.strip_prefix("data: ")) else {
+            continue;
+        };
+        let Ok(chunk) = serde_json::from_str::<Value>(data) else {
+            continue;
+        };
+        for choice in chunk["choices"].as_array().into_iter().flatten() {
+            for key in choice["delta"].as_object().unwrap().keys() {
+                assert!(OPENAI_MESSAGE.contains(&key.as_str()), "{key} in {event}");
+            }
+        }
+    }
 }
 
 /// The event names of a stream, in order.

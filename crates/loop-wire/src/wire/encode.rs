@@ -15,8 +15,9 @@
 //!   or feeding the encoded events (split anywhere, even inside a UTF-8
 //!   character) to its `StreamAssembler`, gives the response back, except for
 //!   what the format cannot carry (Anthropic: an unparseable `input` in a
-//!   whole body; Chat Completions: text joined, thinking without its
-//!   signature, blocks reordered; Responses: a tool turn's status).
+//!   whole body; Chat Completions: text joined, thinking not sent (OpenAI's
+//!   own API returns none), blocks reordered; Responses: a tool turn's
+//!   status).
 //! - Everywhere: the stop reason is translated into the provider's own word
 //!   ([`stop_reason`]); a word with no translation is sent as it is, so a
 //!   scripted unknown stop reason stays unknown to the client.

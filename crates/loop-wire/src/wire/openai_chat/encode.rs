@@ -3,9 +3,16 @@
 //! stop-reason words. The error body is OpenAI's (`wire/openai.rs`).
 //!
 //! What does not round-trip: the text blocks are one `content` string
-//! (joined with a newline); thinking goes out as `reasoning_content` (what
-//! compatible servers send) without its signature; blocks come back as
-//! thinking, text, then tool calls.
+//! (joined with a newline); thinking is not sent, as OpenAI sends none: its
+//! response message has `role`, `content`, `refusal`, `tool_calls`,
+//! `annotations`, `audio` and the deprecated `function_call`
+//! (<https://platform.openai.com/docs/api-reference/chat/object>), and a
+//! reasoning model's reasoning stays hidden
+//! (<https://platform.openai.com/docs/guides/reasoning>). The
+//! `reasoning_content` that DeepSeek
+//! (<https://api-docs.deepseek.com/guides/reasoning_model>) and vLLM add is
+//! theirs, so it is read (see `mod.rs`) but never written. Blocks come back
+//! as text, then tool calls.
 
 use serde_json::{json, Map, Value};
 
@@ -51,18 +58,6 @@ fn completion_id(meta: &Meta<'_>) -> String {
     format!("chatcmpl-scripted{:06}", meta.id_seed)
 }
 
-fn thinking_text(response: &ModelResponse) -> Option<String> {
-    let parts: Vec<&str> = response
-        .content
-        .iter()
-        .filter_map(|b| match b {
-            ContentBlock::Thinking { thinking, .. } => Some(thinking.as_str()),
-            _ => None,
-        })
-        .collect();
-    (!parts.is_empty()).then(|| parts.join("\n"))
-}
-
 fn usage(response: &ModelResponse) -> Value {
     json!({
         "prompt_tokens": response.usage.input_tokens,
@@ -85,9 +80,6 @@ pub(crate) fn body(response: &ModelResponse, meta: &Meta<'_>) -> Value {
         },
     );
     message.insert("refusal".into(), Value::Null);
-    if let Some(thinking) = thinking_text(response) {
-        message.insert("reasoning_content".into(), json!(thinking));
-    }
     let tool_calls: Vec<Value> = calls(response)
         .map(|call| {
             json!({"id": call.id, "type": "function",
@@ -112,8 +104,8 @@ pub(crate) fn body(response: &ModelResponse, meta: &Meta<'_>) -> Value {
     })
 }
 
-/// The streamed response: `chat.completion.chunk`s (the role, reasoning,
-/// text, each call's fragments, the `finish_reason`), the usage chunk, then
+/// The streamed response: `chat.completion.chunk`s (the role, the text,
+/// each call's fragments, the `finish_reason`), the usage chunk, then
 /// `data: [DONE]`.
 pub(crate) fn events(response: &ModelResponse, meta: &Meta<'_>) -> Vec<String> {
     let id = completion_id(meta);
@@ -138,14 +130,6 @@ pub(crate) fn events(response: &ModelResponse, meta: &Meta<'_>) -> Vec<String> {
         None,
         &delta(json!({"role": "assistant", "content": first_content, "refusal": null})),
     ));
-    if let Some(thinking) = thinking_text(response) {
-        for piece in fragments(&thinking, PIECES) {
-            out.push(event_text(
-                None,
-                &delta(json!({"reasoning_content": piece})),
-            ));
-        }
-    }
     if !texts.is_empty() {
         let text = texts.join("\n");
         for piece in fragments(&text, PIECES)
