@@ -15,8 +15,10 @@
 //!   messages where they stand, so text placed before results stays before them
 //!   on the wire (and the checker reports it).
 //! - Thinking blocks are dropped: Chat Completions has no field to send
-//!   reasoning back in. `reasoning_content`, which some compatible servers
-//!   return, is read into a thinking block without a signature.
+//!   reasoning back in. `reasoning_content`, which compatible servers add
+//!   and OpenAI does not send (DeepSeek:
+//!   <https://api-docs.deepseek.com/guides/reasoning_model>; vLLM), is read
+//!   into a thinking block without a signature; it is never written.
 //! - `is_error` does not exist here: the result text carries the error (a
 //!   denial's text says it was denied). A round trip gives `is_error: false`.
 //! - A tool message holds only text: a result's media (an MCP tool's images,
