@@ -14,7 +14,9 @@ use harness::event::{EventKind, RunEvent};
 use harness::model::ModelResponse;
 use harness::pairing::{conversation, Conversation};
 use harness::wire::encode::{error_body, response_body, stream_events, Meta};
-use harness::wire::{check, request_at_turn, Provider, RequestShape, WireRequest};
+use harness::wire::{
+    check_with_thinking, request_at_turn, thinking_of_trace, Provider, RequestShape, WireRequest,
+};
 
 use crate::marked_json::{mark_of, segments, Segment};
 
@@ -240,22 +242,31 @@ pub fn turn_wire(events: &[RunEvent], shape: &RequestShape, turn: u32) -> Option
         max_output_tokens: request.max_output_tokens,
         stream: format.streamed,
     };
+    // Checked with the run's thinking setting, as the banner and the cards
+    // are (`wire::rejections`), so the three never disagree on a turn.
+    let thinking = thinking_of_trace(events);
     let providers = Provider::ALL
         .iter()
         .map(|&provider| {
             let body = provider.request_body(&wire);
             let request_json = pretty(&body);
-            let violations = check(provider, &shape.system, &request.messages, &shape.tools)
-                .into_iter()
-                .map(|v| VerdictLine {
-                    mark: mark_of(&v.path),
-                    documented: v.rule.documented(),
-                    message: v.message,
-                    explanation: v.explanation,
-                    path: v.path,
-                    place: v.place,
-                })
-                .collect();
+            let violations = check_with_thinking(
+                provider,
+                &shape.system,
+                &request.messages,
+                &shape.tools,
+                thinking,
+            )
+            .into_iter()
+            .map(|v| VerdictLine {
+                mark: mark_of(&v.path),
+                documented: v.rule.documented(),
+                message: v.message,
+                explanation: v.explanation,
+                path: v.path,
+                place: v.place,
+            })
+            .collect();
             ProviderWire {
                 provider,
                 label: provider.label(),
@@ -514,6 +525,78 @@ mod tests {
         assert_eq!(turn.earlier_messages, 1);
         assert_eq!(turn.conversation.links.len(), 1);
         assert!(!turn.conversation.links[0].state.is_broken());
+    }
+
+    /// A run whose model thought asked for thinking; a history that dropped
+    /// the thinking (`text_only`) is refused at turn 2, in the inspector as
+    /// on the banner.
+    #[test]
+    fn a_dropped_thinking_block_is_refused_in_the_inspector() {
+        let mut events = run(&["toolu_1"]);
+        let EventKind::RunStarted { limits, .. } = &mut events[0].kind else {
+            unreachable!()
+        };
+        limits.history_mode = harness::limits::HistoryMode::TextOnly;
+        let EventKind::ModelResponse { content, .. } = &mut events[3].kind else {
+            unreachable!()
+        };
+        content.insert(
+            0,
+            ContentBlock::Thinking {
+                thinking: "I have get_time.".into(),
+                signature: None,
+            },
+        );
+        let turn = turn_wire(&events, &shape(), 2).unwrap();
+        let anthropic = &turn.providers[0];
+        assert!(!anthropic.request_json.contains("\"thinking\""));
+        let said: Vec<&str> = anthropic
+            .violations
+            .iter()
+            .map(|v| v.message.as_str())
+            .collect();
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].starts_with("messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`."),
+            "{said:?}"
+        );
+        assert!(turn.providers[1..].iter().all(ProviderWire::accepted));
+        // The whole history sent back (seed 001's way) is accepted.
+        let EventKind::RunStarted { limits, .. } = &mut events[0].kind else {
+            unreachable!()
+        };
+        limits.history_mode = harness::limits::HistoryMode::Whole;
+        let turn = turn_wire(&events, &shape(), 2).unwrap();
+        assert!(turn.providers.iter().all(ProviderWire::accepted));
+    }
+
+    /// The response view shows what each provider sends: OpenAI Chat
+    /// Completions returns no reasoning text, so a turn that thought shows
+    /// none there (no `reasoning_content`, which is DeepSeek's and vLLM's),
+    /// while Anthropic's shows the thinking block.
+    #[test]
+    fn the_chat_response_view_shows_only_openais_fields() {
+        let mut events = run(&["toolu_1"]);
+        let EventKind::ModelResponse { content, .. } = &mut events[3].kind else {
+            unreachable!()
+        };
+        content.insert(
+            0,
+            ContentBlock::Thinking {
+                thinking: "I have get_time.".into(),
+                signature: None,
+            },
+        );
+        let turn = turn_wire(&events, &shape(), 1).unwrap();
+        let answer = |provider: usize| turn.providers[provider].answers[0].clone();
+        assert!(answer(0).body.contains("I have get_time."));
+        let chat = answer(1);
+        assert_eq!(chat.title, "The response");
+        for shown in std::iter::once(&chat.body).chain(&chat.events) {
+            assert!(!shown.contains("reasoning_content"), "{shown}");
+            assert!(!shown.contains("I have get_time."), "{shown}");
+        }
+        assert!(chat.body.contains("\"tool_calls\""), "{}", chat.body);
     }
 
     #[test]
