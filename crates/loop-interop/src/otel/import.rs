@@ -637,7 +637,7 @@ fn finish_notes(totals: &Totals) -> Vec<String> {
     let assigned = totals.assigned_ids;
     if assigned > 0 {
         notes.push(format!(
-            "{assigned} tool {} no id in the trace (no gen_ai.tool.call.id on {}, and no call in the model's output): {} assigned here (call_<turn>_<n>), and each result was paired with its call by order within its turn.",
+            "{assigned} tool {} no id in the trace (no gen_ai.tool.call.id on {}, and no tool_call part in the model's output messages): {} assigned here (call_<turn>_<n>), and each result was paired with its call by order within its turn.",
             plural(assigned, "call has", "calls have"),
             plural(assigned, "its execute_tool span", "their execute_tool spans"),
             plural(assigned, "its id was", "their ids were")
