@@ -447,8 +447,9 @@ pub use harness::tally::{ToolCallTally, CALL_COUNT_WORDS as TOOL_CALLS_MEANING};
 pub fn fate_word(fate: harness::event::ResultFate) -> &'static str {
     use harness::event::ResultFate;
     match fate {
-        ResultFate::Ran | ResultFate::TimedOut => "ran",
-        ResultFate::CutShort => "cut-short",
+        ResultFate::Ran => "ran",
+        // Stopped at its time limit: it never finished, as the tally says.
+        ResultFate::TimedOut | ResultFate::CutShort => "cut-short",
         ResultFate::ByPerson => "by-person",
         ResultFate::Invalid
         | ResultFate::Denied

@@ -202,7 +202,8 @@ pub enum ResultFate {
     Ran,
     /// The tool ran past `tool_timeout_ms` and was stopped.
     TimedOut,
-    /// Refused before it ran: an unknown tool, arguments that are not JSON
+    /// Refused before it ran: an unknown tool, a tool that cannot run here
+    /// (a JavaScript tool outside the browser), arguments that are not JSON
     /// or that break the schema.
     Invalid,
     /// A person or the approval policy denied it.

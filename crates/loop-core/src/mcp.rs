@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::model::ToolSpec;
-use crate::tool::{ToolHandler, ToolOutput};
+use crate::tool::{ToolFailure, ToolHandler, ToolOutput};
 
 /// One tool a server offers, as the run uses it. Records keep these, so a
 /// replay knows the tools without the server.
@@ -136,7 +136,8 @@ impl ToolHandler for McpToolHandler {
         Box::pin(async move { call.await.map(|output| output.value) })
     }
 
-    fn answer(&self, args: Value) -> LocalBoxFuture<'static, Result<ToolOutput, String>> {
-        self.caller.call(&self.tool, args)
+    fn answer(&self, args: Value) -> LocalBoxFuture<'static, Result<ToolOutput, ToolFailure>> {
+        let call = self.caller.call(&self.tool, args);
+        Box::pin(async move { call.await.map_err(ToolFailure::Error) })
     }
 }

@@ -39,7 +39,7 @@ use crate::message::{
     ToolCall, ToolResult,
 };
 use crate::model::{ModelError, ModelRequest, ModelResponse, Pricing, StopKind};
-use crate::tool::{cap_result, result_text, ToolOutput, ToolRegistry};
+use crate::tool::{cap_result, result_text, ToolFailure, ToolOutput, ToolRegistry};
 use crate::verify::{RanOk, Verifier};
 
 use crate::event::stop_cause::NO_REASON_GIVEN;
@@ -836,13 +836,24 @@ impl Run {
     }
 
     pub fn feed_tool_result(&mut self, result: Result<Value, String>, now_ms: f64) {
-        self.feed_tool_output(result.map(ToolOutput::from), now_ms);
+        self.feed_tool_output(
+            result.map(ToolOutput::from).map_err(ToolFailure::Error),
+            now_ms,
+        );
     }
 
     /// `feed_tool_result` with the parts of the result that are not text
     /// (`ToolHandler::answer`), which the trace and the model's request carry.
-    pub fn feed_tool_output(&mut self, result: Result<ToolOutput, String>, now_ms: f64) {
-        self.take_tool_result(result, ResultFate::Ran, now_ms);
+    pub fn feed_tool_output(&mut self, result: Result<ToolOutput, ToolFailure>, now_ms: f64) {
+        let (result, fate) = match result {
+            Ok(output) => (Ok(output), ResultFate::Ran),
+            Err(ToolFailure::Error(message)) => (Err(message), ResultFate::Ran),
+            // The tool never finished: the tally counts it cut short.
+            Err(ToolFailure::TimedOut(message)) => (Err(message), ResultFate::TimedOut),
+            // It never started: refused, as a tool that is not there is.
+            Err(ToolFailure::NotRun(message)) => (Err(message), ResultFate::Invalid),
+        };
+        self.take_tool_result(result, fate, now_ms);
     }
 
     /// Takes in a result a person typed in the tool's place ("Answer as the

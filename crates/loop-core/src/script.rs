@@ -20,7 +20,7 @@ use std::rc::Rc;
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
 
-use crate::tool::ToolHandler;
+use crate::tool::{ToolFailure, ToolHandler, ToolOutput};
 
 /// What the model reads when no host can run a JavaScript tool.
 pub const NO_HOST_MESSAGE: &str = "JavaScript tools run only in the browser playground's sandbox";
@@ -67,19 +67,35 @@ pub struct JsTool {
 
 impl ToolHandler for JsTool {
     fn call(&self, args: Value) -> LocalBoxFuture<'static, Result<Value, String>> {
+        let answer = self.answer(args);
+        Box::pin(async move {
+            answer
+                .await
+                .map(|output| output.value)
+                .map_err(|failure| failure.message().to_string())
+        })
+    }
+
+    /// A script stopped at its limit never finished, and one with no host
+    /// never ran: each says so to the trace, not only in its words.
+    fn answer(&self, args: Value) -> LocalBoxFuture<'static, Result<ToolOutput, ToolFailure>> {
         let Some(host) = &self.host else {
-            return Box::pin(async { Err(NO_HOST_MESSAGE.to_string()) });
+            return Box::pin(async { Err(ToolFailure::NotRun(NO_HOST_MESSAGE.to_string())) });
         };
         let timeout_ms = self.tool_timeout_ms.unwrap_or(DEFAULT_SCRIPT_TIMEOUT_MS);
         let running = host.run(&self.source, args, timeout_ms);
         let limit_set = self.tool_timeout_ms.is_some();
         Box::pin(async move {
-            running.await.map_err(|error| match error {
-                ScriptError::Failed(message) => format!("the JavaScript tool failed: {message}"),
-                ScriptError::TimedOut if limit_set => tool_timeout_message(timeout_ms),
-                ScriptError::TimedOut => format!(
+            running.await.map(ToolOutput::from).map_err(|error| match error {
+                ScriptError::Failed(message) => {
+                    ToolFailure::Error(format!("the JavaScript tool failed: {message}"))
+                }
+                ScriptError::TimedOut if limit_set => {
+                    ToolFailure::TimedOut(tool_timeout_message(timeout_ms))
+                }
+                ScriptError::TimedOut => ToolFailure::TimedOut(format!(
                     "the tool did not finish within {timeout_ms} ms (the JavaScript sandbox's limit when no tool_timeout_ms is set) and was stopped"
-                ),
+                )),
             })
         })
     }

@@ -25,9 +25,9 @@ pub trait ToolHandler {
     /// are not text (an MCP tool's images, audio, binary resources). The
     /// driver calls this one; a tool whose results are only JSON keeps the
     /// default.
-    fn answer(&self, args: Value) -> LocalBoxFuture<'static, Result<ToolOutput, String>> {
+    fn answer(&self, args: Value) -> LocalBoxFuture<'static, Result<ToolOutput, ToolFailure>> {
         let call = self.call(args);
-        Box::pin(async move { call.await.map(ToolOutput::from) })
+        Box::pin(async move { call.await.map(ToolOutput::from).map_err(ToolFailure::Error) })
     }
 
     /// The store this tool writes to, as JSON, read right after a call: the
@@ -35,6 +35,28 @@ pub trait ToolHandler {
     /// each write changed. `None` for tools that keep no state.
     fn state(&self) -> Option<Value> {
         None
+    }
+}
+
+/// How a call ended without the tool's result. The message is what the
+/// model reads; the kind decides what the trace and the tally say of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ToolFailure {
+    /// The tool ran and failed: its own error.
+    Error(String),
+    /// The tool cannot run here (a JavaScript tool with no sandbox, outside
+    /// the browser), so it did not run at all.
+    NotRun(String),
+    /// The tool was stopped at its time limit before it answered (a
+    /// JavaScript tool's sandbox enforces the limit itself).
+    TimedOut(String),
+}
+
+impl ToolFailure {
+    pub fn message(&self) -> &str {
+        match self {
+            ToolFailure::Error(m) | ToolFailure::NotRun(m) | ToolFailure::TimedOut(m) => m,
+        }
     }
 }
 

@@ -8,11 +8,13 @@
 //! - **checked**: the calls the harness took up, in order, and counted
 //!   against `max_tool_calls`, the call that went over the limit included.
 //!   A call the run never reached (it stopped first) is not checked;
-//! - **ran**: the tool ran and answered (a result, its own error, or it was
-//!   stopped at `tool_timeout_ms`);
-//! - **not run**: answered without running the tool: invalid arguments,
+//! - **ran**: the tool ran and answered (a result or its own error);
+//! - **not run**: answered without running the tool: invalid arguments, a
+//!   tool that cannot run here (a JavaScript tool outside the browser),
 //!   denied, over a limit, or the run stopped before it started;
-//! - **cut short**: the tool was running when the run stopped;
+//! - **cut short**: the tool was stopped before it answered: at
+//!   `tool_timeout_ms` (or a JavaScript sandbox's own limit), or when the
+//!   run stopped while it ran;
 //! - **typed by a person**: a person answered in the tool's place, so the
 //!   tool did not run.
 //!
@@ -36,7 +38,7 @@ pub struct CallCounts {
 }
 
 /// Meanings of the words, for a tooltip or a `--help` text.
-pub const CALL_COUNT_WORDS: &str = "requested: the calls the model asked for. checked: the calls the harness took up in order and counted against max_tool_calls (the one over the limit included). ran: the tool ran and answered (a result, its own error or a timeout). not run: answered without running the tool (invalid arguments, denied, over a limit, or the run stopped before it started). cut short: the tool was running when the run stopped. typed by a person: a person answered in the tool's place.";
+pub const CALL_COUNT_WORDS: &str = "requested: the calls the model asked for. checked: the calls the harness took up in order and counted against max_tool_calls (the one over the limit included). ran: the tool ran and answered (a result or its own error). not run: answered without running the tool (invalid arguments, a tool that cannot run here, denied, over a limit, or the run stopped before it started). cut short: the tool was stopped before it answered (at its time limit, or when the run stopped). typed by a person: a person answered in the tool's place.";
 
 impl CallCounts {
     /// Each count with the name the trace's `calls` object and the
@@ -82,13 +84,14 @@ impl ResultFate {
     /// Which count a result of this fate adds to.
     fn count_in(self, counts: &mut CallCounts) -> &mut u32 {
         match self {
-            ResultFate::Ran | ResultFate::TimedOut => &mut counts.ran,
+            ResultFate::Ran => &mut counts.ran,
             ResultFate::Invalid
             | ResultFate::Denied
             | ResultFate::OverLimit
             | ResultFate::StoppedBeforeStart
             | ResultFate::NotReached => &mut counts.not_run,
-            ResultFate::CutShort => &mut counts.cut_short,
+            // Stopped at its time limit or by the run's end: it never finished.
+            ResultFate::TimedOut | ResultFate::CutShort => &mut counts.cut_short,
             ResultFate::ByPerson => &mut counts.by_person,
         }
     }
