@@ -81,7 +81,7 @@ pub fn ScenarioSection(
             <Show when=move || due.get()>
                 {Suspend::new(model_settings(model_choice))}
             </Show>
-            <ProblemList problems=shown_problems />
+            <ProblemList problems=shown_problems notes=editor.live_notes() />
         </section>
     }
 }

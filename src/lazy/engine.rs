@@ -58,6 +58,10 @@ pub trait Engine {
     /// problems (issue 28).
     fn load(&self, text: &str) -> LocalBoxFuture<'static, Result<Scenario, Vec<Problem>>>;
 
+    /// `Scenario::notes` as lines ("note: …"): what a scenario that runs
+    /// does that its run will treat as the model's mistake.
+    fn notes(&self, scenario: &Scenario) -> Vec<String>;
+
     /// `RequestShape::of`: the system prompt and each tool's spec of
     /// `scenario`, as its run sends them (the specs the run validates with),
     /// or the problems of a tool the harness does not have. Behind the engine
@@ -88,6 +92,10 @@ impl Engine for PageEngine {
             Some(scenario) => Box::pin(std::future::ready(Ok(scenario))),
             None => Box::pin(super::check_scenario(text.to_string())),
         }
+    }
+
+    fn notes(&self, scenario: &Scenario) -> Vec<String> {
+        scenario.notes().iter().map(ToString::to_string).collect()
     }
 
     fn wire_setup(&self, scenario: &Scenario) -> Result<RequestShape, Vec<Problem>> {

@@ -68,6 +68,9 @@ pub struct Editor {
     picks: Generation,
     /// Why the text cannot run, as `path: message` lines (the live check).
     live_problems: RwSignal<Vec<String>>,
+    /// What a text that runs does that its run will treat as the model's
+    /// mistake, as "note: …" lines (the live check). They hold nothing up.
+    live_notes: RwSignal<Vec<String>>,
     /// The scenario's lesson: its own `description`.
     lesson: Memo<String>,
     /// Takes header values out of the text as it arrives (see `state::mcp`).
@@ -154,6 +157,7 @@ impl Editor {
             loading,
             picks: Generation::new(),
             live_problems: RwSignal::new(Vec::new()),
+            live_notes: RwSignal::new(Vec::new()),
             lesson: lesson_of(text_signal.read_only(), loading.read_only()),
             mcp,
             replaced: RwSignal::new(None),
@@ -201,12 +205,14 @@ impl Editor {
         Effect::new(move |_| {
             let text = self.text.get();
             spawn_local(async move {
-                let lines = match lazy::engine().await.load(&text).await {
-                    Ok(_) => Vec::new(),
-                    Err(problems) => view_model::problem_lines(&problems),
+                let engine = lazy::engine().await;
+                let (lines, notes) = match engine.load(&text).await {
+                    Ok(scenario) => (Vec::new(), engine.notes(&scenario)),
+                    Err(problems) => (view_model::problem_lines(&problems), Vec::new()),
                 };
                 if self.text.with_untracked(|now| *now == text) {
                     self.live_problems.set(lines);
+                    self.live_notes.set(notes);
                 }
             });
         });
@@ -215,6 +221,11 @@ impl Editor {
     /// The live check's problems with the text, as `path: message` lines.
     pub fn live_problems(&self) -> ReadSignal<Vec<String>> {
         self.live_problems.read_only()
+    }
+
+    /// The live check's notes on a text that runs, as "note: …" lines.
+    pub fn live_notes(&self) -> ReadSignal<Vec<String>> {
+        self.live_notes.read_only()
     }
 
     /// Why Run cannot start, if it cannot (tracked): a built-in still on its
