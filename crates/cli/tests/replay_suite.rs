@@ -22,7 +22,8 @@ const NOT_REPLAYABLE: &[(&str, &str)] = &[
     // it, and a replay has no clock to cut it, so it asks for a turn that was
     // never recorded.
     ("deadline", "cut off by the clock mid-call"),
-    // Likewise cut by Stop (Ctrl+C) mid-call; `cli.rs` tests that run.
+    // Only Stop (Ctrl+C) ends it, which this suite's recording does not
+    // press; `replay_stopped.rs` records it so and replays it.
     ("press-stop", "cut off by Stop mid-call"),
     // Their lesson is an answer naming an order id no tool returned, which
     // replay's ids_exist check rejects.
