@@ -3,7 +3,7 @@
 //! compiled, `$ref`s are resolved to node indices, formats are looked up, and
 //! anything unsupported or malformed is reported with its schema path.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Number, Value};
 
@@ -13,6 +13,7 @@ use crate::node::{Keywords, Node, NodeId, Pattern, TypeSet};
 use crate::number::{as_count, compare};
 use crate::pointer;
 use crate::suggest;
+use crate::value_key::ValueSet;
 use crate::vocab;
 
 /// Deeper schemas are rejected rather than risking the (small, in wasm)
@@ -163,6 +164,7 @@ impl<'s> Compiler<'s> {
                     // Keys of one JSON object are distinct, so an unstable sort gives the
                     // same order, with less code in the web bundle than a stable one.
                     k.properties.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                    k.declared_names = k.properties.iter().map(|(n, _)| n.clone()).collect();
                 }
             }
             "patternProperties" => {
@@ -222,7 +224,7 @@ impl<'s> Compiler<'s> {
         match kw {
             "type" => k.types = self.types(value, kp),
             "enum" => match value {
-                Value::Array(items) => k.enumeration = Some(items.clone()),
+                Value::Array(items) => k.enumeration = Some(ValueSet::new(items.clone())),
                 other => self.invalid(
                     kp,
                     kw,
@@ -422,9 +424,12 @@ impl<'s> Compiler<'s> {
             return Vec::new();
         };
         let mut names: Vec<String> = Vec::with_capacity(items.len());
+        // A set, not a search of `names`: schemas with thousands of required
+        // names must compile in time proportional to their length.
+        let mut seen: BTreeSet<&str> = BTreeSet::new();
         for (i, item) in items.iter().enumerate() {
             match item {
-                Value::String(s) if names.contains(s) => {
+                Value::String(s) if !seen.insert(s) => {
                     let message = format!("property name {} is listed twice", json_string(s));
                     self.invalid(&format!("{path}/{i}"), keyword, message);
                 }

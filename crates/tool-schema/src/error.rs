@@ -2,6 +2,7 @@
 //! into the short, quoted snippets their messages embed.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -61,7 +62,7 @@ pub struct ValidationError {
     pub missing: Option<String>,
     /// For a `const` or `enum` failure, the values allowed, so a caller can
     /// suggest the nearest one to what was written.
-    pub allowed: Option<Vec<Value>>,
+    pub allowed: Option<Arc<[Value]>>,
 }
 
 /// A property that `"additionalProperties": false` rejects.
@@ -71,7 +72,7 @@ pub struct UnexpectedProperty {
     pub name: String,
     /// The names the object's `properties` declares (names that only
     /// `patternProperties` allows are not listed).
-    pub declared: Vec<String>,
+    pub declared: Arc<[String]>,
 }
 
 impl fmt::Display for ValidationError {

@@ -61,6 +61,7 @@ mod number;
 mod pointer;
 pub mod suggest;
 mod validate;
+mod value_key;
 mod vocab;
 
 use std::sync::Arc;

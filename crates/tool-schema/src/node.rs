@@ -2,12 +2,15 @@
 //! other by index. Indices (not boxes or `Rc`s) let `$ref` cycles exist
 //! without reference-counting loops, and keep the structure `Clone`.
 
+use std::sync::Arc;
+
 use regex_lite::Regex;
 use serde_json::{Number, Value};
 
 use crate::error::join_or;
 use crate::format::Format;
 use crate::number::is_integer;
+use crate::value_key::ValueSet;
 
 /// Index of a node in [`Compiled::nodes`](crate::Compiled).
 pub(crate) type NodeId = usize;
@@ -105,7 +108,7 @@ pub(crate) enum Node {
 pub(crate) struct Keywords {
     pub types: Option<TypeSet>,
     pub constant: Option<Value>,
-    pub enumeration: Option<Vec<Value>>,
+    pub enumeration: Option<ValueSet>,
 
     pub minimum: Option<Number>,
     pub maximum: Option<Number>,
@@ -124,6 +127,9 @@ pub(crate) struct Keywords {
     pub max_properties: Option<u64>,
     /// Sorted by name, for binary search.
     pub properties: Vec<(String, NodeId)>,
+    /// The names in `properties`, in the same order, shared with every
+    /// "unexpected property" error that lists them.
+    pub declared_names: Arc<[String]>,
     pub pattern_properties: Vec<(Pattern, NodeId)>,
     pub additional_properties: Option<NodeId>,
     pub property_names: Option<NodeId>,

@@ -4,12 +4,15 @@
 //! messages) and `is_valid` / sub-checks such as `not` and `contains` (stop at
 //! the first failure and format nothing): the `Sink` decides.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Number, Value};
 
 use crate::error::{describe, join_and, json_string, plural, snippet, snippet_limit};
 use crate::node::{Keywords, Node, NodeId, TypeSet};
 use crate::number::{compare, is_multiple_of, json_eq};
 use crate::suggest;
+use crate::value_key::{distinct, first_duplicate};
 use crate::UnexpectedProperty;
 
 /// Nested evaluations allowed before giving up. Schema cycles that do not
@@ -33,7 +36,7 @@ pub(crate) enum Hint {
     /// The value had the wrong type; these types were acceptable.
     Type(TypeSet),
     /// The value was not one of these (`const`/`enum`).
-    Values(Vec<Value>),
+    Values(Arc<[Value]>),
 }
 
 struct Sink {
@@ -169,7 +172,7 @@ impl Validator<'_> {
         if let Some(c) = &k.constant {
             if !json_eq(c, inst) {
                 sink.fail(|| Error {
-                    hint: Hint::Values(vec![c.clone()]),
+                    hint: Hint::Values(Arc::from([c.clone()])),
                     ..err(
                         path,
                         "const",
@@ -183,10 +186,10 @@ impl Validator<'_> {
             }
         }
         if let Some(allowed) = &k.enumeration {
-            if !allowed.iter().any(|a| json_eq(a, inst)) {
+            if !allowed.contains(inst) {
                 sink.fail(|| Error {
-                    hint: Hint::Values(allowed.clone()),
-                    ..err(path, "enum", one_of_message(allowed, inst))
+                    hint: Hint::Values(allowed.values.clone()),
+                    ..err(path, "enum", one_of_message(&allowed.values, inst))
                 });
             }
         }
@@ -395,8 +398,15 @@ impl Validator<'_> {
             || k.additional_properties.is_some()
             || k.property_names.is_some();
         if checks_members {
+            let mut unexpected = 0;
             for (name, value) in map {
-                self.member(k, name, value, path, sink, depth);
+                if self.member(k, name, value, path, sink, depth) {
+                    // Suggestions cost a comparison with every declared
+                    // name, so only the first few unexpected names get one.
+                    let suggest = unexpected < SUGGESTED_NAMES;
+                    unexpected += 1;
+                    sink.fail(|| unexpected_property(k, name, path, suggest));
+                }
                 if sink.done() {
                     return;
                 }
@@ -410,7 +420,8 @@ impl Validator<'_> {
     }
 
     /// Applies properties / patternProperties / additionalProperties /
-    /// propertyNames to one member of an object.
+    /// propertyNames to one member of an object. True when
+    /// `"additionalProperties": false` rejects it, for the caller to report.
     fn member<'a>(
         &self,
         k: &Keywords,
@@ -419,7 +430,7 @@ impl Validator<'_> {
         path: &mut Path<'a>,
         sink: &mut Sink,
         depth: usize,
-    ) {
+    ) -> bool {
         if let Some(names_schema) = k.property_names {
             self.property_name(names_schema, name, path, sink, depth);
         }
@@ -441,15 +452,15 @@ impl Validator<'_> {
                 if let Some(Node::Bool(false)) = self.nodes.get(schema) {
                     // Reported at the object, naming the alternatives: the
                     // usual cause is a misspelt or invented argument name.
-                    sink.fail(|| unexpected_property(k, name, path));
-                } else {
-                    path.push(Seg::Key(name));
-                    self.eval(schema, value, path, sink, depth + 1);
-                    path.pop();
+                    return true;
                 }
+                path.push(Seg::Key(name));
+                self.eval(schema, value, path, sink, depth + 1);
+                path.pop();
             }
             _ => {}
         }
+        false
     }
 
     fn property_name(
@@ -743,25 +754,19 @@ fn merge_branches(
         |r| matches!(r.as_slice(), [e] if e.path == here && matches!(e.hint, Hint::Values(_))),
     );
     if all_values {
-        let mut values: Vec<Value> = Vec::new();
-        for r in &results {
-            if let [Error {
+        let listed = results.iter().flat_map(|r| match r.as_slice() {
+            [Error {
                 hint: Hint::Values(vs),
                 ..
-            }] = r.as_slice()
-            {
-                for v in vs {
-                    if !values.iter().any(|x| json_eq(x, v)) {
-                        values.push(v.clone());
-                    }
-                }
-            }
-        }
+            }] => vs.iter().cloned(),
+            _ => [].iter().cloned(),
+        });
+        let values = distinct(listed);
         return vec![Error {
             path: here.to_owned(),
             keyword,
             message: one_of_message(&values, inst),
-            hint: Hint::Values(values),
+            hint: Hint::Values(values.into()),
             unexpected: None,
             missing: None,
         }];
@@ -777,12 +782,27 @@ fn merge_branches(
 }
 
 fn one_of_message(allowed: &[Value], found: &Value) -> String {
-    let list = Value::Array(allowed.to_vec());
     format!(
         "expected one of {}, found {}",
-        snippet_limit(&list, 200),
+        list_snippet(allowed, 200),
         snippet(found)
     )
+}
+
+/// `snippet_limit` of the array of `values`, without writing out more of a
+/// long list than is shown.
+fn list_snippet(values: &[Value], limit: usize) -> String {
+    let mut shown: Vec<Value> = Vec::new();
+    let mut chars = 1;
+    for value in values {
+        if chars > limit {
+            // What follows would be cut off; the "…" says it is there.
+            break;
+        }
+        chars += snippet_limit(value, limit).chars().count() + 1;
+        shown.push(value.clone());
+    }
+    snippet_limit(&Value::Array(shown), limit)
 }
 
 /// "expected an integer, found a string (\"3\")"; a fraction where a whole
@@ -800,29 +820,40 @@ fn type_message(types: TypeSet, inst: &Value) -> String {
 /// enough for any tool's arguments, short enough for a model's context.
 const LISTED_NAMES: usize = 20;
 
+/// Unexpected properties of one object that get a "did you mean": a model
+/// that invents more names than this is not making typos.
+const SUGGESTED_NAMES: usize = 20;
+
 /// An unexpected property, with the nearest declared name when one is a
-/// plausible typo, else the names that are allowed.
-fn unexpected_property(k: &Keywords, name: &str, path: &[Seg<'_>]) -> Error {
-    let declared: Vec<String> = k.properties.iter().map(|(n, _)| n.clone()).collect();
+/// plausible typo (looked for only when `suggest`), else the names that
+/// are allowed.
+fn unexpected_property(k: &Keywords, name: &str, path: &[Seg<'_>], suggest: bool) -> Error {
+    let declared = k.declared_names.clone();
     let quoted = json_string(name);
-    let close = suggest::nearest(name, declared.iter().map(String::as_str));
+    let close = suggest
+        .then(|| suggest::nearest(name, declared.iter().map(String::as_str)))
+        .flatten();
     let message = if let Some(close) = close {
         format!(
             "unexpected property {quoted} (did you mean {}?)",
             json_string(close)
         )
     } else {
-        let mut allowed: Vec<String> = declared.iter().map(|n| json_string(n)).collect();
-        allowed.extend(
-            k.pattern_properties
-                .iter()
-                .map(|(p, _)| format!("names matching \"{}\"", p.source)),
-        );
+        let total = declared.len() + k.pattern_properties.len();
+        let mut allowed: Vec<String> = declared
+            .iter()
+            .map(|n| json_string(n))
+            .chain(
+                k.pattern_properties
+                    .iter()
+                    .map(|(p, _)| format!("names matching \"{}\"", p.source)),
+            )
+            .take(LISTED_NAMES)
+            .collect();
         if allowed.is_empty() {
             format!("unexpected property {quoted}; no properties are allowed here")
         } else {
-            let more = allowed.len().saturating_sub(LISTED_NAMES);
-            allowed.truncate(LISTED_NAMES);
+            let more = total - allowed.len();
             if more > 0 {
                 allowed.push(format!("{more} more"));
             }
@@ -839,15 +870,4 @@ fn unexpected_property(k: &Keywords, name: &str, path: &[Seg<'_>]) -> Error {
         }),
         ..err(path, "additionalProperties", message)
     }
-}
-
-/// First pair of equal items, by JSON equality. Quadratic, which is fine
-/// for tool-argument arrays and avoids hashing floats.
-fn first_duplicate(items: &[Value]) -> Option<(usize, usize)> {
-    items.iter().enumerate().find_map(|(j, b)| {
-        items[..j]
-            .iter()
-            .position(|a| json_eq(a, b))
-            .map(|i| (i, j))
-    })
 }

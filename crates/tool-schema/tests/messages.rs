@@ -110,7 +110,7 @@ fn every_violation_is_reported_with_its_path_and_keyword() {
     assert_eq!(errors[2].message, "expected a string, found a number (7)");
     let unexpected = errors[3].unexpected.as_ref().expect("names the property");
     assert_eq!(unexpected.name, "zzz");
-    let mut declared = unexpected.declared.clone();
+    let mut declared = unexpected.declared.to_vec();
     declared.sort();
     assert_eq!(declared, ["check_in", "nights", "order_id", "sort", "tags"]);
     assert!(errors[..3].iter().all(|e| e.unexpected.is_none()));
