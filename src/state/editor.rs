@@ -390,6 +390,12 @@ impl Editor {
     /// what it replaced is kept for Undo. An open lesson's own edits (its
     /// guard, its solution) are never a paste.
     pub fn edit(self, text: String) {
+        // An input that leaves the text as it is changes nothing: Chromium
+        // sends one input event per line of a multi-line insertion, each
+        // with the final text, and the ones after the first are no edit.
+        if self.text.with_untracked(|now| *now == text) {
+            return;
+        }
         let unlocked = self.lock.with_untracked(Option::is_none);
         if unlocked
             && self
