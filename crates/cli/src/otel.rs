@@ -35,7 +35,7 @@ pub fn export_command(args: &ExportArgs) -> ExitCode {
 
 pub fn import_command(args: &ImportArgs) -> ExitCode {
     let shown = args.trace.display();
-    let text = match std::fs::read_to_string(&args.trace) {
+    let text = match crate::source::read_text(&args.trace) {
         Ok(text) => text,
         Err(err) => {
             eprintln!("agent-loop: {shown}: {}", crate::io_problem(&err));

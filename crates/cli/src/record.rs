@@ -41,7 +41,7 @@ impl RecordError {
 }
 
 pub fn read_record_file(path: &Path) -> Result<Record, RecordError> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::source::read_text(path)
         .map_err(|err| RecordError::Unreadable(crate::io_problem(&err)))?;
     Record::from_jsonl(&text).map_err(RecordError::Invalid)
 }

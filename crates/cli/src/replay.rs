@@ -104,7 +104,7 @@ impl std::fmt::Display for AssertionsError {
 /// suggestion and every wrong value with what it must be, in one pass.
 fn read_assertions(path: &Path) -> Result<Assertions, AssertionsError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| AssertionsError::Unreadable {
+    let text = crate::source::read_text(path).map_err(|e| AssertionsError::Unreadable {
         file: file.clone(),
         why: crate::io_problem(&e),
     })?;

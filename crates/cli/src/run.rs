@@ -283,7 +283,7 @@ pub fn check_command(args: &CheckArgs) -> ExitCode {
 /// by running it.
 fn check_what_is_not_a_scenario(source: &str) -> Option<ExitCode> {
     use harness::import::{kind_of, Kind};
-    let text = std::fs::read_to_string(source).ok()?;
+    let text = crate::source::read_text(source).ok()?;
     match kind_of(&text)? {
         // A body is checked as it stands, by the provider it is written for.
         Kind::Request => {

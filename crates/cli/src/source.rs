@@ -1,9 +1,11 @@
 //! A command's file-or-built-in argument (`run scenario.json`, `run
 //! refund-approval`, `lesson check first-loop`): the file when there is
-//! one, else the built-in of that name, else why neither is there.
+//! one, else the built-in of that name, else why neither is there. Every
+//! command reads its text files through [`read_text`].
 
 use std::fmt;
 use std::io::ErrorKind;
+use std::path::Path;
 
 use harness::suggest::did_you_mean;
 
@@ -66,7 +68,7 @@ pub(crate) fn read<'b>(
     builtins: Builtins,
     builtin: impl FnOnce(&str) -> Option<&'b str>,
 ) -> Result<Source<'b>, SourceError> {
-    match std::fs::read_to_string(source) {
+    match read_text(source) {
         Ok(text) => Ok(Source::File(text)),
         Err(err) => match builtin(source) {
             Some(text) => Ok(Source::Builtin(text)),
@@ -80,6 +82,20 @@ pub(crate) fn read<'b>(
             }),
         },
     }
+}
+
+/// The UTF-8 byte-order mark some editors (Notepad among them) write at the
+/// start of a file. It says how the file is encoded and is no part of its
+/// text; left in, it reads as a stray character before the first `{`.
+const BYTE_ORDER_MARK: char = '\u{feff}';
+
+/// A text file's contents, without a leading byte-order mark.
+pub(crate) fn read_text(path: impl AsRef<Path>) -> std::io::Result<String> {
+    let mut text = std::fs::read_to_string(path)?;
+    if text.starts_with(BYTE_ORDER_MARK) {
+        text.drain(..BYTE_ORDER_MARK.len_utf8());
+    }
+    Ok(text)
 }
 
 /// An IO error in plain words, without Rust's "(os error 2)".
