@@ -181,3 +181,27 @@ async fn a_run_stopped_while_a_tool_ran_fails_its_replay_saying_why() {
         "{detail}"
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_run_stopped_while_a_call_waited_for_approval_replays_cancelled() {
+    // Nobody answers the approval bar; Stop a second in.
+    let scenario = load(
+        harness::library::find("refund-with-approval")
+            .unwrap()
+            .json(),
+    );
+    let nobody = common::QueueApprover::new(Vec::new());
+    let (outcome, events) = run_stopped(&scenario, Some(&nobody), 0, Some(1000)).await;
+    assert_eq!(outcome.status, Status::Cancelled);
+    assert!(
+        outcome
+            .reason
+            .contains("while waiting for approval of issue_refund"),
+        "{}",
+        outcome.reason
+    );
+
+    let report = replayed(&scenario, &events).await;
+    assert!(report.passed(), "{:?}", report.results);
+    assert_eq!(report.outcome.reason, outcome.reason);
+}
