@@ -24,7 +24,8 @@ pub const LOADING_LESSON: &str = "Loading the scenario…";
 /// Why Run waits while a picked built-in's file is on its way.
 pub const LOADING_BLOCKER: &str = "Run is disabled: the picked scenario is still loading.";
 
-/// What a row or banner means, as a CSS class: colour carries meaning only.
+/// What a trace or history row means, as a CSS class: colour carries
+/// meaning only. (The stop banner is drawn in its `StopTone`.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tone {
     Normal,
