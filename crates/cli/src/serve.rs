@@ -42,6 +42,7 @@
 //!   or `http://localhost:*` is echoed, anything else gets `*`) and exposes
 //!   `retry-after`.
 
+mod body;
 mod mcp;
 
 use std::cell::{Cell, RefCell};
@@ -62,15 +63,14 @@ use harness::scripted::{script_index, ScriptedModel, ScriptedResponse};
 use harness::wire::encode::{self, Meta};
 use harness::wire::{check_body, Provider};
 use http_body_util::combinators::UnsyncBoxBody;
-use http_body_util::{BodyExt, Full, Limited, StreamBody};
+use http_body_util::{BodyExt, Full, StreamBody};
 use hyper::body::{Frame, Incoming};
 use hyper::header::{self, HeaderMap, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
 
-/// Larger bodies are refused (413) before they are read whole.
-const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
+use body::{BodyError, MAX_BODY_BYTES};
 
 /// Headers a browser adapter or an SDK sends, allowed in every preflight.
 const ALLOWED_HEADERS: &[&str] = &[
@@ -390,12 +390,9 @@ impl Server {
                 "invalid request",
             )
         };
-        let bytes = match Limited::new(request.into_body(), MAX_BODY_BYTES)
-            .collect()
-            .await
-        {
-            Ok(collected) => collected.to_bytes(),
-            Err(err) if err.is::<http_body_util::LengthLimitError>() => {
+        let bytes = match body::read(request.into_body()).await {
+            Ok(bytes) => bytes,
+            Err(BodyError::TooLarge) => {
                 return Answer::error(
                     provider,
                     StatusCode::PAYLOAD_TOO_LARGE,
@@ -403,7 +400,9 @@ impl Server {
                     "too large",
                 )
             }
-            Err(err) => return bad(&format!("the request body could not be read: {err}")),
+            Err(BodyError::Unreadable(why)) => {
+                return bad(&format!("the request body could not be read: {why}"))
+            }
         };
         let body: Value = match serde_json::from_slice(&bytes) {
             Ok(body @ Value::Object(_)) => body,

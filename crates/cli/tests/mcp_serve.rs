@@ -965,3 +965,134 @@ fn the_rules_model_reads_an_mcp_tools_description_as_any_other() {
     assert_eq!(run_against(&with, "rules-mcp-with"), "A1001");
     assert_eq!(run_against(&without, "rules-mcp-without"), "ORD-1001");
 }
+
+/// The headers of a legacy session at `version`, opened with `initialize`.
+fn legacy_session(port: u16, version: &'static str) -> [(&'static str, String); 2] {
+    [
+        ("mcp-session-id", initialize(port, version)),
+        ("mcp-protocol-version", version.to_string()),
+    ]
+}
+
+fn borrowed<'a>(headers: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+    headers.iter().map(|(n, v)| (*n, v.as_str())).collect()
+}
+
+#[test]
+fn an_unknown_method_in_a_live_session_is_method_not_found_not_session_gone() {
+    let server = shop("unknown-method");
+    let session = legacy_session(server.port, "2025-11-25");
+    let with = borrowed(&session);
+    let unknown = post(
+        server.port,
+        &with,
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "resources/list"}),
+    );
+    // 404 would tell the client its session is gone: it would start over.
+    assert_eq!(unknown.status, 200, "{}", unknown.body);
+    assert_eq!(
+        unknown.json(),
+        json!({"jsonrpc": "2.0", "id": 2,
+            "error": {"code": -32601, "message": "Method not found: resources/list"}})
+    );
+    let listed = post(
+        server.port,
+        &with,
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}),
+    );
+    assert_eq!(listed.status, 200, "the session goes on: {}", listed.body);
+
+    // The 2026 generation's transport asks for 404 with -32601 instead.
+    let modern = post(
+        server.port,
+        &[
+            ("mcp-protocol-version", MODERN),
+            ("mcp-method", "resources/list"),
+        ],
+        &json!({"jsonrpc": "2.0", "id": 4, "method": "resources/list", "params": {"_meta": meta()}}),
+    );
+    assert_eq!(modern.status, 404, "{}", modern.body);
+    assert_eq!(modern.json()["error"]["code"], -32601);
+}
+
+#[test]
+fn a_request_with_a_null_id_is_answered_invalid_request() {
+    let server = shop("null-id");
+    let session = legacy_session(server.port, "2025-11-25");
+    let reply = post(
+        server.port,
+        &borrowed(&session),
+        &json!({"jsonrpc": "2.0", "id": null, "method": "tools/list"}),
+    );
+    assert_eq!(reply.status, 400, "{}", reply.body);
+    let answer = reply.json();
+    assert_eq!(answer["id"], Value::Null, "{answer}");
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    assert_eq!(
+        answer["error"]["message"],
+        "Invalid Request: an MCP request's id must be a string or a number, not null"
+    );
+}
+
+#[test]
+fn a_2025_03_26_session_takes_batches_and_later_versions_refuse_them() {
+    let server = shop("batches");
+    let session = legacy_session(server.port, "2025-03-26");
+    let with = borrowed(&session);
+    let reply = post(
+        server.port,
+        &with,
+        &json!([
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": "two", "method": "ping"},
+            {"jsonrpc": "2.0", "id": 3, "method": "resources/list"}
+        ]),
+    );
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let answers = reply.json();
+    let answers = answers.as_array().expect("a batch of answers");
+    let ids: Vec<&Value> = answers.iter().map(|a| &a["id"]).collect();
+    assert_eq!(ids, [&json!(1), &json!("two"), &json!(3)]);
+    assert_eq!(answers[0]["result"]["tools"].as_array().unwrap().len(), 2);
+    assert_eq!(answers[1]["result"], json!({}));
+    assert_eq!(answers[2]["error"]["code"], -32601);
+
+    let only_notifications = post(
+        server.port,
+        &with,
+        &json!([{"jsonrpc": "2.0", "method": "notifications/initialized"}]),
+    );
+    assert_eq!(
+        only_notifications.status, 202,
+        "{}",
+        only_notifications.body
+    );
+
+    let later = legacy_session(server.port, "2025-06-18");
+    let refused = post(
+        server.port,
+        &borrowed(&later),
+        &json!([{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]),
+    );
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert_eq!(refused.json()["error"]["code"], -32600);
+    assert_eq!(
+        refused.json()["error"]["message"],
+        "Invalid Request: batches (JSON arrays) are accepted only in a 2025-03-26 session; this session speaks 2025-06-18, which removed them: send one message per request"
+    );
+}
+
+#[test]
+fn a_body_past_32_mib_is_answered_413_and_the_client_reads_it() {
+    let server = shop("too-large");
+    let body = format!("[\"{}\"]", "x".repeat(64 * 1024 * 1024));
+    let reply = send(
+        server.port,
+        "POST",
+        &[("content-type", "application/json")],
+        &body,
+    );
+    assert_eq!(reply.status, 413, "{}", reply.body);
+    assert_eq!(reply.json()["error"]["code"], -32000, "{}", reply.body);
+}

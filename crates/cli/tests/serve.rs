@@ -591,3 +591,21 @@ fn paced_streams_send_their_events_apart_and_still_assemble() {
     let response = assembler.finish().unwrap();
     assert_eq!(text_of(&response), "Je regarde l'heure à Paris…");
 }
+
+#[test]
+fn a_body_past_32_mib_gets_the_providers_413_and_the_client_reads_it() {
+    let server = serve("too-large", &two_turns());
+    let body = format!("[\"{}\"]", "x".repeat(64 * 1024 * 1024));
+    let reply = request(
+        server.port,
+        "POST",
+        "/v1/chat/completions",
+        &[("content-type", "application/json")],
+        &body,
+    );
+    assert_eq!(reply.status, 413);
+    assert_eq!(
+        reply.json()["error"]["message"],
+        "the request body is larger than 33554432 bytes"
+    );
+}

@@ -8,6 +8,13 @@
 //! the body (else 400 with `HeaderMismatch`, -32020), and no session is
 //! kept. Otherwise it is legacy: `initialize` opens a session
 //! (`Mcp-Session-Id`), which every later request must carry.
+//!
+//! A method this server does not serve is JSON-RPC's -32601 "Method not
+//! found": in a legacy session with HTTP 200, since a 404 there means
+//! "session gone" and sends the client to open a new one; in the 2026
+//! generation with 404, as its transport requires. A request whose id is
+//! null is refused (MCP forbids it), and a JSON array of messages (a batch)
+//! is taken only in a 2025-03-26 session, the one version that allowed it.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -104,7 +111,15 @@ impl McpServerCore {
                 )
             }
         };
-        let Some(incoming) = jsonrpc::read(&message) else {
+        match message {
+            Value::Array(batch) => self.batch(header, &batch).await,
+            message => self.message(header, &message).await,
+        }
+    }
+
+    /// One JSON-RPC message (not a batch).
+    async fn message(&self, header: &dyn Fn(&str) -> Option<String>, message: &Value) -> Reply {
+        let Some(incoming) = jsonrpc::read(message) else {
             return Reply::json(
                 400,
                 jsonrpc::error(
@@ -131,6 +146,25 @@ impl McpServerCore {
             .map(str::to_string);
         match (incoming, meta_version) {
             (Incoming::Response { .. }, _) => Reply::accepted("a client's response (ignored)"),
+            // JSON-RPC answers a null id with an error whose id is null; MCP
+            // forbids null ids ("Unlike base JSON-RPC, the ID MUST NOT be
+            // null", https://modelcontextprotocol.io/specification/2025-06-18/basic#requests).
+            (
+                Incoming::Request {
+                    id: Value::Null,
+                    method,
+                },
+                _,
+            ) => Reply::json(
+                400,
+                jsonrpc::error(
+                    &Value::Null,
+                    jsonrpc::INVALID_REQUEST,
+                    "Invalid Request: an MCP request's id must be a string or a number, not null",
+                    None,
+                ),
+                format!("{method}: null id refused"),
+            ),
             (Incoming::Request { id, method }, Some(version)) => {
                 self.modern(header, &id, &method, &params, &version).await
             }
@@ -216,7 +250,78 @@ impl McpServerCore {
                 result["resultType"] = json!("complete");
                 Reply::json(200, jsonrpc::result(id, result), note)
             }
+            // "If the server does not implement the requested RPC method, it
+            // MUST respond with 404 Not Found and a JSON-RPC error with code
+            // -32601" (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http).
+            Err((_, error)) if error["error"]["code"] == jsonrpc::METHOD_NOT_FOUND => {
+                Reply::json(404, with_id(error, id), note)
+            }
             Err((status, error)) => Reply::json(status, with_id(error, id), note),
+        }
+    }
+
+    /// A JSON array of messages: in a 2025-03-26 session, each is answered
+    /// and the answers come back as one array (202 when none is a request);
+    /// 2025-06-18 removed batches, and the 2026 generation never had them
+    /// (https://modelcontextprotocol.io/specification/2025-03-26/basic/transports#sending-messages-to-the-server).
+    async fn batch(&self, header: &dyn Fn(&str) -> Option<String>, batch: &[Value]) -> Reply {
+        let version = match self.session(header) {
+            Ok(session) => self.session_version(&session),
+            Err(refusal) if header("mcp-session-id").is_some() => return *refusal,
+            Err(_) => None,
+        };
+        if version.as_deref() != Some(BATCHING_VERSION) {
+            let speaks = match &version {
+                Some(version) => format!("this session speaks {version}, which removed them"),
+                None => "this request is in no session".to_string(),
+            };
+            let message = format!(
+                "Invalid Request: batches (JSON arrays) are accepted only in a {BATCHING_VERSION} session; {speaks}: send one message per request"
+            );
+            return Reply::json(
+                400,
+                jsonrpc::error(&Value::Null, jsonrpc::INVALID_REQUEST, &message, None),
+                "batch refused",
+            );
+        }
+        if batch.is_empty() {
+            return Reply::json(
+                400,
+                jsonrpc::error(
+                    &Value::Null,
+                    jsonrpc::INVALID_REQUEST,
+                    "Invalid Request: an empty batch",
+                    None,
+                ),
+                "empty batch",
+            );
+        }
+        let mut answers = Vec::new();
+        let mut notes = Vec::new();
+        for message in batch {
+            // Only requests get answers (a notification's reply has none).
+            let reply = if message.get("method") == Some(&json!("initialize")) {
+                Reply::json(
+                    400,
+                    jsonrpc::error(
+                        message.get("id").unwrap_or(&Value::Null),
+                        jsonrpc::INVALID_REQUEST,
+                        "Invalid Request: initialize cannot be part of a batch",
+                        None,
+                    ),
+                    "initialize in a batch refused",
+                )
+            } else {
+                self.message(header, message).await
+            };
+            notes.push(reply.note);
+            answers.extend(reply.body);
+        }
+        let note = format!("batch of {}: {}", batch.len(), notes.join("; "));
+        if answers.is_empty() {
+            Reply::accepted(note)
+        } else {
+            Reply::json(200, Value::Array(answers), note)
         }
     }
 
@@ -366,7 +471,7 @@ impl McpServerCore {
             "tools/call" => self.call(params).await,
             other => (
                 Err((
-                    404,
+                    200,
                     jsonrpc::error(
                         &Value::Null,
                         jsonrpc::METHOD_NOT_FOUND,
@@ -442,6 +547,9 @@ impl McpServerCore {
         }
     }
 }
+
+/// The one protocol version that allowed JSON-RPC batches.
+const BATCHING_VERSION: &str = "2025-03-26";
 
 /// Every version this server speaks, newest first.
 pub fn supported_versions() -> Vec<String> {

@@ -31,12 +31,12 @@ use std::collections::HashMap;
 use bytes::Bytes;
 use harness::mcp::jsonrpc;
 use harness::mcp::server::McpServerCore;
-use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
 use hyper::{Method, Request, StatusCode};
 use serde_json::{json, Value};
 
-use super::{allowed_origin, Answer, MAX_BODY_BYTES};
+use super::body::{self, BodyError, MAX_BODY_BYTES};
+use super::{allowed_origin, Answer};
 
 /// `/mcp`: the tools' server, and the answers held for clients to fetch
 /// when `--mcp-close-streams` closed their streams early.
@@ -189,22 +189,24 @@ pub async fn answer(
         .iter()
         .filter_map(|(n, v)| Some((n.as_str().to_string(), v.to_str().ok()?.to_string())))
         .collect();
-    let body = match Limited::new(request.into_body(), MAX_BODY_BYTES)
-        .collect()
-        .await
-    {
-        Ok(collected) => collected.to_bytes(),
-        Err(e) => {
-            return Answer::json(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                &jsonrpc::error(
-                    &Value::Null,
-                    -32000,
-                    &format!("the body could not be read: {e}"),
-                    None,
+    let body = match body::read(request.into_body()).await {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            let (status, message) = match error {
+                BodyError::TooLarge => (
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    format!("the request body is larger than {MAX_BODY_BYTES} bytes"),
                 ),
+                BodyError::Unreadable(why) => (
+                    StatusCode::BAD_REQUEST,
+                    format!("the request body could not be read: {why}"),
+                ),
+            };
+            return Answer::json(
+                status,
+                &jsonrpc::error(&Value::Null, -32000, &message, None),
                 "body unreadable",
-            )
+            );
         }
     };
     let is_call = serde_json::from_slice::<Value>(&body)

@@ -1,0 +1,55 @@
+//! Reading a request's body within the size limit. Past the limit the rest
+//! is read and thrown away (up to a bound) before the 413 goes out: a socket
+//! closed with unread data in it is reset, and the reset reaches the client
+//! before it has read the 413, which it then never sees.
+
+use std::time::Duration;
+
+use bytes::{Bytes, BytesMut};
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
+
+/// Larger bodies are refused (413) without being kept.
+pub const MAX_BODY_BYTES: usize = 32 * 1024 * 1024;
+
+/// How much of a too-large body is read and dropped so that its sender
+/// reads the 413; a sender of more is cut off (and may see a reset).
+const DRAINED_BYTES: usize = 2 * MAX_BODY_BYTES;
+
+/// How long draining may take: a slow sender does not hold the connection.
+const DRAIN_TIME: Duration = Duration::from_secs(10);
+
+/// Why a body was not read.
+pub enum BodyError {
+    /// More than [`MAX_BODY_BYTES`].
+    TooLarge,
+    /// The connection failed mid-body, in plain words.
+    Unreadable(String),
+}
+
+/// The whole body, if it is no larger than [`MAX_BODY_BYTES`].
+pub async fn read(mut body: Incoming) -> Result<Bytes, BodyError> {
+    let mut kept = BytesMut::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| BodyError::Unreadable(e.to_string()))?;
+        let Ok(data) = frame.into_data() else {
+            continue; // Trailers: nothing to keep.
+        };
+        if kept.len() + data.len() > MAX_BODY_BYTES {
+            let _ = tokio::time::timeout(DRAIN_TIME, drain(body, data.len())).await;
+            return Err(BodyError::TooLarge);
+        }
+        kept.extend_from_slice(&data);
+    }
+    Ok(kept.freeze())
+}
+
+/// Reads and drops the rest of `body`, up to [`DRAINED_BYTES`].
+async fn drain(mut body: Incoming, mut dropped: usize) {
+    while dropped <= DRAINED_BYTES {
+        match body.frame().await {
+            Some(Ok(frame)) => dropped += frame.data_ref().map_or(0, Bytes::len),
+            _ => return,
+        }
+    }
+}
