@@ -560,6 +560,13 @@ mod tests {
             said[0].starts_with("messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`."),
             "{said:?}"
         );
+        assert!(
+            anthropic.violations[0]
+                .explanation
+                .ends_with("the body shown here leaves the `thinking` setting out."),
+            "{}",
+            anthropic.violations[0].explanation
+        );
         assert!(turn.providers[1..].iter().all(ProviderWire::accepted));
         // The whole history sent back (seed 001's way) is accepted.
         let EventKind::RunStarted { limits, .. } = &mut events[0].kind else {

@@ -145,6 +145,14 @@ async fn a_finished_run_still_answers_for_the_requests_it_sent() {
             .collect::<Vec<_>>(),
         vec![(Provider::Anthropic, "messages.1.content.0.type")]
     );
+    // The body a view shows leaves the setting out, and the reason says so.
+    assert!(
+        found[0].explanation.ends_with(
+            "These requests asked for thinking (the model wrote thinking blocks); the body shown here leaves the `thinking` setting out."
+        ),
+        "{}",
+        found[0].explanation
+    );
     // The final history alone no longer shows it.
     let history = harness::wire::history_from_trace(&events);
     let at_the_end = harness::wire::check_with_thinking(

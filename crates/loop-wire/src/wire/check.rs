@@ -85,7 +85,17 @@ pub fn check_with_thinking(
     if provider == Provider::Anthropic && thinking == Thinking::Enabled {
         anthropic::check::ask_for_thinking(&mut body);
     }
-    check_wire(provider, &body, &origins)
+    let mut violations = check_wire(provider, &body, &origins);
+    // The bodies a view shows are built without the setting (its budget is
+    // not known), so the reader is told it was there.
+    for v in &mut violations {
+        if v.rule == Rule::AnthropicThinkingNotFirst {
+            v.explanation.push_str(
+                " These requests asked for thinking (the model wrote thinking blocks); the body shown here leaves the `thinking` setting out.",
+            );
+        }
+    }
+    violations
 }
 
 /// Checks a request body as it stands (no harness positions are known).
