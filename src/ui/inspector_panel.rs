@@ -10,7 +10,7 @@
 //! A split module of its own: it carries the request builders, encoders
 //! and checker, which the first paint does not.
 
-use harness::event::RunEvent;
+use harness::event::{EventKind, RunEvent};
 use harness::wire::{Provider, RequestShape};
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
@@ -104,7 +104,14 @@ fn InspectorPanel(
     };
     let first = move || turns.with(|t| t.first().copied()) == turn.get();
     let last = move || turns.with(|t| t.last().copied()) == turn.get();
-    let has_turns = move || events.with(|e| !wire_view::request_turns(e).is_empty());
+    // Whether any request was made: found at the run's first request, so
+    // a long run's every frame does not read its whole log again.
+    let has_turns = move || {
+        events.with(|e| {
+            e.iter()
+                .any(|event| matches!(event.kind, EventKind::ModelRequest { .. }))
+        })
+    };
 
     view! {
         <section class="panel inspector" aria-labelledby="inspector-heading"
