@@ -24,12 +24,18 @@
 // bytes of it and of every shared chunk it needs (from the split loader's
 // own table), so the cost of each feature on a first run can be read off.
 //
+// Then "first click": on the local profile, Run clicked as soon as it is
+// enabled, the time from the click to the run's stop banner, against
+// FIRST_CLICK_GOAL_MS.
+//
 // Usage: node scripts/bench.mjs [dist-dir] [--budget]
 //   --budget: one local load only (CI, scripts/e2e.sh); exits 1 when the
 //   bytes a first visit fetches with its first run (Run clicked as soon as
 //   enabled), once the page is settled, exceed FIRST_RUN_CEILING, or its
-//   files FIRST_RUN_FILES_CEILING; it also
-//   prints the bytes by the run's end against FIRST_RUN_GOAL.
+//   files FIRST_RUN_FILES_CEILING, or when the engine's file was not asked
+//   for before Run was enabled (see `engineAskedBeforeEnabled`); it also
+//   prints the bytes by the run's end against FIRST_RUN_GOAL, and the first
+//   click's figure against FIRST_CLICK_GOAL_MS.
 // Env: CHROMIUM (default /usr/bin/chromium).
 
 import { createServer } from 'node:http';
@@ -68,6 +74,14 @@ export const FIRST_RUN_CEILING = 640 * 1024;
  * classroom's 3G (150 ms) the count cost as much as the bytes when it was
  * 336. With the first visit's chunks grouped it is 18. */
 export const FIRST_RUN_FILES_CEILING = 24;
+/** A first run on a fast network (the local profile), Run clicked the moment
+ * it is enabled: done within this of the click. Printed, not enforced: a
+ * timing on a loaded 2-core CI machine flakes (on one such machine the same
+ * build measured 145 to 400 ms, as the load beside it varied). What CI enforces instead is what the figure rests on,
+ * and which does not depend on timing: the engine, the one module every run
+ * needs, is asked for before Run is enabled, right after the first paint,
+ * so a click never waits for its fetch to start. */
+export const FIRST_CLICK_GOAL_MS = 300;
 
 const args = process.argv.slice(2);
 const budgetOnly = args.includes('--budget');
@@ -227,9 +241,35 @@ async function firstRun(browser, url, profile, click, { settle = false } = {}) {
     })
     .filter((f) => existsSync(join(dist, f.path)));
   const byThen = all.filter((f) => f.start <= done);
+  const engine = all.find((f) => /^\/split_engine_/.test(f.path));
   const sizeOf = (list) => list.reduce((sum, f) => sum + brotli(join(dist, f.path)).length, 0);
   await context.close();
-  return { status, runEnabled, done, afterClick: done - clicked, bytes: sizeOf(byThen), fetches: byThen, settled: { bytes: sizeOf(all), files: all.length } };
+  return {
+    status,
+    runEnabled,
+    done,
+    afterClick: done - clicked,
+    engineAsked: engine?.start,
+    bytes: sizeOf(byThen),
+    fetches: byThen,
+    settled: { bytes: sizeOf(all), files: all.length },
+  };
+}
+
+/** Whether the page asked for the engine's file before Run was enabled: a
+ * click then never waits for the fetch to start, only for it to end. */
+const engineAskedBeforeEnabled = (run) => run.engineAsked !== undefined && run.engineAsked <= run.runEnabled;
+
+/** The first click's line, as CI prints it. */
+function firstClickLine(afterClick, engineAsked, runEnabled) {
+  const asked =
+    engineAsked === undefined || !Number.isFinite(engineAsked)
+      ? 'the engine was never asked for'
+      : `the engine asked for at ${ms(engineAsked)}, Run enabled at ${ms(runEnabled)}`;
+  return (
+    `first click: run done ${ms(afterClick)} after the click (local, Run clicked as soon as it was enabled; ${asked}); ` +
+    `goal ${ms(FIRST_CLICK_GOAL_MS)} — ${afterClick <= FIRST_CLICK_GOAL_MS ? 'met' : 'NOT MET'}`
+  );
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -261,7 +301,10 @@ async function main() {
           `issue 28's goal ${kib(FIRST_RUN_GOAL)} by the run's end — ${run.bytes <= FIRST_RUN_GOAL ? 'met' : 'not met'}`,
       );
       if (!within) for (const f of run.fetches) console.log(`  ${f.path} ${kib(brotli(join(dist, f.path)).length)}`);
-      process.exitCode = within ? 0 : 1;
+      console.log(firstClickLine(run.afterClick, run.engineAsked, run.runEnabled));
+      const prefetched = engineAskedBeforeEnabled(run);
+      if (!prefetched) console.log('FAILED: the engine was not asked for before Run was enabled: a first click waits for its fetch to start');
+      process.exitCode = within && prefetched ? 0 : 1;
       return;
     }
     console.log(`chromium ${browser.version()}, ${dist}, median of ${LOADS} cold loads each`);
@@ -283,9 +326,11 @@ async function main() {
         console.log(
           `| ${profile.name} | ${click.name} | ${ms(base)} | ${ms(enabled)} (${x(enabled)}) | ${ms(done)} (${x(done)}) | ${ms(afterClick)} | ${kib(bytes)} |`,
         );
-        if (click.delayMs === 0) waterfalls.push({ profile, run: runs[0] });
+        if (click.delayMs === 0) waterfalls.push({ profile, run: runs[0], afterClick, engineAsked: median(runs.map((r) => r.engineAsked ?? Infinity)), enabled });
       }
     }
+    const local = waterfalls[0];
+    console.log(`\n${firstClickLine(local.afterClick, local.engineAsked, local.enabled)} (medians of ${LOADS})`);
     for (const { profile, run } of waterfalls) {
       console.log(`\nwaterfall, ${profile.name}, Run clicked as soon as enabled (ms from navigation; brotli size):`);
       for (const f of run.fetches) {
