@@ -149,6 +149,9 @@ pub struct Item {
     /// be seen: a call's own id and its result's `tool_use_id` (the same
     /// id), or the ids of the calls a response asks for, in order.
     pub ids: Vec<String>,
+    /// For a tool_result: its id names no call of its turn, so it pairs
+    /// with nothing (a harness that made up the id, an imported body).
+    pub answers_no_call: bool,
     /// For a call of a turn that asked for several at once, and for its
     /// approval and result: its place among them (1-based) and how many.
     pub parallel: Option<(usize, usize)>,
@@ -224,6 +227,7 @@ fn item(event: &RunEvent, tone: Tone, title: String) -> Item {
         fate: None,
         call_id: None,
         ids: Vec::new(),
+        answers_no_call: false,
         parallel: None,
         by_person: false,
         media: Vec::new(),
@@ -646,6 +650,9 @@ fn tool_result_card(event: &RunEvent, earlier: &[RunEvent]) -> Option<Item> {
     it.media = media.clone();
     it.fate = Some(fate);
     it.ids = vec![id.clone()];
+    // The id the result went out under (the trace records the one sent):
+    // when no call of the turn has it, the provider pairs it with nothing.
+    it.answers_no_call = call_args(earlier, id).is_none();
     it.nested = true;
     Some(it)
 }
@@ -803,6 +810,24 @@ mod tests {
         assert_eq!(card_item(&call).unwrap().ids, ["toolu_2"]);
         assert_eq!(card_item(&result).unwrap().ids, ["toolu_2"]);
         assert!(card_item(&event(r#"{"seq":1,"t_ms":0,"type":"model_request","turn":1,"attempt":1,"messages":1,"estimated_input_tokens":1,"max_output_tokens":1}"#)).unwrap().ids.is_empty());
+    }
+
+    #[test]
+    fn a_result_under_an_id_no_call_of_its_turn_has_answers_no_call() {
+        let event = |line: &str| -> RunEvent { serde_json::from_str(line).unwrap() };
+        let call = event(
+            r#"{"seq":3,"t_ms":0,"type":"tool_call","turn":1,"id":"toolu_0001","name":"get_time","args":{},"validation":{"outcome":"valid"},"needs_approval":false}"#,
+        );
+        let result = |id: &str| {
+            event(&format!(
+                r#"{{"seq":4,"t_ms":0,"type":"tool_result","id":"{id}","name":"get_time","content":"x","is_error":false,"latency_ms":1}}"#
+            ))
+        };
+        let sent = card_item_in(&result("call_0"), std::slice::from_ref(&call)).unwrap();
+        assert_eq!(sent.ids, ["call_0"]);
+        assert!(sent.answers_no_call);
+        let paired = card_item_in(&result("toolu_0001"), std::slice::from_ref(&call)).unwrap();
+        assert!(!paired.answers_no_call);
     }
 
     #[test]

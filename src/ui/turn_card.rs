@@ -194,7 +194,7 @@ fn ItemView(item: Item, time: String, inspect: Option<u32>) -> impl IntoView {
     });
     let call_ids = (!item.ids.is_empty()).then(|| item.ids.join(" "));
     let on_wire = on_wire_view(item.kind, item.seq, item.ids.first().cloned());
-    let ids = ids_view(item.kind, item.ids);
+    let ids = ids_view(item.kind, item.ids, item.answers_no_call);
     // Calls asked for at once read as one group: a double rule down their
     // rows, and each call and result says which of the group it is.
     let parallel = item.parallel.map(|(k, n)| format!("{k}/{n}"));
@@ -273,8 +273,9 @@ fn on_wire_view(kind: EventType, seq: u64, id: Option<String>) -> Option<impl In
 /// The `tool_use` ids a row carries, each a control: pointing at or
 /// focusing one marks every row with that id (a call, its result, the
 /// response that asked for it), so the pairing is seen; a duplicated id marks
-/// every call and result that share it.
-fn ids_view(kind: EventType, ids: Vec<String>) -> Option<AnyView> {
+/// every call and result that share it. A result whose id no call of its
+/// turn has says so beside the id: it is marked alone, as nothing pairs it.
+fn ids_view(kind: EventType, ids: Vec<String>, answers_no_call: bool) -> Option<AnyView> {
     if ids.is_empty() {
         return None;
     }
@@ -287,10 +288,12 @@ fn ids_view(kind: EventType, ids: Vec<String>) -> Option<AnyView> {
     let chips = ids
         .into_iter()
         .map(|id| {
-            let (show, label) = (
-                id.clone(),
-                format!("{field} {id}: mark its call and result"),
-            );
+            let label = if answers_no_call {
+                format!("{field} {id}: answers no call")
+            } else {
+                format!("{field} {id}: mark its call and result")
+            };
+            let show = id.clone();
             view! {
                 <button type="button" class="call-id" data-call-id=id.clone() aria-label=label
                     on:mouseenter=move |_| page::mark_partners(Some(&show))
@@ -305,9 +308,16 @@ fn ids_view(kind: EventType, ids: Vec<String>) -> Option<AnyView> {
             }
         })
         .collect_view();
+    let unpaired = answers_no_call.then(|| {
+        view! { <span class="answers-no-call">" — answers no call"</span> }
+    });
     Some(
-        view! { <p class="call-ids"><span class="call-ids-field">{field} ": "</span>{chips}</p> }
-            .into_any(),
+        view! {
+            <p class="call-ids" data-answers-no-call=answers_no_call.then_some("true")>
+                <span class="call-ids-field">{field} ": "</span>{chips}{unpaired}
+            </p>
+        }
+        .into_any(),
     )
 }
 
