@@ -13,6 +13,7 @@ use crate::state::lessons::Lessons;
 use crate::state::mcp::{Mcp, McpStatus};
 use crate::state::mode::{Mode, Modes};
 use crate::state::model_choice::ModelChoice;
+use crate::state::protocol::ProtocolWatch;
 use crate::ui::counters::CounterBar;
 use crate::ui::scenario_picker::ScenarioPicker;
 use crate::view_model;
@@ -82,6 +83,7 @@ pub fn Toolbar(
     let outcome = Memo::new(move |_| {
         events.with(|e| view_model::outcome_of(e).map(|o| (o.status, o.tone(), o.reason.clone())))
     });
+    let protocol = use_context::<ProtocolWatch>();
     let ended = move || !running.get() && outcome.with(Option::is_some);
     let status_text = move || match (running.get(), paused.get()) {
         (true, Some(before)) => view_model::pause_text(&before),
@@ -235,11 +237,19 @@ pub fn Toolbar(
                 </div>
                 <p class="run-outcome" aria-live="polite">
                     {move || outcome.get().map(|(status, tone, reason)| {
-                        let title = reason.clone();
+                        // A `done` a provider would have refused says so
+                        // first (the banner's verdict); the title, whole
+                        // where the line is cut short, adds the reason.
+                        let refusal = protocol.and_then(|watch| watch.done_but_refused(status));
+                        let title = match &refusal {
+                            Some(refusal) => format!("{} — {refusal}; {reason}", status.as_str()),
+                            None => reason.clone(),
+                        };
+                        let refused = refusal.is_some().then_some("true");
                         view! {
-                        <span class=format!("outcome tone-{}", tone.as_str()) data-status=status.as_str() title=title>
+                        <span class=format!("outcome tone-{}", tone.as_str()) data-status=status.as_str() data-refused=refused title=title>
                             <span class="tone-icon" aria-hidden="true">{tone.icon()}</span>
-                            " " <code>{status.as_str()}</code> " — " {reason}
+                            " " <code>{status.as_str()}</code> " — " {refusal.unwrap_or(reason)}
                         </span>
                         }
                     })}

@@ -10,7 +10,7 @@
 //! history at each one held the first frames of a long run for over 100 ms.
 
 use gloo_timers::future::TimeoutFuture;
-use harness::event::{EventKind, RunEvent};
+use harness::event::{EventKind, RunEvent, Status};
 use harness::wire::{Rejection, RequestShape};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -163,6 +163,18 @@ impl ProtocolWatch {
                 BannerVerdict::Pending
             }
         })
+    }
+
+    /// "but Anthropic Messages would refuse turn 2", when the run in view
+    /// ended `status` (`done`) with requests a provider would refuse: what
+    /// the header and the loop diagram's exit say beside a `done`, from the
+    /// banner's own verdict. `None` until that verdict is in, and for a run
+    /// no provider would refuse.
+    pub fn done_but_refused(&self, status: Status) -> Option<String> {
+        match self.banner_verdict() {
+            BannerVerdict::Checked(found) => harness::refusal::done_but_refused(status, &found),
+            BannerVerdict::Pending | BannerVerdict::TooLong { .. } => None,
+        }
     }
 
     /// The rejections placed at `turn`'s request.

@@ -22,6 +22,7 @@ use crate::loop_diagram::zoom::Zoom;
 use crate::loop_diagram::{
     EdgeKey, EdgeStyle, Gate, LoopDiagram, NodeId, NodeKind, Passes, Pick, Row, Variant, MID_CALL,
 };
+use crate::state::protocol::ProtocolWatch;
 
 /// The drawing's coordinate space; the SVG scales to its box.
 const WIDTH: f64 = 1120.0;
@@ -240,6 +241,12 @@ pub fn LoopDiagramView(
     /// drawn" shows the drawing full screen. Without it, no such button.
     #[prop(optional, into)]
     on_full_screen: Option<Callback<()>>,
+    /// "but Anthropic Messages would refuse turn 2" when the run drawn
+    /// ended `done` with requests a provider would refuse (the stop
+    /// banner's verdict): the exit's caption says it beside `done`.
+    /// Without it (a comparison's columns), the caption does not.
+    #[prop(optional, into)]
+    refusal: Option<Signal<Option<String>>>,
 ) -> impl IntoView {
     // The drawing is built again only when the limits or the context window
     // change (a new run under others): its shape, notes and labels come
@@ -313,10 +320,15 @@ pub fn LoopDiagramView(
             if let Some(exit) = d.exit() {
                 let class = format!("loop-caption loop-exit-reason {}", tone_class(exit.tone));
                 let status = exit.status.as_str();
+                let refused = refusal
+                    .and_then(|r| r.get())
+                    .filter(|_| exit.status == Status::Done)
+                    .map(|words| format!(" — {words}"));
+                let is_refused = refused.is_some().then_some("true");
                 view! {
-                    <p class=class data-status=status>
+                    <p class=class data-status=status data-refused=is_refused>
                         <span class="loop-icon" aria-hidden="true">{exit.tone.icon()}</span>
-                        " Ended at " <code>{status}</code> " (" {exit.tone.label()} "): "
+                        " Ended at " <code>{status}</code> {refused} " (" {exit.tone.label()} "): "
                         {exit.reason.clone()}
                     </p>
                 }
@@ -734,6 +746,10 @@ fn LoopPanel(
     on_pick_scenario: Callback<&'static str>,
 ) -> impl IntoView {
     let diagram = RwSignal::new(LoopDiagram::default());
+    // The stop banner's protocol verdict on the run in view, for the exit.
+    let protocol = use_context::<ProtocolWatch>();
+    let refusal =
+        Signal::derive(move || protocol.and_then(|watch| watch.done_but_refused(Status::Done)));
     // (run shown, events observed): a new run, or a log that shrank, is
     // rebuilt from the start; otherwise only the new events are observed.
     // Events are observed as they come but drawn at most once a frame: a
@@ -855,6 +871,7 @@ fn LoopPanel(
             <ZoomPan zoom>
                 <LoopDiagramView
                     diagram=diagram
+                    refusal=refusal
                     on_select_node=Callback::new(show_node)
                     on_select_edge=Callback::new(show_edge)
                     on_pick_scenario=on_pick_scenario
