@@ -44,6 +44,7 @@
 
 mod body;
 mod mcp;
+mod prepare;
 
 use std::cell::{Cell, RefCell};
 use std::convert::Infallible;
@@ -52,7 +53,6 @@ use std::rc::Rc;
 
 use bytes::Bytes;
 use futures::stream::{self, StreamExt};
-use harness::message::{Message, Role};
 use harness::model::{
     estimate_tokens, ModelClient, ModelError, ModelErrorKind, ModelRequest, ModelResponse,
 };
@@ -61,7 +61,7 @@ use harness::runtime::TokioRuntime;
 use harness::scenario::ModelConfig;
 use harness::scripted::{script_index, ScriptedModel, ScriptedResponse};
 use harness::wire::encode::{self, Meta};
-use harness::wire::{check_body, Provider};
+use harness::wire::Provider;
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt, Full, StreamBody};
 use hyper::body::{Frame, Incoming};
@@ -404,70 +404,36 @@ impl Server {
                 return bad(&format!("the request body could not be read: {why}"))
             }
         };
-        let body: Value = match serde_json::from_slice(&bytes) {
-            Ok(body @ Value::Object(_)) => body,
-            Ok(_) => return bad("the request body must be a JSON object"),
-            Err(err) => return bad(&format!("the request body is not valid JSON: {err}")),
+        let prepared = match prepare::prepare(provider, bytes).await {
+            Ok(prepared) => prepared,
+            Err(answer) => return *answer,
         };
-        if let Some(message) = provider.missing_field(&body) {
-            return bad(message);
-        }
-        let model_name = body
-            .get("model")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let history = match provider.parse_request(&body) {
-            Ok(history) => history,
-            Err(error) => return bad(&error.to_string()),
-        };
-        if let Some(violation) = check_body(provider, &body).into_iter().next() {
-            let mut answer = Answer::error(
-                provider,
-                StatusCode::BAD_REQUEST,
-                &violation.message,
-                "protocol violation",
-            );
-            if provider != Provider::Anthropic {
-                // OpenAI names the offending parameter.
-                let mut error = encode::error_body(provider, 400, &violation.message);
-                error["error"]["param"] = json!(violation.path);
-                answer.body = Bytes::from(error.to_string());
-            }
-            return answer;
-        }
-        let stream = body.get("stream").and_then(Value::as_bool) == Some(true);
-        let max_output_tokens = provider
-            .max_output_tokens(&body)
-            .map_or(4096, |n| u32::try_from(n).unwrap_or(u32::MAX));
-        let assistant_turns = history
-            .messages
-            .iter()
-            .filter(|m| m.role == Role::Assistant)
-            .count();
-        let input_chars = history.system.len()
-            + history
-                .messages
-                .iter()
-                .map(Message::char_len)
-                .sum::<usize>()
-            + history
-                .tools
-                .iter()
-                .map(|t| t.name.len() + t.description.len() + t.input_schema.to_string().len())
-                .sum::<usize>();
+        let history = &prepared.history;
         let model_request = ModelRequest {
-            turn: u32::try_from(assistant_turns + 1).unwrap_or(u32::MAX),
+            turn: u32::try_from(prepared.assistant_turns + 1).unwrap_or(u32::MAX),
             system: &history.system,
             messages: &history.messages,
             tools: &history.tools,
-            max_output_tokens,
-            estimated_input_tokens: estimate_tokens(input_chars),
+            max_output_tokens: prepared.max_output_tokens,
+            estimated_input_tokens: estimate_tokens(prepared.input_chars),
         };
-        let (result, note) = self.answer(model_request, assistant_turns == 0).await;
-        match result {
-            Ok(response) => self.encode(provider, &response, model_name, stream, note),
+        let (result, note) = self
+            .answer(model_request, prepared.assistant_turns == 0)
+            .await;
+        let answer = match result {
+            Ok(response) => self.encode(
+                provider,
+                &response,
+                &prepared.model_name,
+                prepared.stream,
+                note,
+            ),
             Err(error) => error_answer(provider, &error, note),
-        }
+        };
+        // Freeing a history of tens of thousands of messages takes a while
+        // too: on a worker, not where other connections wait.
+        tokio::task::spawn_blocking(move || drop(prepared));
+        answer
     }
 
     /// The model's answer, and which one it was for the log.

@@ -40,6 +40,9 @@ pub async fn read(mut body: Incoming) -> Result<Bytes, BodyError> {
             return Err(BodyError::TooLarge);
         }
         kept.extend_from_slice(&data);
+        // A large body arrives faster than it is read: without a pause the
+        // serving thread would read it all before any other connection's turn.
+        tokio::task::yield_now().await;
     }
     Ok(kept.freeze())
 }
