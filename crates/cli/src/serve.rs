@@ -42,6 +42,7 @@
 //!   or `http://localhost:*` is echoed, anything else gets `*`) and exposes
 //!   `retry-after`.
 
+mod accept;
 mod body;
 mod mcp;
 mod prepare;
@@ -182,25 +183,40 @@ async fn listen(server: Rc<Server>, port: u16) -> Result<(), String> {
         let _ = writeln!(stdout, "listening on http://127.0.0.1:{}", bound.port());
         let _ = stdout.flush();
     }
+    let open = accept::OpenConnections::default();
+    let mut failures = accept::AcceptFailures::default();
     loop {
         let (stream, _) = match listener.accept().await {
-            Ok(accepted) => accepted,
+            Ok(accepted) => {
+                failures.accepted();
+                accepted
+            }
             Err(err) => {
                 // E.g. too many open files: keep serving the others.
-                eprintln!("accept failed: {err}");
+                failures.failed(&err).await;
                 continue;
             }
         };
         let server = server.clone();
+        let served = open.enter();
         tokio::task::spawn_local(async move {
+            let busy = served.is_none();
             let service = hyper::service::service_fn(move |request| {
                 let server = server.clone();
-                async move { Ok::<_, Infallible>(server.handle(request).await) }
+                async move {
+                    Ok::<_, Infallible>(if busy {
+                        server.too_busy(request).await
+                    } else {
+                        server.handle(request).await
+                    })
+                }
             });
             // A client that hangs up mid-request is its own business.
             let _ = hyper::server::conn::http1::Builder::new()
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
+            // Counted until here: the connection's place is free again.
+            drop(served);
         });
     }
 }
@@ -306,6 +322,18 @@ impl Server {
             pace_ms,
             mcp: None,
         }
+    }
+
+    /// A request on a connection past the cap: its body is read (and
+    /// dropped) so that the client reads the 503 rather than a reset.
+    async fn too_busy(&self, request: Request<Incoming>) -> Response<Body> {
+        let origin = request
+            .headers()
+            .get(header::ORIGIN)
+            .and_then(|o| o.to_str().ok())
+            .map(str::to_string);
+        let _ = body::read(request.into_body()).await;
+        respond(accept::too_busy(), origin.as_deref(), 0)
     }
 
     async fn handle(&self, request: Request<Incoming>) -> Response<Body> {
