@@ -17,6 +17,9 @@ pub struct CancelToken {
 #[derive(Default)]
 struct State {
     cancelled: bool,
+    /// The signal that pressed Stop ("SIGTERM"), when a process got one
+    /// rather than a person pressing the button.
+    signal: Option<String>,
     wakers: Vec<Waker>,
 }
 
@@ -34,6 +37,18 @@ impl CancelToken {
         for waker in wakers {
             waker.wake();
         }
+    }
+
+    /// Stop pressed by a signal the process received: the run's reason
+    /// names it instead of "the user".
+    pub fn cancel_by_signal(&self, signal: &str) {
+        self.state.borrow_mut().signal = Some(signal.to_string());
+        self.cancel();
+    }
+
+    /// The signal that pressed Stop, if one did.
+    pub fn signal(&self) -> Option<String> {
+        self.state.borrow().signal.clone()
     }
 
     pub fn is_cancelled(&self) -> bool {

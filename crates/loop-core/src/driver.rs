@@ -108,7 +108,7 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
             }
         }
         if env.cancel.is_cancelled() {
-            run.cancel(now());
+            run.cancel_by_signal(env.cancel.signal(), now());
         }
         if let Some(stepper) = env.stepper {
             run.set_step_mode(stepper.step_mode());
@@ -139,7 +139,7 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
                     Raced::Done(Err(error)) => run.feed_model_error(error, now()),
                     Raced::TimedOut => run.feed_model_timeout(now()),
                     Raced::Deadline => run.feed_deadline(now()),
-                    Raced::Cancelled => run.cancel(now()),
+                    Raced::Cancelled => run.cancel_by_signal(env.cancel.signal(), now()),
                 }
             }
             Step::RunTool(invocation) => {
@@ -158,7 +158,7 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
                     Raced::Done(result) => run.feed_tool_output(result, now()),
                     Raced::TimedOut => run.feed_tool_timeout(now()),
                     Raced::Deadline => run.feed_deadline(now()),
-                    Raced::Cancelled => run.cancel(now()),
+                    Raced::Cancelled => run.cancel_by_signal(env.cancel.signal(), now()),
                 }
             }
             Step::AwaitApproval(mut request) => {
@@ -181,7 +181,7 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
                             break;
                         }
                         Raced::Cancelled => {
-                            run.cancel(now());
+                            run.cancel_by_signal(env.cancel.signal(), now());
                             break;
                         }
                     }
@@ -190,7 +190,7 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
             Step::Sleep { ms } => match race(env.runtime.sleep(ms), None, deadline_in, env).await {
                 Raced::Done(()) => run.feed_slept(now()),
                 Raced::TimedOut | Raced::Deadline => run.feed_deadline(now()),
-                Raced::Cancelled => run.cancel(now()),
+                Raced::Cancelled => run.cancel_by_signal(env.cancel.signal(), now()),
             },
             Step::Paused(before) => {
                 let Some(stepper) = env.stepper else {
@@ -209,7 +209,7 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
                     let answered = until_cancelled(stepper.wait(&pause), env).await;
                     paused_ms.set(paused_ms.get() + (env.runtime.now_ms() - held_since).max(0.0));
                     let Some(resume) = answered else {
-                        run.cancel(now());
+                        run.cancel_by_signal(env.cancel.signal(), now());
                         break;
                     };
                     match PersonAnswer::fitting(&pause.before, resume) {

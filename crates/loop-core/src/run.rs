@@ -936,12 +936,19 @@ impl Run {
 
     /// The user stopped the run.
     pub fn cancel(&mut self, now_ms: f64) {
+        self.cancel_by_signal(None, now_ms);
+    }
+
+    /// The run was stopped: by a person (`None`), or by the signal a
+    /// command-line run received ("SIGTERM"), which its reason names.
+    pub fn cancel_by_signal(&mut self, signal: Option<String>, now_ms: f64) {
         if matches!(self.phase, Phase::Finished(_)) {
             return;
         }
         let cause = StopCause::Cancelled {
             turns: self.turns,
             during: self.activity(),
+            signal,
         };
         self.finish(cause, now_ms);
     }

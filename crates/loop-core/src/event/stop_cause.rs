@@ -268,6 +268,10 @@ pub enum StopCause {
     Cancelled {
         turns: u32,
         during: Activity,
+        /// The signal that stopped a command-line run ("SIGTERM"); absent
+        /// when a person pressed Stop.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        signal: Option<String>,
     },
     /// The harness's window check: the next request would not fit.
     ContextLimit {
@@ -518,9 +522,18 @@ impl fmt::Display for StopCause {
                 f,
                 "the model request for turn {turn} failed: {error} ({retries})"
             ),
-            StopCause::Cancelled { turns, during } => write!(
+            StopCause::Cancelled {
+                turns,
+                during,
+                signal,
+            } => write!(
                 f,
-                "stopped by the user after {turns} turn{} ({during})",
+                "stopped by {} after {turns} turn{} ({during})",
+                match signal.as_deref() {
+                    None => "the user".to_string(),
+                    Some("SIGINT") => "SIGINT (Ctrl+C)".to_string(),
+                    Some(other) => other.to_string(),
+                },
                 if *turns == 1 { "" } else { "s" }
             ),
             StopCause::ContextLimit {
@@ -704,6 +717,7 @@ mod tests {
         let one = StopCause::Cancelled {
             turns: 1,
             during: Activity::WaitingForModel { turn: 1 },
+            signal: None,
         };
         assert_eq!(
             one.to_string(),
@@ -712,11 +726,40 @@ mod tests {
         let none = StopCause::Cancelled {
             turns: 0,
             during: Activity::BetweenTurns { next_turn: 1 },
+            signal: None,
         };
         assert_eq!(
             none.to_string(),
             "stopped by the user after 0 turns (between turns, before turn 1)"
         );
+    }
+
+    #[test]
+    fn a_run_stopped_by_a_signal_names_it() {
+        let stopped = |signal: &str| StopCause::Cancelled {
+            turns: 2,
+            during: Activity::BetweenTurns { next_turn: 3 },
+            signal: Some(signal.to_string()),
+        };
+        assert_eq!(
+            stopped("SIGTERM").to_string(),
+            "stopped by SIGTERM after 2 turns (between turns, before turn 3)"
+        );
+        assert_eq!(
+            stopped("SIGINT").to_string(),
+            "stopped by SIGINT (Ctrl+C) after 2 turns (between turns, before turn 3)"
+        );
+        let json = serde_json::to_value(stopped("SIGTERM")).unwrap();
+        assert_eq!(json["signal"], "SIGTERM");
+        let by_person = StopCause::Cancelled {
+            turns: 2,
+            during: Activity::BetweenTurns { next_turn: 3 },
+            signal: None,
+        };
+        assert!(serde_json::to_value(by_person)
+            .unwrap()
+            .get("signal")
+            .is_none());
     }
 
     #[test]

@@ -30,13 +30,21 @@ enum StopPoint {
 /// The replay's own Stop button, and where the recording says to press it.
 pub(super) struct RecordedStop {
     point: Option<StopPoint>,
+    /// The signal that stopped the recorded run ("SIGTERM"), pressed again
+    /// so the replay's reason names it too.
+    signal: Option<String>,
     token: CancelToken,
 }
 
 impl RecordedStop {
     pub fn of(record: &Record) -> Self {
+        let signal = match record.outcome().and_then(|o| o.cause.as_ref()) {
+            Some(StopCause::Cancelled { signal, .. }) => signal.clone(),
+            _ => None,
+        };
         RecordedStop {
             point: stop_point(record),
+            signal,
             token: CancelToken::new(),
         }
     }
@@ -83,8 +91,10 @@ impl RecordedStop {
     }
 
     fn press_if(&self, here: bool) -> bool {
-        if here {
-            self.token.cancel();
+        match (&self.signal, here) {
+            (Some(signal), true) => self.token.cancel_by_signal(signal),
+            (None, true) => self.token.cancel(),
+            (_, false) => {}
         }
         here
     }
