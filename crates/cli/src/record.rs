@@ -2,6 +2,9 @@
 //! continuing one from a step under an edited scenario. Reading a record and
 //! choosing the scenario to play it with are shared with `replay.rs`.
 
+pub mod cut_off;
+pub mod writer;
+
 use std::path::Path;
 use std::process::ExitCode;
 use std::rc::Rc;
@@ -40,10 +43,25 @@ impl RecordError {
     }
 }
 
+/// Reads a record, a killed run's too: a replay, a fork or an export
+/// works from the events it holds, and stderr says where the run was cut
+/// off (the record's status is then not the run's end).
 pub fn read_record_file(path: &Path) -> Result<Record, RecordError> {
+    let (record, cut) = read_possibly_cut(path)?;
+    if let Some(cut) = cut {
+        eprintln!("note: {}: {cut}", path.display());
+    }
+    Ok(record)
+}
+
+/// The record, and where its run was cut off, if it was.
+fn read_possibly_cut(path: &Path) -> Result<(Record, Option<String>), RecordError> {
     let text = crate::source::read_text(path)
         .map_err(|err| RecordError::Unreadable(crate::io_problem(&err)))?;
-    Record::from_jsonl(&text).map_err(RecordError::Invalid)
+    let (whole, cut_line) = cut_off::whole_lines(&text);
+    let record = Record::from_jsonl(whole).map_err(RecordError::Invalid)?;
+    let cut = cut_off::cut_off_sentence(&record, cut_line);
+    Ok((record, cut))
 }
 
 fn read_record(path: &Path) -> Result<Record, ExitCode> {
@@ -72,9 +90,12 @@ fn scenario_for(
 }
 
 pub fn show_command(args: &ShowArgs) -> ExitCode {
-    let record = match read_record(&args.record) {
-        Ok(record) => record,
-        Err(code) => return code,
+    let (record, cut) = match read_possibly_cut(&args.record) {
+        Ok(read) => read,
+        Err(error) => {
+            eprintln!("agent-loop: {}", error.with_path(&args.record));
+            return ExitCode::from(2);
+        }
     };
     if let Some(scenario) = &record.scenario {
         println!("scenario: {} — {}", scenario.name, scenario.task);
@@ -82,8 +103,8 @@ pub fn show_command(args: &ShowArgs) -> ExitCode {
     for event in &record.events {
         trace::print(event);
     }
-    if record.outcome().is_none() {
-        println!("(the recording ends before run_finished: the run was cut off)");
+    if let Some(cut) = cut {
+        println!("({cut}; the record ends before run_finished)");
     }
     let facts = harness::facts::confirmed(&record.events);
     if !facts.is_empty() {

@@ -80,9 +80,20 @@ pub fn run_command(args: &RunArgs) -> ExitCode {
     // fails to run, and says why.
     let shape = RequestShape::of(&scenario).ok();
     let jsonl = args.jsonl;
+    // Written as the run goes, so a killed run keeps every event up to then.
+    let mut record = match &args.record {
+        Some(path) => match crate::record::writer::RecordWriter::create(path, &scenario) {
+            Ok(writer) => Some(writer),
+            Err(code) => return code,
+        },
+        None => None,
+    };
     let mut recorded = Vec::new();
     let mut refusal = None;
     let mut on_event = |event: &RunEvent| {
+        if let Some(record) = record.as_mut() {
+            record.append(event);
+        }
         recorded.push(event.clone());
         if let EventKind::RunFinished(outcome) = &event.kind {
             refusal = shape.as_ref().and_then(|shape| {
@@ -101,6 +112,7 @@ pub fn run_command(args: &RunArgs) -> ExitCode {
     let cancel = CancelToken::new();
     let options = RunOptions {
         cancel: cancel.clone(),
+        stepper: Some(stop::BETWEEN_STEPS),
         ..RunOptions::default()
     };
     let outcome = match args.provider {
@@ -148,20 +160,8 @@ pub fn run_command(args: &RunArgs) -> ExitCode {
         }
     };
     crate::mcp::send_pending(&runtime, local);
-    if let Some(path) = &args.record {
-        let record = harness::replay::Record {
-            scenario: Some(scenario.clone()),
-            events: recorded,
-            forked_at: None,
-        };
-        if let Err(err) = std::fs::write(path, record.to_jsonl()) {
-            eprintln!(
-                "agent-loop: cannot write the record to {}: {}",
-                path.display(),
-                crate::io_problem(&err)
-            );
-            return ExitCode::from(2);
-        }
+    if let Some(Err(code)) = record.map(|record| record.finish()) {
+        return code;
     }
     match outcome {
         Ok(outcome) if outcome.status == Status::Done => match refusal {
@@ -205,6 +205,7 @@ fn run_collecting(
     let cancel = CancelToken::new();
     let options = RunOptions {
         cancel: cancel.clone(),
+        stepper: Some(stop::BETWEEN_STEPS),
         ..RunOptions::default()
     };
     let mut on_event = |event: &RunEvent| events.push(event.clone());
@@ -306,13 +307,24 @@ fn check_what_is_not_a_scenario(source: &str) -> Option<ExitCode> {
         // A scenario's own loader says what is wrong with anything else.
         Kind::Event | Kind::Otlp | Kind::Response => return None,
     }
-    let record = match harness::replay::Record::from_jsonl(&text) {
+    // A killed run's record is checked as far as it was written.
+    let (whole, cut_line) = crate::record::cut_off::whole_lines(&text);
+    let record = match harness::replay::Record::from_jsonl(whole) {
         Ok(record) => record,
         Err(why) => {
             eprintln!("agent-loop: {source}: {why}");
             return Some(ExitCode::from(2));
         }
     };
+    // What follows a cut-off run's last request was never sent: a call left
+    // without its result there is the cut, not a history a provider refuses.
+    let mut events = record.events.as_slice();
+    if let Some(cut) = crate::record::cut_off::cut_off_sentence(&record, cut_line) {
+        let sent = crate::record::cut_off::up_to_last_request(events);
+        let last = sent.last().map_or(0, |e| e.seq);
+        eprintln!("note: {source}: {cut}; its requests are checked, up to the last it sent (event {last})");
+        events = sent;
+    }
     // A bare trace holds no scenario: its history is checked without a
     // system prompt or tool definitions.
     let shape = match &record.scenario {
@@ -329,7 +341,7 @@ fn check_what_is_not_a_scenario(source: &str) -> Option<ExitCode> {
         },
     };
     println!("{source}: a run record; its history as recorded:");
-    let (report, violations) = wire::check_report(&shape, &record.events);
+    let (report, violations) = wire::check_report(&shape, events);
     print!("{report}");
     Some(if violations == 0 {
         ExitCode::SUCCESS

@@ -36,7 +36,7 @@ fn a_run_stopped_with_ctrl_c_replays_cancelled_and_passes() {
     assert_eq!(output.status.code(), Some(0), "{text}{}", stderr(&output));
     assert!(
         text.starts_with(
-            "✓ status: ended cancelled, as recorded: stopped by the user after 2 turns (while waiting for the model in turn 2)\n"
+            "✓ status: ended cancelled, as recorded: stopped by SIGINT (Ctrl+C) after 2 turns (while waiting for the model in turn 2)\n"
         ),
         "{text}"
     );
