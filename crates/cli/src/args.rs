@@ -159,7 +159,8 @@ pub struct RunArgs {
     /// Print one JSON event a line, `run_finished` last, instead of the readable trace
     #[arg(long)]
     pub jsonl: bool,
-    /// Also write the scenario and the trace to this file, which `show`, `replay` and `fork` read
+    /// Also write the scenario and the trace to this file, which `show`, `replay` and `fork` read;
+    /// each event is written as it happens, and Ctrl+C or SIGTERM ends the run `cancelled` with the file complete
     #[arg(long, value_name = "OUT.jsonl")]
     pub record: Option<PathBuf>,
     /// Exit 0 for a run that ends `done` even though a provider would refuse
