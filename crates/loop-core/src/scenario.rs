@@ -155,10 +155,14 @@ pub struct Problem {
 
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The path names keys from the file and the message may quote its
+        // values: neither reaches the screen with a raw control character.
+        let message = crate::error::plain(&self.message);
         if self.path.is_empty() {
-            f.write_str(&self.message)
+            f.write_str(&message)
         } else {
-            write!(f, "{}: {}", self.path, self.message)
+            let path = crate::error::escaped(&self.path, false);
+            write!(f, "{}: {message}", crate::error::plain(&path))
         }
     }
 }

@@ -9,9 +9,9 @@ use crate::provider::UrlProblem;
 use crate::scenario::Problem;
 use crate::wire::BodyError;
 
-use loop_core::error::joined;
 /// Who can put an error right: the core's answer, shared by every layer.
 pub use loop_core::error::FixedBy;
+use loop_core::error::{joined, write_plain};
 
 /// Why a request body, or a response to the run in view, is not a run.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,8 +61,16 @@ impl From<BodyError> for TranscriptError {
 
 impl fmt::Display for TranscriptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_plain(f, |f| self.words(f))
+    }
+}
+
+impl TranscriptError {
+    /// The sentence, before [`write_plain`] escapes and bounds what it
+    /// quotes from the file.
+    fn words(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TranscriptError::Body(error) => error.fmt(f),
+            TranscriptError::Body(error) => fmt::Display::fmt(error, f),
             TranscriptError::NoMessages => {
                 f.write_str("the body has no messages: there is no conversation to read")
             }
@@ -128,6 +136,14 @@ impl OtlpError {
 
 impl fmt::Display for OtlpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_plain(f, |f| self.words(f))
+    }
+}
+
+impl OtlpError {
+    /// The sentence, before [`write_plain`] escapes and bounds what it
+    /// quotes from the file.
+    fn words(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             OtlpError::NoSpans => f.write_str(
                 "no spans found: an OTLP/JSON trace has resourceSpans[].scopeSpans[].spans[]",
@@ -184,6 +200,14 @@ impl SendError {
 
 impl fmt::Display for SendError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_plain(f, |f| self.words(f))
+    }
+}
+
+impl SendError {
+    /// The sentence, before [`write_plain`] escapes and bounds what it
+    /// quotes from the file.
+    fn words(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SendError::NotAnEndpoint(why) => write!(f, "the endpoint is not a URL: {why}"),
             SendError::PartlyRejected {

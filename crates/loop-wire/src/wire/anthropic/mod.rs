@@ -272,10 +272,11 @@ pub fn parse_request(body: &Value) -> Result<WireHistory, BodyError> {
         let role = match str_at(item, "role") {
             Some("user") => Role::User,
             Some("assistant") => Role::Assistant,
-            other => {
-                return Err(BodyError::shape(
+            _ => {
+                return Err(BodyError::role(
                     format!("messages.{n}.role"),
-                    format!("unexpected {other:?}"),
+                    item.get("role"),
+                    &["user", "assistant"],
                 ))
             }
         };

@@ -265,10 +265,11 @@ pub fn parse_request(body: &Value) -> Result<WireHistory, BodyError> {
                 })],
             ),
             Some("assistant") => (Role::Assistant, assistant_blocks(item)),
-            other => {
-                return Err(BodyError::shape(
+            _ => {
+                return Err(BodyError::role(
                     format!("messages[{n}].role"),
-                    format!("unexpected {other:?}"),
+                    item.get("role"),
+                    &["system", "developer", "user", "assistant", "tool"],
                 ))
             }
         };
