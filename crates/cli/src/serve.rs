@@ -71,8 +71,6 @@ use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
 
-use body::{BodyError, MAX_BODY_BYTES};
-
 /// Headers a browser adapter or an SDK sends, allowed in every preflight.
 const ALLOWED_HEADERS: &[&str] = &[
     "content-type",
@@ -213,6 +211,8 @@ async fn listen(server: Rc<Server>, port: u16) -> Result<(), String> {
             });
             // A client that hangs up mid-request is its own business.
             let _ = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(body::READ_TIME)
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
             // Counted until here: the connection's place is free again.
@@ -410,26 +410,11 @@ impl Server {
     }
 
     async fn model_request(&self, provider: Provider, request: Request<Incoming>) -> Answer {
-        let bad = |message: &str| {
-            Answer::error(
-                provider,
-                StatusCode::BAD_REQUEST,
-                message,
-                "invalid request",
-            )
-        };
         let bytes = match body::read(request.into_body()).await {
             Ok(bytes) => bytes,
-            Err(BodyError::TooLarge) => {
-                return Answer::error(
-                    provider,
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    &format!("the request body is larger than {MAX_BODY_BYTES} bytes"),
-                    "too large",
-                )
-            }
-            Err(BodyError::Unreadable(why)) => {
-                return bad(&format!("the request body could not be read: {why}"))
+            Err(error) => {
+                let (status, message) = error.refusal();
+                return Answer::error(provider, status, &message, "body refused");
             }
         };
         let prepared = match prepare::prepare(provider, bytes).await {

@@ -165,3 +165,58 @@ fn out_of_file_descriptors_it_pauses_logs_once_a_second_and_recovers() {
     );
     assert!(recovered.is_some(), "no answer once the connections closed");
 }
+
+/// Sends `partial` and waits for the server's answer or close: what it
+/// sent back, and after how long.
+fn stalled(port: u16, partial: &str) -> (String, Duration) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let started = Instant::now();
+    stream.write_all(partial.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    (
+        String::from_utf8_lossy(&raw).into_owned(),
+        started.elapsed(),
+    )
+}
+
+#[test]
+fn a_client_that_stops_sending_headers_is_let_go_after_10_s() {
+    let server = serve("slow-headers", &scenario());
+    let (reply, after) = stalled(
+        server.port,
+        &format!(
+            "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n",
+            server.port
+        ),
+    );
+    assert!(
+        after >= Duration::from_secs(9) && after < Duration::from_secs(20),
+        "closed after {after:?}: {reply}"
+    );
+    assert_eq!(chat(server.port).status, 200, "the server goes on");
+}
+
+#[test]
+fn a_body_that_stops_arriving_is_answered_408_after_10_s() {
+    let server = serve("slow-body", &scenario());
+    let (reply, after) = stalled(
+        server.port,
+        &format!(
+            "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"model\": ",
+            server.port
+        ),
+    );
+    assert!(
+        after >= Duration::from_secs(9) && after < Duration::from_secs(20),
+        "answered after {after:?}: {reply}"
+    );
+    assert!(reply.starts_with("HTTP/1.1 408 "), "{reply}");
+    assert!(
+        reply.contains("the request body did not arrive within 10 s"),
+        "{reply}"
+    );
+}

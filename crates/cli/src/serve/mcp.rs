@@ -35,7 +35,7 @@ use hyper::body::Incoming;
 use hyper::{Method, Request, StatusCode};
 use serde_json::{json, Value};
 
-use super::body::{self, BodyError, MAX_BODY_BYTES};
+use super::body;
 use super::{allowed_origin, Answer};
 
 /// `/mcp`: the tools' server, and the answers held for clients to fetch
@@ -192,16 +192,7 @@ pub async fn answer(
     let body = match body::read(request.into_body()).await {
         Ok(bytes) => bytes,
         Err(error) => {
-            let (status, message) = match error {
-                BodyError::TooLarge => (
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    format!("the request body is larger than {MAX_BODY_BYTES} bytes"),
-                ),
-                BodyError::Unreadable(why) => (
-                    StatusCode::BAD_REQUEST,
-                    format!("the request body could not be read: {why}"),
-                ),
-            };
+            let (status, message) = error.refusal();
             return Answer::json(
                 status,
                 &jsonrpc::error(&Value::Null, -32000, &message, None),
