@@ -254,3 +254,28 @@ fn a_record_cut_mid_line_is_read_up_to_its_last_whole_event() {
     assert!(stderr(&checked).contains(&sentence), "{}", stderr(&checked));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A run SIGTERM stopped between two steps cannot be replayed to the same
+/// Stop (a replay presses Stop only where a person could: at a pause, or
+/// while the model or an approval is awaited); the replay says so, naming
+/// the signal rather than a person.
+#[test]
+fn a_replay_of_a_run_stopped_by_sigterm_names_the_signal() {
+    let dir = temp_dir("replay");
+    let scenario = endless(&dir);
+    let record = dir.join("run.jsonl");
+    assert_eq!(run_and_kill(&scenario, &record, "TERM", 50), Some(3));
+    let replayed = agent_loop(&["replay", record.to_str().unwrap()]);
+    let text = stdout(&replayed);
+    assert_eq!(replayed.status.code(), Some(3), "{}", stderr(&replayed));
+    let status = text
+        .lines()
+        .find(|l| l.starts_with("✗ status:"))
+        .unwrap_or_default();
+    assert!(
+        status.contains("; SIGTERM stopped the recorded run between turns, before turn ")
+            && status.ends_with(", a moment a replay cannot press Stop at"),
+        "{status}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -151,14 +151,14 @@ fn stopped_before_start(events: &[RunEvent]) -> Option<String> {
 }
 
 /// Why a replay of `record` cannot end as the recording did, when a person
-/// stopped it at a moment a replay cannot press Stop at.
+/// (or a signal) stopped it at a moment a replay cannot press Stop at.
 pub(super) fn why_not(record: &Record) -> Option<String> {
-    let Some(StopCause::Cancelled { during, .. }) = record.outcome()?.cause.as_ref() else {
+    let Some(StopCause::Cancelled { during, signal, .. }) = record.outcome()?.cause.as_ref() else {
         return None;
     };
+    // A command-line run is stopped by a signal, not by a person.
+    let who = signal.as_deref().unwrap_or("a person");
     stop_point(record).is_none().then(|| {
-        format!(
-            "a person stopped the recorded run {during}, a moment a replay cannot press Stop at"
-        )
+        format!("{who} stopped the recorded run {during}, a moment a replay cannot press Stop at")
     })
 }
