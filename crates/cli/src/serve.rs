@@ -41,6 +41,15 @@
 //! - CORS: every answer allows the page's origin (any `http://127.0.0.1:*`
 //!   or `http://localhost:*` is echoed, anything else gets `*`) and exposes
 //!   `retry-after`.
+//! - Under load and faults (`serve/accept.rs`, `serve/body.rs`): each
+//!   connection is its own task, and a body is parsed and checked on a
+//!   worker thread (`serve/prepare.rs`), so a large request does not hold up
+//!   small ones; at most 256 connections are served at once (past them,
+//!   503 with `Retry-After`); headers and body must each arrive within 10 s
+//!   (else the connection is closed, or 408); a body past 32 MiB is 413,
+//!   the rest of it read and dropped so the client reads the answer; a
+//!   failing accept (too many open files) is retried after a pause, with
+//!   one log line a second.
 
 mod accept;
 mod body;
