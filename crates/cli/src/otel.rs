@@ -7,6 +7,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use harness::error::{one_line, plain};
 use harness::import::{Import, ImportError, KINDS_READ};
 use harness::otel::to_otlp;
 use harness::transcript::Transcript;
@@ -81,7 +82,7 @@ pub fn import_command(args: &ImportArgs) -> ExitCode {
     };
     eprintln!("read {events} events from {shown} ({from})");
     for note in &imported.notes {
-        eprintln!("note: {note}");
+        eprintln!("note: {}", plain(note));
     }
     write_out(args.out.as_deref(), &imported.record.to_jsonl())
 }
@@ -98,9 +99,10 @@ fn import_request_body(path: &Path, transcript: Transcript, out: Option<&Path>) 
         transcript.record.events.len()
     );
     for lost in &transcript.lost {
-        eprintln!("not kept: {lost}");
+        eprintln!("not kept: {}", plain(lost));
     }
     for name in &transcript.undeclared {
+        let name = one_line(name);
         eprintln!("note: {name} is called in the conversation but the body does not declare it; the scenario answers its calls from the recorded results and does not offer it to the model");
     }
     if transcript.refused.is_empty() {
@@ -109,9 +111,13 @@ fn import_request_body(path: &Path, transcript: Transcript, out: Option<&Path>) 
     for violation in &transcript.refused {
         eprintln!(
             "✗ {label} would refuse this body: HTTP 400 {}",
-            violation.message
+            plain(&violation.message)
         );
-        eprintln!("  at {} ({})", violation.path, violation.place);
+        eprintln!(
+            "  at {} ({})",
+            plain(&violation.path),
+            plain(&violation.place.to_string())
+        );
     }
     let code = write_out(out, &transcript.record.to_jsonl());
     if code == ExitCode::SUCCESS && !transcript.refused.is_empty() {

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::rc::Rc;
 
+use harness::error::plain;
 use harness::replay::{replay, Assertions, Record, ReplayReport};
 use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;
@@ -259,7 +260,8 @@ impl Replayer {
         };
         for result in &report.results {
             let mark = if result.passed { "✓" } else { "✗" };
-            println!("{mark} {}: {}", result.name, result.detail);
+            // A detail quotes recorded and current tool results: escaped.
+            println!("{mark} {}: {}", result.name, plain(&result.detail));
         }
         match report.first_failure() {
             None => {
@@ -269,7 +271,8 @@ impl Replayer {
             Some(failure) => {
                 eprintln!(
                     "replay failed: first difference: {}: {}",
-                    failure.name, failure.detail
+                    failure.name,
+                    plain(&failure.detail)
                 );
                 ExitCode::from(3)
             }

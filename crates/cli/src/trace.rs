@@ -1,13 +1,18 @@
 //! The human-readable trace: one or two lines per event, for a terminal.
 
 use harness::approval::{Decider, DecisionKind};
+use harness::error::plain;
 use harness::event::{EventKind, RunEvent, Validation};
 use harness::message::ContentBlock;
 use harness::run::usd;
 
+/// Prints `event`'s lines. A line quotes the scenario's and the model's
+/// text, which come from a file: each is shown with its control characters
+/// escaped (an escape sequence in a task does not recolour the terminal)
+/// and cut to a readable length.
 pub fn print(event: &RunEvent) {
     for line in lines(event) {
-        println!("{line}");
+        println!("{}", plain(&line));
     }
 }
 
@@ -17,7 +22,7 @@ pub fn print(event: &RunEvent) {
 /// provider would not have let happen does not read as a plain "done".
 pub fn print_finished(outcome: &harness::event::Outcome, refusal: Option<&str>) {
     for line in run_finished(outcome, refusal) {
-        println!("{line}");
+        println!("{}", plain(&line));
     }
 }
 

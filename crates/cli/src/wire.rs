@@ -1,6 +1,7 @@
 //! `agent-loop wire` and `agent-loop check`: a run's requests as each
 //! provider would receive them, and the protocol checker's verdict on them.
 
+use harness::error::plain;
 use harness::event::RunEvent;
 use harness::wire::{self, Provider, RequestShape};
 use serde_json::{json, Value};
@@ -62,8 +63,13 @@ pub fn verdict(provider: Provider, violations: Vec<wire::Violation>) -> String {
             if violations.len() == 1 { "" } else { "s" }
         ));
         for v in violations {
-            report.push_str(&format!("  at {}: HTTP 400 {}\n", v.path, v.message));
-            report.push_str(&format!("    why: {}\n", v.explanation));
+            // The path and the provider's message quote the body's text.
+            report.push_str(&format!(
+                "  at {}: HTTP 400 {}\n",
+                plain(&v.path),
+                plain(&v.message)
+            ));
+            report.push_str(&format!("    why: {}\n", plain(&v.explanation)));
         }
     }
     report

@@ -212,6 +212,18 @@ pub fn escaped(text: &str, keep_lines: bool) -> String {
         .collect()
 }
 
+/// `text`, a name from a file shown without quotes (a scenario's name, a
+/// tool's): on one line, control characters escaped, cut to
+/// [`QUOTE_CHARS`] characters with the whole size said.
+pub fn one_line(text: &str) -> String {
+    let line = escaped(text, false);
+    if line.chars().count() <= QUOTE_CHARS {
+        return line;
+    }
+    let cut: String = line.chars().take(QUOTE_CHARS).collect();
+    format!("{cut}… ({} bytes in all)", text.len())
+}
+
 /// `message` as it may be shown: control characters escaped (line breaks
 /// and tabs kept) and cut to [`MESSAGE_CHARS`] characters with its whole
 /// size said, for a message built from parts that may each come from a

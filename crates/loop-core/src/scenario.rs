@@ -680,9 +680,13 @@ fn inline_tool(
 /// The nearest built-in when the name looks like a typo of one, else them all.
 fn unknown_builtin(name: &str) -> String {
     match crate::suggest::nearest(name, tools::BUILTIN_NAMES.iter().copied()) {
-        Some(close) => format!("unknown built-in tool {name:?} (did you mean `{close}`?)"),
+        Some(close) => format!(
+            "unknown built-in tool {} (did you mean `{close}`?)",
+            crate::error::quoted(name)
+        ),
         None => format!(
-            "unknown built-in tool {name:?}; the built-in tools are: {}",
+            "unknown built-in tool {}; the built-in tools are: {}",
+            crate::error::quoted(name),
             tools::BUILTIN_NAMES.join(", ")
         ),
     }

@@ -208,10 +208,14 @@ fn call_problems(at: &str, calls: &[ScriptedCall], problems: &mut Vec<(String, S
 
 fn unknown_tool(tool: &str, tools: &[&str]) -> String {
     if tools.is_empty() {
-        return format!("the scenario has no tool named {tool:?}: it has no tools");
+        return format!(
+            "the scenario has no tool named {}: it has no tools",
+            crate::error::quoted(tool)
+        );
     }
     format!(
-        "the scenario has no tool named {tool:?}{}; its tools are: {}",
+        "the scenario has no tool named {}{}; its tools are: {}",
+        crate::error::quoted(tool),
         crate::suggest::did_you_mean(tool, tools.iter().copied()),
         tools.join(", ")
     )

@@ -19,6 +19,7 @@
 
 use std::collections::HashSet;
 
+use loop_core::error::quoted;
 use serde_json::{Map, Value};
 
 use crate::message::{tool_calls_of, ContentBlock, Message, Role, ToolCall, ToolResult};
@@ -172,13 +173,13 @@ fn typed_call(i: usize, call: &TypedCall, tools: &[ToolSpec]) -> (ToolCall, Vec<
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
         let message = if names.is_empty() {
             format!(
-                "the scenario has no tool named {:?}: it has no tools",
-                call.name
+                "the scenario has no tool named {}: it has no tools",
+                quoted(&call.name)
             )
         } else {
             format!(
-                "the scenario has no tool named {:?}{}; its tools are: {}",
-                call.name,
+                "the scenario has no tool named {}{}; its tools are: {}",
+                quoted(&call.name),
                 crate::suggest::did_you_mean(&call.name, names.iter().copied()),
                 names.join(", ")
             )

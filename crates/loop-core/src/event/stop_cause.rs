@@ -504,7 +504,8 @@ impl fmt::Display for StopCause {
             ),
             StopCause::UnknownStopReason { turn, stop_reason } => write!(
                 f,
-                "the model returned an unknown stop_reason {stop_reason:?} in turn {turn}"
+                "the model returned an unknown stop_reason {} in turn {turn}",
+                crate::error::quoted(stop_reason)
             ),
             StopCause::ToolUseWithoutCalls { turn, stop_reason } => write!(
                 f,

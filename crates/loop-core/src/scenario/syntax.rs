@@ -99,15 +99,17 @@ fn data_error(message: &str) -> Option<String> {
     ] {
         if let Some(rest) = message.strip_prefix(prefix) {
             let (word, allowed) = rest.split_once('`')?;
+            // The word is the file's: escaped and cut like any quote.
+            let shown = crate::error::one_line(word);
             let names: Vec<&str> = allowed.split('`').skip(1).step_by(2).collect();
             let hint = crate::suggest::did_you_mean(word, names.iter().copied());
             return Some(if hint.is_empty() && !names.is_empty() {
                 format!(
-                    "`{word}` is not {what} known here; expected one of {}",
+                    "`{shown}` is not {what} known here; expected one of {}",
                     names.join(", ")
                 )
             } else {
-                format!("`{word}` is not {what} known here{hint}")
+                format!("`{shown}` is not {what} known here{hint}")
             });
         }
     }
@@ -130,10 +132,42 @@ fn found_words(found: &str) -> String {
         "map" => "an object".to_string(),
         "sequence" => "an array".to_string(),
         other => match other.strip_prefix("string ") {
-            Some(text) => format!("the text {text}"),
+            Some(text) => format!("the text {}", json_quote(text)),
             None => other.to_string(),
         },
     }
+}
+
+/// serde's quote of a string (Rust's debug form: `"\u{1b}…\0"`) as a
+/// message quotes text from a file: JSON's escapes (`\u001b`), cut to a
+/// readable length with the size said.
+fn json_quote(debug: &str) -> String {
+    let Some(inner) = debug.strip_prefix('"').and_then(|d| d.strip_suffix('"')) else {
+        return crate::error::quoted(debug);
+    };
+    // Undo the debug escapes, then quote the text the way every message does.
+    let mut text = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            text.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => text.push('\n'),
+            Some('t') => text.push('\t'),
+            Some('r') => text.push('\r'),
+            Some('0') => text.push('\0'),
+            Some('u') => {
+                let hex: String = chars.by_ref().skip(1).take_while(|h| *h != '}').collect();
+                let code = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32);
+                text.push(code.unwrap_or('\u{fffd}'));
+            }
+            Some(other) => text.push(other),
+            None => {}
+        }
+    }
+    crate::error::quoted(&text)
 }
 
 /// serde's names of Rust types ("f64", "u32", "struct Usage") as JSON's.

@@ -130,7 +130,8 @@ pub fn search_hotels(runtime: Rc<dyn Runtime>) -> ToolDef {
         };
         let Some((y, m, d)) = parse_date(&check_in) else {
             return Ok(empty(format!(
-                "invalid_request: check_in must be a date as YYYY-MM-DD, got {check_in:?}"
+                "invalid_request: check_in must be a date as YYYY-MM-DD, got {}",
+                crate::error::quoted(&check_in)
             )));
         };
         let today = (runtime.unix_ms() / 86_400_000.0).floor() as i64;
@@ -146,7 +147,8 @@ pub fn search_hotels(runtime: Rc<dyn Runtime>) -> ToolDef {
             .collect();
         if in_place.is_empty() {
             return Ok(empty(format!(
-                "unknown_place: no hotels are listed for {place:?}; places: {}",
+                "unknown_place: no hotels are listed for {}; places: {}",
+                crate::error::quoted(&place),
                 places().join(", ")
             )));
         }
@@ -190,7 +192,10 @@ pub fn get_hotel_detail() -> ToolDef {
     define(get_hotel_detail_tool(), |args| {
         let id = string_arg(&args, "hotel_id")?;
         let hotel = HOTELS.iter().find(|h| h.id == id).ok_or_else(|| {
-            format!("no hotel with id {id:?}; use a hotel_id returned by search_hotels")
+            format!(
+                "no hotel with id {}; use a hotel_id returned by search_hotels",
+                crate::error::quoted(&id)
+            )
         })?;
         Ok(json!({
             "hotel_id": hotel.id,

@@ -10,6 +10,7 @@ use std::rc::Rc;
 use serde_json::{json, Value};
 
 use super::{define, define_writing, string_arg, BuiltinTool};
+use crate::error::quoted;
 use crate::tool::ToolDef;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,7 +81,7 @@ impl OrderStore {
         self.orders
             .iter_mut()
             .find(|o| o.id == id)
-            .ok_or_else(|| format!("no order with id {id:?} (known orders: {known})"))
+            .ok_or_else(|| format!("no order with id {} (known orders: {known})", quoted(id)))
     }
 }
 

@@ -12,6 +12,7 @@ use std::rc::Rc;
 use serde_json::{json, Value};
 
 use super::{define, define_writing, string_arg, BuiltinTool};
+use crate::error::quoted;
 use crate::tool::ToolDef;
 
 /// Above this a human decides (seed 003's `_MAX_AUTO_REFUND_CENTS`).
@@ -91,7 +92,7 @@ impl Shop {
         self.orders
             .iter_mut()
             .find(|o| o.id == id)
-            .ok_or_else(|| format!("unknown order {id:?}; order ids look like A1001"))
+            .ok_or_else(|| format!("unknown order {}; order ids look like A1001", quoted(id)))
     }
 }
 
