@@ -47,7 +47,8 @@
 //!   small ones; at most 256 connections are served at once (past them,
 //!   503 with `Retry-After`); headers and body must each arrive within 10 s
 //!   (else the connection is closed, or 408); a body past 32 MiB is 413,
-//!   the rest of it read and dropped so the client reads the answer; a
+//!   up to 64 MiB more of it read and dropped so the client reads the
+//!   answer rather than a reset; a
 //!   failing accept (too many open files) is retried after a pause, with
 //!   one log line a second.
 
