@@ -12,6 +12,10 @@
 //! of a card and the card at an offset all cost O(log n): nothing here grows
 //! with the run per event.
 //!
+//! A frame draws only a few cards that were not drawn before (`paced`):
+//! the first cards of a fast run, or those around a jump far down the
+//! list, are drawn over a few frames instead of holding the page in one.
+//!
 //! Pure and tested natively; `ui/timeline_window.rs` feeds it the page's
 //! numbers.
 
@@ -28,6 +32,12 @@ pub const DRAW_ALL_UP_TO: usize = 30;
 
 /// How far above and below the window cards are drawn ahead of scrolling.
 pub const OVERSCAN_PX: f64 = 800.0;
+
+/// At most this many cards are drawn anew in one frame, besides those that
+/// must stay drawn (`paced`). A card takes about 2 ms to draw and lay out:
+/// the first 30 cards of a fast run, drawn in one frame, held the page for
+/// over 60 ms, and a frame's task is to stay under 50.
+pub const NEW_PER_FRAME: usize = 8;
 
 /// The heights of a run's cards, measured or estimated.
 #[derive(Clone, Debug, Default)]
@@ -190,6 +200,11 @@ pub enum Row {
 /// duplicates and indexes past the end ignored), in order, with a spacer
 /// for each run of cards not drawn.
 pub fn rows(len: usize, window: Range<usize>, kept: &[usize]) -> Vec<Row> {
+    rows_of(len, &wanted(len, window, kept))
+}
+
+/// The cards `rows` draws: those of `window` and of `kept`, in order.
+pub fn wanted(len: usize, window: Range<usize>, kept: &[usize]) -> Vec<usize> {
     let mut drawn: Vec<usize> = (window.start.min(len)..window.end.min(len)).collect();
     for &card in kept.iter().filter(|&&card| card < len) {
         // A handful at most: inserting in place beats sorting (and weighs less).
@@ -197,9 +212,43 @@ pub fn rows(len: usize, window: Range<usize>, kept: &[usize]) -> Vec<Row> {
             drawn.insert(at, card);
         }
     }
+    drawn
+}
+
+/// Of the cards `wanted` (in order), those to draw now: every one drawn
+/// already (`before`, in order) or that must stay drawn (`kept`), and the
+/// first `new_cards` of the others (`NEW_PER_FRAME` in a frame that drew
+/// none yet). The rest wait for a later frame (standing in a spacer
+/// meanwhile); the answer says whether any does.
+pub fn paced(
+    wanted: &[usize],
+    before: &[usize],
+    kept: &[usize],
+    new_cards: usize,
+) -> (Vec<usize>, bool) {
+    let mut new = 0;
+    let mut waiting = false;
+    let drawn = wanted
+        .iter()
+        .copied()
+        .filter(|card| {
+            if before.binary_search(card).is_ok() || kept.contains(card) {
+                return true;
+            }
+            new += 1;
+            waiting |= new > new_cards;
+            new <= new_cards
+        })
+        .collect();
+    (drawn, waiting)
+}
+
+/// The list's rows for the cards `drawn` (in order, none past `len`), with
+/// a spacer for each run of cards not drawn.
+pub fn rows_of(len: usize, drawn: &[usize]) -> Vec<Row> {
     let mut rows = Vec::with_capacity(drawn.len() * 2 + 1);
     let mut next = 0;
-    for card in drawn {
+    for &card in drawn {
         if card > next {
             rows.push(Row::Gap {
                 from: next,
@@ -337,5 +386,53 @@ mod tests {
         assert_eq!(rows(3, 0..3, &[]), [Card(0), Card(1), Card(2)]);
         assert_eq!(rows(5, 0..0, &[]), [Gap { from: 0, to: 5 }]);
         assert_eq!(rows(0, 0..0, &[]), []);
+    }
+
+    #[test]
+    fn a_frame_draws_at_most_a_few_new_cards_and_always_the_kept_ones() {
+        // A fast run's first frame: 30 cards wanted, none drawn yet, and the
+        // card holding focus far down.
+        let wanted: Vec<usize> = (0..30).collect();
+        let (first, waiting) = paced(&wanted, &[], &[25], NEW_PER_FRAME);
+        assert!(waiting);
+        let mut expected: Vec<usize> = (0..NEW_PER_FRAME).collect();
+        expected.push(25);
+        assert_eq!(first, expected);
+        // Frame after frame, the cards drawn stay and a few more come, until
+        // all are drawn.
+        let (second, waiting) = paced(&wanted, &first, &[25], NEW_PER_FRAME);
+        assert!(waiting);
+        assert_eq!(second.len(), first.len() + NEW_PER_FRAME);
+        assert!(first.iter().all(|card| second.contains(card)));
+        let mut drawn = second;
+        let mut frames = 2;
+        loop {
+            let (next, waiting) = paced(&wanted, &drawn, &[25], NEW_PER_FRAME);
+            drawn = next;
+            frames += 1;
+            if !waiting {
+                break;
+            }
+        }
+        assert_eq!(drawn, wanted);
+        assert_eq!(frames, 29usize.div_ceil(NEW_PER_FRAME));
+        // Cards no longer wanted (scrolled away) go at once.
+        let (moved, waiting) = paced(&[28, 29], &drawn, &[], NEW_PER_FRAME);
+        assert_eq!((moved, waiting), (vec![28, 29], false));
+        // A frame that drew its share already draws no new card, but the
+        // kept ones all the same.
+        let (later, waiting) = paced(&[0, 1, 2], &[0], &[2], 0);
+        assert_eq!((later, waiting), (vec![0, 2], true));
+        // The rows stand a spacer in for the cards still waiting.
+        assert_eq!(
+            rows_of(30, &[0, 1, 25]),
+            [
+                Row::Card(0),
+                Row::Card(1),
+                Row::Gap { from: 2, to: 25 },
+                Row::Card(25),
+                Row::Gap { from: 26, to: 30 },
+            ]
+        );
     }
 }

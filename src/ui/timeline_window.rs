@@ -80,6 +80,9 @@ struct Layout {
     heights: CardHeights,
     focused: Option<usize>,
     shown: Option<usize>,
+    /// The cards the last plan drew, in order: a plan draws only a few more
+    /// (`card_window::paced`).
+    drawn: Vec<usize>,
 }
 
 #[derive(Clone, Copy)]
@@ -97,6 +100,8 @@ pub struct Windowing {
     focus_element: StoredValue<Option<web_sys::HtmlElement>, LocalStorage>,
     /// Set while the rows are drawn again (until the next microtask).
     redrawing: StoredValue<bool>,
+    /// A plan left cards for the next frame, which plans again.
+    pace_pending: StoredValue<bool>,
 }
 
 impl Windowing {
@@ -112,6 +117,7 @@ impl Windowing {
             observer: StoredValue::new_local(None),
             focus_element: StoredValue::new_local(None),
             redrawing: StoredValue::new(false),
+            pace_pending: StoredValue::new(false),
         };
         windowing.observer.set_value(windowing.size_observer());
         // Scroll events do not bubble: caught on their way down, one
@@ -142,7 +148,9 @@ impl Windowing {
     /// What to draw for run `run` with its `cards`. `keep_last` keeps the
     /// newest card drawn (it holds the call waiting for approval). Costs
     /// O(log n) plus the rows drawn, so a new card costs the same at turn
-    /// 10,000 as at turn 10.
+    /// 10,000 as at turn 10. A few new cards a frame (`card_window::paced`):
+    /// the rest are drawn in the frames after, so no frame holds the page
+    /// for long.
     pub fn plan(self, cards: ReadSignal<Vec<Card>>, run: u64, keep_last: bool) -> Plan {
         let len = cards.with(Vec::len);
         let (top, bottom) = self.view.get();
@@ -170,7 +178,8 @@ impl Windowing {
                 layout.heights.push();
             }
         });
-        self.layout.with_value(|layout| {
+        let pacing = self.pace_pending.get_value();
+        let (plan, drawn, waiting) = self.layout.with_value(|layout| {
             // The cards either side of the focused one too, so Tab and
             // Shift+Tab always find the next card drawn.
             let around_focus = layout
@@ -184,13 +193,23 @@ impl Windowing {
             let heights = &layout.heights;
             let px = |from, to| (heights.offset(to) - heights.offset(from)).round() as i64;
             let window = card_window::in_window(heights, top, bottom);
+            let wanted = card_window::wanted(len, window, &kept);
+            // One share of new cards a frame: a plan made again in a frame
+            // that drew its share (the cards and the window both changed)
+            // adds none, and the frame after, planned again, takes the next.
+            let share = if pacing {
+                0
+            } else {
+                card_window::NEW_PER_FRAME
+            };
+            let (drawn, waiting) = card_window::paced(&wanted, &layout.drawn, &kept, share);
             let mut plan = Plan {
                 run,
                 above_px: 0,
                 rows: Vec::new(),
                 below_px: 0,
             };
-            for row in card_window::rows(len, window, &kept) {
+            for row in card_window::rows_of(len, &drawn) {
                 match row {
                     Row::Gap { from: 0, to } => plan.above_px = px(0, to),
                     Row::Gap { from, to } if to == len => plan.below_px = px(from, to),
@@ -204,8 +223,18 @@ impl Windowing {
                         .push(Drawn::Card(cards.with_untracked(|c| c[index].clone()))),
                 }
             }
-            plan
-        })
+            (plan, drawn, waiting)
+        });
+        self.layout.update_value(|layout| layout.drawn = drawn);
+        if waiting && !self.pace_pending.get_value() {
+            self.pace_pending.set_value(true);
+            request_animation_frame(move || {
+                if self.pace_pending.try_set_value(false).is_none() {
+                    self.changed.update(|c| *c += 1);
+                }
+            });
+        }
+        plan
     }
 
     /// Keeps card `index` drawn (and measured) until another is shown.
