@@ -596,9 +596,9 @@ test('a 1,000-turn run streams without freezing the page and ends `turn_limit`, 
   // The cards near the window are drawn, the rest stand in as spacers.
   const drawn = await page.locator('#run-timeline > .turn-card').count();
   assert(drawn > 0 && drawn < 60, `${drawn} turn cards drawn of 1,000`);
-  // The frames that draw the first cards draw up to DRAW_ALL_UP_TO (30) of
-  // them at once, as a short run is drawn whole (card_window.rs): 80-120 ms
-  // on an idle 2-core machine, a one-off. The frames after them, while the
+  // The frames that draw the first cards draw a few new ones each
+  // (card_window::NEW_PER_FRAME); when they drew up to DRAW_ALL_UP_TO (30)
+  // at once, that took 80-120 ms on an idle 2-core machine, a one-off. The frames after them, while the
   // run streams, draw only the cards near the window: 50-85 ms there. A gap
   // is the work of the frame before it: it counts as a first-cards frame
   // when that frame began with 30 turns or fewer shown. The bounds catch a
