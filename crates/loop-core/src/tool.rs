@@ -235,7 +235,10 @@ impl ToolRegistry {
                 available.join(", ")
             };
             return Err(Rejection {
-                message: format!("unknown tool {:?}. Available tools: {listed}.", call.name),
+                message: format!(
+                    "unknown tool {}. Available tools: {listed}.",
+                    crate::error::quoted(&call.name)
+                ),
                 validation: Validation::UnknownTool { available },
             });
         };

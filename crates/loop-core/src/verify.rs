@@ -12,6 +12,8 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::error::quoted;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Check {
@@ -76,18 +78,18 @@ impl Check {
     /// A short rendering for reasons: `contains "ord_"`.
     pub fn describe(&self) -> String {
         match self {
-            Check::Contains(s) => format!("contains {s:?}"),
-            Check::NotContains(s) => format!("not_contains {s:?}"),
-            Check::Regex(s) => format!("regex {s:?}"),
-            Check::ToolCalled(s) => format!("tool_called {s:?}"),
+            Check::Contains(s) => format!("contains {}", quoted(s)),
+            Check::NotContains(s) => format!("not_contains {}", quoted(s)),
+            Check::Regex(s) => format!("regex {}", quoted(s)),
+            Check::ToolCalled(s) => format!("tool_called {}", quoted(s)),
             Check::ToolCalledWith(c) => {
                 format!(
-                    "tool_called_with {:?} {}",
-                    c.tool,
+                    "tool_called_with {} {}",
+                    quoted(&c.tool),
                     Value::Object(c.args.clone())
                 )
             }
-            Check::ToolNotCalled(s) => format!("tool_not_called {s:?}"),
+            Check::ToolNotCalled(s) => format!("tool_not_called {}", quoted(s)),
         }
     }
 }
@@ -108,7 +110,7 @@ impl Verifier {
                 Check::Regex(pattern) => match regex_lite::Regex::new(pattern) {
                     Ok(re) => Some(re),
                     Err(e) => {
-                        errors.push((i, format!("invalid regex {pattern:?}: {e}")));
+                        errors.push((i, format!("invalid regex {}: {e}", quoted(pattern))));
                         None
                     }
                 },
