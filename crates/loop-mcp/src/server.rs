@@ -96,24 +96,22 @@ impl McpServerCore {
 
     /// Answers one POSTed body; `header(name)` reads a request header.
     pub async fn handle(&self, header: &dyn Fn(&str) -> Option<String>, body: &[u8]) -> Reply {
-        let message: Value = match serde_json::from_slice(body) {
-            Ok(message) => message,
-            Err(e) => {
-                return Reply::json(
-                    400,
-                    jsonrpc::error(
-                        &Value::Null,
-                        jsonrpc::PARSE_ERROR,
-                        &format!("the body is not JSON: {e}"),
-                        None,
-                    ),
-                    "unparseable body",
-                )
-            }
-        };
+        match parse(body) {
+            Ok(message) => self.handle_parsed(header, &message).await,
+            Err(refusal) => *refusal,
+        }
+    }
+
+    /// Answers a body [`parse`] read (a server may parse a large body on
+    /// another thread, as this one holds tools that stay on theirs).
+    pub async fn handle_parsed(
+        &self,
+        header: &dyn Fn(&str) -> Option<String>,
+        message: &Value,
+    ) -> Reply {
         match message {
-            Value::Array(batch) => self.batch(header, &batch).await,
-            message => self.message(header, &message).await,
+            Value::Array(batch) => self.batch(header, batch).await,
+            message => self.message(header, message).await,
         }
     }
 
@@ -139,7 +137,9 @@ impl McpServerCore {
                 return unsupported_version(&id, &asked, "MCP-Protocol-Version header");
             }
         }
-        let params = message.get("params").cloned().unwrap_or(json!({}));
+        // Borrowed, not copied: params may be megabytes.
+        let no_params = json!({});
+        let params = message.get("params").unwrap_or(&no_params);
         let meta_version = params
             .pointer("/_meta/io.modelcontextprotocol~1protocolVersion")
             .and_then(Value::as_str)
@@ -166,12 +166,12 @@ impl McpServerCore {
                 format!("{method}: null id refused"),
             ),
             (Incoming::Request { id, method }, Some(version)) => {
-                self.modern(header, &id, &method, &params, &version).await
+                self.modern(header, &id, &method, params, &version).await
             }
             (Incoming::Request { id, method }, None) => {
-                self.legacy_request(header, &id, &method, &params).await
+                self.legacy_request(header, &id, &method, params).await
             }
-            (Incoming::Notification { method }, _) => self.notification(header, &method, &params),
+            (Incoming::Notification { method }, _) => self.notification(header, &method, params),
         }
     }
 
@@ -546,6 +546,23 @@ impl McpServerCore {
             ),
         }
     }
+}
+
+/// A POSTed body as JSON, or the 400 refusing it. Needs no server, so it
+/// can run on any thread.
+pub fn parse(body: &[u8]) -> Result<Value, Box<Reply>> {
+    serde_json::from_slice(body).map_err(|e| {
+        Box::new(Reply::json(
+            400,
+            jsonrpc::error(
+                &Value::Null,
+                jsonrpc::PARSE_ERROR,
+                &format!("the body is not JSON: {e}"),
+                None,
+            ),
+            "unparseable body",
+        ))
+    })
 }
 
 /// The one protocol version that allowed JSON-RPC batches.

@@ -30,7 +30,7 @@ use std::collections::HashMap;
 
 use bytes::Bytes;
 use harness::mcp::jsonrpc;
-use harness::mcp::server::McpServerCore;
+use harness::mcp::server::{self, McpServerCore};
 use hyper::body::Incoming;
 use hyper::{Method, Request, StatusCode};
 use serde_json::{json, Value};
@@ -200,9 +200,21 @@ pub async fn answer(
             );
         }
     };
-    let is_call = serde_json::from_slice::<Value>(&body)
-        .ok()
-        .is_some_and(|m| m.get("method") == Some(&json!("tools/call")));
+    // Parsed on a worker thread: a body of megabytes would otherwise hold
+    // up every other connection, which this thread also serves.
+    let parsed = match tokio::task::spawn_blocking(move || server::parse(&body)).await {
+        Ok(parsed) => parsed,
+        Err(_) => {
+            return Answer::json(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &jsonrpc::error(&Value::Null, -32603, "the body could not be read", None),
+                "body unreadable",
+            )
+        }
+    };
+    let is_call = parsed
+        .as_ref()
+        .is_ok_and(|m| m.get("method") == Some(&json!("tools/call")));
     let lookup = |name: &str| {
         headers
             .iter()
@@ -212,7 +224,15 @@ pub async fn answer(
     // Dropped with the connection when the client goes away mid-call: the
     // call is cancelled, and the log says so.
     let mut watch = CancelLog { armed: is_call };
-    let reply = core.handle(&lookup, &body).await;
+    let reply = match parsed {
+        Ok(message) => {
+            let reply = core.handle_parsed(&lookup, &message).await;
+            // Freeing it can take a while too.
+            tokio::task::spawn_blocking(move || drop(message));
+            reply
+        }
+        Err(refusal) => *refusal,
+    };
     watch.armed = false;
     let status = StatusCode::from_u16(reply.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let mut answer = match reply.body {
