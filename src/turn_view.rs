@@ -12,7 +12,7 @@ use harness::event::{EventKind, ResultFate, RunEvent, Validation};
 use harness::message::ContentBlock;
 use harness::run::usd;
 
-use crate::view_model::{clip, compact, format_ms, plural, pretty, status_tone, Tone};
+use crate::view_model::{clip, compact, format_ms, outcome_tone, plural, pretty, Tone};
 
 /// What validation said about a call's arguments, as one line.
 fn validation_line(validation: &Validation) -> String {
@@ -360,10 +360,15 @@ fn run_finished_card(event: &RunEvent) -> Option<Item> {
     let EventKind::RunFinished(outcome) = &event.kind else {
         return None;
     };
+    let tone = outcome_tone(outcome);
+    let mark = match tone {
+        Tone::Stop(stop) => stop.icon(),
+        _ => "",
+    };
     Some(item(
         event,
-        status_tone(outcome.status),
-        format!("Run finished: {}", outcome.status.as_str()),
+        tone,
+        format!("{mark} Run finished: {}", outcome.status.as_str()),
     ))
 }
 
@@ -713,6 +718,7 @@ pub fn turn_stats(events: &[RunEvent]) -> Option<String> {
 mod tests {
     use super::*;
     use harness::approval::{Decider, DecisionKind};
+    use harness::event::StopTone;
     use harness::model::Usage;
     use serde_json::json;
 
@@ -1029,10 +1035,27 @@ mod tests {
         let done = finished(harness::event::Status::Done);
         assert_eq!(
             (done.kind, done.title.as_str(), done.tone),
-            (EventType::RunFinished, "Run finished: done", Tone::Ok)
+            (
+                EventType::RunFinished,
+                "■ Run finished: done",
+                Tone::Stop(StopTone::ModelStop)
+            )
         );
         assert!(done.lines.is_empty(), "the banner says why, once");
-        assert_eq!(finished(harness::event::Status::TurnLimit).tone, Tone::Warn);
+        // The banner's tone and mark, whoever ended the run.
+        for (status, tone) in [
+            (harness::event::Status::TurnLimit, StopTone::Guard),
+            (
+                harness::event::Status::FailedVerification,
+                StopTone::Failure,
+            ),
+            (harness::event::Status::ModelError, StopTone::Failure),
+            (harness::event::Status::Cancelled, StopTone::Person),
+        ] {
+            let card = finished(status);
+            assert_eq!(card.tone, Tone::Stop(tone), "{}", status.as_str());
+            assert!(card.title.starts_with(tone.icon()), "{}", card.title);
+        }
     }
 
     #[test]

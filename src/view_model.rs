@@ -5,7 +5,7 @@
 //! Invariant: nothing here touches signals or the DOM, so all of it is tested
 //! natively (`cargo test`); components only render these values.
 
-use harness::event::{EventKind, Outcome, RunEvent, Status};
+use harness::event::{EventKind, Outcome, RunEvent, Status, StopTone};
 use harness::library::BuiltinScenario;
 use harness::numbers::thousands;
 use harness::run::usd;
@@ -25,16 +25,19 @@ pub const LOADING_LESSON: &str = "Loading the scenario…";
 pub const LOADING_BLOCKER: &str = "Run is disabled: the picked scenario is still loading.";
 
 /// What a trace or history row means, as a CSS class: colour carries
-/// meaning only. (The stop banner is drawn in its `StopTone`.)
+/// meaning only.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tone {
     Normal,
-    /// A run that ended `done`.
+    /// An answer the model gave, an approval granted.
     Ok,
-    /// A stop other than `done`, a retry, a pending or refused approval.
+    /// A retry, a pending or refused approval.
     Warn,
     /// An error result, an invalid call, a failed model request.
     Error,
+    /// A run's end, in the tone of who ended it: the one the stop banner,
+    /// the header's outcome and the loop's exit are drawn in.
+    Stop(StopTone),
 }
 
 impl Tone {
@@ -44,16 +47,29 @@ impl Tone {
             Tone::Ok => "tone-ok",
             Tone::Warn => "tone-warn",
             Tone::Error => "tone-error",
+            Tone::Stop(StopTone::Guard) => "tone-guard",
+            Tone::Stop(StopTone::ModelStop) => "tone-model",
+            Tone::Stop(StopTone::Failure) => "tone-failure",
+            Tone::Stop(StopTone::Person) => "tone-person",
         }
     }
 }
 
-/// Only `done` is a success; every other stop is worth a second look.
+/// A run's end in the tone of who ended it, the same everywhere a status is
+/// drawn: from its cause where the run recorded one (a policy's `blocked` is
+/// the harness's, not a person's), else from its status.
+pub fn outcome_tone(outcome: &Outcome) -> Tone {
+    Tone::Stop(
+        outcome
+            .cause
+            .as_ref()
+            .map_or(outcome.status.tone(), |cause| cause.tone()),
+    )
+}
+
+/// A status alone (a kept run's row) in its tone.
 pub fn status_tone(status: Status) -> Tone {
-    match status {
-        Status::Done => Tone::Ok,
-        _ => Tone::Warn,
-    }
+    Tone::Stop(status.tone())
 }
 
 // ---------------------------------------------------------------------------

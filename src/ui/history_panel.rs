@@ -346,9 +346,9 @@ pub fn HistoryPanel(history: History, show_run: Callback<()>) -> impl IntoView {
     }
 }
 
-/// The facts' colour: the stop banner's tone for the status (`done` is
-/// good, any other stop is worth a look), and a run cut off before its end
-/// is worth a look too.
+/// The facts' colour: the stop banner's tone for the status, so a status
+/// looks the same here as on the banner, the header and the loop; a run cut
+/// off before its end is worth a look.
 fn facts_tone(entry: &Entry) -> Tone {
     entry.status.map_or(Tone::Warn, view_model::status_tone)
 }

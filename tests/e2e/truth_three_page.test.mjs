@@ -8,7 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { artifacts, assert, button, pick, runBuiltin, test } from './lib.mjs';
+import { artifacts, assert, button, openMode, pick, runBuiltin, test } from './lib.mjs';
 
 const WIDE = { viewport: { width: 1440, height: 900 } };
 
@@ -124,6 +124,19 @@ test('truth three: the banner, the header and the loop draw each status in the s
       `${status}: banner ${colours.border} / ${colours.edge} / code ${colours.code}, header ${colours.header}, loop exit ${colours.exit}`,
     );
     backgrounds[status] = colours.background;
+    // The trace's last card, the run's end, in the same tone and mark.
+    const card = page.locator('.timeline .event[data-kind="run_finished"]');
+    assert((await card.getAttribute('class')).includes(`tone-${tone}`), `${status}: the run's end card is ${await card.getAttribute('class')}`);
+    assert((await card.innerText()).includes(`${mark} Run finished: ${status}`), `${status}: the run's end card reads ${await card.innerText()}`);
+    const cardEdge = await card.evaluate((el) => getComputedStyle(el).borderLeftColor);
+    assert(cardEdge === colours.header, `${status}: the run's end card is drawn ${cardEdge}, the header ${colours.header}`);
+  }
+  // The History lists each kept run's facts in its status's tone too.
+  await openMode(page, 'history');
+  await page.locator('.history').waitFor({ timeout: 10_000 });
+  for (const [, status, tone] of TONES) {
+    const facts = page.locator(`.history-entry[data-status="${status}"] .history-facts`).first();
+    assert((await facts.getAttribute('class')).includes(`tone-${tone}`), `${status}: History draws its facts ${await facts.getAttribute('class')}`);
   }
   // One background per tone: two failures alike, and unlike a limit's, a
   // person's or the model's own stop.
