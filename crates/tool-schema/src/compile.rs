@@ -565,6 +565,23 @@ impl<'s> Compiler<'s> {
         self.pending_refs.push((from, tokens));
     }
 
+    /// `"#/a" → "#/b" → "#/a"`; a long cycle shows its first and last
+    /// steps and says how many are left out, so that a schema with many
+    /// long cycles gets messages of bounded length.
+    fn cycle_path(&self, nodes: &[NodeId]) -> String {
+        const HEAD: usize = 3;
+        const TAIL: usize = 2;
+        let quoted = |n: &NodeId| format!("\"#{}\"", self.paths[*n]);
+        if nodes.len() <= HEAD + TAIL + 1 {
+            return nodes.iter().map(quoted).collect::<Vec<_>>().join(" → ");
+        }
+        let left_out = nodes.len() - HEAD - TAIL;
+        let mut parts: Vec<String> = nodes[..HEAD].iter().map(quoted).collect();
+        parts.push(format!("… ({left_out} more) …"));
+        parts.extend(nodes[nodes.len() - TAIL..].iter().map(quoted));
+        parts.join(" → ")
+    }
+
     /// Rejects schemas that would apply themselves to the same value forever
     /// (e.g. `{"$ref": "#"}`), which would otherwise overflow the stack at
     /// validation time.
@@ -579,6 +596,9 @@ impl<'s> Compiler<'s> {
             .collect();
         // 0 = unvisited, 1 = on the current path, 2 = done.
         let mut state = vec![0u8; children.len()];
+        // Where each node on the current path is in `stack`, so that a
+        // cycle is found without searching the path (which may be long).
+        let mut depth_of = vec![0usize; children.len()];
         for start in 0..children.len() {
             if state[start] != 0 {
                 continue;
@@ -596,18 +616,18 @@ impl<'s> Compiler<'s> {
                 match state[child] {
                     0 => {
                         state[child] = 1;
+                        depth_of[child] = stack.len();
                         stack.push((child, 0));
                     }
                     1 => {
-                        let from = stack.iter().position(|(n, _)| *n == child).unwrap_or(0);
-                        let mut cycle: Vec<String> = stack[from..]
+                        let on_cycle: Vec<NodeId> = stack[depth_of[child]..]
                             .iter()
-                            .map(|(n, _)| format!("\"#{}\"", self.paths[*n]))
+                            .map(|(n, _)| *n)
+                            .chain([child])
                             .collect();
-                        cycle.push(format!("\"#{}\"", self.paths[child]));
                         let message = format!(
                             "infinite recursion: {} applies a schema to the same value again without descending into a property or item",
-                            cycle.join(" → ")
+                            self.cycle_path(&on_cycle)
                         );
                         let path = self.paths[node].clone();
                         self.invalid(&path, "$ref", message);

@@ -141,3 +141,43 @@ fn thousands_of_unexpected_properties_are_reported_in_time() {
         4_000
     );
 }
+
+#[test]
+fn thousands_of_schemas_that_loop_back_are_reported_in_time() {
+    // a0 → a1 → … → a(n-1) in place, and each also back to a0: n cycles,
+    // each as long as the chain so far.
+    let n = 8_000;
+    let defs: Map<String, Value> = (0..n)
+        .map(|i| {
+            let next = format!("#/$defs/a{}", (i + 1) % n);
+            (
+                format!("a{i}"),
+                json!({"allOf": [{"$ref": next}, {"$ref": "#/$defs/a0"}]}),
+            )
+        })
+        .collect();
+    let schema = json!({"$defs": defs, "$ref": "#/$defs/a0"});
+    let errors = timed("8,000 schemas looping back", || {
+        Schema::compile(&schema).unwrap_err()
+    });
+    let longest = errors.iter().map(|e| e.to_string().len()).max().unwrap();
+    println!("{} errors, the longest {longest} bytes", errors.len());
+    assert!(longest < 2_000, "a message of {longest} bytes");
+    // The longest cycle, through every schema, shows its ends and a count.
+    let long = errors
+        .iter()
+        .map(|e| e.to_string())
+        .find(|m| m.contains(" more) … → "))
+        .expect("a long cycle cut short");
+    assert!(
+        long.contains(
+            "infinite recursion: \"#/$defs/a0\" → \"#/$defs/a0/allOf/0\" → \"#/$defs/a1\" → … ("
+        ),
+        "{long}"
+    );
+    assert!(
+        errors[0].to_string().contains("infinite recursion: "),
+        "{}",
+        errors[0]
+    );
+}
