@@ -2,8 +2,9 @@
 //! are the command line's Stop: the run ends `cancelled`, its reason naming
 //! the signal, and `run_finished` is the record's last line. SIGKILL cannot
 //! be caught, but every event up to it is already in the file, and `show`
-//! reads it and says where the run was cut off. The moments are random, from
-//! a fixed seed, so a failure repeats.
+//! reads it and says where the run was cut off. A stopped run replays to
+//! the same Stop. The moments are random, from a fixed seed, so a failure
+//! repeats.
 
 #![cfg(unix)]
 
@@ -138,6 +139,24 @@ fn stopped_by(signal: &str, said: &str, seed: u64) {
             &text[text.len().saturating_sub(400)..]
         );
         assert!(!text.contains("cut off"), "{at}: a stopped run is whole");
+
+        // Stopped between two steps: its replay presses Stop at the same
+        // point, and ends as recorded.
+        let replayed = agent_loop(&["replay", record.to_str().unwrap()]);
+        let report = stdout(&replayed);
+        assert_eq!(
+            replayed.status.code(),
+            Some(0),
+            "{at}: {}",
+            &report[..report.len().min(600)]
+        );
+        assert!(
+            report.starts_with(&format!(
+                "✓ status: ended cancelled, as recorded: stopped by {said} after "
+            )),
+            "{at}: {}",
+            &report[..report.len().min(600)]
+        );
         let _ = std::fs::remove_file(&record);
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -255,16 +274,28 @@ fn a_record_cut_mid_line_is_read_up_to_its_last_whole_event() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A run SIGTERM stopped between two steps cannot be replayed to the same
-/// Stop (a replay presses Stop only where a person could: at a pause, or
-/// while the model or an approval is awaited); the replay says so, naming
+/// A run SIGTERM stopped while a tool ran cannot be replayed to the same
+/// Stop (a replay does not cut a tool short: it runs it to its end); the
+/// replay says so, naming
 /// the signal rather than a person.
 #[test]
-fn a_replay_of_a_run_stopped_by_sigterm_names_the_signal() {
+fn a_replay_that_cannot_meet_a_signals_stop_names_the_signal() {
     let dir = temp_dir("replay");
-    let scenario = endless(&dir);
+    let scenario = dir.join("slow.json");
+    let slow = serde_json::json!({
+        "name": "Slow tool",
+        "task": "Look it up.",
+        "tools": [{"name": "slow_lookup", "description": "A lookup that hangs.",
+                   "input_schema": {"type": "object"}, "result": {"status": "processing"},
+                   "delay_ms": 2_000}],
+        "model": {"type": "scripted", "responses": [
+            {"tool_calls": [{"name": "slow_lookup", "args": {}}]},
+            {"text": "Done."}
+        ]}
+    });
+    std::fs::write(&scenario, slow.to_string()).unwrap();
     let record = dir.join("run.jsonl");
-    assert_eq!(run_and_kill(&scenario, &record, "TERM", 50), Some(3));
+    assert_eq!(run_and_kill(&scenario, &record, "TERM", 300), Some(3));
     let replayed = agent_loop(&["replay", record.to_str().unwrap()]);
     let text = stdout(&replayed);
     assert_eq!(replayed.status.code(), Some(3), "{}", stderr(&replayed));
@@ -273,8 +304,7 @@ fn a_replay_of_a_run_stopped_by_sigterm_names_the_signal() {
         .find(|l| l.starts_with("✗ status:"))
         .unwrap_or_default();
     assert!(
-        status.contains("; SIGTERM stopped the recorded run between turns, before turn ")
-            && status.ends_with(", a moment a replay cannot press Stop at"),
+        status.ends_with("; SIGTERM stopped the recorded run while tool slow_lookup was running, a moment a replay cannot press Stop at"),
         "{status}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -1075,9 +1075,14 @@ async fn the_host_gets_the_thread_after_every_step_with_its_events_already_out()
 
     assert_eq!(outcome.status, Status::Done);
     let at_yields = host.at_yields.take();
-    // Model call, tool call, model call: a yield after each, none after the end.
-    assert_eq!(at_yields.len(), 3, "{at_yields:?}");
+    // Model call, tool call: a yield after each, with the step's events
+    // already out; the final answer ends the run, and nothing yields after
+    // the end.
+    assert_eq!(at_yields.len(), 2, "{at_yields:?}");
     assert!(at_yields.windows(2).all(|w| w[0] < w[1]), "{at_yields:?}");
+    let kind_at = |n: usize| serde_json::to_value(&seen.borrow()[n - 1]).unwrap()["type"].clone();
+    assert_eq!(kind_at(at_yields[0]), "model_response");
+    assert_eq!(kind_at(at_yields[1]), "tool_result");
     assert!(*at_yields.last().unwrap() < seen.borrow().len());
     // Yielding changes nothing the run records.
     let (_, plain) = run_json(&json).await;

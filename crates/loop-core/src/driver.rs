@@ -99,10 +99,17 @@ pub async fn drive(run: &mut Run, env: &Env<'_>, on_event: &mut dyn FnMut(&RunEv
     let mut person: Option<PersonAnswer> = None;
     let mut first_step = true;
     loop {
+        // What the last step's answer produced is handed out first, so the
+        // host's turn sees every event so far (a recorder has written them
+        // all), and a Stop taken in then comes after the last of them.
+        for event in run.drain_events() {
+            on_event(&event);
+        }
         // The host's turn comes after each step, before Stop is checked: a
         // Stop it takes in then ends the run before its next request, with
-        // no call made after the click.
-        if !std::mem::take(&mut first_step) {
+        // no call made after the click. A step that ended the run has
+        // nothing after it to stop.
+        if !std::mem::take(&mut first_step) && run.outcome().is_none() {
             if let Some(host) = env.stepper.and_then(|s| s.yield_to_host()) {
                 host.await;
             }

@@ -388,6 +388,9 @@ impl Stepper for PersonReplay<'_> {
     }
 
     fn yield_to_host(&self) -> Option<LocalBoxFuture<'static, ()>> {
+        // A Stop the recording took between steps is pressed here, where the
+        // run checks Stop before its next step.
+        self.stop.between_steps();
         self.inner.and_then(|s| s.yield_to_host())
     }
 }
@@ -557,7 +560,10 @@ pub async fn replay_with(
         stepper: Some(&person),
     };
     let mut events = Vec::new();
-    let mut on_event = |e: &RunEvent| events.push(e.clone());
+    let mut on_event = |e: &RunEvent| {
+        stop.saw_event();
+        events.push(e.clone());
+    };
     let driven = crate::driver::drive(&mut run, &env, &mut on_event);
     let outcome = stop.forwarding(options.cancel, driven).await;
     let mut results = check(record, &events, &outcome, assertions);

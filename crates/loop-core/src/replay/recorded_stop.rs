@@ -3,6 +3,8 @@
 //! recorded reason. Where a replay cannot meet that moment (a tool cut off
 //! while it ran, a wait before a retry), `why_not` says so in plain words.
 
+use std::cell::Cell;
+use std::collections::HashSet;
 use std::future::Future;
 
 use futures::future::{self, Either};
@@ -25,6 +27,10 @@ enum StopPoint {
     WaitingForModel,
     /// While the call with this id waited for a person's decision.
     WaitingForApproval { id: String },
+    /// Between two steps (a command-line run stopped by a signal, or the
+    /// page's Stop taken in while it yields), once the run had handed out
+    /// this many events.
+    BetweenSteps { after: usize },
 }
 
 /// The replay's own Stop button, and where the recording says to press it.
@@ -34,6 +40,8 @@ pub(super) struct RecordedStop {
     /// so the replay's reason names it too.
     signal: Option<String>,
     token: CancelToken,
+    /// The replay's events so far, to meet a `BetweenSteps` point.
+    seen: Cell<usize>,
 }
 
 impl RecordedStop {
@@ -46,6 +54,7 @@ impl RecordedStop {
             point: stop_point(record),
             signal,
             token: CancelToken::new(),
+            seen: Cell::new(0),
         }
     }
 
@@ -90,6 +99,21 @@ impl RecordedStop {
         self.press_if(here)
     }
 
+    /// Counts one event the replay handed out.
+    pub fn saw_event(&self) {
+        self.seen.set(self.seen.get() + 1);
+    }
+
+    /// Presses Stop if the recording was stopped between steps once it had
+    /// handed out as many events as the replay has now.
+    pub fn between_steps(&self) -> bool {
+        let here = self.point
+            == Some(StopPoint::BetweenSteps {
+                after: self.seen.get(),
+            });
+        self.press_if(here)
+    }
+
     fn press_if(&self, here: bool) -> bool {
         match (&self.signal, here) {
             (Some(signal), true) => self.token.cancel_by_signal(signal),
@@ -131,10 +155,38 @@ fn stop_point(record: &Record) -> Option<StopPoint> {
         Activity::WaitingForApproval { .. } => Some(StopPoint::WaitingForApproval {
             id: stopped_before_start(&record.events)?,
         }),
-        Activity::WaitingToRetry { .. }
-        | Activity::ToolRunning { .. }
-        | Activity::BetweenTurns { .. } => None,
+        Activity::BetweenTurns { .. } => Some(StopPoint::BetweenSteps {
+            after: written_before_stop(&record.events)?,
+        }),
+        Activity::WaitingToRetry { .. } | Activity::ToolRunning { .. } => None,
     }
+}
+
+/// How many events the run had handed out when Stop was pressed: those
+/// before `run_finished`, less what the stop itself wrote (a result for
+/// each call it left unrun, and that call's `tool_call` when it was logged
+/// only then). `None` when the stop came before the run's first step.
+fn written_before_stop(events: &[RunEvent]) -> Option<usize> {
+    let finished = events
+        .iter()
+        .rposition(|e| matches!(e.kind, EventKind::RunFinished(_)))?;
+    let mut unrun: HashSet<&str> = HashSet::new();
+    let mut start = finished;
+    while start > 0 {
+        match &events[start - 1].kind {
+            EventKind::ToolResult {
+                id,
+                fate: Some(ResultFate::NotReached | ResultFate::StoppedBeforeStart),
+                ..
+            } => {
+                unrun.insert(id);
+            }
+            EventKind::ToolCall { id, .. } if unrun.contains(id.as_str()) => {}
+            _ => break,
+        }
+        start -= 1;
+    }
+    (start > 0).then_some(start)
 }
 
 /// The call the Stop caught before it started: the run writes it one
