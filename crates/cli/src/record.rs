@@ -9,9 +9,11 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::rc::Rc;
 
+use harness::event::{EventKind, Outcome};
 use harness::replay::Record;
 use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;
+use harness::wire::RequestShape;
 
 use crate::args::{ForkArgs, ShowArgs};
 use crate::usage::usage_error;
@@ -101,7 +103,12 @@ pub fn show_command(args: &ShowArgs) -> ExitCode {
         println!("scenario: {} — {}", scenario.name, scenario.task);
     }
     for event in &record.events {
-        trace::print(event);
+        match &event.kind {
+            EventKind::RunFinished(outcome) => {
+                trace::print_finished(outcome, refusal_of(&record, outcome).as_deref())
+            }
+            _ => trace::print(event),
+        }
     }
     if let Some(cut) = cut {
         println!("({cut}; the record ends before run_finished)");
@@ -115,6 +122,22 @@ pub fn show_command(args: &ShowArgs) -> ExitCode {
         println!("confirmed by tools: {}", listed.join(", "));
     }
     ExitCode::SUCCESS
+}
+
+/// "but Anthropic Messages would refuse turn 2" for a recorded `done` run
+/// whose requests a provider would refuse: `show` closes as `run` did, so
+/// reading the record back never says a plain "done" the run did not earn.
+/// A bare trace is checked without a system prompt or tools, as `check` does.
+fn refusal_of(record: &Record, outcome: &Outcome) -> Option<String> {
+    let shape = match &record.scenario {
+        Some(scenario) => RequestShape::of(scenario).ok()?,
+        None => RequestShape {
+            system: String::new(),
+            tools: Vec::new(),
+        },
+    };
+    let found = harness::wire::rejections(&shape, &record.events);
+    harness::refusal::done_but_refused(outcome.status, &found)
 }
 
 pub fn fork_command(args: &ForkArgs) -> ExitCode {

@@ -112,3 +112,24 @@ fn a_result_under_an_invented_id_is_recorded_under_the_id_sent() {
     assert!(text.contains("⚙ get_time [toolu_0001] valid"), "{text}");
     assert!(text.contains("→ get_time [call_0] (0 ms): "), "{text}");
 }
+
+#[test]
+fn show_reads_a_refused_run_back_with_the_same_closing_line() {
+    let dir = std::env::temp_dir().join(format!("refused-show-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("run.jsonl");
+    let path = record.to_str().unwrap();
+    let run = agent_loop(&["run", "protocol-duplicate-ids", "--record", path]);
+    assert_eq!(run.status.code(), Some(3), "{}", stderr(&run));
+    let shown = agent_loop(&["show", path]);
+    assert_eq!(shown.status.code(), Some(0), "{}", stderr(&shown));
+    assert_eq!(closing_line(&stdout(&shown)), closing_line(&stdout(&run)));
+    // A run no provider would refuse reads back as a plain done.
+    let plain = agent_loop(&["run", "get-time", "--record", path]);
+    assert_eq!(plain.status.code(), Some(0), "{}", stderr(&plain));
+    let shown = agent_loop(&["show", path]);
+    let line = closing_line(&stdout(&shown));
+    assert_eq!(line, closing_line(&stdout(&plain)));
+    assert!(!line.contains("would refuse"), "{line}");
+    std::fs::remove_dir_all(&dir).ok();
+}
