@@ -545,15 +545,18 @@ mod tests {
     }
 
     #[test]
-    fn only_done_is_green() {
+    fn a_status_is_drawn_in_the_tone_of_who_ended_the_run() {
         for status in Status::ALL {
-            let expected = if status == Status::Done {
-                "tone-ok"
-            } else {
-                "tone-warn"
-            };
+            let expected = format!("tone-{}", status.tone().as_str());
             assert_eq!(status_tone(status).class(), expected, "{status}");
         }
+        assert_eq!(status_tone(Status::Done).class(), "tone-model");
+        assert_eq!(
+            status_tone(Status::FailedVerification).class(),
+            "tone-failure"
+        );
+        assert_eq!(status_tone(Status::Cancelled).class(), "tone-person");
+        assert_eq!(status_tone(Status::TurnLimit).class(), "tone-guard");
     }
 
     #[test]

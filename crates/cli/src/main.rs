@@ -130,14 +130,14 @@ fn validate_command(source: &str) -> ExitCode {
             // Notes do not stop the scenario from running: still ok, exit 0.
             let notes = scenario.notes();
             // The name is the file's text: shown escaped and cut.
-            let name = harness::error::one_line(&scenario.name);
+            let name = harness::quote::one_line(&scenario.name);
             match notes.len() {
                 0 => println!("{source}: ok ({name})"),
                 1 => println!("{source}: ok ({name}), with 1 note"),
                 n => println!("{source}: ok ({name}), with {n} notes"),
             }
             for note in notes {
-                println!("  {}", harness::error::plain(&note.to_string()));
+                println!("  {}", harness::quote::plain(&note.to_string()));
             }
             ExitCode::SUCCESS
         }

@@ -7,9 +7,9 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use harness::error::{one_line, plain};
 use harness::import::{Import, ImportError, KINDS_READ};
 use harness::otel::to_otlp;
+use harness::quote::{one_line, plain};
 use harness::transcript::Transcript;
 
 use crate::args::{ExportArgs, ImportArgs};

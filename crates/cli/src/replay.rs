@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::rc::Rc;
 
-use harness::error::plain;
+use harness::quote::plain;
 use harness::replay::{replay, Assertions, Record, ReplayReport};
 use harness::runtime::TokioRuntime;
 use harness::scenario::Scenario;

@@ -1,9 +1,9 @@
 //! The human-readable trace: one or two lines per event, for a terminal.
 
 use harness::approval::{Decider, DecisionKind};
-use harness::error::plain;
 use harness::event::{EventKind, RunEvent, Validation};
 use harness::message::ContentBlock;
+use harness::quote::plain;
 use harness::run::usd;
 
 /// Prints `event`'s lines. A line quotes the scenario's and the model's
@@ -424,7 +424,7 @@ mod tests {
         };
         assert_eq!(
             lines(&result),
-            ["    12 ms  ✗ error get_time (0 ms, typed by a person: the tool did not run): tool error: broken"]
+            ["    12 ms  ✗ error get_time [toolu_1] (0 ms, typed by a person: the tool did not run): tool error: broken"]
         );
     }
 }

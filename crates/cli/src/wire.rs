@@ -1,8 +1,8 @@
 //! `agent-loop wire` and `agent-loop check`: a run's requests as each
 //! provider would receive them, and the protocol checker's verdict on them.
 
-use harness::error::plain;
 use harness::event::RunEvent;
+use harness::quote::plain;
 use harness::wire::{self, Provider, RequestShape};
 use serde_json::{json, Value};
 

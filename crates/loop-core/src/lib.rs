@@ -36,6 +36,7 @@ pub mod message;
 pub mod model;
 pub mod numbers;
 pub mod prices;
+pub mod quote;
 pub mod replay;
 pub mod rules;
 pub mod run;

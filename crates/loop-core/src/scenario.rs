@@ -157,12 +157,12 @@ impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // The path names keys from the file and the message may quote its
         // values: neither reaches the screen with a raw control character.
-        let message = crate::error::plain(&self.message);
+        let message = crate::quote::plain(&self.message);
         if self.path.is_empty() {
             f.write_str(&message)
         } else {
-            let path = crate::error::escaped(&self.path, false);
-            write!(f, "{}: {message}", crate::error::plain(&path))
+            let path = crate::quote::escaped(&self.path, false);
+            write!(f, "{}: {message}", crate::quote::plain(&path))
         }
     }
 }
@@ -682,11 +682,11 @@ fn unknown_builtin(name: &str) -> String {
     match crate::suggest::nearest(name, tools::BUILTIN_NAMES.iter().copied()) {
         Some(close) => format!(
             "unknown built-in tool {} (did you mean `{close}`?)",
-            crate::error::quoted(name)
+            crate::quote::quoted(name)
         ),
         None => format!(
             "unknown built-in tool {}; the built-in tools are: {}",
-            crate::error::quoted(name),
+            crate::quote::quoted(name),
             tools::BUILTIN_NAMES.join(", ")
         ),
     }

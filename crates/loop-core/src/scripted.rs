@@ -210,12 +210,12 @@ fn unknown_tool(tool: &str, tools: &[&str]) -> String {
     if tools.is_empty() {
         return format!(
             "the scenario has no tool named {}: it has no tools",
-            crate::error::quoted(tool)
+            crate::quote::quoted(tool)
         );
     }
     format!(
         "the scenario has no tool named {}{}; its tools are: {}",
-        crate::error::quoted(tool),
+        crate::quote::quoted(tool),
         crate::suggest::did_you_mean(tool, tools.iter().copied()),
         tools.join(", ")
     )

@@ -237,7 +237,7 @@ impl ToolRegistry {
             return Err(Rejection {
                 message: format!(
                     "unknown tool {}. Available tools: {listed}.",
-                    crate::error::quoted(&call.name)
+                    crate::quote::quoted(&call.name)
                 ),
                 validation: Validation::UnknownTool { available },
             });

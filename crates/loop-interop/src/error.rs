@@ -9,9 +9,10 @@ use crate::provider::UrlProblem;
 use crate::scenario::Problem;
 use crate::wire::BodyError;
 
+use loop_core::error::joined;
 /// Who can put an error right: the core's answer, shared by every layer.
 pub use loop_core::error::FixedBy;
-use loop_core::error::{joined, write_plain};
+use loop_core::quote::write_plain;
 
 /// Why a request body, or a response to the run in view, is not a run.
 #[derive(Clone, Debug, PartialEq)]

@@ -19,7 +19,7 @@
 
 use std::collections::HashSet;
 
-use loop_core::error::quoted;
+use loop_core::quote::quoted;
 use serde_json::{Map, Value};
 
 use crate::message::{tool_calls_of, ContentBlock, Message, Role, ToolCall, ToolResult};

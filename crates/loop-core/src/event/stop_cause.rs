@@ -505,7 +505,7 @@ impl fmt::Display for StopCause {
             StopCause::UnknownStopReason { turn, stop_reason } => write!(
                 f,
                 "the model returned an unknown stop_reason {} in turn {turn}",
-                crate::error::quoted(stop_reason)
+                crate::quote::quoted(stop_reason)
             ),
             StopCause::ToolUseWithoutCalls { turn, stop_reason } => write!(
                 f,

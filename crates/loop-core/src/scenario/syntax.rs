@@ -100,7 +100,7 @@ fn data_error(message: &str) -> Option<String> {
         if let Some(rest) = message.strip_prefix(prefix) {
             let (word, allowed) = rest.split_once('`')?;
             // The word is the file's: escaped and cut like any quote.
-            let shown = crate::error::one_line(word);
+            let shown = crate::quote::one_line(word);
             let names: Vec<&str> = allowed.split('`').skip(1).step_by(2).collect();
             let hint = crate::suggest::did_you_mean(word, names.iter().copied());
             return Some(if hint.is_empty() && !names.is_empty() {
@@ -143,7 +143,7 @@ fn found_words(found: &str) -> String {
 /// readable length with the size said.
 fn json_quote(debug: &str) -> String {
     let Some(inner) = debug.strip_prefix('"').and_then(|d| d.strip_suffix('"')) else {
-        return crate::error::quoted(debug);
+        return crate::quote::quoted(debug);
     };
     // Undo the debug escapes, then quote the text the way every message does.
     let mut text = String::with_capacity(inner.len());
@@ -167,7 +167,7 @@ fn json_quote(debug: &str) -> String {
             None => {}
         }
     }
-    crate::error::quoted(&text)
+    crate::quote::quoted(&text)
 }
 
 /// serde's names of Rust types ("f64", "u32", "struct Usage") as JSON's.

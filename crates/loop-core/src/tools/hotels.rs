@@ -131,7 +131,7 @@ pub fn search_hotels(runtime: Rc<dyn Runtime>) -> ToolDef {
         let Some((y, m, d)) = parse_date(&check_in) else {
             return Ok(empty(format!(
                 "invalid_request: check_in must be a date as YYYY-MM-DD, got {}",
-                crate::error::quoted(&check_in)
+                crate::quote::quoted(&check_in)
             )));
         };
         let today = (runtime.unix_ms() / 86_400_000.0).floor() as i64;
@@ -148,7 +148,7 @@ pub fn search_hotels(runtime: Rc<dyn Runtime>) -> ToolDef {
         if in_place.is_empty() {
             return Ok(empty(format!(
                 "unknown_place: no hotels are listed for {}; places: {}",
-                crate::error::quoted(&place),
+                crate::quote::quoted(&place),
                 places().join(", ")
             )));
         }
@@ -194,7 +194,7 @@ pub fn get_hotel_detail() -> ToolDef {
         let hotel = HOTELS.iter().find(|h| h.id == id).ok_or_else(|| {
             format!(
                 "no hotel with id {}; use a hotel_id returned by search_hotels",
-                crate::error::quoted(&id)
+                crate::quote::quoted(&id)
             )
         })?;
         Ok(json!({

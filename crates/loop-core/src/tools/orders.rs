@@ -10,7 +10,7 @@ use std::rc::Rc;
 use serde_json::{json, Value};
 
 use super::{define, define_writing, string_arg, BuiltinTool};
-use crate::error::quoted;
+use crate::quote::quoted;
 use crate::tool::ToolDef;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

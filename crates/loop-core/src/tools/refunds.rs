@@ -12,7 +12,7 @@ use std::rc::Rc;
 use serde_json::{json, Value};
 
 use super::{define, define_writing, string_arg, BuiltinTool};
-use crate::error::quoted;
+use crate::quote::quoted;
 use crate::tool::ToolDef;
 
 /// Above this a human decides (seed 003's `_MAX_AUTO_REFUND_CENTS`).

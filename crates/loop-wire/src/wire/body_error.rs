@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use loop_core::error::{quoted, write_plain};
+use loop_core::quote::{quoted, write_plain};
 use serde_json::Value;
 
 #[derive(Clone, Debug, PartialEq)]
