@@ -3,33 +3,18 @@
 
 mod common;
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{serve, serve_with};
+use common::{exchange, serve, serve_with};
 use serde_json::{json, Value};
 
-/// Sends one request with `headers` and reads the whole reply; its status.
+/// Sends one POST with `headers` and reads the whole reply; its status.
 fn status_with(port: u16, path: &str, headers: &[(&str, &str)], body: &str) -> u16 {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(120)))
-        .unwrap();
-    let mut head = format!(
-        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    for (name, value) in headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).unwrap();
-    stream.write_all(body.as_bytes()).unwrap();
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).expect("reads the reply");
+    let mut all = vec![("Content-Type", "application/json")];
+    all.extend_from_slice(headers);
+    let raw = exchange(port, "POST", path, &all, body, Duration::from_secs(120));
     let text = String::from_utf8_lossy(&raw);
     text.split(' ')
         .nth(1)

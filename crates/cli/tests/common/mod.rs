@@ -85,3 +85,32 @@ pub fn serve_with(name: &str, scenario: &Value, options: &[&str]) -> Server {
     server.port = port.parse().expect("a port number");
     server
 }
+
+/// One HTTP/1.1 request on a fresh connection (`Connection: close`, so the
+/// reply ends where the connection does), and the raw reply; the test
+/// fails if no reply has come within `timeout`.
+pub fn exchange(
+    port: u16,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+    timeout: std::time::Duration,
+) -> Vec<u8> {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    stream.set_read_timeout(Some(timeout)).unwrap();
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(body.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).expect("reads the reply");
+    raw
+}
