@@ -383,13 +383,17 @@ pub async fn provider_model(run: ProviderRun) -> Box<dyn ModelClient> {
 }
 
 /// `wire::rejections`: every request of the run checked for all three
-/// providers, each violation placed at the first turn that carried it.
+/// providers, each violation placed at the first turn that carried it; and
+/// the words that name who would refuse it ("Anthropic Messages would
+/// refuse turn 2"), made here so the first paint carries none of them.
 #[cfg_attr(feature = "split", lazy)]
 pub async fn rejections(
     events: Vec<RunEvent>,
     shape: RequestShape,
-) -> Vec<harness::wire::Rejection> {
-    harness::wire::rejections(&shape, &events)
+) -> (Vec<harness::wire::Rejection>, Option<String>) {
+    let found = harness::wire::rejections(&shape, &events);
+    let words = harness::refusal::would_refuse(&found);
+    (found, words)
 }
 
 #[cfg(test)]

@@ -48,7 +48,7 @@ pub struct Editor {
     text: RwSignal<String>,
     /// A message about the share bar's actions (copied, exported): about
     /// the text it linked or saved, so it goes when the text changes.
-    notice: TiedNotice<String>,
+    notice: TiedNotice,
     /// What arrived in the editor and from where: a share link (loaded or
     /// broken), an imported file. Shown under the lesson, where the person looks.
     arrival: RwSignal<Option<String>>,
@@ -149,7 +149,7 @@ impl Editor {
         let editor = Editor {
             selected: RwSignal::new(known.clone().unwrap_or_else(|| CUSTOM.to_string())),
             text: text_signal,
-            notice: TiedNotice::new(text_signal.read_only()),
+            notice: TiedNotice::about_text(text_signal.read_only()),
             arrival: RwSignal::new(arrival),
             provenance: RwSignal::new(provenance),
             revision: RwSignal::new(0),
@@ -287,7 +287,7 @@ impl Editor {
     }
 
     /// The share bar's message, while the text it was about is the text.
-    pub fn notice(&self) -> TiedNotice<String> {
+    pub fn notice(&self) -> TiedNotice {
         self.notice
     }
 

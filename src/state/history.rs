@@ -49,7 +49,7 @@ pub struct History {
     /// What happened to the last export or import, beside those controls:
     /// about the run in view then, so it goes when another run takes its
     /// place (Reset, another scenario, a new run).
-    file_notice: TiedNotice<u64>,
+    file_notice: TiedNotice,
     /// Records that storage did not take, by id, kept for this page only.
     memory: StoredValue<Vec<(String, String)>>,
     /// The run id of the last run kept or shown, so each is kept once.
@@ -86,7 +86,7 @@ impl History {
             editor,
             entries: RwSignal::new(entries),
             notice: RwSignal::new(notice),
-            file_notice: TiedNotice::new(controller.run_id()),
+            file_notice: TiedNotice::about_run(controller.run_id()),
             memory: StoredValue::new(Vec::new()),
             handled: StoredValue::new(0),
             opened: RwSignal::new(None),
@@ -155,7 +155,7 @@ impl History {
     }
 
     /// What happened to the last export or import of the run in view.
-    pub fn file_notice(&self) -> TiedNotice<u64> {
+    pub fn file_notice(&self) -> TiedNotice {
         self.file_notice
     }
 

@@ -58,6 +58,8 @@ pub struct Checked {
     pub requests: usize,
     /// Every violation, placed at the first turn whose request carried it.
     pub rejections: Vec<Rejection>,
+    /// Who would refuse the history, in words (`refusal::would_refuse`).
+    pub would_refuse: Option<String>,
 }
 
 #[derive(Clone, Copy)]
@@ -100,13 +102,14 @@ impl ProtocolWatch {
             last_asked_ms.set_value(js_sys::Date::now());
             let events = events.get_untracked();
             spawn_local(async move {
-                let rejections = lazy::rejections(events, shape.clone()).await;
+                let (rejections, would_refuse) = lazy::rejections(events, shape.clone()).await;
                 if ask.is_current() {
                     watch.checked.set(Checked {
                         run,
                         shape,
                         requests,
                         rejections,
+                        would_refuse,
                     });
                 }
             });
@@ -171,8 +174,14 @@ impl ProtocolWatch {
     /// banner's own verdict. `None` until that verdict is in, and for a run
     /// no provider would refuse.
     pub fn done_but_refused(&self, status: Status) -> Option<String> {
+        if status != Status::Done {
+            return None;
+        }
         match self.banner_verdict() {
-            BannerVerdict::Checked(found) => harness::refusal::done_but_refused(status, &found),
+            // The words were made with the verdict, in the checker's module.
+            BannerVerdict::Checked(_) => self
+                .checked
+                .with(|c| c.would_refuse.as_ref().map(|words| format!("but {words}"))),
             BannerVerdict::Pending | BannerVerdict::TooLong { .. } => None,
         }
     }

@@ -4,50 +4,72 @@
 //! body's verdict then leaves with the imported run (on Reset, a new
 //! scenario, a new run), and "Link copied" with the scenario it linked,
 //! without each of those actions having to clear it.
+//!
+//! What a notice is about is kept as a number (a run's id, a text's hash)
+//! beside the words, in signal types the page already has: every new
+//! signal type adds its own copy of the reactive graph's code to the first
+//! paint.
 
 use leptos::prelude::*;
 
-pub struct TiedNotice<K: Send + Sync + 'static, T: Send + Sync + 'static = String> {
-    /// What was said, and what it was said about.
-    said: RwSignal<Option<(K, T)>>,
+#[derive(Clone, Copy)]
+pub struct TiedNotice {
+    /// What was said.
+    said: RwSignal<Option<String>>,
+    /// What it was said about.
+    about: RwSignal<u64>,
     /// What is in view now.
-    now: Signal<K>,
+    now: Signal<u64>,
 }
 
-// Not derived: a derive would ask `K` and `T` to be `Copy`, and only the
-// signals (which are) are copied.
-impl<K: Send + Sync + 'static, T: Send + Sync + 'static> Clone for TiedNotice<K, T> {
-    fn clone(&self) -> Self {
-        *self
+impl TiedNotice {
+    /// A notice about the run in view (`Controller::run_id`).
+    pub fn about_run(run_id: ReadSignal<u64>) -> Self {
+        Self::about(run_id.into())
     }
-}
 
-impl<K: Send + Sync + 'static, T: Send + Sync + 'static> Copy for TiedNotice<K, T> {}
+    /// A notice about the text `text` holds when it is said.
+    pub fn about_text(text: ReadSignal<String>) -> Self {
+        Self::about(Signal::derive(move || text.with(|text| text_key(text))))
+    }
 
-impl<K, T> TiedNotice<K, T>
-where
-    K: Clone + PartialEq + Send + Sync + 'static,
-    T: Clone + Send + Sync + 'static,
-{
-    /// A notice about whatever `now` holds when it is said.
-    pub fn new(now: impl Into<Signal<K>>) -> Self {
+    fn about(now: Signal<u64>) -> Self {
         TiedNotice {
             said: RwSignal::new(None),
-            now: now.into(),
+            about: RwSignal::new(0),
+            now,
         }
     }
 
     /// Says `notice` (or nothing) about what is in view now.
-    pub fn set(&self, notice: Option<T>) {
-        let about = self.now.get_untracked();
-        self.said.set(notice.map(|notice| (about, notice)));
+    pub fn set(&self, notice: Option<String>) {
+        self.about.set(self.now.get_untracked());
+        self.said.set(notice);
     }
 
     /// The notice, while what it was said about is still in view (tracked).
-    pub fn get(&self) -> Option<T> {
-        self.said.with(|said| {
-            let (about, notice) = said.as_ref()?;
-            self.now.with(|now| now == about).then(|| notice.clone())
-        })
+    pub fn get(&self) -> Option<String> {
+        let current = self.about.get() == self.now.get();
+        self.said.with(|said| said.clone().filter(|_| current))
+    }
+}
+
+/// A text's key: FNV-1a over its bytes. Two texts that differ in any way
+/// are told apart, save by a 64-bit collision.
+fn text_key(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::text_key;
+
+    #[test]
+    fn texts_that_differ_have_different_keys() {
+        assert_eq!(text_key("{\"a\": 1}"), text_key("{\"a\": 1}"));
+        assert_ne!(text_key("{\"a\": 1}"), text_key("{\"a\": 2}"));
+        assert_ne!(text_key(""), text_key(" "));
     }
 }

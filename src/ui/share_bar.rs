@@ -20,7 +20,7 @@ pub fn ShareBar(
     on_arrival: Callback<()>,
 ) -> impl IntoView {
     // The link carries the text as it was copied: it goes when the text changes.
-    let link = TiedNotice::<String>::new(editor.text());
+    let link = TiedNotice::about_text(editor.text());
     let copy_link = move |_| {
         let fragment = share::fragment_for(&editor.text().get_untracked());
         let Some(url) = page::set_fragment(&fragment) else {
