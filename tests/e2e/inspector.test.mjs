@@ -3,30 +3,9 @@
 // curl without the key, the conversation with its id links) and the checker
 // run live, turn by turn, on the cards.
 
-import { SECRET, assert, button, loadScenario, pick, runBuiltin, serveScenario, test, useOpenaiChat } from './lib.mjs';
+import { SECRET, assert, bodyHolding, button, inspect, loadScenario, pick, runBuiltin, serveScenario, tab, test, useOpenaiChat } from './lib.mjs';
 
 const WIDE = { viewport: { width: 1440, height: 900 } };
-
-/** Opens the inspector from turn `turn`'s "Request to the model" card. */
-async function inspect(page, turn) {
-  await page.getByRole('button', { name: `Inspect turn ${turn}'s request and response` }).click();
-  const panel = page.locator('.inspector[data-open]');
-  await panel.waitFor({ timeout: 5_000 });
-  await panel.locator('h2', { hasText: `turn ${turn}` }).waitFor({ timeout: 5_000 });
-  return panel;
-}
-
-/** Clicks tab `name` (a provider's tab may say it is the one in use). */
-async function tab(panel, name) {
-  await panel.getByRole('tab', { name: new RegExp(`^${name}( \\(in use\\))?$`) }).click();
-}
-
-/** The text of the inspector's tab panel once it holds `text`. */
-async function bodyHolding(panel, text) {
-  const body = panel.locator('.inspector-body');
-  await body.filter({ hasText: text }).waitFor({ timeout: 5_000 });
-  return body.innerText();
-}
 
 test('inspector: opens beside the trace from a request card and shows that turn\'s response', async ({ page }) => {
   assert((await runBuiltin(page, 'get-time')) === 'done', 'get-time did not end done');

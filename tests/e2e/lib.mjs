@@ -295,3 +295,24 @@ export function withTimeout(promise, ms, what) {
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
+
+/** Opens the inspector from turn `turn`'s "Request to the model" card. */
+export async function inspect(page, turn) {
+  await page.getByRole('button', { name: `Inspect turn ${turn}'s request and response` }).click();
+  const panel = page.locator('.inspector[data-open]');
+  await panel.waitFor({ timeout: 5_000 });
+  await panel.locator('h2', { hasText: `turn ${turn}` }).waitFor({ timeout: 5_000 });
+  return panel;
+}
+
+/** Clicks tab `name` (a provider's tab may say it is the one in use). */
+export async function tab(panel, name) {
+  await panel.getByRole('tab', { name: new RegExp(`^${name}( \\(in use\\))?$`) }).click();
+}
+
+/** The text of the inspector's tab panel once it holds `text`. */
+export async function bodyHolding(panel, text) {
+  const body = panel.locator('.inspector-body');
+  await body.filter({ hasText: text }).waitFor({ timeout: 5_000 });
+  return body.innerText();
+}

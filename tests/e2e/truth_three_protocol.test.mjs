@@ -3,31 +3,10 @@
 // Anthropic when thinking is on (banner, card and inspector agree), and the
 // OpenAI Chat Completions answer shows only OpenAI's own fields.
 
-import { assert, button, runBuiltin, test } from './lib.mjs';
+import { assert, bodyHolding, button, inspect, runBuiltin, tab, test } from './lib.mjs';
 
 const WIDE = { viewport: { width: 1440, height: 900 } };
 const REFUSAL = 'messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`.';
-
-/** Opens the inspector from turn `turn`'s "Request to the model" card. */
-async function inspect(page, turn) {
-  await page.getByRole('button', { name: `Inspect turn ${turn}'s request and response` }).click();
-  const panel = page.locator('.inspector[data-open]');
-  await panel.waitFor({ timeout: 5_000 });
-  await panel.locator('h2', { hasText: `turn ${turn}` }).waitFor({ timeout: 5_000 });
-  return panel;
-}
-
-/** Clicks tab `name` (a provider's tab may say it is the one in use). */
-async function tab(panel, name) {
-  await panel.getByRole('tab', { name: new RegExp(`^${name}( \\(in use\\))?$`) }).click();
-}
-
-/** The text of the inspector's tab panel once it holds `text`. */
-async function bodyHolding(panel, text) {
-  const body = panel.locator('.inspector-body');
-  await body.filter({ hasText: text }).waitFor({ timeout: 5_000 });
-  return body.innerText();
-}
 
 test('truth three: a history that drops the thinking block is refused by Anthropic at turn 2, on the banner, the card and in the inspector', async ({ page }) => {
   assert((await runBuiltin(page, 'history-text-only')) === 'done', 'history-text-only did not end done');
