@@ -386,6 +386,16 @@ test('Always allow this tool approves this call and the later ones without askin
   assert(decided[1].includes('(by always_allow)'), `second decision: ${decided[1]}`);
 });
 
+/** Waits until the timeline draws `n` cards of `kind`; fails naming how many it drew. */
+async function cards(page, kind, n) {
+  await page
+    .waitForFunction(([kind, n]) => document.querySelectorAll(`.timeline .event[data-kind="${kind}"]`).length === n, [kind, n], { timeout: 2_000 })
+    .catch(async () => {
+      const drawn = await page.locator(`.timeline .event[data-kind="${kind}"]`).count();
+      throw new Error(`${drawn} ${kind} cards drawn, expected ${n}`);
+    });
+}
+
 test('Step pauses before each model call and tool call; Run finishes', async ({ page }) => {
   await pick(page, 'get-time');
   const state = page.locator('.run-state');
@@ -396,10 +406,15 @@ test('Step pauses before each model call and tool call; Run finishes', async ({ 
   assert((await count('model_request')) === 0, 'the model was called before the first step');
   await step.click();
   await page.waitForFunction(() => document.querySelector('.run-state').textContent.includes('Paused before tool call get_time'));
-  assert((await count('model_response')) === 1 && (await count('tool_result')) === 0, 'not paused before the tool call');
+  // The timeline draws a few new cards a frame, so a card may follow the
+  // paused line by a frame: wait for the answer's card, then check that no
+  // result came while paused.
+  await cards(page, 'model_response', 1);
+  assert((await count('tool_result')) === 0, 'not paused before the tool call');
   await step.click();
   await page.waitForFunction(() => document.querySelector('.run-state').textContent.includes('Paused before model call (turn 2)'));
-  assert((await count('tool_result')) === 1 && (await count('model_request')) === 1, 'not paused before turn 2');
+  await cards(page, 'tool_result', 1);
+  assert((await count('model_request')) === 1, 'not paused before turn 2');
   assert((await page.locator('.counter[data-counter="turn"] dd').innerText()).startsWith('1 /'), 'turn counter');
   // Paused, Run goes on with this run, and says so and whose run it is.
   const go = button(page, 'Continue');
