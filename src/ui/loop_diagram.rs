@@ -1,4 +1,4 @@
-//! The loop diagram (issue 14): `loop_diagram::LoopDiagram` drawn as SVG,
+//! The loop diagram: `loop_diagram::LoopDiagram` drawn as SVG,
 //! and, in a narrow column, as a list of the gates and exits.
 //!
 //! It only renders. The drawing's structure (where each node sits, which
@@ -848,7 +848,7 @@ fn LoopPanel(
     };
     let zoom = RwSignal::new(Zoom::whole(WIDTH, HEIGHT));
     // On a phone the steps are listed; the drawing opens over the whole
-    // screen (issue 24), with its zoom, until closed.
+    // screen, with its zoom, until closed.
     let full = RwSignal::new(false);
     let close_full = move || {
         full.set(false);

@@ -4,7 +4,7 @@
 //! A split module of its own (`run_state_panel`), fetched with the
 //! inspector once no run needs the network (`Controller::quiet`): it shows
 //! nothing before a run's tool results, and a first run does not wait for
-//! it (issue 28).
+//! it.
 
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;

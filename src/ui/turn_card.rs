@@ -235,7 +235,7 @@ fn ItemView(item: Item, time: String, inspect: Option<u32>) -> impl IntoView {
     }
 }
 
-/// A call's or result's way into the detail pane (issue 24): the inspector,
+/// A call's or result's way into the detail pane: the inspector,
 /// on the request that carried it to the model, with its block marked in
 /// the format shown. Offered once that request is sent; a run that ended
 /// first never sent it, and then there is nothing to show.
