@@ -36,6 +36,13 @@ if ! cargo install --list | grep -q "^wasm_split_cli_support v$WASM_SPLIT_VERSIO
   cargo install --locked wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary
 fi
 
+# The guide (docs/) is an mdBook, built into the page's site by the page build.
+MDBOOK_VERSION=0.4.52
+if ! mdbook --version 2>/dev/null | grep -q "v$MDBOOK_VERSION"; then
+  log "installing mdbook $MDBOOK_VERSION (about 3 minutes)"
+  cargo install --locked mdbook --version "$MDBOOK_VERSION"
+fi
+
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
   log "installing Debian's chromium and chromium-driver"
   if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi

@@ -156,6 +156,27 @@ impl Status {
             Status::Blocked | Status::Cancelled => StopTone::Person,
         }
     }
+
+    /// When a run ends with this status, in a sentence: the guide's
+    /// reference page is written from these.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Status::Done => "the model ended its turn with a final answer and the verifier (if any) accepted it",
+            Status::FailedVerification => "the verifier rejected the final answer; the reason names the check",
+            Status::TurnLimit => "`max_turns` model calls were made and the model still wanted to continue",
+            Status::CostLimit => "strict mode: what was spent plus the worst case of the next call would pass `max_cost_usd`; naive mode: the spend already passed it",
+            Status::TokenLimit => "the run's input and output tokens reached `max_total_tokens`",
+            Status::ToolCallLimit => "the model asked for more than `max_tool_calls` tool calls",
+            Status::Deadline => "the run's own `deadline_ms` passed, interrupting whatever was pending (or, between steps, at the next step)",
+            Status::RepeatedCall => "the same canonical call (tool and normalised arguments) occurred `repeat_threshold` times, in a row or in a cycle",
+            Status::Blocked => "a call needing approval was denied with \"deny and stop\", the policy is `deny_all`, or no approver exists",
+            Status::MaxTokens => "the model ran out of output tokens (`max_tokens`, `length`, `max_output_tokens`)",
+            Status::Refusal => "the provider reported a refusal as the stop reason (`refusal`, `content_filter`)",
+            Status::ModelError => "the request failed after retries, the model said something unusable (an empty final turn, an unknown stop reason), or the script ran out",
+            Status::Cancelled => "a person pressed Stop (at the command line, Ctrl+C or SIGTERM; the reason names the signal)",
+            Status::ContextLimit => "the next request would not fit the context window (`context.window_tokens`), so it was not sent; or the provider stopped a turn with `model_context_window_exceeded`",
+        }
+    }
 }
 
 /// One way a run ends. `Display` is the `reason` of its `run_finished` event.
