@@ -1,10 +1,13 @@
-//! Lessons that check themselves, and courses of them (issue 25).
+//! Lessons that check themselves, and courses of them.
 //!
 //! A lesson is a starting scenario (inline, or a built-in's name with a
 //! `start` merge patch), the paths a learner may change, a goal, hints, a
-//! solution and an explanation. A course is a title and lessons in order.
-//! Both formats are published as `lesson.schema.json`, beside the
-//! scenario's.
+//! solution, tempting changes that miss the point (`misses`), and an
+//! explanation filled from the learner's run. Some are solved by stepping
+//! through a run (`walk` narrates each pause) or by predicting what a run
+//! does (`predict`). A course is a title and lessons in order, flat or in
+//! chapters. Both formats are published as `lesson.schema.json`, beside
+//! the scenario's.
 //!
 //! - `load`/`from_value` read a lesson and report every problem at once,
 //!   each with its path, as the scenario loader does: the schema, then the
@@ -15,12 +18,19 @@
 //!   uses to keep the rest read-only.
 //! - `play`: a run with the learner's typed turns, decisions and Stop.
 //! - `goal`: each part of the goal judged, with a plain sentence.
-//! - `course`: course files and the built-in course (`lessons/*.json`).
+//! - `course`: course files, chapters, and the built-in course
+//!   (`lessons/chapters/*.json` naming `lessons/*.json`).
+//! - `predict`: a prediction question and the run's true answer to it.
+//! - `explain`: the explanation's placeholders, filled from a run.
+//! - `terms`: `[[term]]` glossary links in the text.
 
 pub mod course;
+pub mod explain;
 pub mod goal;
 pub mod patch;
 pub mod play;
+pub mod predict;
+pub mod terms;
 
 use std::rc::Rc;
 use std::sync::OnceLock;
@@ -33,8 +43,9 @@ use crate::runtime::Runtime;
 use crate::scenario::{dotted_path, Problem, Scenario};
 use crate::suggest::did_you_mean;
 use crate::wire::RequestShape;
-use goal::{evaluate, Goal, GoalPart};
-use play::{play, Played, Work};
+use goal::{evaluate, evaluate_run, Goal, GoalPart, Judged};
+use play::{play, Played, Work, WORK_FIELDS};
+use predict::Predict;
 
 /// The lesson and course formats as a JSON Schema, published for editors.
 pub const LESSON_SCHEMA: &str = include_str!("../lesson.schema.json");
@@ -54,6 +65,11 @@ pub enum By {
     Deciding,
     /// Pressing Stop.
     PressingStop,
+    /// Stepping through a run, pause by pause, reading the `walk`.
+    Stepping,
+    /// Predicting what the run does before it runs (`predict`), and maybe
+    /// then editing the scenario.
+    Predicting,
 }
 
 impl By {
@@ -64,8 +80,46 @@ impl By {
             By::AnswerAsTool => "answer_as_tool",
             By::Deciding => "deciding",
             By::PressingStop => "pressing_stop",
+            By::Stepping => "stepping",
+            By::Predicting => "predicting",
         }
     }
+
+    /// Whether a solution's or a miss's keys other than the learner's
+    /// fields patch the scenario (editing, and predicting then editing).
+    pub fn edits_scenario(self) -> bool {
+        matches!(self, By::Editing | By::Predicting)
+    }
+}
+
+/// A tempting change that misses the lesson's point: `lesson verify` fails
+/// the lesson when it meets the goal, so the goal provably tests the point.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Miss {
+    /// Applied as the solution is (see `Lesson::setup`).
+    pub patch: Map<String, Value>,
+    /// Why it misses, in a sentence.
+    pub why: String,
+}
+
+/// Where a statement about a provider's behaviour comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    pub url: String,
+    /// The exact words quoted from the page.
+    pub quote: String,
+}
+
+/// A scenario and the learner's work, ready to run: the start, the
+/// solution applied, or a miss applied.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    /// The scenario as JSON (what `scenario_has` and `{value:PATH}` read).
+    pub edited: Value,
+    pub scenario: Scenario,
+    pub work: Work,
 }
 
 /// The fields of a lesson file other than its scenario, as serde reads them.
@@ -84,6 +138,16 @@ struct Fields {
     hints: Vec<String>,
     solution: Map<String, Value>,
     explain: String,
+    #[serde(default)]
+    walk: Vec<String>,
+    #[serde(default)]
+    predict: Option<Predict>,
+    #[serde(default)]
+    misses: Vec<Miss>,
+    #[serde(default)]
+    sources: Vec<Source>,
+    #[serde(default)]
+    takeaway: String,
 }
 
 /// A loaded lesson: every part checked.
@@ -103,10 +167,26 @@ pub struct Lesson {
     pub by: By,
     pub goal: Goal,
     pub hints: Vec<String>,
-    /// A merge patch on the scenario (`By::Editing`) or on the work.
+    /// A merge patch on the scenario (`By::Editing`) or on the work; for
+    /// `By::Predicting`, the learner's fields patch the work and any other
+    /// key the scenario (`Lesson::setup`).
     pub solution: Map<String, Value>,
+    /// Why the solution works; may hold placeholders (`explain_for`).
     pub explain: String,
-    /// What the file says the learner did: turns, decisions, Stop.
+    /// For `By::Stepping`: what the page shows at each pause of the run
+    /// stepped from the start (entry i: paused before step i).
+    pub walk: Vec<String>,
+    /// The question asked before the run, for `By::Predicting` (and any
+    /// lesson that asks one).
+    pub predict: Option<Predict>,
+    /// Tempting changes that miss the point; none may meet the goal.
+    pub misses: Vec<Miss>,
+    /// What backs the lesson's statements about providers.
+    pub sources: Vec<Source>,
+    /// What the lesson taught, in one sentence (the end-of-course page).
+    pub takeaway: String,
+    /// What the file says the learner did: turns, decisions, Stop, steps,
+    /// prediction.
     pub work: Work,
 }
 
@@ -115,6 +195,8 @@ pub struct Lesson {
 pub struct Checked {
     pub played: Played,
     pub parts: Vec<GoalPart>,
+    /// The learner's work the run was played with (its prediction, steps).
+    pub work: Work,
 }
 
 impl Checked {
@@ -316,6 +398,11 @@ impl Lesson {
             hints: fields.hints,
             solution: fields.solution,
             explain: fields.explain,
+            walk: fields.walk,
+            predict: fields.predict,
+            misses: fields.misses,
+            sources: fields.sources,
+            takeaway: fields.takeaway,
             work,
         };
         problems.extend(lesson.semantic_problems(prefix));
@@ -354,55 +441,276 @@ impl Lesson {
                 ));
             }
         }
-        let at_solution = under(prefix, "solution");
-        match self.by {
-            By::Editing => {
-                if self.editable.is_empty() {
-                    problems.push(problem(
-                        under(prefix, "editable"),
-                        "a lesson solved by editing must list what the learner may change",
-                    ));
-                }
-                let mut solved = self.start.clone();
-                patch::merge_patch(&mut solved, &Value::Object(self.solution.clone()));
-                for path in patch::changed_outside(&self.start, &solved, &self.editable) {
-                    problems.push(problem(
-                        at_solution.clone(),
-                        format!("changes {path}, which `editable` does not list: a learner could not make this change"),
-                    ));
-                }
-                if let Err(found) = Scenario::from_value(solved) {
-                    problems.extend(found.into_iter().map(|p| {
-                        problem(
-                            at_solution.clone(),
-                            format!("applied, the scenario has a problem: {p}"),
-                        )
-                    }));
-                }
-            }
-            _ => {
-                let fields = ["turns", "decisions", "stop_after_ms"];
-                for key in self.solution.keys() {
-                    if !fields.contains(&key.as_str()) {
-                        problems.push(problem(
-                            under(&at_solution, key),
-                            format!(
-                                "a lesson solved by {} patches only turns, decisions and stop_after_ms{}",
-                                self.by.as_str(),
-                                did_you_mean(key, fields)
-                            ),
-                        ));
-                    }
-                }
-                if problems.is_empty() {
-                    if let Err(why) = self.solved_work() {
-                        problems.push(problem(at_solution.clone(), why));
-                    }
-                }
+        if self.by == By::Editing && self.editable.is_empty() {
+            problems.push(problem(
+                under(prefix, "editable"),
+                "a lesson solved by editing must list what the learner may change",
+            ));
+        }
+        problems.extend(self.patch_problems(&self.solution, &under(prefix, "solution")));
+        for (i, miss) in self.misses.iter().enumerate() {
+            problems.extend(
+                self.patch_problems(&miss.patch, &under(prefix, &format!("misses[{i}].patch"))),
+            );
+        }
+        problems.extend(self.walk_and_predict_problems(prefix));
+        for name in explain::unknown_placeholders(&self.explain) {
+            let known = explain::PLACEHOLDERS
+                .iter()
+                .copied()
+                .chain(std::iter::once("value:PATH"));
+            problems.push(problem(
+                under(prefix, "explain"),
+                format!(
+                    "{{{name}}} is not a placeholder an explanation can use{}",
+                    did_you_mean(&name, known)
+                ),
+            ));
+        }
+        for path in self.goal.scenario_has.keys() {
+            if let Some(why) = patch::path_problem(path) {
+                problems.push(problem(
+                    under(prefix, &format!("goal.scenario_has.{path}")),
+                    why,
+                ));
             }
         }
         problems.extend(self.goal_tool_problems(prefix));
         problems
+    }
+
+    /// What a stepping lesson's `walk` and a `predict` question need.
+    fn walk_and_predict_problems(&self, prefix: &str) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        if self.by == By::Stepping && self.walk.is_empty() {
+            problems.push(problem(
+                under(prefix, "walk"),
+                "a lesson solved by stepping needs a walk: one line for each pause of the stepped run",
+            ));
+        }
+        if self.goal.predicted.is_some() && self.predict.is_none() {
+            problems.push(problem(
+                under(prefix, "goal.predicted"),
+                "the goal asks for a prediction, but the lesson asks no question (predict)",
+            ));
+        }
+        let Some(predict) = &self.predict else {
+            if self.by == By::Predicting {
+                problems.push(problem(
+                    under(prefix, "predict"),
+                    "a lesson solved by predicting needs its question (predict)",
+                ));
+            }
+            return problems;
+        };
+        let at = under(prefix, "predict");
+        match (&predict.of, &predict.answer) {
+            (Some(_), Some(_)) => problems.push(problem(
+                at.clone(),
+                "has both `of` (read from the run) and `answer` (a fixed fact); give one",
+            )),
+            (None, None) => problems.push(problem(
+                at.clone(),
+                "needs `of` (what of the run it asks about) or `answer` (the fixed right choice)",
+            )),
+            _ => {}
+        }
+        for (i, choice) in predict.choices.iter().enumerate() {
+            if predict.choices[..i]
+                .iter()
+                .any(|c| c.trim() == choice.trim())
+            {
+                problems.push(problem(
+                    under(&at, &format!("choices[{i}]")),
+                    format!("{choice:?} is offered twice"),
+                ));
+            }
+        }
+        if let Some(answer) = &predict.answer {
+            if !predict.offers(answer) {
+                problems.push(problem(
+                    under(&at, "answer"),
+                    format!(
+                        "{answer:?} is not one of the choices{}",
+                        did_you_mean(answer, predict.choices.iter().map(String::as_str))
+                    ),
+                ));
+            }
+        }
+        if let Some(prediction) = &self.work.prediction {
+            if !predict.offers(prediction) {
+                problems.push(problem(
+                    under(prefix, "prediction"),
+                    format!(
+                        "{prediction:?} is not one of the choices{}",
+                        did_you_mean(prediction, predict.choices.iter().map(String::as_str))
+                    ),
+                ));
+            }
+        }
+        problems
+    }
+
+    /// A solution's or a miss's patch, checked where it would apply: the
+    /// scenario's part only at `editable` paths and loading, the work's
+    /// part only the learner's fields and readable.
+    fn patch_problems(&self, patch: &Map<String, Value>, at: &str) -> Vec<Problem> {
+        let mut problems = Vec::new();
+        let (scenario_part, _) = self.split_patch(patch);
+        if !self.by.edits_scenario() {
+            for key in scenario_part.keys() {
+                problems.push(problem(
+                    under(at, key),
+                    format!(
+                        "a lesson solved by {} patches only the learner's fields ({}){}",
+                        self.by.as_str(),
+                        WORK_FIELDS.join(", "),
+                        did_you_mean(key, WORK_FIELDS)
+                    ),
+                ));
+            }
+            if problems.is_empty() {
+                if let Err(found) = self.setup(patch) {
+                    problems.extend(found.into_iter().map(|p| problem(at, p.message)));
+                }
+            }
+            return problems;
+        }
+        let mut patched = self.start.clone();
+        patch::merge_patch(&mut patched, &Value::Object(scenario_part));
+        for path in patch::changed_outside(&self.start, &patched, &self.editable) {
+            problems.push(problem(
+                at,
+                format!("changes {path}, which `editable` does not list: a learner could not make this change"),
+            ));
+        }
+        if problems.is_empty() {
+            if let Err(found) = self.setup(patch) {
+                problems.extend(found.into_iter().map(|p| problem(at, p.message)));
+            }
+        }
+        problems
+    }
+
+    /// A patch cut in two: the part for the scenario and the part for the
+    /// learner's work. Editing: all of it patches the scenario; predicting:
+    /// the learner's fields (`prediction`, `steps`, ...) patch the work and
+    /// the rest the scenario; the others: the learner's fields patch the
+    /// work, and any other key is refused at load.
+    pub fn split_patch(
+        &self,
+        patch: &Map<String, Value>,
+    ) -> (Map<String, Value>, Map<String, Value>) {
+        let mut scenario_part = Map::new();
+        let mut work_part = Map::new();
+        for (key, value) in patch {
+            let for_work = self.by != By::Editing && WORK_FIELDS.contains(&key.as_str());
+            if for_work {
+                work_part.insert(key.clone(), value.clone());
+            } else {
+                scenario_part.insert(key.clone(), value.clone());
+            }
+        }
+        (scenario_part, work_part)
+    }
+
+    /// The start with `patch` applied as the lesson's solution would be:
+    /// the scenario to run, as JSON and loaded, and the learner's work.
+    pub fn setup(&self, patch: &Map<String, Value>) -> Result<Setup, Vec<Problem>> {
+        let (scenario_part, work_part) = self.split_patch(patch);
+        let mut edited = self.start.clone();
+        let scenario = if scenario_part.is_empty() {
+            self.scenario.clone()
+        } else {
+            patch::merge_patch(&mut edited, &Value::Object(scenario_part));
+            Scenario::from_value(edited.clone()).map_err(|found| {
+                found
+                    .into_iter()
+                    .map(|p| problem("", format!("applied, the scenario has a problem: {p}")))
+                    .collect::<Vec<_>>()
+            })?
+        };
+        let mut work = serde_json::to_value(&self.work).unwrap_or_default();
+        patch::merge_patch(&mut work, &Value::Object(work_part));
+        let work = Work::deserialize(&work).map_err(|e| {
+            vec![problem(
+                "",
+                format!("applied, the learner's fields cannot be read: {e}"),
+            )]
+        })?;
+        Ok(Setup {
+            edited,
+            scenario,
+            work,
+        })
+    }
+
+    /// The lesson as its file gives it: the start and the file's work.
+    pub fn start_setup(&self) -> Setup {
+        Setup {
+            edited: self.start.clone(),
+            scenario: self.scenario.clone(),
+            work: self.work.clone(),
+        }
+    }
+
+    /// The explanation with its placeholders filled from `checked` (the
+    /// learner's run and work) and `edited_scenario` (the scenario as the
+    /// learner left it, as JSON).
+    pub fn explain_for(&self, checked: &Checked, edited_scenario: &Value) -> String {
+        explain::fill(
+            &self.explain,
+            &explain::Facts {
+                events: &checked.played.events,
+                outcome: &checked.played.outcome,
+                scenario: edited_scenario,
+                prediction: checked.work.prediction.as_deref(),
+                predict: self.predict.as_ref(),
+            },
+        )
+    }
+
+    /// The goal judged on a run the page played: what its Check does.
+    /// `edited` is the scenario as the learner left it (JSON), `work` what
+    /// they did (prediction, steps, typed turns, decisions).
+    pub fn judge(
+        &self,
+        shape: Option<&RequestShape>,
+        events: &[crate::event::RunEvent],
+        outcome: &crate::event::Outcome,
+        edited: &Value,
+        work: &Work,
+    ) -> Vec<GoalPart> {
+        evaluate_run(
+            &self.goal,
+            &Judged {
+                shape,
+                events,
+                outcome,
+                scenario: edited,
+                work,
+                predict: self.predict.as_ref(),
+            },
+        )
+    }
+
+    /// The lesson's texts that may link glossary terms, each with its
+    /// field's path: intro, explain, hints, walk, the question.
+    pub fn texts(&self) -> Vec<(String, &str)> {
+        let mut out = vec![
+            ("intro".to_string(), self.intro.as_str()),
+            ("explain".to_string(), self.explain.as_str()),
+        ];
+        for (i, hint) in self.hints.iter().enumerate() {
+            out.push((format!("hints[{i}]"), hint.as_str()));
+        }
+        for (i, line) in self.walk.iter().enumerate() {
+            out.push((format!("walk[{i}]"), line.as_str()));
+        }
+        if let Some(predict) = &self.predict {
+            out.push(("predict.question".to_string(), predict.question.as_str()));
+        }
+        out
     }
 
     /// A goal naming a tool the scenario does not have can never hold.
@@ -444,25 +752,22 @@ impl Lesson {
     }
 
     /// The scenario with the solution applied (for a lesson solved by
-    /// editing; the others' scenario stays as it starts).
+    /// editing or predicting; the others' scenario stays as it starts).
     pub fn solved_scenario(&self) -> Result<Scenario, Vec<Problem>> {
-        if self.by != By::Editing {
-            return Ok(self.scenario.clone());
-        }
-        let mut solved = self.start.clone();
-        patch::merge_patch(&mut solved, &Value::Object(self.solution.clone()));
-        Scenario::from_value(solved)
+        self.setup(&self.solution).map(|setup| setup.scenario)
     }
 
     /// The learner's work with the solution applied.
     pub fn solved_work(&self) -> Result<Work, String> {
-        if self.by == By::Editing {
-            return Ok(self.work.clone());
-        }
-        let mut work = serde_json::to_value(&self.work).unwrap_or_default();
-        patch::merge_patch(&mut work, &Value::Object(self.solution.clone()));
-        Work::deserialize(&work)
-            .map_err(|e| format!("applied, the learner's fields cannot be read: {e}"))
+        self.setup(&self.solution)
+            .map(|setup| setup.work)
+            .map_err(|found| {
+                found
+                    .iter()
+                    .map(|p| p.message.clone())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            })
     }
 
     /// Which changes of `edited` (the scenario as the learner left it) the
@@ -505,6 +810,30 @@ impl Lesson {
         }
         out.insert("solution".into(), Value::Object(self.solution.clone()));
         out.insert("explain".into(), Value::String(self.explain.clone()));
+        let mut put = |key: &str, value: Value| {
+            out.insert(key.into(), value);
+        };
+        if !self.walk.is_empty() {
+            put("walk", serde_json::to_value(&self.walk).unwrap_or_default());
+        }
+        if let Some(predict) = &self.predict {
+            put("predict", serde_json::to_value(predict).unwrap_or_default());
+        }
+        if !self.misses.is_empty() {
+            put(
+                "misses",
+                serde_json::to_value(&self.misses).unwrap_or_default(),
+            );
+        }
+        if !self.sources.is_empty() {
+            put(
+                "sources",
+                serde_json::to_value(&self.sources).unwrap_or_default(),
+            );
+        }
+        if !self.takeaway.is_empty() {
+            put("takeaway", Value::String(self.takeaway.clone()));
+        }
         if let Value::Object(work) = serde_json::to_value(&self.work).unwrap_or_default() {
             out.extend(work);
         }
@@ -513,23 +842,66 @@ impl Lesson {
 
     /// Runs the lesson as given (the learner's file) and judges its goal.
     pub async fn check(&self, runtime: Rc<dyn Runtime>) -> Result<Checked, Vec<Problem>> {
-        check(&self.scenario, &self.work, &self.goal, runtime).await
+        self.check_setup(&self.start_setup(), runtime).await
     }
 
     /// Runs the lesson with its solution applied and judges its goal.
     pub async fn check_solution(&self, runtime: Rc<dyn Runtime>) -> Result<Checked, Vec<Problem>> {
-        let scenario = self.solved_scenario()?;
-        let work = self
-            .solved_work()
-            .map_err(|why| vec![problem("solution", why)])?;
-        check(&scenario, &work, &self.goal, runtime).await
+        let setup = self.setup(&self.solution).map_err(|found| {
+            found
+                .into_iter()
+                .map(|p| problem("solution", p.message))
+                .collect::<Vec<_>>()
+        })?;
+        self.check_setup(&setup, runtime).await
+    }
+
+    /// Runs the lesson with miss `index` applied and judges its goal.
+    pub async fn check_miss(
+        &self,
+        index: usize,
+        runtime: Rc<dyn Runtime>,
+    ) -> Result<Checked, Vec<Problem>> {
+        let at = format!("misses[{index}]");
+        let Some(miss) = self.misses.get(index) else {
+            return Err(vec![problem(at, "the lesson has no such miss")]);
+        };
+        let setup = self.setup(&miss.patch).map_err(|found| {
+            found
+                .into_iter()
+                .map(|p| problem(format!("{at}.patch"), p.message))
+                .collect::<Vec<_>>()
+        })?;
+        self.check_setup(&setup, runtime).await
+    }
+
+    /// Runs `setup` and judges the lesson's goal on it.
+    pub async fn check_setup(
+        &self,
+        setup: &Setup,
+        runtime: Rc<dyn Runtime>,
+    ) -> Result<Checked, Vec<Problem>> {
+        let played = play(&setup.scenario, &setup.work, runtime).await?;
+        let shape = RequestShape::of(&setup.scenario).ok();
+        let parts = self.judge(
+            shape.as_ref(),
+            &played.events,
+            &played.outcome,
+            &setup.edited,
+            &setup.work,
+        );
+        Ok(Checked {
+            played,
+            parts,
+            work: setup.work.clone(),
+        })
     }
 }
 
 /// The learner's fields of a lesson file.
 fn work_fields(value: &Value) -> Value {
     let mut out = Map::new();
-    for key in ["turns", "decisions", "stop_after_ms"] {
+    for key in WORK_FIELDS {
         if let Some(v) = value.get(key) {
             out.insert(key.into(), v.clone());
         }
@@ -537,8 +909,9 @@ fn work_fields(value: &Value) -> Value {
     Value::Object(out)
 }
 
-/// Runs `scenario` with `work` and judges `goal`: what the page's Check
-/// button and `agent-loop lesson check` both do.
+/// Runs `scenario` with `work` and judges `goal` on the run alone (no
+/// edited scenario, no prediction question: `Lesson::check_setup` has
+/// both).
 pub async fn check(
     scenario: &Scenario,
     work: &Work,
@@ -548,5 +921,9 @@ pub async fn check(
     let played = play(scenario, work, runtime).await?;
     let shape = RequestShape::of(scenario).ok();
     let parts = evaluate(goal, shape.as_ref(), &played.events, &played.outcome);
-    Ok(Checked { played, parts })
+    Ok(Checked {
+        played,
+        parts,
+        work: work.clone(),
+    })
 }

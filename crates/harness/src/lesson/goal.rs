@@ -8,8 +8,10 @@
 //! `agent-loop lesson check` prints them.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+use super::play::Work;
+use super::predict::Predict;
 use crate::approval::DecisionKind;
 use crate::event::{EventKind, Outcome, ResultFate, RunEvent};
 use crate::replay::{ids_exist, repeats, tool_steps};
@@ -56,6 +58,21 @@ pub struct Goal {
     /// The run ended within this many milliseconds of its start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_elapsed_ms: Option<u64>,
+    /// At least this many model calls (turns).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_model_calls: Option<u32>,
+    /// `true`: the run ended with a final answer that is not empty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered: Option<bool>,
+    /// The edited scenario's value at each dotted path equals the one given.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub scenario_has: Map<String, Value>,
+    /// The learner pressed Step at least this many times.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_steps: Option<u32>,
+    /// `true`: a prediction was recorded before the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predicted: Option<bool>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -129,15 +146,55 @@ fn ran_only(events: &[RunEvent]) -> Vec<RunEvent> {
         .collect()
 }
 
-/// Judges each part the goal names, in the order of the fields above.
-/// `shape` (the scenario's system prompt and tools) is what the checker
-/// needs to rebuild the requests; without it a `checker` part cannot hold.
+/// What a goal is judged on: the run, and what the learner did around it.
+#[derive(Clone, Copy, Debug)]
+pub struct Judged<'a> {
+    /// The scenario's system prompt and tools, which the checker needs to
+    /// rebuild the requests; without it a `checker` part cannot hold.
+    pub shape: Option<&'a RequestShape>,
+    pub events: &'a [RunEvent],
+    pub outcome: &'a Outcome,
+    /// The scenario as the learner left it (JSON), for `scenario_has`.
+    pub scenario: &'a Value,
+    /// The learner's work: typed turns, decisions, Stop, steps, prediction.
+    pub work: &'a Work,
+    /// The lesson's prediction question, so `predicted` can say what the
+    /// run did next to what was predicted.
+    pub predict: Option<&'a Predict>,
+}
+
+/// Judges each part the goal names on a run alone: the parts that need the
+/// edited scenario or the learner's work (`scenario_has`, `min_steps`,
+/// `predicted`) are judged against an empty scenario and no work, so they
+/// do not hold; `evaluate_run` sees both.
 pub fn evaluate(
     goal: &Goal,
     shape: Option<&RequestShape>,
     events: &[RunEvent],
     outcome: &Outcome,
 ) -> Vec<GoalPart> {
+    let work = Work::default();
+    evaluate_run(
+        goal,
+        &Judged {
+            shape,
+            events,
+            outcome,
+            scenario: &Value::Null,
+            work: &work,
+            predict: None,
+        },
+    )
+}
+
+/// Judges each part the goal names, in the order of the fields above.
+pub fn evaluate_run(goal: &Goal, judged: &Judged<'_>) -> Vec<GoalPart> {
+    let Judged {
+        shape,
+        events,
+        outcome,
+        ..
+    } = *judged;
     // Calls that ran: one refused (over a limit, denied, invalid) is no
     // call the goal can see made.
     let steps = tool_steps(&ran_only(events));
@@ -184,7 +241,97 @@ pub fn evaluate(
             .map(|want| approvals_part(want, events)),
     );
     parts.extend(goal.max_elapsed_ms.map(|max| max_elapsed_ms(max, outcome)));
+    parts.extend(goal.min_model_calls.map(|min| min_model_calls(min, events)));
+    parts.extend(goal.answered.map(|want| answered(want, outcome)));
+    parts.extend(
+        goal.scenario_has
+            .iter()
+            .map(|(path, want)| scenario_has(path, want, judged.scenario)),
+    );
+    parts.extend(goal.min_steps.map(|min| min_steps(min, judged.work)));
+    parts.extend(goal.predicted.map(|want| predicted(want, judged)));
     parts
+}
+
+fn min_model_calls(min: u32, events: &[RunEvent]) -> GoalPart {
+    let calls = model_calls(events);
+    part(
+        "min_model_calls",
+        calls >= min,
+        format!(
+            "the model was called {}; the goal is at least {}",
+            times(calls),
+            times(min)
+        ),
+    )
+}
+
+fn answered(want: bool, outcome: &Outcome) -> GoalPart {
+    let answer = outcome.answer.as_deref().map(str::trim).unwrap_or("");
+    let gave = !answer.is_empty();
+    let sentence = if gave {
+        format!(
+            "the run ended with the answer {:?}",
+            crate::tool::clip(answer, 120)
+        )
+    } else {
+        "the run ended with no final answer".to_string()
+    };
+    let asked = if want {
+        "the goal is a final answer"
+    } else {
+        "the goal is a run that ends without an answer"
+    };
+    let holds = gave == want;
+    part("answered", holds, said_against(holds, sentence, asked))
+}
+
+fn scenario_has(path: &str, want: &Value, scenario: &Value) -> GoalPart {
+    let got = super::patch::value_at(scenario, path);
+    let holds = got == Some(want);
+    let sentence = match got {
+        Some(got) if holds => format!("{path} is {got}, as the goal asks"),
+        Some(got) => format!("{path} is {got}; the goal is {want}"),
+        None => format!("the scenario does not set {path}; the goal is {want}"),
+    };
+    part("scenario_has", holds, sentence)
+}
+
+fn min_steps(min: u32, work: &Work) -> GoalPart {
+    let steps = work.steps.unwrap_or(0);
+    let pressed = match steps {
+        0 => "Step was not pressed".to_string(),
+        n => format!("Step was pressed {}", times(n)),
+    };
+    part(
+        "min_steps",
+        steps >= min,
+        format!("{pressed}; the goal is at least {}", times(min)),
+    )
+}
+
+fn predicted(want: bool, judged: &Judged<'_>) -> GoalPart {
+    let prediction = judged
+        .work
+        .prediction
+        .as_deref()
+        .map(str::trim)
+        .filter(|p| !p.is_empty());
+    let sentence = match (prediction, judged.predict) {
+        (Some(guess), Some(predict)) => format!(
+            "you predicted {guess:?}; the run: {:?}",
+            predict.actual(judged.events, judged.outcome)
+        ),
+        (Some(guess), None) => format!("you predicted {guess:?}"),
+        (None, _) => "no prediction was recorded".to_string(),
+    };
+    let holds = prediction.is_some() == want;
+    let asked = if want {
+        "the goal is a prediction made before the run"
+    } else {
+        "the goal is a run with no prediction"
+    };
+    part("predicted", holds, said_against(holds, sentence, asked))
 }
 
 fn part(part: &str, holds: bool, sentence: String) -> GoalPart {
@@ -420,8 +567,16 @@ fn times(n: u32) -> String {
     }
 }
 
+/// The names of the tool calls that ran, in order.
+pub(super) fn tool_calls_that_ran(events: &[RunEvent]) -> Vec<String> {
+    tool_steps(&ran_only(events))
+        .into_iter()
+        .map(|(name, _, _)| name)
+        .collect()
+}
+
 /// Model calls: each turn's request, retries not counted again.
-fn model_calls(events: &[RunEvent]) -> u32 {
+pub(super) fn model_calls(events: &[RunEvent]) -> u32 {
     events
         .iter()
         .filter(|e| matches!(e.kind, EventKind::ModelRequest { attempt: 1, .. }))

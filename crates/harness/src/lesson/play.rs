@@ -40,7 +40,16 @@ pub struct Work {
     /// Stop pressed this long after the run started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_after_ms: Option<u64>,
+    /// The choice the learner picked before the run (a predicting lesson).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prediction: Option<String>,
+    /// How many times Step advanced the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<u32>,
 }
+
+/// The learner's fields of a lesson file: what `Work` holds.
+pub const WORK_FIELDS: [&str; 5] = ["turns", "decisions", "stop_after_ms", "prediction", "steps"];
 
 /// A turn typed in the model's place (`text`, `tool_calls`, `stop_reason`)
 /// or a tool's (`result`, or `error` for an error result). Which one it is
