@@ -239,6 +239,7 @@ pub fn turn_wire(events: &[RunEvent], shape: &RequestShape, turn: u32) -> Option
         system: &shape.system,
         messages: &request.messages,
         tools: &shape.tools,
+        tool_choice: &shape.tool_choice,
         max_output_tokens: request.max_output_tokens,
         stream: format.streamed,
     };
@@ -475,6 +476,7 @@ mod tests {
                 description: "The time".into(),
                 input_schema: json!({"type": "object"}),
             }],
+            ..RequestShape::default()
         }
     }
 

@@ -131,10 +131,7 @@ pub fn show_command(args: &ShowArgs) -> ExitCode {
 fn refusal_of(record: &Record, outcome: &Outcome) -> Option<String> {
     let shape = match &record.scenario {
         Some(scenario) => RequestShape::of(scenario).ok()?,
-        None => RequestShape {
-            system: String::new(),
-            tools: Vec::new(),
-        },
+        None => RequestShape::default(),
     };
     let found = harness::wire::rejections(&shape, &record.events);
     harness::refusal::done_but_refused(outcome.status, &found)

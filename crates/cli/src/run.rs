@@ -335,10 +335,7 @@ fn check_what_is_not_a_scenario(source: &str) -> Option<ExitCode> {
                 return Some(ExitCode::from(2));
             }
         },
-        None => RequestShape {
-            system: String::new(),
-            tools: Vec::new(),
-        },
+        None => RequestShape::default(),
     };
     println!("{source}: a run record; its history as recorded:");
     let (report, violations) = wire::check_report(&shape, events);

@@ -437,6 +437,7 @@ impl Server {
             system: &history.system,
             messages: &history.messages,
             tools: &history.tools,
+            tool_choice: &history.tool_choice,
             max_output_tokens: prepared.max_output_tokens,
             estimated_input_tokens: estimate_tokens(prepared.input_chars),
         };

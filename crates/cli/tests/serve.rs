@@ -124,6 +124,7 @@ fn body(provider: Provider, messages: &[Message], stream: bool) -> Value {
         system: "You tell the time.",
         messages,
         tools: &tools(),
+        tool_choice: &Default::default(),
         max_output_tokens: 1024,
         stream,
     })

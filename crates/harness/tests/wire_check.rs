@@ -1041,6 +1041,7 @@ proptest::proptest! {
                 system,
                 messages: &history,
                 tools: &tools,
+                tool_choice: &Default::default(),
                 max_output_tokens: 1,
                 stream: false,
             };

@@ -58,6 +58,7 @@ fn body(provider: Provider, messages: &[Message]) -> Value {
         system: "",
         messages,
         tools: &[],
+        tool_choice: &Default::default(),
         max_output_tokens: 100,
         stream: false,
     })

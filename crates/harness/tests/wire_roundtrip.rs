@@ -126,6 +126,7 @@ fn round_trip(provider: Provider, messages: &[Message]) -> Vec<Message> {
         system: SYSTEM,
         messages,
         tools: &tools,
+        tool_choice: &Default::default(),
         max_output_tokens: 100,
         stream: false,
     });
@@ -198,6 +199,7 @@ fn the_denial_text_carries_the_error_where_is_error_does_not_exist() {
             system: SYSTEM,
             messages: &history(),
             tools: &tools(),
+            tool_choice: &Default::default(),
             max_output_tokens: 100,
             stream: false,
         });
@@ -235,6 +237,7 @@ fn the_wire_shapes_of_one_turn() {
             system: SYSTEM,
             messages,
             tools: &tools(),
+            tool_choice: &Default::default(),
             max_output_tokens: 100,
             stream: true,
         })

@@ -46,6 +46,7 @@ pub mod script;
 pub mod scripted;
 pub mod suggest;
 pub mod tool;
+pub mod tool_choice;
 pub mod tools;
 pub mod verify;
 

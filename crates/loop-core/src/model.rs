@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::message::{ContentBlock, Message};
+use crate::tool_choice::ToolChoice;
 
 /// A tool as the model sees it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -25,6 +26,8 @@ pub struct ModelRequest<'a> {
     pub system: &'a str,
     pub messages: &'a [Message],
     pub tools: &'a [ToolSpec],
+    /// Whether the model may, must, or must not call a tool this turn.
+    pub tool_choice: &'a ToolChoice,
     pub max_output_tokens: u32,
     /// The harness's estimate of this request's input tokens (see `Run`).
     pub estimated_input_tokens: u64,

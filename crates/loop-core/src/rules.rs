@@ -35,6 +35,12 @@
 //! When every tool has succeeded it answers with the last result; when the
 //! next tool's last call failed it stops and says so. Each turn's text says
 //! which rule chose each value, so the trace explains the model.
+//!
+//! The request's `tool_choice` overrides the pick, as a provider enforces
+//! it: `none` answers in words with what it has; `any` calls the tool the
+//! rules pick, or the first listed tool when they pick none (so it never
+//! answers in words: the harness must stop it); a named tool is called
+//! every turn, its arguments filled by the rules above.
 
 use futures::future::LocalBoxFuture;
 use serde_json::{json, Map, Value};
@@ -43,6 +49,7 @@ use crate::message::{ContentBlock, Message, Role, ToolCall};
 use crate::model::{
     estimate_tokens, ModelClient, ModelError, ModelRequest, ModelResponse, ToolSpec, Usage,
 };
+use crate::tool_choice::ToolChoice;
 
 #[derive(Default)]
 pub struct RulesModel;
@@ -106,8 +113,25 @@ fn decide(request: &ModelRequest<'_>) -> ModelResponse {
             )
         })
         .collect();
-    let (content, stop_reason) = match next {
-        Some(tool) => {
+    let forced = forced_call(request, next);
+    let (content, stop_reason) = match (forced, next) {
+        (Forced::Answer, _) => {
+            let what = match last_result(&outcomes) {
+                Some((tool, result)) => {
+                    format!("with what I have: {tool} returned: {}", clip(result, 300))
+                }
+                None => format!(
+                    "without them, having looked nothing up for: {}",
+                    clip(&task, 200)
+                ),
+            };
+            let text = format!(
+                "Tools are off for this request (tool_choice \"none\"), so I answer {what}"
+            );
+            (vec![ContentBlock::Text { text }], "end_turn")
+        }
+        (Forced::Call(tool, lead), _) => call(tool, &lead, &skip_note, request, &task, &outcomes),
+        (Forced::Free, Some(tool)) => {
             let last_failure = outcomes
                 .iter()
                 .rev()
@@ -125,40 +149,21 @@ fn decide(request: &ModelRequest<'_>) -> ModelResponse {
                     }],
                     "end_turn",
                 ),
-                None => {
-                    let (args, reasons) = fill_arguments(tool, &task, &outcomes, request.messages);
-                    let why = if reasons.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" Arguments: {}.", reasons.join("; "))
-                    };
-                    let call = ToolCall {
-                        id: format!("toolu_rules_{:04}", request.turn),
-                        name: tool.name.clone(),
-                        input: Value::Object(args),
-                        input_raw: None,
-                    };
-                    (
-                        vec![
-                            ContentBlock::Text {
-                                text: format!(
-                                    "Next tool: {} (the first listed tool not yet done).{why}{skip_note}",
-                                    tool.name
-                                ),
-                            },
-                            ContentBlock::ToolUse(call),
-                        ],
-                        "tool_use",
-                    )
-                }
+                None => call(
+                    tool,
+                    &format!(
+                        "Next tool: {} (the first listed tool not yet done).",
+                        tool.name
+                    ),
+                    &skip_note,
+                    request,
+                    &task,
+                    &outcomes,
+                ),
             }
         }
-        None => {
-            let last = outcomes
-                .iter()
-                .rev()
-                .find_map(|o| o.result.filter(|(_, e)| !e).map(|(r, _)| (o.tool, r)));
-            let text = match last {
+        (Forced::Free, None) => {
+            let text = match last_result(&outcomes) {
                 Some((tool, result)) => format!("Done. {tool} returned: {}", clip(result, 300)),
                 None => format!("Done. No tool was needed for: {}", clip(&task, 200)),
             };
@@ -182,6 +187,88 @@ fn decide(request: &ModelRequest<'_>) -> ModelResponse {
             output_tokens: estimate_tokens(output_chars),
         },
     }
+}
+
+/// What the request's `tool_choice` makes of the rules' pick.
+enum Forced<'a> {
+    /// The rules decide (`auto`, or a choice no listed tool can meet).
+    Free,
+    /// `none`: answer in words.
+    Answer,
+    /// Call this tool; the text says why.
+    Call(&'a ToolSpec, String),
+}
+
+fn forced_call<'a>(request: &ModelRequest<'a>, next: Option<&'a ToolSpec>) -> Forced<'a> {
+    match request.tool_choice {
+        ToolChoice::Auto => Forced::Free,
+        ToolChoice::None => Forced::Answer,
+        ToolChoice::Any => match (next, request.tools.first()) {
+            (Some(tool), _) => Forced::Call(
+                tool,
+                format!(
+                    "Next tool: {} (the first listed tool not yet done; tool_choice \"any\" requires a call).",
+                    tool.name
+                ),
+            ),
+            (None, Some(first)) => Forced::Call(
+                first,
+                format!(
+                    "Every tool is done, but tool_choice \"any\" requires a call: calling the first listed tool, {}.",
+                    first.name
+                ),
+            ),
+            (None, None) => Forced::Free,
+        },
+        ToolChoice::Tool(name) => match request.tools.iter().find(|t| &t.name == name) {
+            Some(tool) => Forced::Call(
+                tool,
+                format!("Calling {name}: tool_choice names it, so every turn calls it."),
+            ),
+            None => Forced::Free,
+        },
+    }
+}
+
+/// A call of `tool` with its arguments filled by the rules; its text is
+/// `lead`, the arguments' reasons, then `tail`.
+fn call(
+    tool: &ToolSpec,
+    lead: &str,
+    tail: &str,
+    request: &ModelRequest<'_>,
+    task: &str,
+    outcomes: &[Outcome<'_>],
+) -> (Vec<ContentBlock>, &'static str) {
+    let (args, reasons) = fill_arguments(tool, task, outcomes, request.messages);
+    let why = if reasons.is_empty() {
+        String::new()
+    } else {
+        format!(" Arguments: {}.", reasons.join("; "))
+    };
+    let call = ToolCall {
+        id: format!("toolu_rules_{:04}", request.turn),
+        name: tool.name.clone(),
+        input: Value::Object(args),
+        input_raw: None,
+    };
+    (
+        vec![
+            ContentBlock::Text {
+                text: format!("{lead}{why}{tail}"),
+            },
+            ContentBlock::ToolUse(call),
+        ],
+        "tool_use",
+    )
+}
+
+/// The last successful call's tool and result text.
+fn last_result<'a>(outcomes: &[Outcome<'a>]) -> Option<(&'a str, &'a str)> {
+    outcomes
+        .iter()
+        .rev()
+        .find_map(|o| o.result.filter(|(_, e)| !e).map(|(r, _)| (o.tool, r)))
 }
 
 fn task_text(messages: &[Message]) -> String {

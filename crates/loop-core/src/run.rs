@@ -40,6 +40,7 @@ use crate::message::{
 };
 use crate::model::{ModelError, ModelRequest, ModelResponse, Pricing, StopKind};
 use crate::tool::{cap_result, result_text, ToolFailure, ToolOutput, ToolRegistry};
+use crate::tool_choice::ToolChoice;
 use crate::verify::{RanOk, Verifier};
 
 use crate::event::stop_cause::NO_REASON_GIVEN;
@@ -63,6 +64,8 @@ pub struct RunConfig {
     pub approval: ApprovalPolicy,
     pub verifier: Verifier,
     pub tools: ToolRegistry,
+    /// Sent with every model request (see `tool_choice`).
+    pub tool_choice: ToolChoice,
 }
 
 /// What the driver must do next.
@@ -253,6 +256,7 @@ impl Run {
             system: &self.config.system,
             messages: &self.messages,
             tools: self.config.tools.specs(),
+            tool_choice: &self.config.tool_choice,
             max_output_tokens: self.config.limits.max_output_tokens,
             estimated_input_tokens: self.meter.estimated_input_tokens(),
         }

@@ -42,6 +42,7 @@ use crate::runtime::Runtime;
 use crate::script::{JsTool, ScriptHost};
 use crate::scripted::{ScriptedModel, ScriptedResponse};
 use crate::tool::{FixedResult, ToolDef, ToolRegistry};
+use crate::tool_choice::ToolChoice;
 use crate::tools;
 use crate::verify::{Check, Verifier};
 
@@ -63,6 +64,9 @@ pub struct Scenario {
     pub system: String,
     #[serde(default)]
     pub tools: Vec<ToolEntry>,
+    /// Whether the model may, must, or must not call a tool (see `tool_choice`).
+    #[serde(default, skip_serializing_if = "ToolChoice::is_auto")]
+    pub tool_choice: ToolChoice,
     /// Servers whose tools join `tools` once resolved (see `crate::mcp`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mcp_servers: Vec<McpServer>,
@@ -442,6 +446,7 @@ impl Scenario {
         {
             problems.push(problem(path, message));
         }
+        problems.extend(self.tool_choice_problem(&tool_names, &could_be_remote));
         for (path, message) in crate::mcp::config::problems(&self.mcp_servers) {
             problems.push(problem(path, message));
         }
@@ -449,6 +454,47 @@ impl Scenario {
             problems.push(problem(path, message));
         }
         problems
+    }
+
+    /// A `tool_choice` no tool can meet: a named tool the scenario lacks,
+    /// or `"any"` with no tool at all.
+    fn tool_choice_problem(
+        &self,
+        tool_names: &[&str],
+        could_be_remote: &dyn Fn(&str) -> bool,
+    ) -> Option<Problem> {
+        let no_tools = tool_names.is_empty() && self.mcp_servers.is_empty();
+        match &self.tool_choice {
+            ToolChoice::Auto | ToolChoice::None => None,
+            ToolChoice::Any if no_tools => Some(problem(
+                "tool_choice",
+                "\"any\" makes the model call a tool, but this scenario has no tools",
+            )),
+            ToolChoice::Any => None,
+            ToolChoice::Tool(name)
+                if tool_names.contains(&name.as_str()) || could_be_remote(name) =>
+            {
+                None
+            }
+            ToolChoice::Tool(name) => {
+                let message = match crate::suggest::nearest(name, tool_names.iter().copied()) {
+                    Some(close) => format!(
+                        "no tool is named {} (did you mean `{close}`?)",
+                        crate::quote::quoted(name)
+                    ),
+                    None if no_tools => format!(
+                        "no tool is named {}: this scenario has no tools",
+                        crate::quote::quoted(name)
+                    ),
+                    None => format!(
+                        "no tool is named {}; the tools are: {}",
+                        crate::quote::quoted(name),
+                        tool_names.join(", ")
+                    ),
+                };
+                Some(problem("tool_choice.tool", message))
+            }
+        }
     }
 
     /// The problem of building a run before the servers' tools are loaded.
@@ -595,6 +641,7 @@ impl Scenario {
                 }
                 tools
             },
+            tool_choice: self.tool_choice.clone(),
         };
         Ok((config, model))
     }

@@ -178,6 +178,9 @@ pub fn import_request(body: &Value) -> Result<Transcript, TranscriptError> {
     if !history.system.is_empty() {
         scenario["system"] = Value::from(history.system.clone());
     }
+    if !history.tool_choice.is_auto() {
+        scenario["tool_choice"] = json!(history.tool_choice);
+    }
     let scenario_text = scenario.to_string();
     let scenario = Scenario::load(&scenario_text).map_err(TranscriptError::NotAScenario)?;
     // Labelled as a provider run is ("Anthropic Messages claude-…"), so a
@@ -488,6 +491,7 @@ pub fn import_response(record: &Record, text: &str) -> Result<Answered, Transcri
         system: &scenario.system,
         messages: &messages,
         tools: &tools,
+        tool_choice: &scenario.tool_choice,
         max_output_tokens: scenario.limits.max_output_tokens,
         stream: false,
     });

@@ -15,4 +15,4 @@ pub mod wire;
 // The core's modules, at the paths these modules were written against.
 #[cfg(test)]
 use loop_core::library;
-use loop_core::{event, limits, message, model, scenario, suggest, tool};
+use loop_core::{event, limits, message, model, scenario, suggest, tool, tool_choice};

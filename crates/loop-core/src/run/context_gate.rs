@@ -201,6 +201,9 @@ impl Run {
             system: &self.config.system,
             messages: &compaction.request,
             tools: self.config.tools.specs(),
+            // The summary is asked for in words whatever the run's choice:
+            // a forced tool call would leave nothing to keep.
+            tool_choice: &crate::tool_choice::ToolChoice::Auto,
             max_output_tokens: self.config.limits.max_output_tokens,
             estimated_input_tokens: compaction.estimated_input_tokens,
         })

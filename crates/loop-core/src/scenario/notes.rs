@@ -1,8 +1,9 @@
 //! Notes on a scenario that loads and runs, but perhaps not as its author
-//! meant: a script that calls a tool no tool declares, or a `stop_reason`
-//! the loop does not know. Either can be deliberate (the unknown-tool
-//! pitfall, a provider's odd stop reason), so they are notes beside the
-//! problems, not problems: the scenario still runs. `agent-loop validate`
+//! meant: a script that calls a tool no tool declares, a `stop_reason`
+//! the loop does not know, or a turn that breaks the scenario's
+//! `tool_choice` (which no provider would send). Each can be deliberate
+//! (the unknown-tool pitfall, a provider's odd stop reason), so they are
+//! notes beside the problems, not problems: the scenario still runs. `agent-loop validate`
 //! and the page's editor show the same words.
 
 use std::fmt;
@@ -32,7 +33,29 @@ impl Scenario {
         };
         let mut undeclared: Vec<&str> = Vec::new();
         let mut unknown_stops: Vec<&str> = Vec::new();
-        for response in responses {
+        let mut broken_choice: Vec<String> = Vec::new();
+        for (i, response) in responses.iter().enumerate() {
+            let turns = std::iter::once((
+                format!("model.responses[{i}]"),
+                &response.tool_calls,
+                response.error.is_some(),
+            ))
+            .chain(response.branches.iter().enumerate().map(|(b, branch)| {
+                (
+                    format!("model.responses[{i}].branches[{b}]"),
+                    &branch.tool_calls,
+                    branch.error.is_some(),
+                )
+            }));
+            for (path, calls, is_error) in turns {
+                // A provider error is played instead of a turn.
+                let names: Vec<&str> = calls.iter().map(|c| c.name.as_str()).collect();
+                if let (Some(why), false) = (self.tool_choice.broken_by(&names), is_error) {
+                    broken_choice.push(format!(
+                        "{path} {why}; no provider would answer so, and the run plays it as written"
+                    ));
+                }
+            }
             let played = std::iter::once((
                 &response.tool_calls,
                 &response.stop_reason,
@@ -74,6 +97,7 @@ impl Scenario {
                     "stop_reason \"{stop}\" is none of {known}: the run will end model_error"
                 ),
             }))
+            .chain(broken_choice.into_iter().map(|message| Note { message }))
             .collect()
     }
 

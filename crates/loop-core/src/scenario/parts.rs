@@ -65,6 +65,7 @@ pub(super) fn read(value: &mut Value, reported: &[String], spellings: &Spellings
         task: reader.part("/task").unwrap_or_default(),
         system: reader.part("/system").unwrap_or_default(),
         tools: reader.elements("/tools", tool_stand_in),
+        tool_choice: reader.part("/tool_choice").unwrap_or_default(),
         mcp_servers: reader.elements("/mcp_servers", |_, _| None),
         limits: reader.part("/limits").unwrap_or_default(),
         context: reader.part("/context").unwrap_or_default(),

@@ -69,6 +69,8 @@ pub fn check_with_thinking(
         system,
         messages,
         tools,
+        // The checker's rules read the history, never the choice.
+        tool_choice: &crate::tool_choice::ToolChoice::Auto,
         max_output_tokens: 0,
         stream: false,
     };

@@ -39,6 +39,8 @@
 //!   [`Violation::place`] and of [`Rejection::place`].
 //! - [`encode`]: the encoders' driver (`response_body`, `stream_events`,
 //!   `error_body`, `stop_reason`), which `agent-loop serve` answers with.
+//! - [`tool_choice`](mod@tool_choice): `tool_choice` in each format's words,
+//!   both ways, with the documentation behind each.
 //! - [`sse`]: Server-Sent Events both ways: the byte-level splitter the
 //!   assemblers share, and the event text and fragments the encoders write.
 //! - [`history`]: [`history_from_trace`], the history a run sent, rebuilt
@@ -75,6 +77,7 @@ pub mod recognise;
 pub mod rejections;
 pub mod replayed;
 pub mod sse;
+pub mod tool_choice;
 pub mod verdict;
 
 use serde::{Deserialize, Serialize};
@@ -82,6 +85,7 @@ use serde_json::Value;
 
 use crate::message::{Message, ToolCall};
 use crate::model::{ModelError, ModelErrorKind, ModelRequest, ModelResponse, ToolSpec};
+use crate::tool_choice::ToolChoice;
 
 pub use body_error::BodyError;
 pub use check::{check, check_body, check_with_thinking, Thinking};
@@ -273,6 +277,8 @@ pub struct WireRequest<'a> {
     pub system: &'a str,
     pub messages: &'a [Message],
     pub tools: &'a [ToolSpec],
+    /// Sent in the format's words, and left out for `auto` (see `tool_choice`).
+    pub tool_choice: &'a ToolChoice,
     pub max_output_tokens: u32,
     pub stream: bool,
 }
@@ -284,6 +290,7 @@ impl<'a> WireRequest<'a> {
             system: request.system,
             messages: request.messages,
             tools: request.tools,
+            tool_choice: request.tool_choice,
             max_output_tokens: request.max_output_tokens,
             stream,
         }
@@ -296,6 +303,7 @@ pub struct WireHistory {
     pub system: String,
     pub messages: Vec<Message>,
     pub tools: Vec<ToolSpec>,
+    pub tool_choice: ToolChoice,
 }
 
 /// What an encoded response carries besides its content.

@@ -6,8 +6,8 @@
 //! that request was sent ([`history_from_trace`] on the events before it), and
 //! put it into a provider's request body with the request's own output cap.
 //!
-//! The trace names the tools but carries neither the system prompt nor the
-//! tools' specs, so the caller passes them as a [`RequestShape`], read from the
+//! The trace names the tools but carries neither the system prompt, the
+//! tools' specs nor the tool choice, so the caller passes them as a [`RequestShape`], read from the
 //! scenario that ran ([`RequestShape::of`]). The model name in the bodies is
 //! [`MODEL`]: these runs talked to a scripted model, not to a provider.
 
@@ -18,16 +18,19 @@ use crate::event::{EventKind, RunEvent};
 use crate::message::Message;
 use crate::model::ToolSpec;
 use crate::scenario::{Problem, Scenario};
+use crate::tool_choice::ToolChoice;
 
 /// The model name a rebuilt request body carries.
 pub const MODEL: &str = "scripted";
 
 /// What every request of a run carries besides its history and output cap:
-/// the system prompt and the tools' specs, which the trace does not hold.
+/// the system prompt, the tools' specs and the tool choice, which the trace
+/// does not hold.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RequestShape {
     pub system: String,
     pub tools: Vec<ToolSpec>,
+    pub tool_choice: ToolChoice,
 }
 
 impl RequestShape {
@@ -37,6 +40,7 @@ impl RequestShape {
         Ok(RequestShape {
             system: scenario.system.clone(),
             tools: scenario.tool_specs()?,
+            tool_choice: scenario.tool_choice.clone(),
         })
     }
 }
@@ -61,6 +65,7 @@ impl ReplayedRequest {
             system: &shape.system,
             messages: &self.messages,
             tools: &shape.tools,
+            tool_choice: &shape.tool_choice,
             max_output_tokens: self.max_output_tokens,
             stream: false,
         }

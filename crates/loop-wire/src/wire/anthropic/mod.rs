@@ -37,7 +37,10 @@ use serde_json::{json, Map, Value};
 use crate::message::{ContentBlock, Media, Message, Role, ToolCall, ToolResult};
 use crate::model::{ModelError, ModelResponse, Usage};
 use crate::wire::BodyError;
-use crate::wire::{error_body, flat_tool_specs, invalid, str_at, u64_at, WireHistory, WireRequest};
+use crate::wire::{
+    error_body, flat_tool_specs, invalid, str_at, tool_choice, u64_at, Provider, WireHistory,
+    WireRequest,
+};
 
 pub use stream::StreamAssembler;
 
@@ -59,6 +62,7 @@ pub const KEPT_KEYS: &[&str] = &[
     "messages",
     "system",
     "tools",
+    "tool_choice",
     "max_tokens",
     "stream",
 ];
@@ -138,6 +142,13 @@ pub fn request_body(request: &WireRequest<'_>) -> Value {
                     .collect(),
             ),
         );
+    }
+    if let Some(choice) = tool_choice::encode(
+        Provider::Anthropic,
+        request.tool_choice,
+        !request.tools.is_empty(),
+    ) {
+        body.insert("tool_choice".into(), choice);
     }
     if request.stream {
         body.insert("stream".into(), json!(true));
@@ -297,6 +308,7 @@ pub fn parse_request(body: &Value) -> Result<WireHistory, BodyError> {
         system,
         messages,
         tools,
+        tool_choice: tool_choice::decode(Provider::Anthropic, body),
     })
 }
 

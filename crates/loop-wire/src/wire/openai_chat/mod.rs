@@ -39,7 +39,7 @@ use serde_json::{json, Map, Value};
 
 use crate::message::{ContentBlock, Message, Role, ToolCall, ToolResult};
 use crate::model::{ModelError, ModelResponse, ToolSpec, Usage};
-use crate::wire::BodyError;
+use crate::wire::{tool_choice, BodyError, Provider};
 use crate::wire::{
     arguments_text, error_body, invalid, str_at, u64_at, Origin, WireHistory, WireRequest,
 };
@@ -60,6 +60,7 @@ pub const KEPT_KEYS: &[&str] = &[
     "model",
     "messages",
     "tools",
+    "tool_choice",
     "max_tokens",
     "max_completion_tokens",
     "stream",
@@ -108,6 +109,11 @@ pub(super) fn request_body_and_origins(request: &WireRequest<'_>) -> (Value, Vec
                     .collect(),
             ),
         );
+    }
+    if let Some(choice) =
+        tool_choice::encode(Provider::OpenaiChat, request.tool_choice, !request.tools.is_empty())
+    {
+        body.insert("tool_choice".into(), choice);
     }
     body.insert(
         "max_completion_tokens".into(),
@@ -305,6 +311,7 @@ pub fn parse_request(body: &Value) -> Result<WireHistory, BodyError> {
         system: system.join("\n"),
         messages,
         tools,
+        tool_choice: tool_choice::decode(Provider::OpenaiChat, body),
     })
 }
 

@@ -41,7 +41,7 @@ use serde_json::{json, Map, Value};
 
 use crate::message::{split_data_url, ContentBlock, Media, Message, Role, ToolCall, ToolResult};
 use crate::model::{ModelError, ModelResponse, Usage};
-use crate::wire::BodyError;
+use crate::wire::{tool_choice, BodyError, Provider};
 use crate::wire::{
     arguments_text, error_body, flat_tool_specs, invalid, str_at, u64_at, Origin, WireHistory,
     WireRequest,
@@ -63,6 +63,7 @@ pub const KEPT_KEYS: &[&str] = &[
     "input",
     "instructions",
     "tools",
+    "tool_choice",
     "max_output_tokens",
     "stream",
 ];
@@ -119,6 +120,11 @@ pub(super) fn request_body_and_origins(request: &WireRequest<'_>) -> (Value, Vec
                     .collect(),
             ),
         );
+    }
+    if let Some(choice) =
+        tool_choice::encode(Provider::OpenaiResponses, request.tool_choice, !request.tools.is_empty())
+    {
+        body.insert("tool_choice".into(), choice);
     }
     body.insert("max_output_tokens".into(), json!(request.max_output_tokens));
     body.insert("store".into(), json!(false));
@@ -356,6 +362,7 @@ pub fn parse_request(body: &Value) -> Result<WireHistory, BodyError> {
         system,
         messages,
         tools,
+        tool_choice: tool_choice::decode(Provider::OpenaiResponses, body),
     })
 }
 
