@@ -1,6 +1,8 @@
-//! `agent-loop lesson`: the built-in course listed, a lesson checked part by
-//! part, lessons verified (each start fails its goal, each solution meets
-//! it), a lesson written out as a self-contained file, and the schema.
+//! `agent-loop lesson`: the built-in course listed by chapter, a lesson
+//! checked part by part (and, solved, its explanation filled from the run),
+//! lessons verified (`harness::lesson::verify`: each start fails its goal,
+//! each solution meets it, no miss does, walks match their pauses), a
+//! lesson written out as a self-contained file, and the schema.
 //!
 //! Lessons run on a paused tokio clock (`start_paused`): time jumps to the
 //! next timer whenever nothing else can run, so a call that hangs for an
@@ -12,7 +14,8 @@ use std::process::ExitCode;
 use std::rc::Rc;
 
 use harness::lesson::course::{self, Course, BUILTIN_COURSE, BUILTIN_LESSONS};
-use harness::lesson::{Checked, Lesson, LESSON_SCHEMA};
+use harness::lesson::verify::{verify, Strictness};
+use harness::lesson::{terms, Checked, Lesson, LESSON_SCHEMA};
 use harness::runtime::{Runtime, TokioRuntime};
 use harness::scenario::Problem;
 
@@ -37,17 +40,29 @@ fn list() -> ExitCode {
         Ok(course) => course,
         Err(problems) => return report("the built-in course", &problems),
     };
-    println!("{} ({} lessons)", course.title, course.lessons.len());
-    for (i, entry) in course.lessons.iter().enumerate() {
-        let lesson = &entry.lesson;
-        println!(
-            "{:>3}. {:<32} {} ({}; by {})",
-            i + 1,
-            entry.name.as_deref().unwrap_or(""),
-            lesson.title,
-            lesson.teaches,
-            lesson.by.as_str()
-        );
+    println!(
+        "{} ({} lessons in {} chapters)",
+        course.title,
+        course.lessons.len(),
+        course.chapters.len()
+    );
+    for (c, chapter) in course.chapters.iter().enumerate() {
+        println!("\n{}. {}", c + 1, chapter.title);
+        for i in chapter.lessons.clone() {
+            let entry = &course.lessons[i];
+            let lesson = &entry.lesson;
+            let teaches = match lesson.teaches.as_str() {
+                "" => String::new(),
+                teaches => format!("{teaches}; "),
+            };
+            println!(
+                "{:>5}. {:<32} {} ({teaches}by {})",
+                i + 1,
+                entry.name.as_deref().unwrap_or(""),
+                terms::plain(&lesson.title),
+                lesson.by.as_str()
+            );
+        }
     }
     println!("\nagent-loop lesson show NAME writes one as a file to edit; agent-loop lesson check FILE checks it.");
     ExitCode::SUCCESS
@@ -141,11 +156,27 @@ fn check_command(source: &str, solution: bool) -> ExitCode {
     );
     let outcome = &checked.played.outcome;
     println!("  the run ended {}: {}", outcome.status, outcome.reason);
+    if let (Some(predict), Some(prediction)) = (&lesson.predict, &checked.work.prediction) {
+        let actual = predict.actual(&checked.played.events, outcome);
+        println!("  you predicted {prediction}; the run: {actual}");
+    }
     for part in &checked.parts {
         println!("  {} {}", if part.holds { "✓" } else { "✗" }, part.sentence);
     }
     if checked.holds() {
         println!("the goal holds");
+        let edited = if solution {
+            lesson
+                .setup(&lesson.solution)
+                .map(|setup| setup.edited)
+                .unwrap_or_else(|_| lesson.start.clone())
+        } else {
+            lesson.start.clone()
+        };
+        println!(
+            "why: {}",
+            terms::plain(&lesson.explain_for(&checked, &edited))
+        );
         ExitCode::SUCCESS
     } else {
         let missed = checked.parts.iter().filter(|p| !p.holds).count();
@@ -155,7 +186,7 @@ fn check_command(source: &str, solution: bool) -> ExitCode {
             if checked.parts.len() == 1 { "" } else { "s" }
         );
         if !lesson.hints.is_empty() {
-            println!("hint: {}", lesson.hints[0]);
+            println!("hint: {}", terms::plain(&lesson.hints[0]));
         }
         ExitCode::from(3)
     }
@@ -186,6 +217,8 @@ fn warn_about_edits(source: &str, lesson: &Lesson) {
 struct Named {
     name: String,
     lesson: Lesson,
+    /// A built-in lesson must also have misses and a takeaway.
+    strictness: Strictness,
 }
 
 /// The lessons to verify, the course's title (none for files), and whether
@@ -197,9 +230,9 @@ fn gather(sources: &[String]) -> Result<(String, Vec<Named>, bool), ExitCode> {
     let mut all = Vec::new();
     let mut failed = false;
     for source in sources {
-        let text = match read(source) {
-            Ok(Source::File(text)) => text,
-            Ok(Source::Builtin(text)) => text.to_string(),
+        let (text, strictness) = match read(source) {
+            Ok(Source::File(text)) => (text, Strictness::Format),
+            Ok(Source::Builtin(text)) => (text.to_string(), Strictness::BuiltIn),
             Err(message) => {
                 eprintln!("agent-loop: {message}");
                 failed = true;
@@ -210,7 +243,7 @@ fn gather(sources: &[String]) -> Result<(String, Vec<Named>, bool), ExitCode> {
             serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| course::is_course(&v));
         if is_course {
             match Course::load(&text) {
-                Ok(course) => all.extend(named(course, Some(source))),
+                Ok(course) => all.extend(named(course, Some(source), Strictness::Format)),
                 Err(problems) => {
                     report(source, &problems);
                     failed = true;
@@ -221,6 +254,7 @@ fn gather(sources: &[String]) -> Result<(String, Vec<Named>, bool), ExitCode> {
                 Ok(lesson) => all.push(Named {
                     name: source.clone(),
                     lesson,
+                    strictness,
                 }),
                 Err(problems) => {
                     report(source, &problems);
@@ -241,7 +275,11 @@ fn gather(sources: &[String]) -> Result<(String, Vec<Named>, bool), ExitCode> {
 /// written can be checked lesson by lesson; the exit code says it failed.
 fn builtin_lessons() -> (String, Vec<Named>, bool) {
     match course::builtin_course() {
-        Ok(course) => (BUILTIN_COURSE.to_string(), named(course, None), false),
+        Ok(course) => (
+            BUILTIN_COURSE.to_string(),
+            named(course, None, Strictness::BuiltIn),
+            false,
+        ),
         Err(problems) => {
             crate::report_problems("the built-in course", &problems);
             let lessons = BUILTIN_LESSONS
@@ -250,6 +288,7 @@ fn builtin_lessons() -> (String, Vec<Named>, bool) {
                     course::builtin(id).ok().map(|lesson| Named {
                         name: id.to_string(),
                         lesson,
+                        strictness: Strictness::BuiltIn,
                     })
                 })
                 .collect();
@@ -258,7 +297,7 @@ fn builtin_lessons() -> (String, Vec<Named>, bool) {
     }
 }
 
-fn named(course: Course, file: Option<&str>) -> Vec<Named> {
+fn named(course: Course, file: Option<&str>, strictness: Strictness) -> Vec<Named> {
     course
         .lessons
         .into_iter()
@@ -271,6 +310,7 @@ fn named(course: Course, file: Option<&str>) -> Vec<Named> {
                 (None, None) => entry.lesson.title.clone(),
             },
             lesson: entry.lesson,
+            strictness,
         })
         .collect()
 }
@@ -288,13 +328,22 @@ fn verify_command(sources: &[String]) -> ExitCode {
         println!("{title}");
     }
     let mut false_lessons = 0;
-    for Named { name, lesson } in &lessons {
-        match verify_one(&tokio, lesson) {
-            None => println!("ok    {name}"),
-            Some(why) => {
-                false_lessons += 1;
-                println!("FAIL  {name}: {why}");
-            }
+    for Named {
+        name,
+        lesson,
+        strictness,
+    } in &lessons
+    {
+        let wrong = tokio.block_on(async {
+            // Made inside the runtime, so it reads the paused clock.
+            let runtime: Rc<dyn Runtime> = Rc::new(TokioRuntime::default());
+            verify(lesson, *strictness, runtime).await
+        });
+        if wrong.is_empty() {
+            println!("ok    {name}");
+        } else {
+            false_lessons += 1;
+            println!("FAIL  {name}: {}", wrong.join("; "));
         }
     }
     let total = lessons.len();
@@ -303,47 +352,11 @@ fn verify_command(sources: &[String]) -> ExitCode {
         println!("{total} {noun} true, but the course has problems (above)");
         ExitCode::from(3)
     } else if false_lessons == 0 {
-        println!("{total} {noun}: every start misses its goal and every solution meets it");
+        println!("{total} {noun}: every start misses its goal, every solution meets it, and no miss does");
         ExitCode::SUCCESS
     } else {
         println!("{total} {noun}: {false_lessons} not true");
         ExitCode::from(3)
-    }
-}
-
-/// Why the lesson is not true, or `None` when it is.
-fn verify_one(tokio: &tokio::runtime::Runtime, lesson: &Lesson) -> Option<String> {
-    let problems = |p: Vec<Problem>| {
-        p.iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("; ")
-    };
-    match run_check(tokio, lesson, false) {
-        Err(p) => return Some(format!("its start cannot run: {}", problems(p))),
-        Ok(start) if start.holds() => {
-            return Some(format!(
-                "its start already meets its goal (the run ended {}), so there is nothing to do",
-                start.played.outcome.status
-            ))
-        }
-        Ok(_) => {}
-    }
-    match run_check(tokio, lesson, true) {
-        Err(p) => Some(format!("its solution cannot run: {}", problems(p))),
-        Ok(solved) if !solved.holds() => {
-            let missed: Vec<&str> = solved
-                .parts
-                .iter()
-                .filter(|p| !p.holds)
-                .map(|p| p.sentence.as_str())
-                .collect();
-            Some(format!(
-                "its solution does not meet its goal: {}",
-                missed.join("; ")
-            ))
-        }
-        Ok(_) => None,
     }
 }
 

@@ -23,6 +23,7 @@
 //! - `predict`: a prediction question and the run's true answer to it.
 //! - `explain`: the explanation's placeholders, filled from a run.
 //! - `terms`: `[[term]]` glossary links in the text.
+//! - `verify`: whether a lesson is true (start, solution, misses, walk).
 
 pub mod course;
 pub mod explain;
@@ -31,6 +32,7 @@ pub mod patch;
 pub mod play;
 pub mod predict;
 pub mod terms;
+pub mod verify;
 
 use std::rc::Rc;
 use std::sync::OnceLock;

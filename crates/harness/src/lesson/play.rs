@@ -184,18 +184,28 @@ impl Approver for Decisions {
 }
 
 /// Answers each pause with the next typed turn when it fits, else goes on.
+/// Stepping every step (`step_all`), it pauses before each call as the
+/// page's Step does, and notes each pause.
 struct Typed {
     turns: RefCell<VecDeque<Turn>>,
     system: String,
     tools: Vec<ToolSpec>,
+    step_all: bool,
+    pauses: RefCell<Vec<String>>,
 }
 
 impl Stepper for Typed {
     fn step_mode(&self) -> bool {
-        !self.turns.borrow().is_empty()
+        self.step_all || !self.turns.borrow().is_empty()
     }
 
     fn wait(&self, pause: &Pause) -> LocalBoxFuture<'static, Resume> {
+        if self.step_all && pause.refused.is_none() {
+            self.pauses.borrow_mut().push(match &pause.before {
+                PauseBefore::ModelCall { turn } => format!("before model call {turn}"),
+                PauseBefore::ToolCall { name, .. } => format!("before {name} runs"),
+            });
+        }
         let mut turns = self.turns.borrow_mut();
         let fits = turns.front().is_some_and(|turn| match pause.before {
             PauseBefore::ModelCall { .. } => !turn.is_tool_answer(),
@@ -231,18 +241,44 @@ pub async fn play(
     work: &Work,
     runtime: Rc<dyn Runtime>,
 ) -> Result<Played, Vec<Problem>> {
+    play_with(scenario, work, runtime, false)
+        .await
+        .map(|(played, _)| played)
+}
+
+/// Runs `scenario` with `work` stepped from the start, as pressing Step
+/// over and over does on the page: the run pauses before each model call
+/// and each tool call. Returns the run and each pause in words
+/// ("before model call 1", "before get_time runs"): a stepping lesson's
+/// `walk` has a line for each.
+pub async fn play_stepped(
+    scenario: &Scenario,
+    work: &Work,
+    runtime: Rc<dyn Runtime>,
+) -> Result<(Played, Vec<String>), Vec<Problem>> {
+    play_with(scenario, work, runtime, true).await
+}
+
+async fn play_with(
+    scenario: &Scenario,
+    work: &Work,
+    runtime: Rc<dyn Runtime>,
+    step_all: bool,
+) -> Result<(Played, Vec<String>), Vec<Problem>> {
     let tools = scenario.tool_specs()?;
     let typed = Typed {
         turns: RefCell::new(work.turns.iter().cloned().collect()),
         system: scenario.system.clone(),
         tools,
+        step_all,
+        pauses: RefCell::new(Vec::new()),
     };
     let decisions = Decisions(RefCell::new(work.decisions.iter().cloned().collect()));
     let cancel = CancelToken::default();
     let options = RunOptions {
         approver: (!work.decisions.is_empty()).then_some(&decisions as &dyn Approver),
         cancel: cancel.clone(),
-        stepper: (!work.turns.is_empty()).then_some(&typed as &dyn Stepper),
+        stepper: (step_all || !work.turns.is_empty()).then_some(&typed as &dyn Stepper),
         scripts: None,
     };
     let mut events = Vec::new();
@@ -259,5 +295,5 @@ pub async fn play(
             },
         }
     };
-    Ok(Played { events, outcome })
+    Ok((Played { events, outcome }, typed.pauses.into_inner()))
 }
