@@ -25,6 +25,7 @@
 //! - `terms`: `[[term]]` glossary links in the text.
 //! - `verify`: whether a lesson is true (start, solution, misses, walk).
 
+pub mod choices;
 pub mod course;
 pub mod explain;
 pub mod goal;
