@@ -92,6 +92,7 @@ pub fn ComparePanel(
     view! {
         <section class="panel compare" aria-labelledby="compare-heading">
             <h2 id="compare-heading">"Compare runs side by side"</h2>
+            {crate::ui::guide_link::guide_link("tools/compare.html", "pairs, A/B and forks")}
             <div class="compare-controls">
                 {approval_answer(launcher)}
                 {runs_per_side_field(launcher)}

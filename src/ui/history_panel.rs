@@ -271,6 +271,7 @@ pub fn HistoryPanel(history: History, show_run: Callback<()>) -> impl IntoView {
     view! {
         <div class="history" role="region" aria-labelledby="history-heading">
             <h2 id="history-heading">"Run history"</h2>
+            {crate::ui::guide_link::guide_link("traces/history.html", "run history and replay")}
             <p class="history-notice" role="status">{move || history.notice().get()}</p>
             <Show
                 when=move || { count() > 0 }

@@ -32,6 +32,7 @@ fn McpPanel(mcp: Mcp, editor: Editor) -> impl IntoView {
         <Show when=shown>
             <section id=MCP_PANEL_ID class="mcp-panel" aria-label="MCP servers">
                 <h3>"MCP servers"</h3>
+                {crate::ui::guide_link::guide_link("mcp.html", "MCP servers")}
                 <p class="mcp-trust">
                     "Tool names, descriptions, schemas and hints come from the server; nothing here verifies them."
                 </p>

@@ -18,6 +18,7 @@ pub mod approval_bar;
 pub mod compare_panel;
 pub mod conversation_view;
 pub mod counters;
+pub mod guide_link;
 pub mod history_panel;
 pub mod inspector_panel;
 pub mod json_editor;
