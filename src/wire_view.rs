@@ -15,7 +15,7 @@ use harness::model::ModelResponse;
 use harness::pairing::{conversation, Conversation};
 use harness::wire::encode::{error_body, response_body, stream_events, Meta};
 use harness::wire::{
-    check_with_thinking, request_at_turn, thinking_of_trace, Provider, RequestShape, WireRequest,
+    check_request, request_at_turn, thinking_of_trace, Provider, RequestShape, WireRequest,
 };
 
 use crate::marked_json::{mark_of, segments, Segment};
@@ -251,23 +251,17 @@ pub fn turn_wire(events: &[RunEvent], shape: &RequestShape, turn: u32) -> Option
         .map(|&provider| {
             let body = provider.request_body(&wire);
             let request_json = pretty(&body);
-            let violations = check_with_thinking(
-                provider,
-                &shape.system,
-                &request.messages,
-                &shape.tools,
-                thinking,
-            )
-            .into_iter()
-            .map(|v| VerdictLine {
-                mark: mark_of(&v.path),
-                documented: v.rule.documented(),
-                message: v.message,
-                explanation: v.explanation,
-                path: v.path,
-                place: v.place,
-            })
-            .collect();
+            let violations = check_request(provider, &wire, thinking)
+                .into_iter()
+                .map(|v| VerdictLine {
+                    mark: mark_of(&v.path),
+                    documented: v.rule.documented(),
+                    message: v.message,
+                    explanation: v.explanation,
+                    path: v.path,
+                    place: v.place,
+                })
+                .collect();
             ProviderWire {
                 provider,
                 label: provider.label(),

@@ -158,3 +158,39 @@ fn a_body_read_back_keeps_its_choice() {
         }
     }
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_run_that_thinks_under_a_forced_choice_is_shown_refused_by_anthropic() {
+    let mut value: Value = json!({
+        "name": "thinks", "task": "Go.",
+        "tools": [{"name": "lookup", "description": "d", "input_schema": {"type": "object"}, "result": {"ok": true}}],
+        "tool_choice": "any",
+        "limits": {"max_turns": 2},
+        "model": {"type": "scripted", "responses": [
+            {"thinking": "Look it up.", "tool_calls": [{"name": "lookup", "args": {}}]},
+            {"thinking": "Again.", "tool_calls": [{"name": "lookup", "args": {}}]}
+        ]},
+    });
+    let scenario = common::load(&value.to_string());
+    let (_, events) = common::run_with(&scenario, None).await;
+    let shape = harness::wire::RequestShape::of(&scenario).unwrap();
+    let found: Vec<(u32, Provider, harness::wire::Rule)> =
+        harness::wire::rejections(&shape, &events)
+            .into_iter()
+            .map(|r| (r.turn, r.violation.provider, r.violation.rule))
+            .collect();
+    assert_eq!(
+        found,
+        [(
+            1,
+            Provider::Anthropic,
+            harness::wire::Rule::AnthropicThinkingWithForcedTool
+        )]
+    );
+    // The same run with auto is refused by no one.
+    value["tool_choice"] = json!("auto");
+    let scenario = common::load(&value.to_string());
+    let (_, events) = common::run_with(&scenario, None).await;
+    let shape = harness::wire::RequestShape::of(&scenario).unwrap();
+    assert_eq!(harness::wire::rejections(&shape, &events), []);
+}

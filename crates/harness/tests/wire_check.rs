@@ -8,6 +8,7 @@ mod common;
 
 use harness::message::{ContentBlock, Message, Role, ToolCall, ToolResult};
 use harness::model::ToolSpec;
+use harness::tool_choice::ToolChoice;
 use harness::wire::{check, check_body, history_from_trace, Provider, Rule, Violation};
 use serde_json::{json, Value};
 
@@ -1104,4 +1105,70 @@ proptest::proptest! {
             history
         );
     }
+}
+
+#[test]
+fn a_forced_tool_choice_with_thinking_is_refused_by_anthropic_only() {
+    let tools = [ToolSpec {
+        name: "lookup".into(),
+        description: "d".into(),
+        input_schema: json!({"type": "object"}),
+    }];
+    let messages = [Message::user_text("go")];
+    for (choice, forced) in [
+        (ToolChoice::Any, true),
+        (ToolChoice::Tool("lookup".into()), true),
+        (ToolChoice::None, false),
+        (ToolChoice::Auto, false),
+    ] {
+        let request = harness::wire::WireRequest {
+            model: "m",
+            system: "",
+            messages: &messages,
+            tools: &tools,
+            tool_choice: &choice,
+            max_output_tokens: 1,
+            stream: false,
+        };
+        for provider in Provider::ALL {
+            let rules: Vec<Rule> =
+                harness::wire::check_request(provider, &request, harness::wire::Thinking::Enabled)
+                    .into_iter()
+                    .map(|v| v.rule)
+                    .collect();
+            let expected = if forced && provider == Provider::Anthropic {
+                vec![Rule::AnthropicThinkingWithForcedTool]
+            } else {
+                vec![]
+            };
+            assert_eq!(rules, expected, "{choice:?} {provider:?}");
+            // Without thinking, forcing a tool is allowed.
+            let off =
+                harness::wire::check_request(provider, &request, harness::wire::Thinking::Off);
+            assert_eq!(off, vec![], "{choice:?} {provider:?}");
+        }
+    }
+    // A pasted body is checked as it stands, in Anthropic's words.
+    let body = json!({"model": "m", "max_tokens": 2000,
+        "thinking": {"type": "enabled", "budget_tokens": 1024},
+        "tools": [{"name": "lookup", "description": "d", "input_schema": {"type": "object"}}],
+        "tool_choice": {"type": "tool", "name": "lookup"},
+        "messages": [{"role": "user", "content": "go"}]});
+    let v = check_body(Provider::Anthropic, &body);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(
+        v[0].message,
+        "Thinking may not be enabled when tool_choice forces tool use."
+    );
+    assert_eq!(
+        (v[0].path.as_str(), v[0].place.as_str()),
+        ("tool_choice", "the tool_choice setting")
+    );
+    assert!(
+        v[0].explanation.starts_with(
+            "The request turns on extended thinking, and tool_choice names `lookup`, which forces its call."
+        ),
+        "{}",
+        v[0].explanation
+    );
 }

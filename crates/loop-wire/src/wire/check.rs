@@ -69,11 +69,23 @@ pub fn check_with_thinking(
         system,
         messages,
         tools,
-        // The checker's rules read the history, never the choice.
         tool_choice: &crate::tool_choice::ToolChoice::Auto,
         max_output_tokens: 0,
         stream: false,
     };
+    check_request(provider, &request, thinking)
+}
+
+/// Checks `request` as `provider` would receive it, its `tool_choice`
+/// included (Anthropic refuses a forced tool with thinking on), from a
+/// harness that asked for extended thinking or did not.
+pub fn check_request(
+    provider: Provider,
+    request: &WireRequest<'_>,
+    thinking: Thinking,
+) -> Vec<Violation> {
+    let messages = request.messages;
+    let request = *request;
     // The OpenAI formats move things (the system prompt, results, items),
     // so their builders say where each wire entry came from as they build.
     let (mut body, origins) = match provider {
@@ -91,7 +103,10 @@ pub fn check_with_thinking(
     // The bodies a view shows are built without the setting (its budget is
     // not known), so the reader is told it was there.
     for v in &mut violations {
-        if v.rule == Rule::AnthropicThinkingNotFirst {
+        if matches!(
+            v.rule,
+            Rule::AnthropicThinkingNotFirst | Rule::AnthropicThinkingWithForcedTool
+        ) {
             v.explanation.push_str(
                 " These requests asked for thinking (the model wrote thinking blocks); the body shown here leaves the `thinking` setting out.",
             );

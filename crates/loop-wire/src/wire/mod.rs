@@ -88,7 +88,7 @@ use crate::model::{ModelError, ModelErrorKind, ModelRequest, ModelResponse, Tool
 use crate::tool_choice::ToolChoice;
 
 pub use body_error::BodyError;
-pub use check::{check, check_body, check_with_thinking, Thinking};
+pub use check::{check, check_body, check_request, check_with_thinking, Thinking};
 pub use history::{history_from_trace, thinking_of_trace};
 pub use rejections::{rejections, run_violations, Rejection};
 pub use replayed::{replayed_requests, request_at_turn, ReplayedRequest, RequestShape};

@@ -18,12 +18,35 @@
 //! first does.
 //!
 //! Settings: a run's requests asked for thinking when its model thought
-//! (`thinking_of_trace`), so they are checked as such.
+//! (`thinking_of_trace`), so they are checked as such, with the scenario's
+//! `tool_choice` (the shape's).
 
+use super::check::Thinking;
 use super::history::{thinking_of_trace, TraceHistory};
-use super::{check_with_thinking, history_from_trace, place, Provider, RequestShape, Violation};
+use super::{
+    check_request, history_from_trace, place, Provider, RequestShape, Violation, WireRequest,
+};
 use crate::event::{EventKind, RunEvent};
 use crate::message::{ContentBlock, Message, Role};
+
+/// `history` checked as `provider` would receive it in a request of `shape`.
+fn check_shaped(
+    provider: Provider,
+    shape: &RequestShape,
+    history: &[Message],
+    thinking: Thinking,
+) -> Vec<Violation> {
+    let request = WireRequest {
+        model: "",
+        system: &shape.system,
+        messages: history,
+        tools: &shape.tools,
+        tool_choice: &shape.tool_choice,
+        max_output_tokens: 0,
+        stream: false,
+    };
+    check_request(provider, &request, thinking)
+}
 
 /// One violation, placed.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,8 +89,7 @@ pub fn rejections(shape: &RequestShape, events: &[RunEvent]) -> Vec<Rejection> {
     let (history, lengths) = history_and_lengths(&events[..last], &requests);
     let mut found = Vec::new();
     for provider in Provider::ALL {
-        let violations =
-            check_with_thinking(provider, &shape.system, &history, &shape.tools, thinking);
+        let violations = check_shaped(provider, shape, &history, thinking);
         for violation in violations {
             // Blamed on no message (the tools list): every request carried it.
             let first = match violation.message_index {
@@ -100,8 +122,7 @@ pub fn run_violations(shape: &RequestShape, events: &[RunEvent]) -> Vec<Violatio
     let sent = rejections(shape, events);
     let mut found = Vec::new();
     for provider in Provider::ALL {
-        let at_the_end =
-            check_with_thinking(provider, &shape.system, &history, &shape.tools, thinking);
+        let at_the_end = check_shaped(provider, shape, &history, thinking);
         let earlier: Vec<Violation> = sent
             .iter()
             .map(|r| &r.violation)
@@ -131,8 +152,7 @@ fn each_request(
     for &(turn, at) in requests {
         let history = history_from_trace(&events[..at]);
         for provider in Provider::ALL {
-            let violations =
-                check_with_thinking(provider, &shape.system, &history, &shape.tools, thinking);
+            let violations = check_shaped(provider, shape, &history, thinking);
             for violation in violations {
                 let seen = found.iter().any(|r| {
                     r.violation.provider == provider && r.violation.message == violation.message

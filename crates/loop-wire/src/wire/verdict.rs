@@ -39,6 +39,12 @@ pub enum Rule {
     /// the 400's wording as framework trackers quote it is in
     /// `anthropic/check.rs`.
     AnthropicThinkingNotFirst,
+    /// Anthropic, with `thinking: {"type": "enabled"}`: `tool_choice` does
+    /// not force a tool (`any` or a named `tool`). Documented under
+    /// "Forcing tool use",
+    /// <https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#forcing-tool-use>;
+    /// the 400's wording is in `anthropic/check.rs`.
+    AnthropicThinkingWithForcedTool,
     /// Chat: a `tool` message answers the `tool_calls` right before it.
     ChatToolWithoutToolCalls,
     /// Chat: every `tool_call_id` gets a `tool` message.
@@ -59,7 +65,7 @@ pub enum Rule {
 }
 
 impl Rule {
-    pub const ALL: [Rule; 16] = [
+    pub const ALL: [Rule; 17] = [
         Rule::AnthropicUnansweredToolUse,
         Rule::AnthropicUnexpectedToolResult,
         Rule::AnthropicToolResultNotFirst,
@@ -68,6 +74,7 @@ impl Rule {
         Rule::AnthropicDuplicateToolName,
         Rule::AnthropicEmptyText,
         Rule::AnthropicThinkingNotFirst,
+        Rule::AnthropicThinkingWithForcedTool,
         Rule::ChatToolWithoutToolCalls,
         Rule::ChatUnansweredToolCalls,
         Rule::ChatDuplicateToolCallId,
@@ -87,7 +94,8 @@ impl Rule {
             | Rule::AnthropicMultipleToolResults
             | Rule::AnthropicDuplicateToolName
             | Rule::AnthropicEmptyText
-            | Rule::AnthropicThinkingNotFirst => Provider::Anthropic,
+            | Rule::AnthropicThinkingNotFirst
+            | Rule::AnthropicThinkingWithForcedTool => Provider::Anthropic,
             Rule::ChatToolWithoutToolCalls
             | Rule::ChatUnansweredToolCalls
             | Rule::ChatDuplicateToolCallId => Provider::OpenaiChat,
@@ -140,6 +148,7 @@ impl Rule {
             Rule::AnthropicDuplicateToolName => "The model calls tools by name, so each tool's name must be unique.",
             Rule::AnthropicEmptyText => "Anthropic rejects empty text blocks; a turn with only tool calls needs no text block.",
             Rule::AnthropicThinkingNotFirst => "With extended thinking on, the assistant message that opened the tool loop must be sent back starting with the thinking block the model wrote, unchanged, until the loop ends; a history rebuilt from text and tool calls drops it.",
+            Rule::AnthropicThinkingWithForcedTool => "With extended thinking on, tool_choice may only be auto or none: forcing a tool (any, or a named tool) is refused.",
             Rule::ChatToolWithoutToolCalls => "A tool message must answer a tool call of the assistant message right before it.",
             Rule::ChatUnansweredToolCalls => "Every tool call of an assistant message needs its own tool message after it.",
             Rule::ChatDuplicateToolCallId => "Each tool call id may be answered by one tool message only.",

@@ -77,6 +77,7 @@ fn wire_place(messages: &[WireMessage<'_>], n: usize, m: usize) -> String {
 /// drawing sums per id, so the two never disagree on what is broken.
 pub(crate) fn rules(body: &Value, findings: &mut Findings<'_>) {
     duplicate_tool_names(body, findings);
+    forced_tool_with_thinking(body, findings);
     let messages: Vec<WireMessage<'_>> = array(body.get("messages"))
         .iter()
         .map(|m| (str_at(m, "role"), anthropic_blocks(m)))
@@ -139,6 +140,44 @@ fn duplicate_tool_names(body: &Value, findings: &mut Findings<'_>) {
         format!(
             "More than one tool is named {}. The model calls tools by name, so each name must be unique.",
             repeated.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+        ),
+    );
+}
+
+/// With `thinking` enabled, a `tool_choice` that forces a tool (`any`, or
+/// a named `tool`) is refused. Anthropic documents it under "Forcing tool
+/// use"
+/// (<https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#forcing-tool-use>):
+/// "When using extended thinking with tool use, `tool_choice: {"type":
+/// "any"}` and `tool_choice: {"type": "tool", "name": "..."}` are not
+/// supported and will result in an error. Only `tool_choice: {"type":
+/// "auto"}` (the default) and `tool_choice: {"type": "none"}` are
+/// compatible with extended thinking." The 400's text is as users quote
+/// it: <https://github.com/mastra-ai/mastra/issues/7507>,
+/// <https://github.com/can1357/oh-my-pi/issues/341>.
+fn forced_tool_with_thinking(body: &Value, findings: &mut Findings<'_>) {
+    let forced = body
+        .get("tool_choice")
+        .and_then(|choice| str_at(choice, "type"))
+        .filter(|kind| matches!(*kind, "any" | "tool"));
+    let (Some(kind), true) = (forced, thinking_asked(body)) else {
+        return;
+    };
+    let what = match kind {
+        "any" => "tool_choice \"any\" forces a call of some tool".to_string(),
+        _ => format!(
+            "tool_choice names {}, which forces its call",
+            str_at(&body["tool_choice"], "name").map_or("a tool".to_string(), |n| format!("`{n}`"))
+        ),
+    };
+    findings.add(
+        Rule::AnthropicThinkingWithForcedTool,
+        None,
+        "the tool_choice setting".into(),
+        "tool_choice".into(),
+        "Thinking may not be enabled when tool_choice forces tool use.".into(),
+        format!(
+            "The request turns on extended thinking, and {what}. Anthropic refuses the two together: with thinking, tool_choice may only be auto or none."
         ),
     );
 }
