@@ -1,4 +1,4 @@
-// First-run benchmark (issue 28): what a learner's first default run costs on
+// First-run benchmark: what a learner's first default run costs on
 // a classroom network. Prints figures, asserts nothing (unless --budget).
 //
 // The built page is served with brotli, as a CDN would (quality 11, computed
@@ -11,7 +11,7 @@
 //   - static page: navigation to the static page's load event;
 //   - Run enabled: navigation to the Run button being enabled;
 //   - first run done: navigation to the get-time run's stop banner;
-//   - click to done: the click on Run to that banner (issue 28's goal for a
+//   - click to done: the click on Run to that banner (the goal for a
 //     click 5 s after load: within 1.5× "Run enabled");
 //   - bytes by then: the brotli bytes of every file the page requested by the
 //     first run's end. The service worker is blocked: it installs once the
@@ -45,16 +45,16 @@ import { brotliCompressSync, constants } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, TYPES, root } from '../tests/e2e/lib.mjs';
 
-/** Issue 28's goal for a first default run, first paint included. NOT MET,
+/** The goal set for a first default run, first paint included. NOT MET,
  * and out of reach in this design: the first paint and the run engine alone
- * are 388 KiB (README "Performance" has the figures and the why). */
+ * are 388 KiB (the guide's Performance page has the figures and the why). */
 export const FIRST_RUN_GOAL = 350 * 1024;
 /** What CI enforces meanwhile, on a figure that does not depend on timing:
  * every byte a first visit fetches with its first run (Run clicked as soon
  * as it is enabled) and no other click, once the page asks for nothing more.
  * The bytes by the run's end vary with what lands first (687 to 865 KiB over
  * a few loads). It was 866 KiB with a ceiling of 890; the stage and modes
- * (issue 24) and the lesson lock (issue 25) took it to 902 KiB, with every
+ * and the lesson lock took it to 902 KiB, with every
  * panel of every mode drawn (hidden) once the page settled. Drawing a
  * mode's own panels (Compare, the kept runs, calling a tool by hand) only
  * when it first opens took it to 813 KiB, and the ceiling down to 830 KiB.
@@ -298,7 +298,7 @@ async function main() {
           `first get-time run (${run.status}) and no other click, ceiling ${kib(FIRST_RUN_CEILING)} ` +
           `in ${FIRST_RUN_FILES_CEILING} files — ` +
           `${within ? 'within' : 'OVER THE CEILING'}; ${kib(run.bytes)} of them by the run's end (varies with timing); ` +
-          `issue 28's goal ${kib(FIRST_RUN_GOAL)} by the run's end — ${run.bytes <= FIRST_RUN_GOAL ? 'met' : 'not met'}`,
+          `the goal of ${kib(FIRST_RUN_GOAL)} by the run's end — ${run.bytes <= FIRST_RUN_GOAL ? 'met' : 'not met'}`,
       );
       if (!within) for (const f of run.fetches) console.log(`  ${f.path} ${kib(brotli(join(dist, f.path)).length)}`);
       console.log(firstClickLine(run.afterClick, run.engineAsked, run.runEnabled));

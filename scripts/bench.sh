@@ -45,7 +45,7 @@ trunk build --release >/dev/null 2>&1
 echo "== browser (release build, headless Chromium)"
 node scripts/browser-bench.mjs dist
 
-# A first default run on the local, 4G and 3G profiles (issue 28): static
+# A first default run on the local, 4G and 3G profiles: static
 # page, Run enabled, first run done and the bytes fetched by then.
 echo "== first run on a slow network (release build, brotli, headless Chromium)"
 node scripts/bench.mjs dist

@@ -6,7 +6,7 @@
 //    each). The page paints without the run engine, a split module fetched
 //    right after; the second figure includes fetching it, and the split
 //    modules fetched by then are listed with their brotli size.
-// 2. Long runs (issue 13): 1,000- and 10,000-turn scripted runs (one trivial
+// 2. Long runs: 1,000- and 10,000-turn scripted runs (one trivial
 //    tool), each in a fresh page: the time from the click on Run to the stop
 //    banner, per turn, the DOM nodes left in the page, the longest
 //    main-thread task (PerformanceObserver 'longtask': tasks over 50 ms) and

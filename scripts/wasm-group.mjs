@@ -1,5 +1,5 @@
 // Part of the wasm-split post-build hook (scripts/wasm-split.mjs): fewer,
-// larger split files for the modules a first visit loads anyway (issue 28).
+// larger split files for the modules a first visit loads anyway.
 //
 // wasm-split-cli puts every function that several split modules need into a
 // shared chunk of its own, one per set of modules that need it: ~350 files,

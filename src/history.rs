@@ -594,7 +594,7 @@ mod tests {
     #[test]
     fn one_unreadable_entry_costs_only_itself_and_an_unbounded_cost_reads_back() {
         // An entry kept with an infinite cost was stored as `null` and made
-        // the whole list unreadable (issue 23); one missing a field is named.
+        // the whole list unreadable; one missing a field is named.
         let mut infinite = entry("inf", 3.0, 1);
         infinite.cost_usd = f64::INFINITY;
         let json = index_to_json(&[infinite, entry("ok", 2.0, 1)]);

@@ -612,7 +612,7 @@ mod tests {
         assert_eq!(banner.answer.as_deref(), Some("It is noon."));
     }
 
-    // Issue 13: the banner's reason (written by the harness) said "$0.0300"
+    // The banner's reason (written by the harness) said "$0.0300"
     // while the facts line said "$0.03". Both, and the counter, now use
     // `harness::run::usd`.
     #[test]

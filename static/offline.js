@@ -1,4 +1,4 @@
-// Offline after the first visit (issue 28), in plain JavaScript rather than
+// Offline after the first visit, in plain JavaScript rather than
 // Rust so the first paint carries no more wasm for it (its budget is tight):
 // - registers the service worker (sw.js, written by scripts/sw-precache.mjs
 //   from src/browser/sw.js) once the page has loaded and the main thread is

@@ -108,7 +108,7 @@ pub fn saved_theme() -> Option<String> {
     storage()?.get_item(THEME_KEY).ok().flatten()
 }
 
-/// Marks `<html data-present>` while the page is presented (issue 24): the
+/// Marks `<html data-present>` while the page is presented: the
 /// stylesheet then draws the loop at projector size beside the trace.
 pub fn mark_presenting(on: bool) {
     if let Some(root) = web_sys::window()

@@ -8,7 +8,7 @@
 //! every set of split points that reach the same code. What a first run
 //! never does (comparisons, forks, replays, a tool called by hand) is
 //! `offstage`, a second split point, so the engine every run fetches does
-//! not carry it (issue 28).
+//! not carry it.
 
 use std::rc::Rc;
 
@@ -55,7 +55,7 @@ pub trait Engine {
     /// A file with no problem is read by the engine itself; any other is
     /// read by `lazy::check_scenario`, fetched the first time one comes, so
     /// the engine a first run fetches does not carry the reader that words
-    /// problems (issue 28).
+    /// problems.
     fn load(&self, text: &str) -> LocalBoxFuture<'static, Result<Scenario, Vec<Problem>>>;
 
     /// `Scenario::notes` as lines ("note: …"): what a scenario that runs

@@ -162,7 +162,7 @@ pub async fn preload_builtins() {
 /// The editor text for a kept run's scenario: a built-in's own file when
 /// the scenario is that built-in (so the picker names it), else pretty JSON.
 /// A split point of its own, not an engine method: it holds every built-in's
-/// file, which a first run does not need (issue 28).
+/// file, which a first run does not need.
 #[cfg_attr(feature = "split", lazy)]
 pub async fn scenario_text(scenario: Scenario) -> String {
     builtin_text_or_pretty(&scenario)

@@ -1,4 +1,4 @@
-//! The engine's work that a first run never does (issue 28): both sides of
+//! The engine's work that a first run never does: both sides of
 //! a comparison, forks and replays (the runs nobody watches, `background`),
 //! and a tool called by hand. A split point of its own, `lazy::offstage`,
 //! apart from the engine every run fetches: what it shares with the engine

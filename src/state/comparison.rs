@@ -1,4 +1,4 @@
-//! The Compare panel's state machine (issue 27): what the panel shows under
+//! The Compare panel's state machine: what the panel shows under
 //! its controls (nothing yet, a comparison going with its progress, why it
 //! could not run, or its two sides), and the comparison in flight. Starting
 //! one cancels the one going, whose late answer is then dropped; Stop

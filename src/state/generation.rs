@@ -1,4 +1,4 @@
-//! The page's one way to drop a stale answer (issue 27). Work the page
+//! The page's one way to drop a stale answer. Work the page
 //! starts and awaits (a built-in's text fetched for a pick, an MCP load, a
 //! live protocol check, a comparison) can be overtaken by a newer start
 //! before it answers; the newer one wins and the older answer is dropped.

@@ -1,4 +1,4 @@
-//! The page's modes (issue 24): what a person is doing picks which panels
+//! The page's modes: what a person is doing picks which panels
 //! show. Run is the whole stage (the loop, the trace with the replay of the
 //! run in view, the detail pane with the inspector, the run state and the
 //! scenario's editor); each other mode shows one group of panels at the
@@ -9,7 +9,7 @@
 //! A mode is a link, `#mode=…`, so it opens from a link and the back button
 //! moves between modes. A mode's own panels are fetched and drawn the first
 //! time it opens (`Modes::opened`), not with the first paint nor a first
-//! run (issue 28), and from then on hidden, never removed, while another
+//! run, and from then on hidden, never removed, while another
 //! mode is open (static/app.css draws `main[data-mode]`), so each keeps its
 //! state.
 

@@ -260,7 +260,7 @@ pub fn setting_problems(
     }
     // One order for the blocker and the fields: the form's order, which is
     // the fields' declaration order. Picked field by field rather than
-    // sorted, so the web bundle carries no second copy of a sort (issue 7).
+    // sorted, so the web bundle carries no second copy of a sort.
     let mut ordered = Vec::with_capacity(problems.len());
     for field in SettingField::IN_FORM_ORDER {
         ordered.extend(problems.iter().filter(|(f, _)| *f == field).cloned());

@@ -1,4 +1,4 @@
-// Issue 24: axe-core (the npm package, run in the page) finds no
+// axe-core (the npm package, run in the page) finds no
 // accessibility violation on the stage, before and after a run, in the
 // light and the dark theme, at 1440×900 and on a phone.
 

@@ -1,4 +1,4 @@
-// Issue 15, "Be the model, be the tool": in step mode a person writes the
+// In step mode a person writes the
 // assistant turn or the tool's result. A typed turn is checked before it is
 // sent (a reused tool call id is caught, Send stays off); a valid one runs
 // to done, its card says a person wrote it, and the kept run replays; an

@@ -1,4 +1,4 @@
-// Issue 29 on the page: the context window is a gate of the loop. A request
+// The context window is a gate of the loop. A request
 // that cannot fit stops at the Context gate (its exit carries
 // aria-current="step", at 1440×900 and at 360×800), the gate shows the
 // request's size against the window, a strategy's edit is a card of its own

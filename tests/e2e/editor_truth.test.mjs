@@ -1,4 +1,4 @@
-// Issue 12, the editor's half: what the page says about the scenario in the
+// What the page says about the scenario in the
 // editor is true. A link or an edit keeps the scenario's own lesson and the
 // picker says where it came from; a cut-off link says so once and loads
 // nothing; switching scenarios does not leave another run's trace behind;

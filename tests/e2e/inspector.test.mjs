@@ -1,4 +1,4 @@
-// Issue 15: the inspector beside the trace (a turn's request and response as
+// The inspector beside the trace (a turn's request and response as
 // each provider sends them, the checker's verdict marking its block, Copy as
 // curl without the key, the conversation with its id links) and the checker
 // run live, turn by turn, on the cards.

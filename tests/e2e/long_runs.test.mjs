@@ -1,4 +1,4 @@
-// Long runs (issue 13): the timeline draws only the cards near the window,
+// Long runs: the timeline draws only the cards near the window,
 // so a 10,000-turn run ends quickly and leaves a small page; a card far
 // back is drawn when scrolled to, the card holding focus stays drawn for the
 // keyboard, and the jumps to an event (the comparison's "Show step N in the

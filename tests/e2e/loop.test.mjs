@@ -1,4 +1,4 @@
-// Issue 14: the loop on screen. A run lights its exit on the loop diagram
+// The loop on screen. A run lights its exit on the loop diagram
 // (the exit carries aria-current="step" and names its status), how it ended
 // is on screen without scrolling at 1440×900 and at 360×800, and the counter
 // whose limit stopped it is marked. In step mode the diagram names the call

@@ -1,4 +1,4 @@
-// Issue 17 in the page: tools from a real MCP server, reached straight from
+// Tools from a real MCP server, reached straight from
 // the page with `fetch` (no backend). Against the official reference server
 // (@modelcontextprotocol/server-everything, a devDependency), started here on
 // a free port; a server that refuses CORS; a header token that must stay out

@@ -1,4 +1,4 @@
-// Issue 26 in the page: SSE resumption (2025-11-25 "SSE polling") in the
+// SSE resumption (2025-11-25 "SSE polling") in the
 // page's `fetch` MCP client, against a server built with the official Python
 // SDK (tests/mcp/python_resume_server.py, mcp 2.3.0 in .venv-mcp). Its tool
 // closes the tools/call SSE stream right after the priming event (an event id

@@ -1,4 +1,4 @@
-// Issue 24: modes instead of one long scroll. Run is the whole stage; each
+// Modes instead of one long scroll. Run is the whole stage; each
 // other mode shows one group of panels at full size. Every mode opens from
 // its link (`#mode=…`, also on a fresh load), the header's switch marks
 // the open one, the back button moves between modes, and a mode's panels

@@ -1,4 +1,4 @@
-// Issue 23, "nothing lost": the kept-run list survives an entry that does
+// The kept-run list survives an entry that does
 // not read and a list that does not read at all (each run is listed again
 // from its record); "Import scenario" recognises a run file or a body and
 // sends it to "Import run…", refuses what is not a scenario, and leaves the

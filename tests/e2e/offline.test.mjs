@@ -1,4 +1,4 @@
-// Offline after the first visit (issue 28): the service worker (sw.js, from
+// Offline after the first visit: the service worker (sw.js, from
 // src/browser/sw.js and scripts/sw-precache.mjs) and the offline notice.
 //
 // These tests let the page register its service worker (`serviceWorkers:

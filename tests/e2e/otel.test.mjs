@@ -1,4 +1,4 @@
-// Issue 18, OpenTelemetry in the page: a run exports as OTLP/JSON GenAI
+// OpenTelemetry in the page: a run exports as OTLP/JSON GenAI
 // spans, the export imports back as the same run, and spans that another
 // tool wrote (no agent-loop events in them) import as a run whose loop and
 // cards show, with what the trace lacked said where the person looks.

@@ -1,4 +1,4 @@
-// Issue 15: a run that breaks the protocol does not end looking green. The
+// A run that breaks the protocol does not end looking green. The
 // loop's status stays what the loop decided, and the banner says, in its
 // own line and tone, which providers would have refused which turn, with
 // their own HTTP 400 text.

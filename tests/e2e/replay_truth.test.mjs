@@ -1,4 +1,4 @@
-// Issue 12, item 9 in the page: Replay's ids_exist finds an id the model
+// Replay's ids_exist finds an id the model
 // invented. The exact case: refund-with-approval scripted the old way (its
 // answer names re_0001 whatever happens), the refund denied, then Replay.
 

@@ -1,4 +1,4 @@
-// Issue 16, the schema lab's second half: what changed from A to B is shown
+// What changed from A to B is shown
 // above the columns (words of a description, keywords of a schema); B is
 // edited with the same form as A; built-in tools show what the model is told
 // and can be overridden; the comparison fits a phone; with a provider, each

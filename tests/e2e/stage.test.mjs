@@ -1,4 +1,4 @@
-// Issue 24: the loop is the stage. At 1024 px and wider the page is a
+// The loop is the stage. At 1024 px and wider the page is a
 // fixed-height workspace: the loop diagram large and always in view, the
 // trace and the detail pane scrolling on their own. Checked in Chromium at
 // 1440×900 and 1920×1080 (and 360×800 for a phone): after a run the lit

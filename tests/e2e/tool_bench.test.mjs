@@ -1,4 +1,4 @@
-// Issue 15: call a tool by hand, outside a run, as the MCP Inspector calls a
+// Call a tool by hand, outside a run, as the MCP Inspector calls a
 // server's tools: bad arguments are refused with their path, the tool's own
 // rules answer as a model would be answered, and nothing reaches the trace.
 

@@ -1,4 +1,4 @@
-// The page tells the truth (issue 12, items 1, 6 and 7): an edit of a call's
+// An edit of a call's
 // arguments is what Approve runs, by button or by the `a` key, and the card
 // says what ran and what the model's history keeps; opening a kept run brings
 // its trace into view; the tool-call counts of the header, the stop banner and

@@ -1,4 +1,4 @@
-// Issue 23, "nothing false, nothing lost, round two": each test is one item
+// Nothing false, nothing lost: each test is one item
 // as a user meets it in the page. Step mode and a deadline agree; the tool
 // calls are counted one way; a policy's denial is the harness's; verdicts
 // count places in one numbering per view and say when a refusal is only

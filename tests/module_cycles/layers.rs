@@ -1,4 +1,4 @@
-//! The web app's layers go one way (ARCHITECTURE.md, issue 27): components
+//! The web app's layers go one way (ARCHITECTURE.md): components
 //! (`app`, `ui`) → page state (`state`) → split points (`lazy`) → the pure
 //! view helpers (every other top-level module: `view_model`, `compare`,
 //! `loop_diagram`, …) → browser glue (`browser`) and the harness. A module

@@ -1,4 +1,4 @@
-//! No module import cycles in `src/` or `crates/*/src` (issue 13).
+//! No module import cycles in `src/` or `crates/*/src`.
 //!
 //! A cycle (`a` uses `b`, which uses `a`) makes neither module understandable
 //! or testable without the other, and in the web app it can pull a split
