@@ -1,11 +1,14 @@
-//! Lessons: the built-in course covers what issue 25 lists and every lesson
-//! is true (its start misses its goal, its solution meets it); a broken
-//! lesson file is reported in one pass with paths; the goal's sentences.
+//! Lessons: the built-in course covers what the course needs and every
+//! lesson is true (its start misses its goal, its solution meets it, no
+//! miss does, a walk matches its pauses; each has a miss and a takeaway);
+//! the course opens by stepping through the loop; a broken lesson file is
+//! reported in one pass with paths; the goal's sentences.
 
 use std::rc::Rc;
 
 use harness::event::Status;
-use harness::lesson::course::{builtin, builtin_course, BUILTIN_LESSONS};
+use harness::lesson::course::{builtin, builtin_course, BUILTIN_LESSONS, LESSON_FILES};
+use harness::lesson::verify::{verify, Strictness};
 use harness::lesson::{By, Lesson};
 use harness::runtime::{Runtime, TokioRuntime};
 use serde_json::json;
@@ -37,7 +40,38 @@ async fn every_builtin_lesson_is_true() {
             !lesson.hints.is_empty() && !lesson.explain.is_empty(),
             "{id}"
         );
+        // Its misses miss, its walk matches, it has a miss and a takeaway.
+        let wrong = verify(&lesson, Strictness::BuiltIn, runtime()).await;
+        assert!(wrong.is_empty(), "{id}: {wrong:#?}");
     }
+}
+
+#[test]
+fn the_course_opens_by_stepping_through_the_loop_and_names_every_lesson_once() {
+    let course = builtin_course().unwrap_or_else(|p| panic!("{p:#?}"));
+    assert_eq!(course.chapters.len(), 10);
+    assert_eq!(course.chapters[0].title, "The loop");
+    let first = &course.lessons[0];
+    assert_eq!(first.name.as_deref(), Some("loop-step-through"));
+    assert_eq!(first.lesson.by, By::Stepping);
+    // The chapters cover the lessons in order, each lesson once.
+    let mut next = 0;
+    for chapter in &course.chapters {
+        assert_eq!(chapter.lessons.start, next, "{}", chapter.title);
+        next = chapter.lessons.end;
+    }
+    assert_eq!(next, course.lessons.len());
+    let mut files = LESSON_FILES.to_vec();
+    let mut named = BUILTIN_LESSONS.to_vec();
+    files.sort_unstable();
+    named.sort_unstable();
+    assert_eq!(files, named, "every lesson file, named once");
+    let predicting = course
+        .lessons
+        .iter()
+        .filter(|l| l.lesson.by == By::Predicting)
+        .count();
+    assert!(predicting >= 8, "{predicting} predicting lessons");
 }
 
 /// A learner who sets a limit one off the asked number must not read

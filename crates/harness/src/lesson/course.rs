@@ -183,36 +183,48 @@ fn under_name(id: &str, found: Vec<Problem>) -> impl Iterator<Item = Problem> + 
     })
 }
 
+/// The built-in course's files: its chapters in order and the lesson files
+/// they may name (a test gives its own).
+#[derive(Clone, Copy)]
+struct Files<'a> {
+    /// Each chapter file's name (without `.json`) and text.
+    chapters: &'a [(&'a str, &'a str)],
+    /// Every lesson file's id.
+    lessons: &'a [&'a str],
+    /// A lesson file's text by id.
+    text: &'a dyn Fn(&str) -> Option<&'a str>,
+}
+
 /// Where a course's lessons come from: built-in names and inline lessons
-/// (a course file), or built-in names only (the built-in course's chapters).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Named {
+/// (a course file), or lesson files by name only (the built-in course).
+#[derive(Clone, Copy)]
+enum Named<'a> {
     NameOrInline,
-    NameOnly,
+    NameOnly(Files<'a>),
 }
 
 /// Reads one lesson entry of a course or chapter into `lessons`.
 fn read_entry(
     item: &Value,
     path: &str,
-    named: Named,
+    named: Named<'_>,
     lessons: &mut Vec<CourseLesson>,
     problems: &mut Vec<Problem>,
 ) {
     match (item, named) {
-        (Value::String(id), Named::NameOnly) => match builtin(id) {
-            Ok(lesson) => lessons.push(CourseLesson {
+        (Value::String(id), Named::NameOnly(files)) => match (files.text)(id).map(Lesson::load) {
+            Some(Ok(lesson)) => lessons.push(CourseLesson {
                 name: Some(id.clone()),
                 lesson,
             }),
-            Err(_) if builtin_text(id).is_none() => problems.push(at(
+            None => problems.push(at(
                 path,
                 format!(
                     "no lesson file is named {id:?} (lessons/{id}.json){}",
-                    did_you_mean(id, LESSON_FILES.iter().copied())
+                    did_you_mean(id, files.lessons.iter().copied())
                 ),
             )),
-            Err(found) => problems.extend(under_name(id, found)),
+            Some(Err(found)) => problems.extend(under_name(id, found)),
         },
         (Value::String(id), Named::NameOrInline) => match builtin(id) {
             Ok(lesson) => lessons.push(CourseLesson {
@@ -225,7 +237,7 @@ fn read_entry(
             Ok(lesson) => lessons.push(CourseLesson { name: None, lesson }),
             Err(found) => problems.extend(found),
         },
-        (_, Named::NameOnly) => problems.push(at(
+        (_, Named::NameOnly(_)) => problems.push(at(
             path,
             "the built-in course names each lesson by its file's name (lessons/<name>.json)",
         )),
@@ -242,7 +254,7 @@ const CHAPTER_FIELDS: [&str; 5] = ["chapter", "intro", "reveals", "terms", "less
 fn read_chapter(
     value: &Value,
     path: &str,
-    named: Named,
+    named: Named<'_>,
     lessons: &mut Vec<CourseLesson>,
     problems: &mut Vec<Problem>,
 ) -> Chapter {
@@ -302,6 +314,10 @@ fn read_chapter(
         None => {}
         Some(Value::Array(items)) => {
             for (i, item) in items.iter().enumerate() {
+                if item.is_null() && matches!(named, Named::NameOnly(_)) {
+                    // Named twice; reported where it was found.
+                    continue;
+                }
                 read_entry(
                     item,
                     &join(path, &format!("lessons[{i}]")),
@@ -398,9 +414,12 @@ fn read_terms(fields: &Map<String, Value>, path: &str, problems: &mut Vec<Proble
 
 /// Every `[[term]]` of a chapter's intro and its lessons' text must be
 /// defined by that chapter or an earlier one. `where_chapter(i)` and
-/// `where_lesson(j)` name the paths problems are reported at.
+/// `where_lesson(j)` name the paths problems are reported at. A course
+/// file's built-in lessons (`inline_only`) were checked against the
+/// built-in course's glossary, so only its own text is checked here.
 fn term_problems(
     course: &Course,
+    inline_only: bool,
     where_chapter: &dyn Fn(usize) -> String,
     where_lesson: &dyn Fn(usize) -> String,
 ) -> Vec<Problem> {
@@ -414,6 +433,9 @@ fn term_problems(
         let mut texts: Vec<(String, &str)> =
             vec![(join(&where_chapter(c), "intro"), &chapter.intro)];
         for j in chapter.lessons.clone() {
+            if inline_only && course.lessons[j].name.is_some() {
+                continue;
+            }
             for (field, text) in course.lessons[j].lesson.texts() {
                 texts.push((join(&where_lesson(j), &field), text));
             }
@@ -439,61 +461,60 @@ fn term_problems(
 /// each lesson file named by exactly one chapter, every diagram key and
 /// glossary term known.
 pub fn builtin_course() -> Result<Course, Vec<Problem>> {
+    course_from_files(Files {
+        chapters: CHAPTER_FILES,
+        lessons: LESSON_FILES,
+        text: &builtin_text,
+    })
+}
+
+/// A course of chapter files naming lesson files, as the built-in one is.
+fn course_from_files(files: Files<'_>) -> Result<Course, Vec<Problem>> {
     let mut problems = Vec::new();
     let mut lessons = Vec::new();
     let mut chapters = Vec::new();
-    // Which chapter named each lesson, to name a second naming.
+    // Each loaded chapter's file, as its problems' paths start.
+    let mut chapter_paths: Vec<String> = Vec::new();
+    // Which chapter file named each lesson first.
     let mut named_by: Vec<(String, String)> = Vec::new();
-    for (file, text) in CHAPTER_FILES {
+    for (file, text) in files.chapters {
         let path = format!("chapters/{file}.json");
-        let value: Value = match serde_json::from_str(text) {
+        let mut value: Value = match serde_json::from_str(text) {
             Ok(value) => value,
             Err(e) => {
                 problems.push(at(&path, crate::scenario::syntax::describe(&e, text)));
                 continue;
             }
         };
-        if let Some(Value::Array(items)) = value.get("lessons") {
-            for (i, id) in items
-                .iter()
-                .enumerate()
-                .filter_map(|(i, v)| v.as_str().map(|s| (i, s)))
-            {
+        // A lesson named a second time is reported, and loaded once: its
+        // second entry becomes null, which `read_chapter` passes over.
+        if let Some(Value::Array(items)) = value.get_mut("lessons") {
+            for (i, item) in items.iter_mut().enumerate() {
+                let Some(id) = item.as_str() else {
+                    continue;
+                };
                 match named_by.iter().find(|(named, _)| named == id) {
-                    Some((_, first)) => problems.push(at(
-                        format!("{path}: lessons[{i}]"),
-                        format!("{id:?} is already named by {first}; a lesson belongs to one chapter, once"),
-                    )),
+                    Some((_, first)) => {
+                        problems.push(at(
+                            format!("{path}: lessons[{i}]"),
+                            format!("{id:?} is already named by {first}; a lesson belongs to one chapter, once"),
+                        ));
+                        *item = Value::Null;
+                    }
                     None => named_by.push((id.to_string(), path.clone())),
                 }
             }
         }
-        // The chapter's lessons without the ones named twice.
-        let mut once = value.clone();
-        if let Some(Value::Array(items)) = once.get_mut("lessons") {
-            let mut seen: Vec<String> = lessons
-                .iter()
-                .filter_map(|l: &CourseLesson| l.name.clone())
-                .collect();
-            items.retain(|v| match v.as_str() {
-                Some(id) if seen.iter().any(|s| s == id) => false,
-                Some(id) => {
-                    seen.push(id.to_string());
-                    true
-                }
-                None => true,
-            });
-        }
-        let chapter = read_chapter(
-            &once,
+        chapter_paths.push(format!("{path}:"));
+        chapters.push(read_chapter(
+            &value,
             &format!("{path}:"),
-            Named::NameOnly,
+            Named::NameOnly(files),
             &mut lessons,
             &mut problems,
-        );
-        chapters.push(chapter);
+        ));
     }
-    for id in LESSON_FILES {
+    for id in files.lessons {
         if !named_by.iter().any(|(named, _)| named == id) {
             problems.push(at(
                 id.to_string(),
@@ -509,19 +530,16 @@ pub fn builtin_course() -> Result<Course, Vec<Problem>> {
         lessons,
         chapters,
     };
-    let files: Vec<String> = CHAPTER_FILES
-        .iter()
-        .map(|(file, _)| format!("chapters/{file}.json"))
-        .collect();
     let names: Vec<String> = course
         .lessons
         .iter()
-        .map(|l| l.name.clone().unwrap_or_default())
+        .map(|l| l.name.clone().unwrap_or_default() + ":")
         .collect();
     problems.extend(term_problems(
         &course,
-        &|c| files.get(c).cloned().unwrap_or_default() + ":",
-        &|j| names[j].clone() + ":",
+        false,
+        &|c| chapter_paths.get(c).cloned().unwrap_or_default(),
+        &|j| names[j].clone(),
     ));
     if problems.is_empty() {
         Ok(course)
@@ -637,6 +655,7 @@ impl Course {
             }
             problems.extend(term_problems(
                 &course,
+                true,
                 &|c| format!("chapters[{c}]"),
                 &|j| lesson_paths[j].clone(),
             ));
@@ -653,4 +672,95 @@ impl Course {
 /// read as a lesson (whose loader then names what is wrong).
 pub fn is_course(value: &Value) -> bool {
     value.get("course").is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LESSON: &str = r#"{"lesson": "L", "intro": "A [[turn]] and a [[tokn|token]].", "scenario": "get-time",
+        "editable": ["limits.max_turns"], "goal": {"status": "turn_limit"},
+        "solution": {"limits": {"max_turns": 1}}, "explain": "e"}"#;
+
+    fn text(id: &str) -> Option<&'static str> {
+        matches!(id, "a" | "b" | "c").then_some(LESSON)
+    }
+
+    fn problems(chapters: &'static [(&'static str, &'static str)]) -> Vec<String> {
+        course_from_files(Files {
+            chapters,
+            lessons: &["a", "b", "c"],
+            text: &text,
+        })
+        .err()
+        .unwrap_or_default()
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+    }
+
+    #[test]
+    fn a_lesson_file_named_in_no_chapter_or_twice_is_a_problem() {
+        let found = problems(&[
+            (
+                "01-one",
+                r#"{"chapter": "One", "terms": [{"term": "turn", "means": "m"}, {"term": "token", "means": "t"}], "lessons": ["a", "b"]}"#,
+            ),
+            ("02-two", r#"{"chapter": "Two", "lessons": ["a", "d"]}"#),
+        ]);
+        assert!(
+            found.contains(&"chapters/02-two.json: lessons[0]: \"a\" is already named by chapters/01-one.json; a lesson belongs to one chapter, once".to_string()),
+            "{found:#?}"
+        );
+        assert!(
+            found.contains(
+                &"c: lessons/c.json is named in no chapter; add \"c\" to a chapter's lessons"
+                    .to_string()
+            ),
+            "{found:#?}"
+        );
+        assert!(
+            found.iter().any(|p| p
+                .starts_with("chapters/02-two.json: lessons[1]: no lesson file is named \"d\"")),
+            "{found:#?}"
+        );
+    }
+
+    #[test]
+    fn a_term_must_be_defined_in_its_chapter_or_an_earlier_one() {
+        let found = problems(&[
+            ("01-one", r#"{"chapter": "One", "lessons": ["a"]}"#),
+            (
+                "02-two",
+                r#"{"chapter": "Two", "terms": [{"term": "turn", "means": "m"}, {"term": "token", "means": "t"}], "lessons": ["b", "c"]}"#,
+            ),
+        ]);
+        // Lesson a, in chapter one, links both before chapter two defines them.
+        assert!(
+            found.contains(
+                &"a: intro: the term \"turn\" is not defined in this chapter or an earlier one"
+                    .to_string()
+            ),
+            "{found:#?}"
+        );
+        // In chapter two, "tokn" is close to a defined term.
+        assert!(
+            found.contains(&"b: intro: the term \"tokn\" is not defined in this chapter or an earlier one (did you mean `token`?)".to_string()),
+            "{found:#?}"
+        );
+        assert!(
+            !found
+                .iter()
+                .any(|p| p.contains("\"turn\"") && p.starts_with("b:")),
+            "{found:#?}"
+        );
+    }
+
+    #[test]
+    fn every_status_has_an_exit_to_reveal() {
+        for status in crate::event::Status::ALL {
+            let key = format!("exit-{}", status.as_str());
+            assert!(DIAGRAM_PARTS.contains(&key.as_str()), "{key}");
+        }
+    }
 }

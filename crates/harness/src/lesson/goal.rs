@@ -319,10 +319,10 @@ fn predicted(want: bool, judged: &Judged<'_>) -> GoalPart {
         .filter(|p| !p.is_empty());
     let sentence = match (prediction, judged.predict) {
         (Some(guess), Some(predict)) => format!(
-            "you predicted {guess:?}; the run: {:?}",
+            "you predicted {guess}; the run: {}",
             predict.actual(judged.events, judged.outcome)
         ),
-        (Some(guess), None) => format!("you predicted {guess:?}"),
+        (Some(guess), None) => format!("you predicted {guess}"),
         (None, _) => "no prediction was recorded".to_string(),
     };
     let holds = prediction.is_some() == want;
