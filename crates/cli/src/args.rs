@@ -330,15 +330,18 @@ pub struct LessonArgs {
 
 #[derive(Subcommand)]
 pub enum LessonCommand {
-    /// List the built-in course's lessons, in order, each with what it teaches and how it is solved
+    /// List the built-in course's lessons by chapter, each with what it teaches and how it is solved
     List,
     /// Run a lesson and say, part by part, whether its goal holds
     #[command(after_long_help = "\
 Without --solution the lesson is checked as given: the file's scenario and
-what it says the learner did (turns, decisions, stop_after_ms). That is how
-a student checks the file they edited; `agent-loop lesson show NAME` writes
-a built-in lesson as such a file. A file's scenario edited outside the
-lesson's `editable` paths is named on stderr (the check still runs).
+what it says the learner did (turns, decisions, stop_after_ms, prediction,
+steps). That is how a student checks the file they edited; `agent-loop
+lesson show NAME` writes a built-in lesson as such a file. A file's
+scenario edited outside the lesson's `editable` paths is named on stderr
+(the check still runs). When the goal holds, the lesson's explanation is
+printed with the run's own numbers; a lesson that asks a question prints
+what was predicted next to what the run did.
 
 Delays, timeouts and deadlines run on a simulated clock, so a lesson whose
 call hangs for an hour is checked at once.
@@ -346,15 +349,21 @@ call hangs for an hour is checked at once.
 Exit codes: 0 when every part of the goal holds, 3 when one does not, 2 when
 the lesson cannot be read.")]
     Check(LessonCheckArgs),
-    /// Check that each lesson is true: its start does not meet its goal, and its solution does
+    /// Check that each lesson is true: its start does not meet its goal, its solution does, and none of its misses does
     #[command(after_long_help = "\
 Each argument is a lesson file, a course file (every lesson in it), or a
 built-in lesson's name; without one, the built-in course. One line per
-lesson: ok, or FAIL with its name and what is wrong. CI runs it on the
+lesson: ok, or FAIL with its name and what is wrong: a start that already
+meets the goal, a solution that does not, a miss that does (named by its
+index and why), a stepping lesson's walk with more or fewer lines than
+the stepped run has pauses, a question whose true answer is not among its
+choices. A built-in lesson also needs a miss and a takeaway; the built-in
+course's own problems (a lesson file in no chapter, an undefined [[term]])
+are listed first, and its lessons are still verified. CI runs it on the
 built-in course.
 
-Exit codes: 0 when every lesson is true, 3 when one is not, 2 when a file
-cannot be read.")]
+Exit codes: 0 when every lesson is true, 3 when one is not (or the course
+has problems of its own), 2 when a file cannot be read.")]
     Verify(LessonVerifyArgs),
     /// Print a lesson as one self-contained file, its scenario inline, to edit and check
     Show(LessonShowArgs),
