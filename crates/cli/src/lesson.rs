@@ -156,9 +156,19 @@ fn check_command(source: &str, solution: bool) -> ExitCode {
     );
     let outcome = &checked.played.outcome;
     println!("  the run ended {}: {}", outcome.status, outcome.reason);
-    if let (Some(predict), Some(prediction)) = (&lesson.predict, &checked.work.prediction) {
-        let actual = predict.actual(&checked.played.events, outcome);
-        println!("  you predicted {prediction}; the run: {actual}");
+    if let Some(predict) = &lesson.predict {
+        match &checked.work.prediction {
+            Some(prediction) => {
+                let actual = predict.actual(&checked.played.events, outcome);
+                println!("  you predicted {prediction}; the run: {actual}");
+            }
+            // On the command line the file is where a prediction is made.
+            None => println!(
+                "  the question: {} ({}); write \"prediction\": \"<your choice>\" in the file",
+                terms::plain(&predict.question),
+                predict.choices.join(" / ")
+            ),
+        }
     }
     for part in &checked.parts {
         println!("  {} {}", if part.holds { "✓" } else { "✗" }, part.sentence);

@@ -291,6 +291,16 @@ fn check_prints_the_explanation_filled_from_the_run_and_the_prediction() {
            "explain": "You predicted {prediction}; max_turns {value:limits.max_turns} made {model_calls} model calls: {tools}.""#,
     );
     let path = file.to_str().unwrap();
+    // As given, no prediction yet: the file is where one is written.
+    let out = agent_loop(&["lesson", "check", path]);
+    assert_eq!(out.status.code(), Some(3), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains(
+            "\n  the question: How many tool calls run? (1 / 2); write \"prediction\": \"<your choice>\" in the file\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
     let out = agent_loop(&["lesson", "check", path, "--solution"]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     let text = stdout(&out);

@@ -66,6 +66,20 @@ fn the_course_opens_by_stepping_through_the_loop_and_names_every_lesson_once() {
     files.sort_unstable();
     named.sort_unstable();
     assert_eq!(files, named, "every lesson file, named once");
+    // Every term a lesson links has a meaning the page can show, also
+    // when a course file names the lesson without the chapters.
+    let glossary = harness::lesson::course::builtin_glossary();
+    for entry in &course.lessons {
+        for (field, text) in entry.lesson.texts() {
+            for term in harness::lesson::terms::named(text) {
+                assert!(
+                    glossary.iter().any(|t| t.term.eq_ignore_ascii_case(term)),
+                    "{:?}: {field}: {term}",
+                    entry.name
+                );
+            }
+        }
+    }
     let predicting = course
         .lessons
         .iter()

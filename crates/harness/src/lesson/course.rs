@@ -468,6 +468,21 @@ pub fn builtin_course() -> Result<Course, Vec<Problem>> {
     })
 }
 
+/// The built-in course's glossary, read from its chapter files alone (no
+/// lesson loaded): what the `[[term]]`s of built-in lessons mean, for a
+/// course file that names them without defining the terms itself.
+pub fn builtin_glossary() -> Vec<Term> {
+    let mut ignored = Vec::new();
+    CHAPTER_FILES
+        .iter()
+        .filter_map(|(_, text)| serde_json::from_str::<Value>(text).ok())
+        .flat_map(|value| match value {
+            Value::Object(fields) => read_terms(&fields, "", &mut ignored),
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
 /// A course of chapter files naming lesson files, as the built-in one is.
 fn course_from_files(files: Files<'_>) -> Result<Course, Vec<Problem>> {
     let mut problems = Vec::new();
