@@ -529,6 +529,12 @@ impl Lesson {
                 ));
             }
         }
+        if predict.answer.is_some() && self.sources.is_empty() {
+            problems.push(problem(
+                under(&at, "answer"),
+                "a fixed answer states a fact the run does not count: list the `sources` that back it",
+            ));
+        }
         if let Some(answer) = &predict.answer {
             if !predict.offers(answer) {
                 problems.push(problem(

@@ -202,7 +202,10 @@ fn stepping_and_predicting_lessons_need_their_parts() {
     .unwrap_err();
     assert_eq!(
         found,
-        vec!["predict.answer: \"Antropic\" is not one of the choices (did you mean `Anthropic`?)"]
+        vec![
+            "predict.answer: a fixed answer states a fact the run does not count: list the `sources` that back it",
+            "predict.answer: \"Antropic\" is not one of the choices (did you mean `Anthropic`?)"
+        ]
     );
 }
 
