@@ -285,3 +285,44 @@ fn terms_print_as_their_shown_words_and_split_for_links() {
         ]
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn context_edited_needs_the_named_strategy_to_change_the_history() {
+    // The built-in's log lookups overflow an 8,000-token window unless a
+    // strategy makes room.
+    let lesson = Lesson::from_value(
+        json!({
+            "lesson": "Fixture", "intro": "i", "scenario": "context-clear-tool-results",
+            "start": {"context": {"strategy": "none", "keep_tool_results": null,
+                                  "exclude_tools": null, "trigger_tokens": null}},
+            "editable": ["context"], "goal": {"context_edited": "clear_tool_results"},
+            "solution": {"context": {"strategy": "clear_tool_results", "keep_tool_results": 1}},
+            "misses": [{"patch": {"context": {"strategy": "drop_oldest_turns"}}, "why": "w"}],
+            "explain": "e"
+        }),
+        "",
+    )
+    .unwrap();
+    let start = lesson.check(runtime()).await.unwrap();
+    assert_eq!(
+        part(&start.parts, "context_edited").sentence,
+        "no context strategy changed the history; the goal is that clear_tool_results does"
+    );
+    let solved = lesson.check_solution(runtime()).await.unwrap();
+    let edited = part(&solved.parts, "context_edited");
+    assert!(edited.holds);
+    assert!(
+        edited
+            .sentence
+            .starts_with("clear_tool_results changed the history before turn "),
+        "{}",
+        edited.sentence
+    );
+    let missed = lesson.check_miss(0, runtime()).await.unwrap();
+    let other = part(&missed.parts, "context_edited");
+    assert!(!other.holds);
+    assert_eq!(
+        other.sentence,
+        "drop_oldest_turns changed the history, not clear_tool_results; the goal is that clear_tool_results does"
+    );
+}

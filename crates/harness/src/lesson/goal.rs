@@ -73,6 +73,10 @@ pub struct Goal {
     /// `true`: a prediction was recorded before the run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub predicted: Option<bool>,
+    /// This context strategy (`clear_tool_results`, `drop_oldest_turns`,
+    /// `compact`) changed the history at least once: the run needed it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_edited: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -250,7 +254,50 @@ pub fn evaluate_run(goal: &Goal, judged: &Judged<'_>) -> Vec<GoalPart> {
     );
     parts.extend(goal.min_steps.map(|min| min_steps(min, judged.work)));
     parts.extend(goal.predicted.map(|want| predicted(want, judged)));
+    parts.extend(
+        goal.context_edited
+            .as_deref()
+            .map(|want| context_edited(want, events)),
+    );
     parts
+}
+
+fn context_edited(want: &str, events: &[RunEvent]) -> GoalPart {
+    // Each edit: the strategy that made it, before which turn, and the
+    // request's estimated input tokens before and after.
+    let edits: Vec<(&str, u32, u64, u64)> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ContextEdited {
+                turn,
+                strategy,
+                tokens_before,
+                tokens_after,
+                ..
+            } => Some((strategy.as_str(), *turn, *tokens_before, *tokens_after)),
+            _ => None,
+        })
+        .collect();
+    let asked = format!("the goal is that {want} does");
+    let (holds, sentence) = match edits.iter().find(|(strategy, ..)| *strategy == want) {
+        Some((_, turn, before, after)) => (
+            true,
+            format!(
+                "{want} changed the history before turn {turn} ({before} → {after} estimated input tokens)"
+            ),
+        ),
+        None => match edits.first() {
+            Some((other, ..)) => (
+                false,
+                format!("{other} changed the history, not {want}; {asked}"),
+            ),
+            None => (
+                false,
+                format!("no context strategy changed the history; {asked}"),
+            ),
+        },
+    };
+    part("context_edited", holds, sentence)
 }
 
 fn min_model_calls(min: u32, events: &[RunEvent]) -> GoalPart {
