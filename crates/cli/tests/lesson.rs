@@ -219,7 +219,7 @@ fn verify_names_a_miss_that_meets_the_goal() {
         "miss.json",
         r#""start": {"limits": {"max_turns": null}}, "editable": ["limits.max_turns"],
            "goal": {"status": "turn_limit", "max_model_calls": 5},
-           "solution": {"limits": {"max_turns": 3}}, "explain": "e",
+           "solution": {"limits": {"max_turns": 3}}, "explain": "{value:limits.max_turn} turns",
            "misses": [{"patch": {"limits": {"max_turns": 20}}, "why": "a limit above the default"},
                       {"patch": {"limits": {"max_turns": 1}}, "why": "a limit of one turn"}]"#,
     );
@@ -229,11 +229,16 @@ fn verify_names_a_miss_that_meets_the_goal() {
     let text = stdout(&out);
     assert!(
         text.contains(&format!(
-            "FAIL  {path}: misses[1] (\"a limit of one turn\") meets the goal: the run ended `turn_limit`, as the goal asks; the model was called once; the goal is at most 5 times\n"
+            "FAIL  {path}: misses[1] (\"a limit of one turn\") meets the goal: the run ended `turn_limit`, as the goal asks; the model was called once; the goal is at most 5 times; "
         )),
         "{text}"
     );
     assert!(!text.contains("misses[0]"), "{text}");
+    // A placeholder whose path the solved scenario lacks would show "(not set)".
+    assert!(
+        text.contains("; its explanation shows {value:limits.max_turn}, which the solved scenario does not set, so the learner would read \"(not set)\""),
+        "{text}"
+    );
     std::fs::remove_file(&file).ok();
 }
 

@@ -94,6 +94,17 @@ pub fn unknown_placeholders(text: &str) -> Vec<String> {
     unknown
 }
 
+/// The paths of `text`'s `{value:PATH}` placeholders, in order.
+pub fn value_paths(text: &str) -> Vec<&str> {
+    chunks(text)
+        .into_iter()
+        .filter_map(|chunk| match chunk {
+            Chunk::Slot(name) => name.strip_prefix(VALUE_PREFIX).map(str::trim),
+            Chunk::Text(_) => None,
+        })
+        .collect()
+}
+
 /// What fills the placeholders: the run, the edited scenario, the prediction.
 pub struct Facts<'a> {
     pub events: &'a [RunEvent],

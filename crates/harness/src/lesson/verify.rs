@@ -1,11 +1,14 @@
 //! Whether a lesson is true: its start misses its goal, its solution meets
 //! it, none of its misses meets it, a stepping lesson's walk has a line for
-//! each pause, a prediction's true value is among its choices; and, for
+//! each pause, a prediction's true value is among its choices, the
+//! explanation's `{value:PATH}`s name values the solved scenario has; and, for
 //! the built-in course, that every lesson has a miss and a takeaway. What
 //! `agent-loop lesson verify` runs on every lesson, and CI with it.
 
 use std::rc::Rc;
 
+use super::explain::value_paths;
+use super::patch::value_at;
 use super::play::play_stepped;
 use super::{By, Checked, Lesson};
 use crate::runtime::Runtime;
@@ -101,6 +104,15 @@ pub async fn verify(
                 held(&checked)
             )),
             Ok(_) => {}
+        }
+    }
+    if let Ok(solved) = lesson.setup(&lesson.solution) {
+        for path in value_paths(&lesson.explain) {
+            if value_at(&solved.edited, path).is_none() {
+                wrong.push(format!(
+                    "its explanation shows {{value:{path}}}, which the solved scenario does not set, so the learner would read \"(not set)\""
+                ));
+            }
         }
     }
     if lesson.by == By::Stepping {
