@@ -593,3 +593,57 @@ fn a_body_past_32_mib_gets_the_providers_413_and_the_client_reads_it() {
         "the request body is larger than 33554432 bytes"
     );
 }
+
+#[test]
+fn the_rules_model_behind_serve_honours_the_requests_tool_choice() {
+    let scenario = json!({
+        "name": "Rules",
+        "task": "What time is it?",
+        "tools": ["get_time"],
+        "model": {"type": "rules"}
+    });
+    let server = serve("rules", &scenario);
+    let asked = |provider: Provider, choice: harness::tool_choice::ToolChoice| {
+        let body = provider.request_body(&WireRequest {
+            model: "scripted-model",
+            system: "",
+            messages: &[Message::user_text("What time is it?")],
+            tools: &tools(),
+            tool_choice: &choice,
+            max_output_tokens: 1024,
+            stream: false,
+        });
+        let reply = post(server.port, path(provider), &body);
+        assert_eq!(reply.status, 200, "{provider:?}");
+        provider.parse_response(&reply.json()).unwrap()
+    };
+    // "none" (Chat's word): the answer is words, though get_time is there.
+    let none = asked(Provider::OpenaiChat, harness::tool_choice::ToolChoice::None);
+    assert!(calls(&none).is_empty(), "{none:?}");
+    assert!(
+        text_of(&none).starts_with("Tools are off for this request"),
+        "{}",
+        text_of(&none)
+    );
+    // "required" (Responses' word for any) and Anthropic's named tool: a call.
+    for (provider, choice) in [
+        (
+            Provider::OpenaiResponses,
+            harness::tool_choice::ToolChoice::Any,
+        ),
+        (
+            Provider::Anthropic,
+            harness::tool_choice::ToolChoice::Tool("get_time".into()),
+        ),
+    ] {
+        let forced = asked(provider, choice);
+        assert_eq!(
+            calls(&forced)
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect::<Vec<_>>(),
+            ["get_time"],
+            "{provider:?}"
+        );
+    }
+}
