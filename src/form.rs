@@ -13,6 +13,7 @@ use harness::scenario::syntax::describe;
 use serde_json::{Map, Value};
 
 mod json_number;
+pub mod tool_choice;
 use json_number::JsonNumber;
 
 /// Every limit a scenario can set, in the order of `Limits`'s fields, with

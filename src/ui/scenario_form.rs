@@ -197,10 +197,11 @@ fn form_view(editor: impl FormDoc, value: &Value, problems: Signal<Vec<String>>)
             <textarea id=id("system") class="prose" rows="2" prop:value=system on:input=string_field("system")
                 prop:readOnly=move || editor.fixed("system")></textarea>
         </details>
-        <details class="form-section" prop:open=move || holds_editable(editor, "tools")>
+        <details class="form-section" prop:open=move || holds_editable(editor, "tools") || holds_editable(editor, "tool_choice")>
             <summary>"Tools"</summary>
             {tools}
             <p class="hint">"Add or remove tools in the JSON below."</p>
+            {tool_choice_view(editor, value, problems)}
         </details>
         <details class="form-section" prop:open=move || holds_editable(editor, "limits")>
             <summary>"Limits"</summary>
@@ -229,6 +230,37 @@ fn form_view(editor: impl FormDoc, value: &Value, problems: Signal<Vec<String>>)
             <p class="field-error" role="alert">{responses_error}</p>
             {problem_list(move || problems.with(|p| form::problems_under(p, "model")))}
         </details>
+    }
+}
+
+/// Whether the model may, must, or must not call a tool, sent with every
+/// request: the three words and each listed tool (`form::tool_choice`).
+fn tool_choice_view(
+    editor: impl FormDoc,
+    value: &Value,
+    problems: Signal<Vec<String>>,
+) -> impl IntoView {
+    let current = form::tool_choice::current(value);
+    let options = form::tool_choice::options(value)
+        .into_iter()
+        .map(|(option, label)| {
+            let selected = option == current;
+            view! { <option value=option prop:selected=selected>{label}</option> }
+        })
+        .collect_view();
+    let id = format!("{}field-tool_choice", editor.id_prefix());
+    view! {
+        <div class="limit" data-field="tool_choice">
+            <label for=id.clone()>"Tool choice"{editable_mark(editor, "tool_choice".into())}</label>
+            <select id=id prop:disabled=move || editor.fixed("tool_choice")
+                on:change=move |ev| {
+                    let value = form::tool_choice::value_of(&event_target_value(&ev));
+                    editor.edit_field("tool_choice", &[Key::Field("tool_choice")], value)
+                }>
+                {options}
+            </select>
+        </div>
+        {problem_list(move || problems.with(|p| form::problems_under(p, "tool_choice")))}
     }
 }
 
