@@ -219,6 +219,12 @@ impl Controller {
         self.paused.read_only()
     }
 
+    /// The run goes a step at a time (Step, or an answer typed at a pause)
+    /// rather than on to its end (Run): a lesson counts the steps.
+    pub fn stepping(&self) -> bool {
+        self.step_mode.get_value()
+    }
+
     /// Why the run refused the answer last given at the current pause.
     pub fn pause_refused(&self) -> ReadSignal<Option<String>> {
         self.pause_refused.read_only()

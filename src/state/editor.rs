@@ -87,6 +87,9 @@ pub struct Editor {
     /// `harness::lesson::patch::covers`): every other field of the form and
     /// the JSON box are read-only. `None`: everything is editable.
     lock: RwSignal<Option<Vec<String>>>,
+    /// Why a lesson holds Run and Step back for now (a prediction to make
+    /// first): said where Run's other blockers are.
+    hold: RwSignal<Option<String>>,
 }
 
 /// A text a replacement took away, with where it came from and the picker's
@@ -163,6 +166,7 @@ impl Editor {
             replaced: RwSignal::new(None),
             replaced_by_pick: RwSignal::new(false),
             lock: RwSignal::new(None),
+            hold: RwSignal::new(None),
         };
         let from_link = editor
             .provenance
@@ -228,11 +232,15 @@ impl Editor {
         self.live_notes.read_only()
     }
 
-    /// Why Run cannot start, if it cannot (tracked): a built-in still on its
+    /// Why Run cannot start, if it cannot (tracked): a lesson's hold (a
+    /// prediction to make first), a built-in still on its
     /// way, a form field that cannot go into the JSON, a problem of
     /// `other_fields` (the Model settings' fields, which block Run the same
     /// way), or the live check's problems.
     pub fn run_blocker(&self, other_fields: impl FnOnce() -> Vec<String>) -> Option<String> {
+        if let Some(why) = self.hold.get() {
+            return Some(why);
+        }
         if self.loading.get() {
             return Some(view_model::LOADING_BLOCKER.to_string());
         }
@@ -368,6 +376,13 @@ impl Editor {
     /// The paths a lesson lets the learner change, or `None` for no lesson.
     pub fn lock(&self) -> ReadSignal<Option<Vec<String>>> {
         self.lock.read_only()
+    }
+
+    /// A lesson holds Run and Step back, saying why; `None` lets them go.
+    pub fn set_hold(self, why: Option<String>) {
+        if self.hold.with_untracked(|h| *h != why) {
+            self.hold.set(why);
+        }
     }
 
     pub fn set_lock(self, editable: Option<Vec<String>>) {

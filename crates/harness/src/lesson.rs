@@ -370,7 +370,11 @@ impl Lesson {
             // in its place, unless the patch words a description itself.
             let worded = patch.get("description").is_some();
             if let (Some(_), false, Some(object)) = (&based_on, worded, start.as_object_mut()) {
-                object.insert("description".into(), Value::String(fields.intro.clone()));
+                // As words: the scenario's description shows no `[[term]]` marks.
+                object.insert(
+                    "description".into(),
+                    Value::String(terms::plain(&fields.intro)),
+                );
             }
         }
         let at_scenario = under(prefix, "scenario");
