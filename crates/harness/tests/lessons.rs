@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use harness::event::Status;
 use harness::lesson::course::{builtin, builtin_course, BUILTIN_LESSONS, LESSON_FILES};
+use harness::lesson::terms::plain;
 use harness::lesson::verify::{verify, Strictness};
 use harness::lesson::{By, Lesson};
 use harness::runtime::{Runtime, TokioRuntime};
@@ -151,8 +152,9 @@ async fn a_solution_one_off_misses_the_goal() {
 fn a_patched_start_says_the_lessons_intro_not_the_builtins_description() {
     let lesson = builtin("turn-limit").expect("the lesson loads");
     assert_eq!(lesson.start["limits"], json!({}));
-    assert_eq!(lesson.start["description"], json!(lesson.intro));
-    assert_eq!(lesson.scenario.description, lesson.intro);
+    // In words: the description shows no `[[term]]` marks.
+    assert_eq!(lesson.start["description"], json!(plain(&lesson.intro)));
+    assert_eq!(lesson.scenario.description, plain(&lesson.intro));
     for id in BUILTIN_LESSONS {
         let lesson = builtin(id).unwrap_or_else(|p| panic!("{id}: {p:?}"));
         let Some(based_on) = &lesson.based_on else {
@@ -161,7 +163,11 @@ fn a_patched_start_says_the_lessons_intro_not_the_builtins_description() {
         let shipped = harness::library::find(based_on).expect("a built-in");
         let shipped: serde_json::Value = serde_json::from_str(shipped.json()).unwrap();
         if lesson.start != shipped {
-            assert_eq!(lesson.start["description"], json!(lesson.intro), "{id}");
+            assert_eq!(
+                lesson.start["description"],
+                json!(plain(&lesson.intro)),
+                "{id}"
+            );
         }
     }
 }
