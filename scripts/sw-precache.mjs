@@ -4,8 +4,9 @@
 // cache's version filled in from the build itself, so the list is never
 // stale:
 //   - the files: every file the build wrote (index.html as the page itself,
-//     the CSS, the main JS and wasm, the split loader, every split wasm
-//     module, the JS sandbox, the manifest and its icons); sw.js is not one;
+//     the CSS (the Lessons mode's lessons.css too), the main JS and wasm,
+//     the split loader, every split wasm module, the JS sandbox, the
+//     manifest and its icons); sw.js is not one;
 //   - the version: the first 16 hex digits of a sha256 over every listed
 //     file's path and content, so any change in any file is a new version
 //     (and a new sw.js, which is what makes the browser update the worker).
@@ -41,12 +42,16 @@ function files(at) {
 // offline.js (static/, copied as written) is part of the first paint, whose
 // budget is tight: a release build minifies it here, before the version is
 // hashed from it.
+// lessons.css (static/, copied as written, linked by the Lessons mode when it
+// first opens) is minified likewise, as Trunk minifies the first paint's CSS.
 if (process.env.TRUNK_PROFILE === 'release') {
-  const page = join(dir, 'offline.js');
-  try {
-    writeFileSync(page, transformSync(readFileSync(page, 'utf8'), { loader: 'js', minify: true }).code);
-  } catch (err) {
-    fail(`could not minify ${page} (${err.message})`);
+  for (const [file, loader] of [['offline.js', 'js'], ['lessons.css', 'css']]) {
+    const path = join(dir, file);
+    try {
+      writeFileSync(path, transformSync(readFileSync(path, 'utf8'), { loader, minify: true }).code);
+    } catch (err) {
+      fail(`could not minify ${path} (${err.message})`);
+    }
   }
 }
 

@@ -5,6 +5,8 @@
 //! - `toolbar`: the header, with the scenario picker, Run / Step / Stop /
 //!   Reset, why Run cannot start, the outcome and the live counters;
 //! - `stage`: the loop diagram, large and always in view;
+//! - the Lessons mode's panel (`ui::lessons_panel`), once opened: on a wide
+//!   screen a column of its own beside the loop;
 //! - `trace`: the run's trace, its stop banner and the replay of the run
 //!   in view; the History mode's kept runs;
 //! - the detail pane: `inspector` (the inspector, a turn on the wire, at the
@@ -41,6 +43,7 @@ use crate::state::mode::{self, Modes};
 use crate::state::model_choice::ModelChoice;
 use crate::state::protocol::ProtocolWatch;
 use crate::ui::approval_bar::Approvals;
+use crate::ui::lessons_panel::lessons_panel;
 use inspector::Inspector;
 use scenario::ScenarioSection;
 use stage::LoopStage;
@@ -88,7 +91,11 @@ pub fn App() -> impl IntoView {
         <Toolbar editor controller model_choice mcp lessons modes presenting pair_wanted />
         <main class="layout" data-mode=move || modes.now().get().key()>
             <LoopStage editor controller />
-            <TraceSection editor controller history approvals lessons modes />
+            // The Lessons mode: a column of its own beside the loop on a
+            // wide screen (lessons.css), between the loop and the trace on a
+            // phone. Its module is fetched the first time the mode opens.
+            {move || lessons.mounted().get().then(|| Suspend::new(lessons_panel(lessons, editor, controller)))}
+            <TraceSection controller history approvals modes />
             <div class="detail">
                 <Inspector editor controller inspector model_choice mcp modes pair_wanted />
                 <ScenarioSection editor controller model_choice mcp />

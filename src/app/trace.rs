@@ -13,14 +13,11 @@ use leptos::prelude::*;
 use crate::browser::page;
 use crate::lazy;
 use crate::state::controller::Controller;
-use crate::state::editor::Editor;
 use crate::state::history::History;
-use crate::state::lessons::Lessons;
 use crate::state::mode::{Mode, Modes};
 use crate::ui::answer_panel::answer_panel;
 use crate::ui::approval_bar::Approvals;
 use crate::ui::history_panel::{history_panel, run_files, run_replay};
-use crate::ui::lessons_panel::lessons_panel;
 use crate::ui::protocol_verdict::ProtocolVerdict;
 use crate::ui::stop_banner::StopBanner;
 use crate::ui::timeline::timeline;
@@ -28,11 +25,9 @@ use crate::view_model;
 
 #[component]
 pub fn TraceSection(
-    editor: Editor,
     controller: Controller,
     history: History,
     approvals: Approvals,
-    lessons: Lessons,
     modes: Modes,
 ) -> impl IntoView {
     let events = controller.events();
@@ -73,9 +68,6 @@ pub fn TraceSection(
                 </h2>
                 {Suspend::new(run_files(history, Callback::new(move |()| modes.open(Mode::Run))))}
             </div>
-            // The Lessons mode, at the top of the trace column: its module is fetched the
-            // first time the mode opens.
-            {move || lessons.mounted().get().then(|| Suspend::new(lessons_panel(lessons, editor, controller)))}
             <Show when=idle>
                 <p class="empty">{move || empty_trace_text(kept.with(Vec::len))}</p>
             </Show>

@@ -3,32 +3,86 @@
 //! the way to edit what the form has no field for (`approval`, `verify`, a
 //! tool's precondition). Each box writes its value into the scenario text at
 //! its path, and follows the text when something else changes that value (a
-//! form field, "Show the solution").
+//! form field, "Show the solution"). A path whose values are a closed set
+//! (`harness::lesson::choices`) lists them beside its box, each a button
+//! that writes it.
 //!
-//! Drawn by the editor's form (`ui::scenario_form::editor_form`), so it
-//! comes with that split module and adds nothing to the first paint.
+//! Drawn in the open lesson's column (`ui::lessons_panel`), under its goal
+//! and above Check, so it comes with that split module. A box whose text
+//! could not be written (not JSON) keeps it: `unapplied_edits` reads those
+//! boxes, so Check can say the edit was not applied instead of judging the
+//! scenario without it.
 
 use harness::lesson::patch;
 use harness::scenario::syntax::describe;
 use leptos::html;
 use leptos::prelude::*;
 use serde_json::Value;
+use wasm_bindgen::JsCast;
 
 use crate::state::editor::Editor;
 
-/// One JSON box per path an open lesson lets the learner change.
+/// One JSON box per path an open lesson lets the learner change; nothing
+/// for a lesson that lets nothing change.
 #[component]
 pub fn LessonParts(editor: Editor, paths: Vec<String>) -> impl IntoView {
-    let parts = paths
-        .into_iter()
-        .map(|path| view! { <LessonPart editor path /> })
-        .collect_view();
-    view! {
-        <fieldset class="lesson-parts">
-            <legend>"✎ What this lesson lets you change, as JSON"</legend>
-            {parts}
-        </fieldset>
+    (!paths.is_empty()).then(|| {
+        let parts = paths
+            .into_iter()
+            .map(|path| view! { <LessonPart editor path /> })
+            .collect_view();
+        view! {
+            <fieldset class="lesson-parts">
+                <legend>"✎ What this lesson lets you change, as JSON"</legend>
+                {parts}
+            </fieldset>
+        }
+    })
+}
+
+/// The boxes on the page whose text is not in the scenario `text` because
+/// it could not be written there, each as "path: why", in the page's order.
+/// Read from the boxes themselves: what the learner sees in a box is what
+/// Check must not pretend it ran.
+pub fn unapplied_edits(text: &str) -> Vec<String> {
+    let Some(boxes) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector_all("textarea.lesson-part[data-path]").ok())
+    else {
+        return Vec::new();
+    };
+    (0..boxes.length())
+        .filter_map(|i| {
+            boxes
+                .item(i)?
+                .dyn_into::<web_sys::HtmlTextAreaElement>()
+                .ok()
+        })
+        .filter_map(|area| {
+            let path = area.get_attribute("data-path")?;
+            unapplied(text, &path, &area.value())
+        })
+        .collect()
+}
+
+/// Why the box at `path` holding `part` is not what the scenario `text`
+/// holds there, or `None` when it is (or the box is empty and the scenario
+/// does not set the path, as a lesson starts).
+fn unapplied(text: &str, path: &str, part: &str) -> Option<String> {
+    let shown = shown_part(text, path)?;
+    if part.trim().is_empty() && shown.is_empty() {
+        return None;
     }
+    with_part(text, path, part).err()
+}
+
+/// The values `path` may take, when they are a closed set, as JSON text.
+fn choices(path: &str) -> Vec<String> {
+    harness::lesson::choices::allowed_values(path)
+        .unwrap_or_default()
+        .iter()
+        .map(|v| v.to_string())
+        .collect()
 }
 
 /// The value at `path` in the scenario `text`, as the box shows it: `None`
@@ -63,6 +117,8 @@ fn LessonPart(editor: Editor, path: String) -> impl IntoView {
     let area = NodeRef::<html::Textarea>::new();
     let error = RwSignal::new(None::<String>);
     let id = format!("lesson-part-{}", path.replace(['.', '[', ']'], "-"));
+    let choices_id = format!("{id}-choices");
+    let choices = choices(&path);
     // Follow the scenario: show its value when it differs from what the box
     // means, so typing (which writes the same value) never moves the caret.
     Effect::new({
@@ -85,6 +141,7 @@ fn LessonPart(editor: Editor, path: String) -> impl IntoView {
             }
         }
     });
+    let path_for_rows = path.clone();
     let on_input = {
         let path = path.clone();
         move |ev| {
@@ -98,10 +155,53 @@ fn LessonPart(editor: Editor, path: String) -> impl IntoView {
             }
         }
     };
+    // A closed set's value: written as if typed into the box.
+    let write = {
+        let path = path.clone();
+        move |value: String| match with_part(&editor.text().get_untracked(), &path, &value) {
+            Ok(text) => {
+                error.set(None);
+                editor.edit(text);
+            }
+            Err(why) => error.set(Some(why)),
+        }
+    };
+    let offered = (!choices.is_empty()).then(|| {
+        let buttons = choices
+            .into_iter()
+            .map(|value| {
+                let write = write.clone();
+                let shown = value.clone();
+                view! {
+                    <li><button type="button" class="lesson-choice"
+                        on:click=move |_| write(value.clone())><code>{shown}</code></button></li>
+                }
+            })
+            .collect_view();
+        view! {
+            <div class="lesson-choices" id=choices_id.clone()>
+                <span>"One of:"</span>
+                <ul>{buttons}</ul>
+            </div>
+        }
+    });
+    // A short value gets a short box: the lesson's column keeps its goal
+    // and Check in view.
+    let rows = move || {
+        editor
+            .text()
+            .with(|t| shown_part(t, &path_for_rows))
+            .map_or(1, |shown| shown.lines().count().clamp(1, 8))
+    };
     view! {
         <label for=id.clone()><code>{path.clone()}</code></label>
-        <textarea id=id class="lesson-part" rows="4" spellcheck="false" autocomplete="off"
-            node_ref=area on:input=on_input></textarea>
+        <div class="lesson-part-row">
+            <textarea id=id class="lesson-part" rows=rows spellcheck="false" autocomplete="off"
+                data-path=path.clone()
+                aria-describedby=offered.is_some().then_some(choices_id)
+                node_ref=area on:input=on_input></textarea>
+            {offered}
+        </div>
         <p class="field-error" role="alert">{move || error.get()}</p>
     }
 }
@@ -120,6 +220,20 @@ mod tests {
         assert!(written.contains("\"max_turns\": 3"), "{written}");
         let added = with_part(text, "approval", r#"{"deny_all": true}"#).unwrap();
         assert!(added.contains("\"deny_all\": true"), "{added}");
+    }
+
+    #[test]
+    fn a_box_whose_text_is_not_in_the_scenario_says_why() {
+        let text = r#"{"limits": {"stop_mode": "naive"}}"#;
+        assert_eq!(unapplied(text, "limits.stop_mode", "\"naive\""), None);
+        assert_eq!(unapplied(text, "approval", ""), None);
+        let why = unapplied(text, "limits.stop_mode", "strict").unwrap();
+        assert!(why.starts_with("limits.stop_mode: "), "{why}");
+        assert_eq!(
+            choices("limits.stop_mode"),
+            vec!["\"strict\"".to_string(), "\"naive\"".to_string()]
+        );
+        assert!(choices("limits.max_turns").is_empty());
     }
 
     #[test]

@@ -30,9 +30,11 @@ mod check;
 mod course_list;
 mod file;
 mod guard;
+mod jumps;
 mod lesson_card;
 mod make;
 mod solution;
+mod style;
 mod tutor;
 
 #[cfg(feature = "split")]
@@ -52,6 +54,8 @@ use tutor::Tutor;
 /// The Lessons panel (see the module's doc).
 #[cfg_attr(feature = "split", lazy)]
 pub async fn lessons_panel(lessons: Lessons, editor: Editor, controller: Controller) -> AnyView {
+    // Drawn once its stylesheet has loaded: never unstyled.
+    style::load().await;
     view! { <LessonsPanel lessons editor controller /> }.into_any()
 }
 
@@ -89,6 +93,7 @@ fn LessonsPanel(lessons: Lessons, editor: Editor, controller: Controller) -> imp
                     title="A lesson file whose goal is what the run in view did">"Make this a lesson"</button>
                 <button type="button" class="lessons-close" on:click=move |_| lessons.set_open(false)>"Close Lessons"</button>
             </div>
+            {jumps::jump_bar()}
             {move || tutor.note.get().map(|text| view! { <p class="lesson-note" role="alert">{text}</p> })}
             {move || match tutor.open.get() {
                 Some(open) => lesson_card(tutor, open).into_any(),

@@ -18,7 +18,6 @@ use serde_json::Value;
 use crate::form::{self, FieldKind, Key, ToolForm};
 use crate::state::editor::Editor;
 use crate::state::form_doc::FormDoc;
-use crate::ui::lesson_parts::LessonParts;
 
 /// The editor's form, a split module: the first paint shows the lesson and
 /// the JSON box, and the fields arrive once no run needs the network
@@ -26,16 +25,9 @@ use crate::ui::lesson_parts::LessonParts;
 /// is in that panel's module.
 #[cfg_attr(feature = "split", lazy)]
 pub async fn editor_form(editor: Editor, problems: Signal<Vec<String>>) -> AnyView {
-    // An open lesson's editable paths, each in a JSON box of its own, under
-    // the fields and above the JSON box it makes read-only.
-    let parts = move || {
-        editor
-            .lock()
-            .get()
-            .filter(|paths| !paths.is_empty())
-            .map(|paths| view! { <LessonParts editor paths /> })
-    };
-    view! { <ScenarioForm editor problems /> {parts} }.into_any()
+    // An open lesson's editable paths each have a JSON box of their own in
+    // the lesson's column (`ui::lesson_parts`), beside its goal and Check.
+    view! { <ScenarioForm editor problems /> }.into_any()
 }
 
 #[component]

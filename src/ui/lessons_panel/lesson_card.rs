@@ -8,7 +8,9 @@ use leptos::prelude::*;
 
 use crate::lesson_words;
 
-use super::check::{check, how_to_solve};
+use crate::ui::lesson_parts::LessonParts;
+
+use super::check::{check, checking_notice, how_to_solve};
 use super::solution::show_solution;
 use super::tutor::{Open, Tutor};
 
@@ -28,10 +30,10 @@ pub(super) fn lesson_card(tutor: Tutor, open: Open) -> impl IntoView {
             </h3>
             <p class="lesson-intro">{lesson.intro.clone()}</p>
             {lesson_goal(&lesson)}
+            // The lesson's editable fields, between its goal and Check.
+            <LessonParts editor=tutor.editor paths=lesson.editable.clone() />
             {lesson_actions(tutor, hints.len())}
-            {move || attempt.checking().then(|| view! {
-                <p class="lesson-checking" role="status">"Checking: running the scenario as you edited it…"</p>
-            })}
+            {checking_notice(tutor, lesson.by)}
             {move || attempt.verdict().get().map(check_verdict)}
             <ol class="lesson-hints">
                 {move || hints.iter().take(attempt.hints_shown()).map(|h| view! { <li>{h.clone()}</li> }).collect_view()}
