@@ -49,13 +49,14 @@ async function seen(page, selector) {
   }, selector);
 }
 
-/** axe's violations in the page as it is now, one line each. */
-async function violations(page) {
+/** axe's violations in the page as it is now (or in the part `scope`
+ * selects), one line each. */
+async function violations(page, scope = null) {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+  return page.evaluate(async (scope) => {
+    const result = await window.axe.run(scope ?? document, { resultTypes: ['violations'] });
     return result.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-  });
+  }, scope);
 }
 
 test('lessons room: at 1366x768 the token-limit lesson has a column of 400 px or more beside the loop, its intro, goal, field and Check in view together', async ({ page }) => {
@@ -101,7 +102,9 @@ test('lessons room: at 360x800 the lesson, the loop and the trace are each one t
     await tap.click();
     await inView(target);
   }
-}, { viewport: { width: 360, height: 800 } });
+  const found = await violations(page);
+  assert(found.length === 0, `axe at 360x800:\n${found.join('\n')}`);
+}, { viewport: { width: 360, height: 800 }, bypassCSP: true });
 
 test('lessons room: the lessons stylesheet is fetched when the mode first opens, the panel waits for it, and the service worker caches it', async ({ page }) => {
   const asked = [];
@@ -172,6 +175,8 @@ test('lessons room: while Check waits on the deny-and-stop lesson it says to dec
   await here.waitFor({ timeout: 5_000 });
   const words = await here.innerText();
   assert(words.includes('Decide in the approval bar') && words.includes('waiting for you'), `while Check waits: ${words}`);
+  const found = await violations(page, '.lessons-panel');
+  assert(found.length === 0, `axe, while Check waits:\n${found.join('\n')}`);
   await button(here, 'Go to the approval bar').click();
   const focused = await page.evaluate(() => Boolean(document.activeElement?.closest('.approval-bar')));
   assert(focused, 'the button did not move focus to the approval bar');
@@ -181,7 +186,7 @@ test('lessons room: while Check waits on the deny-and-stop lesson it says to dec
   const text = await verdict.innerText();
   assert(text.includes('Solved'), `deciding did not finish the check: ${text}`);
   assert((await here.count()) === 0, 'the notice stays after the check ended');
-}, ROOM);
+}, { ...ROOM, colorScheme: 'dark', bypassCSP: true });
 
 test('lessons room: an editable path whose values are a closed set lists them beside its box, and picking one writes it', async ({ page }) => {
   const panel = await openLesson(page, 'max-tokens-is-not-done');
@@ -191,6 +196,8 @@ test('lessons room: an editable path whose values are a closed set lists them be
   assert(JSON.stringify(listed) === JSON.stringify(['"strict"', '"naive"']), `listed: ${listed}`);
   const box = await seen(page, '#lesson-part-limits-stop_mode-choices');
   assert(box.inside, `the values are not in view beside the box: ${JSON.stringify(box)}`);
+  const found = await violations(page);
+  assert(found.length === 0, `axe, with the values listed:\n${found.join('\n')}`);
   await button(choices, '"strict"').click();
   await page.waitForFunction(() => JSON.parse(document.getElementById('scenario-json').value).limits.stop_mode === 'strict', null, { timeout: 5_000 });
   assert((await page.locator('#lesson-part-limits-stop_mode').inputValue()).trim() === '"strict"', 'the box does not show the value picked');
@@ -200,4 +207,4 @@ test('lessons room: an editable path whose values are a closed set lists them be
   await openLesson(page, 'token-limit');
   await page.locator('#lesson-part-limits-max_total_tokens').waitFor({ timeout: 5_000 });
   assert((await page.locator('.lesson-choices').count()) === 0, 'a number lists values');
-}, ROOM);
+}, { ...ROOM, bypassCSP: true });
