@@ -122,8 +122,8 @@ pub fn Toolbar(
                         on:click=move |_| {
                             let open = !lessons.open().get_untracked();
                             lessons.set_open(open);
-                            // The lessons sit atop the trace, which the Run
-                            // mode shows: opening them goes there.
+                            // The lessons are shown beside the loop in the
+                            // Run mode: opening them goes there.
                             if open {
                                 show_run();
                             }
