@@ -1,7 +1,8 @@
 //! What the Lessons mode says in words, apart from the page: a goal's parts
 //! before any run (the goal box), the paths a solution patch sets, the
-//! lessons solved in this browser (a list kept as JSON), and the lesson or
-//! course a `#lesson=`/`#course=` link holds. Pure functions, tested natively.
+//! lessons solved in this browser (a list kept as JSON), the lesson or
+//! course a `#lesson=`/`#course=` link holds, and the solved lessons a
+//! `#progress=` link carries. Pure functions, tested natively.
 
 use harness::lesson::course::{self, Course};
 use harness::lesson::goal::{Goal, Verdict};
@@ -13,6 +14,9 @@ use crate::share;
 /// file as base64url, the encoding of `#s=` scenario links) and a course link.
 pub const LESSON_PREFIX: &str = "#lesson=";
 pub const COURSE_PREFIX: &str = "#course=";
+/// The fragment prefix of a progress link: the solved built-in lessons'
+/// names, comma-separated (names are letters, digits and hyphens).
+pub const PROGRESS_PREFIX: &str = "#progress=";
 
 /// The goal, one plain line per part, in the order `goal::evaluate` judges them.
 pub fn goal_lines(goal: &Goal) -> Vec<String> {
@@ -84,6 +88,36 @@ pub fn goal_lines(goal: &Goal) -> Vec<String> {
     if let Some(ms) = goal.max_elapsed_ms {
         lines.push(format!("The run ends within {ms} ms."));
     }
+    if let Some(least) = goal.min_model_calls {
+        lines.push(format!(
+            "At least {least} model call{}.",
+            if least == 1 { "" } else { "s" }
+        ));
+    }
+    match goal.answered {
+        Some(true) => lines.push("The run ends with a final answer.".to_string()),
+        Some(false) => lines.push("The run ends without a final answer.".to_string()),
+        None => {}
+    }
+    for (path, value) in &goal.scenario_has {
+        lines.push(format!("The scenario's {path} is {value}."));
+    }
+    if let Some(least) = goal.min_steps {
+        lines.push(format!(
+            "Step is pressed at least {least} time{}.",
+            if least == 1 { "" } else { "s" }
+        ));
+    }
+    match goal.predicted {
+        Some(true) => lines.push("You make a prediction before the run.".to_string()),
+        Some(false) => lines.push("No prediction is made.".to_string()),
+        None => {}
+    }
+    if let Some(strategy) = &goal.context_edited {
+        lines.push(format!(
+            "The context strategy {strategy} changes the history at least once."
+        ));
+    }
     lines
 }
 
@@ -113,12 +147,52 @@ pub fn solved_from(saved: Option<&str>) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The loop diagram's parts no chapter up to `chapter` reveals: folded
+/// away while that chapter is open, so the drawn loop grows as the course
+/// goes. A course without chapters folds nothing.
+pub fn folded_parts(course: &Course, chapter: usize) -> Vec<&'static str> {
+    if course.chapters.is_empty() {
+        return Vec::new();
+    }
+    let shown = course.revealed_through(chapter);
+    course::DIAGRAM_PARTS
+        .iter()
+        .copied()
+        .filter(|part| !shown.contains(part))
+        .collect()
+}
+
+/// The folded parts counted in words: "2 gates, 9 exits and 1 other part".
+pub fn folded_words(parts: &[&str]) -> String {
+    let gates = parts.iter().filter(|p| p.starts_with("gate-")).count();
+    let exits = parts.iter().filter(|p| p.starts_with("exit-")).count();
+    let others = parts.len() - gates - exits;
+    let counted = |n: usize, one: &str, many: &str| {
+        (n > 0).then(|| format!("{n} {}", if n == 1 { one } else { many }))
+    };
+    let words: Vec<String> = [
+        counted(gates, "gate", "gates"),
+        counted(exits, "exit", "exits"),
+        counted(others, "other part", "other parts"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    match words.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [first @ .., last] => format!("{} and {last}", first.join(", ")),
+    }
+}
+
 /// What a link opens.
 #[derive(Debug)]
 pub enum Linked {
     /// A lesson, with its built-in name when it is one.
     Lesson(Option<String>, Box<Lesson>),
     Course(Course),
+    /// Someone's progress: the built-in lessons they solved, by name.
+    Progress(Vec<String>),
 }
 
 /// The lesson or course a fragment holds, or why it cannot be opened, in
@@ -146,6 +220,9 @@ pub fn open_link(fragment: &str) -> Result<Linked, String> {
             .map(|lesson| Linked::Lesson(None, Box::new(lesson)))
             .map_err(|p| broken("lesson", &problems(&p)));
     }
+    if fragment.starts_with(PROGRESS_PREFIX) {
+        return progress_from(fragment).map(Linked::Progress);
+    }
     if let Some(rest) = fragment.strip_prefix(COURSE_PREFIX) {
         let text = decoded(rest).map_err(|why| broken("course", &why))?;
         return Course::load(&text)
@@ -153,6 +230,41 @@ pub fn open_link(fragment: &str) -> Result<Linked, String> {
             .map_err(|p| broken("course", &problems(&p)));
     }
     Err("This is not a lesson or course link.".to_string())
+}
+
+/// The `#progress=` fragment of the built-in lessons solved: those of
+/// `solved` that are in `course_ids`, in the course's order. Lessons opened
+/// from files have no name another browser could look up, so they stay out.
+pub fn progress_fragment(solved: &[String], course_ids: &[&str]) -> String {
+    let names: Vec<&str> = course_ids
+        .iter()
+        .copied()
+        .filter(|id| solved.iter().any(|s| s == id))
+        .collect();
+    format!("{PROGRESS_PREFIX}{}", names.join(","))
+}
+
+/// The solved lessons' names a `#progress=` fragment carries, or why it
+/// cannot be read.
+pub fn progress_from(fragment: &str) -> Result<Vec<String>, String> {
+    let rest = fragment
+        .strip_prefix(PROGRESS_PREFIX)
+        .ok_or_else(|| "This is not a progress link.".to_string())?;
+    let mut names = Vec::new();
+    for name in rest.split(',').filter(|n| !n.is_empty()) {
+        if !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(
+                "Nothing was opened from this progress link: it is broken or cut off.".to_string(),
+            );
+        }
+        if !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
+        }
+    }
+    Ok(names)
 }
 
 fn decoded(encoded: &str) -> Result<String, String> {
@@ -203,6 +315,26 @@ mod tests {
     }
 
     #[test]
+    fn the_goal_s_newer_parts_read_in_words() {
+        let goal: Goal = serde_json::from_str(
+            r#"{"min_model_calls": 2, "answered": true, "scenario_has": {"approval": "ask"},
+                "min_steps": 3, "predicted": true, "context_edited": "compact"}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            goal_lines(&goal),
+            vec![
+                "At least 2 model calls.",
+                "The run ends with a final answer.",
+                "The scenario's approval is \"ask\".",
+                "Step is pressed at least 3 times.",
+                "You make a prediction before the run.",
+                "The context strategy compact changes the history at least once."
+            ]
+        );
+    }
+
+    #[test]
     fn links_open_builtins_encoded_lessons_and_say_what_is_wrong() {
         assert!(matches!(
             open_link("#lesson=turn-limit"),
@@ -232,6 +364,65 @@ mod tests {
             Ok(Linked::Course(c)) => assert_eq!(c.lessons.len(), 2),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn the_loop_folds_what_no_chapter_so_far_reveals_and_says_how_much() {
+        let chapter = |reveals: &[&str]| course::Chapter {
+            title: String::new(),
+            intro: String::new(),
+            reveals: reveals.iter().map(|r| r.to_string()).collect(),
+            terms: Vec::new(),
+            lessons: 0..0,
+        };
+        let course = Course {
+            title: "Two chapters".into(),
+            description: String::new(),
+            lessons: Vec::new(),
+            chapters: vec![
+                chapter(&["start", "model-call", "exit-done"]),
+                chapter(&["gate-turns", "exit-turn_limit"]),
+            ],
+        };
+        let first = folded_parts(&course, 0);
+        let second = folded_parts(&course, 1);
+        for part in ["start", "model-call", "exit-done"] {
+            assert!(!first.contains(&part) && !second.contains(&part), "{part}");
+        }
+        // The second chapter's parts are folded in the first, shown in the second.
+        for part in ["gate-turns", "exit-turn_limit"] {
+            assert!(first.contains(&part) && !second.contains(&part), "{part}");
+        }
+        assert!(first.contains(&"gate-cost") && second.contains(&"gate-cost"));
+        assert_eq!(first.len() + 3, course::DIAGRAM_PARTS.len());
+        let flat = Course::load(r#"{"course": "Flat", "lessons": ["turn-limit"]}"#).unwrap();
+        assert!(folded_parts(&flat, 0).is_empty());
+        assert_eq!(
+            folded_words(&["gate-cost", "gate-turns", "exit-done", "backoff"]),
+            "2 gates, 1 exit and 1 other part"
+        );
+        assert_eq!(folded_words(&["exit-done", "exit-blocked"]), "2 exits");
+    }
+
+    #[test]
+    fn a_progress_link_carries_the_solved_built_ins_in_course_order() {
+        let solved = vec![
+            "schema-enum".to_string(),
+            "lesson:From a file".to_string(),
+            "turn-limit".to_string(),
+        ];
+        let fragment = progress_fragment(&solved, &["turn-limit", "deadline", "schema-enum"]);
+        assert_eq!(fragment, "#progress=turn-limit,schema-enum");
+        assert_eq!(
+            progress_from(&fragment).unwrap(),
+            vec!["turn-limit", "schema-enum"]
+        );
+        assert_eq!(progress_from("#progress=").unwrap(), Vec::<String>::new());
+        assert!(progress_from("#progress=a%20b").is_err());
+        assert!(matches!(
+            open_link("#progress=turn-limit"),
+            Ok(Linked::Progress(names)) if names == ["turn-limit"]
+        ));
     }
 
     #[test]

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::browser::page;
 
-use crate::lesson_words::{COURSE_PREFIX, LESSON_PREFIX};
+use crate::lesson_words::{COURSE_PREFIX, LESSON_PREFIX, PROGRESS_PREFIX};
 
 /// Failed checks before the solution is offered.
 pub const FAILS_BEFORE_SOLUTION: u32 = 2;
@@ -25,18 +25,21 @@ pub struct Lessons {
     /// Once the mode has been opened, its panel stays mounted (hidden when
     /// closed), so closing and reopening keeps the open lesson.
     mounted: RwSignal<bool>,
-    /// A `#lesson=`/`#course=` fragment for the panel to open.
+    /// A `#lesson=`/`#course=`/`#progress=` fragment for the panel to open.
     link: RwSignal<Option<String>>,
 }
 
-/// Whether `fragment` is a lesson or course link.
+/// Whether `fragment` is a lesson, course or progress link: the Lessons
+/// mode opens it.
 pub fn is_lesson_link(fragment: &str) -> bool {
-    fragment.starts_with(LESSON_PREFIX) || fragment.starts_with(COURSE_PREFIX)
+    fragment.starts_with(LESSON_PREFIX)
+        || fragment.starts_with(COURSE_PREFIX)
+        || fragment.starts_with(PROGRESS_PREFIX)
 }
 
 /// The link that opens a lesson or course file's text in the Lessons mode,
 /// when the text is one (a lesson names its `lesson`, a course lists its
-/// `lessons`): "Import scenario" hands such a file to the mode this way.
+/// `lessons` or its `chapters`): "Import scenario" hands such a file to the mode this way.
 /// Whether it loads is the mode's to say.
 pub fn link_of_file(text: &str) -> Option<String> {
     let value: serde_json::Value = serde_json::from_str(text.trim()).ok()?;
@@ -45,9 +48,9 @@ pub fn link_of_file(text: &str) -> Option<String> {
         .is_some_and(serde_json::Value::is_string)
     {
         LESSON_PREFIX
-    } else if value
-        .get("lessons")
-        .is_some_and(serde_json::Value::is_array)
+    } else if ["lessons", "chapters"]
+        .iter()
+        .any(|list| value.get(list).is_some_and(serde_json::Value::is_array))
     {
         COURSE_PREFIX
     } else {
@@ -133,6 +136,13 @@ pub struct Attempt {
     solution_note: RwSignal<Option<String>>,
     /// The run Check started, awaited to its end.
     awaiting: RwSignal<Option<u64>>,
+    /// The choice picked before the run, in a lesson that asks for one.
+    prediction: RwSignal<Option<String>>,
+    /// How many times Step advanced the run in view.
+    steps: RwSignal<u32>,
+    /// How many pauses the run in view has reached (the walk's entry shown
+    /// is the last one's).
+    pauses: RwSignal<usize>,
 }
 
 impl Attempt {
@@ -144,6 +154,9 @@ impl Attempt {
             solved: RwSignal::new(false),
             solution_note: RwSignal::new(None),
             awaiting: RwSignal::new(None),
+            prediction: RwSignal::new(None),
+            steps: RwSignal::new(0),
+            pauses: RwSignal::new(0),
         }
     }
 
@@ -155,6 +168,45 @@ impl Attempt {
         self.solved.set(false);
         self.solution_note.set(None);
         self.awaiting.set(None);
+        self.prediction.set(None);
+        self.new_run();
+    }
+
+    /// The prediction picked, if one is (tracked).
+    pub fn prediction(self) -> Option<String> {
+        self.prediction.get()
+    }
+
+    pub fn predict(self, choice: String) {
+        self.prediction.set(Some(choice));
+    }
+
+    /// Another run is in view: its steps and pauses are counted afresh.
+    pub fn new_run(self) {
+        self.steps.set(0);
+        self.pauses.set(0);
+    }
+
+    /// The run paused again.
+    pub fn paused(self) {
+        self.pauses.update(|p| *p += 1);
+    }
+
+    /// A paused run went on: by Step (`stepped`), or by Run, which is no step.
+    pub fn went_on(self, stepped: bool) {
+        if stepped {
+            self.steps.update(|s| *s += 1);
+        }
+    }
+
+    /// How many times Step advanced the run in view (tracked).
+    pub fn steps(self) -> u32 {
+        self.steps.get()
+    }
+
+    /// How many pauses the run in view has reached (tracked).
+    pub fn pauses(self) -> usize {
+        self.pauses.get()
     }
 
     pub fn verdict(self) -> ReadSignal<Option<Vec<GoalPart>>> {
@@ -286,6 +338,8 @@ mod tests {
         assert!(lesson.starts_with(LESSON_PREFIX));
         let course = link_of_file(r#"{"course": "C", "lessons": ["turn-limit"]}"#).unwrap();
         assert!(course.starts_with(COURSE_PREFIX));
+        let chapters = link_of_file(r#"{"course": "C", "chapters": []}"#).unwrap();
+        assert!(chapters.starts_with(COURSE_PREFIX));
         assert_eq!(link_of_file(r#"{"name": "a scenario", "task": "t"}"#), None);
         assert_eq!(link_of_file("not json"), None);
     }
@@ -319,6 +373,23 @@ mod tests {
         assert_eq!(attempt.hints_shown(), 0);
         assert_eq!(attempt.verdict().get_untracked(), None);
         assert_eq!(attempt.solution_note().get_untracked(), None);
+    }
+
+    #[test]
+    fn steps_count_only_step_presses_and_start_afresh_with_each_run() {
+        let attempt = Attempt::new();
+        attempt.predict("3".into());
+        attempt.paused();
+        attempt.went_on(true);
+        attempt.paused();
+        // Run (Continue) lets the run go on: no step.
+        attempt.went_on(false);
+        assert_eq!((attempt.steps(), attempt.pauses()), (1, 2));
+        attempt.new_run();
+        assert_eq!((attempt.steps(), attempt.pauses()), (0, 0));
+        assert_eq!(attempt.prediction(), Some("3".into()));
+        attempt.restart();
+        assert_eq!(attempt.prediction(), None);
     }
 
     #[test]

@@ -24,18 +24,30 @@
 //! The panel's parts share a `Tutor` (`tutor`: the course, the open lesson
 //! and how one opens); the open lesson is `lesson_card`, the course
 //! `course_list`, and each action a module of its own (`check`, `solution`,
-//! `make`, `file`), beside the lesson's hold on the editor (`guard`).
+//! `make`, `file`), beside the lesson's hold on the editor (`guard`). The
+//! course's chapters open with an intro (`chapter_intro`) and fold the loop
+//! to what they have taught (`fold`); `[[terms]]` link the glossary
+//! (`glossary`); a lesson may ask for a prediction first (`predict`) or be
+//! stepped through (`walk`); the course ends with what it taught
+//! (`course_end`); and progress travels as a link (`progress_link`).
 
+mod chapter_intro;
 mod check;
+mod course_end;
 mod course_list;
 mod file;
+mod fold;
+mod glossary;
 mod guard;
 mod jumps;
 mod lesson_card;
 mod make;
+mod predict;
+mod progress_link;
 mod solution;
 mod style;
 mod tutor;
+mod walk;
 
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
@@ -49,7 +61,7 @@ use course_list::course_list;
 use file::file_picker;
 use lesson_card::lesson_card;
 use make::make_lesson;
-use tutor::Tutor;
+use tutor::{Page, Tutor};
 
 /// The Lessons panel (see the module's doc).
 #[cfg_attr(feature = "split", lazy)]
@@ -67,6 +79,9 @@ fn LessonsPanel(lessons: Lessons, editor: Editor, controller: Controller) -> imp
     guard::undo_outside_edits(tutor);
     check::judge_when_its_run_ends(tutor);
     check::forget_the_verdict_when_the_run_changes(tutor);
+    fold::fold_the_loop(tutor);
+    predict::hold_runs_until_predicted(tutor);
+    walk::count_steps(tutor);
     // Opening the mode goes to it: on a phone the panel is far below the
     // Lessons button, and at any width its column may be scrolled past it.
     Effect::new(move |was_open: Option<bool>| {
@@ -95,9 +110,13 @@ fn LessonsPanel(lessons: Lessons, editor: Editor, controller: Controller) -> imp
             </div>
             {jumps::jump_bar()}
             {move || tutor.note.get().map(|text| view! { <p class="lesson-note" role="alert">{text}</p> })}
-            {move || match tutor.open.get() {
-                Some(open) => lesson_card(tutor, open).into_any(),
-                None => course_list(tutor),
+            {move || match (tutor.page.get(), tutor.open.get()) {
+                (Some(Page::Intro(chapter)), _) => chapter_intro::chapter_intro(tutor, chapter),
+                (Some(Page::Glossary), _) => glossary::glossary_page(tutor).into_any(),
+                (Some(Page::End), _) => course_end::course_end(tutor).into_any(),
+                (Some(Page::Progress(names)), _) => progress_link::progress_page(tutor, names).into_any(),
+                (None, Some(open)) => lesson_card(tutor, open).into_any(),
+                (None, None) => course_list(tutor),
             }}
         </section>
     }

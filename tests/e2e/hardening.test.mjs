@@ -204,6 +204,9 @@ test('the structured form waits while a first run goes, but a lesson opened duri
   const panel = page.locator('.lessons-panel');
   await panel.locator('.lesson-list').waitFor({ timeout: 10_000 });
   await button(panel, 'Stop a runaway loop').click();
+  // A chapter's first lesson opens on the chapter's intro: start the chapter.
+  await panel.locator('.lesson-goal, .chapter-intro').first().waitFor({ timeout: 5_000 });
+  if (await panel.locator('.chapter-intro').count()) await button(panel, 'Start the chapter').click();
   await page.locator('#lesson-part-limits-max_turns').waitFor({ state: 'attached', timeout: 5_000 });
   assert((await page.locator('.run-state').textContent()) === 'Running…', 'the run did not go on while the lesson opened');
   await button(page, 'Stop').click();

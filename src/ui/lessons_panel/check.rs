@@ -12,7 +12,7 @@
 //!   act, with a button that moves focus there (`checking_notice`).
 
 use harness::event::RunEvent;
-use harness::lesson::goal::{self, GoalPart};
+use harness::lesson::goal::GoalPart;
 use harness::lesson::{By, Lesson};
 use harness::scenario::syntax::describe;
 use leptos::prelude::*;
@@ -20,7 +20,6 @@ use leptos::task::spawn_local;
 use serde_json::Value;
 
 use crate::lazy;
-use crate::state::controller::Controller;
 use crate::ui::lesson_parts::unapplied_edits;
 use crate::view_model;
 
@@ -49,7 +48,7 @@ pub(super) fn check(tutor: Tutor) {
     let same = controller
         .ran_scenario()
         .with_untracked(|s| s.as_ref().is_some_and(|s| s.name == lesson.scenario.name));
-    match judge(&lesson, controller) {
+    match judge(&lesson, tutor) {
         Some(parts) if same => tutor.record(parts),
         // A lesson decided in the approval bar or ended with Stop needs the
         // run going: Check starts it and waits, saying where to act.
@@ -127,7 +126,7 @@ pub(super) fn judge_when_its_run_ends(tutor: Tutor) {
         let Some(lesson) = tutor.lesson() else {
             return;
         };
-        match judge(&lesson, controller) {
+        match judge(&lesson, tutor) {
             Some(parts) => tutor.record(parts),
             None => {
                 let problems = controller.problems().get_untracked();
@@ -158,17 +157,16 @@ pub(super) fn forget_the_verdict_when_the_run_changes(tutor: Tutor) {
     });
 }
 
-/// The goal judged on the run in view: `None` while it has not ended.
-fn judge(lesson: &Lesson, controller: Controller) -> Option<Vec<GoalPart>> {
+/// The goal judged on the run in view, the scenario as edited and what the
+/// learner did (prediction, Steps): `None` while the run has not ended.
+fn judge(lesson: &Lesson, tutor: Tutor) -> Option<Vec<GoalPart>> {
+    let controller = tutor.controller;
     let events: Vec<RunEvent> = controller.events().get_untracked();
     let outcome = view_model::outcome_of(&events)?.clone();
     let shape = controller.wire_setup().get_untracked();
-    Some(goal::evaluate(
-        &lesson.goal,
-        Some(&shape),
-        &events,
-        &outcome,
-    ))
+    let edited = serde_json::from_str::<Value>(&tutor.editor.text().get_untracked())
+        .unwrap_or_else(|_| lesson.start.clone());
+    Some(lesson.judge(Some(&shape), &events, &outcome, &edited, &tutor.work()))
 }
 
 /// What the learner must do besides editing, in words.

@@ -1,9 +1,12 @@
 //! What the panel's parts share: the course, what this browser has solved,
-//! the open lesson with the attempt at it, and the note the panel shows;
-//! and how a lesson opens, from the list, a link or a file.
+//! the open lesson with the attempt at it, the page shown instead of it (a
+//! chapter's intro, the glossary, the end of the course, someone's
+//! progress), and the note the panel shows; and how a lesson opens, from
+//! the list, a link or a file.
 
 use harness::lesson::course::{self, Course, CourseLesson};
 use harness::lesson::goal::GoalPart;
+use harness::lesson::play::Work;
 use harness::lesson::Lesson;
 use leptos::prelude::*;
 use serde_json::Value;
@@ -28,6 +31,18 @@ pub(super) struct Open {
     pub(super) lesson: Lesson,
 }
 
+/// A page the panel shows in place of the open lesson or the course list.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Page {
+    /// The intro of the course's chapter at this index, before its lessons.
+    Intro(usize),
+    Glossary,
+    /// "What you learned": each lesson's takeaway, by chapter.
+    End,
+    /// Someone's progress from a `#progress=` link: the lessons they solved.
+    Progress(Vec<String>),
+}
+
 #[derive(Clone, Copy)]
 pub(super) struct Tutor {
     pub(super) lessons: Lessons,
@@ -37,6 +52,10 @@ pub(super) struct Tutor {
     /// The solved lessons' keys (`lesson_words::progress_key`).
     pub(super) solved: RwSignal<Vec<String>>,
     pub(super) open: RwSignal<Option<Open>>,
+    /// Shown in place of the open lesson or the list, when set.
+    pub(super) page: RwSignal<Option<Page>>,
+    /// "Show the whole loop": nothing folded, whatever the course has taught.
+    pub(super) whole_loop: RwSignal<bool>,
     pub(super) attempt: Attempt,
     /// What the panel has to say where the learner looks: a link that did
     /// not open, an edit that was refused, a run that could not start.
@@ -54,9 +73,22 @@ impl Tutor {
             course: RwSignal::new(builtin()),
             solved: RwSignal::new(load_solved()),
             open: RwSignal::new(None),
+            page: RwSignal::new(None),
+            whole_loop: RwSignal::new(false),
             attempt: Attempt::new(),
             note: RwSignal::new(None),
             allowed: StoredValue::new(String::new()),
+        }
+    }
+
+    /// What the learner did in the open lesson besides editing, for Check
+    /// and the explanation: the prediction picked and the Steps pressed in
+    /// the run in view.
+    pub(super) fn work(self) -> Work {
+        Work {
+            prediction: untrack(|| self.attempt.prediction()),
+            steps: Some(untrack(|| self.attempt.steps())),
+            ..Work::default()
         }
     }
 
@@ -77,8 +109,55 @@ impl Tutor {
             .set_arrival(Some(format!("Opened the lesson “{}”.", lesson.title)));
         self.attempt.restart();
         self.note.set(None);
+        self.page.set(None);
         self.open.set(Some(Open { key, index, lesson }));
         self.lessons.set_open(true);
+    }
+
+    /// Back to the course list.
+    pub(super) fn show_list(self) {
+        self.page.set(None);
+        self.open.set(None);
+    }
+
+    /// The chapter the course's lesson at `index` is in (tracked).
+    pub(super) fn chapter_of(self, index: usize) -> Option<usize> {
+        self.course.with(|c| {
+            c.as_ref()
+                .ok()?
+                .chapters
+                .iter()
+                .position(|ch| ch.lessons.contains(&index))
+        })
+    }
+
+    /// Opens the course's lesson at `index` from the list or Next: a
+    /// chapter's first lesson comes after the chapter's intro.
+    pub(super) fn open_in_course(self, index: usize) {
+        let first_of = self.course.with_untracked(|c| {
+            c.as_ref()
+                .ok()?
+                .chapters
+                .iter()
+                .position(|ch| ch.lessons.start == index && !ch.lessons.is_empty())
+        });
+        match first_of {
+            Some(chapter) => self.page.set(Some(Page::Intro(chapter))),
+            None => self.open_index(index),
+        }
+    }
+
+    /// "Start the chapter": its first lesson.
+    pub(super) fn start_chapter(self, chapter: usize) {
+        let first = self.course.with_untracked(|c| {
+            c.as_ref()
+                .ok()
+                .and_then(|c| c.chapters.get(chapter))
+                .map(|ch| ch.lessons.start)
+        });
+        if let Some(first) = first {
+            self.open_index(first);
+        }
     }
 
     /// Opens the course's lesson at `index`, if it has one there.
@@ -121,10 +200,14 @@ impl Tutor {
                 let title = loaded.title.clone();
                 let count = loaded.lessons.len();
                 self.course.set(Ok(loaded));
-                self.open.set(None);
+                self.show_list();
                 self.note.set(Some(format!(
                     "Opened the course “{title}”: {count} lessons."
                 )));
+            }
+            Ok(Linked::Progress(names)) => {
+                self.open.set(None);
+                self.page.set(Some(Page::Progress(names)));
             }
             Err(why) => self.note.set(Some(why)),
         }
@@ -183,6 +266,17 @@ impl Tutor {
             })
     }
 
+    /// The open lesson is the course's last (tracked): after it comes the
+    /// end of the course.
+    pub(super) fn is_last(self) -> bool {
+        self.open
+            .with(|o| o.as_ref().and_then(|o| o.index))
+            .is_some_and(|i| {
+                self.course
+                    .with(|c| c.as_ref().is_ok_and(|c| i + 1 == c.lessons.len()))
+            })
+    }
+
     pub(super) fn open_next(self) {
         let Some(index) = self
             .open
@@ -190,7 +284,7 @@ impl Tutor {
         else {
             return;
         };
-        self.open_index(index + 1);
+        self.open_in_course(index + 1);
     }
 }
 
