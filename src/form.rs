@@ -21,7 +21,7 @@ use json_number::JsonNumber;
 /// the schema and the bounds check are written from too.
 pub const LIMITS: &[Field] = Limits::FIELDS;
 
-/// Every field of a scenario's `context` object (issue 29), from the same
+/// Every field of a scenario's `context` object, from the same
 /// kind of table.
 pub const CONTEXT_FIELDS: &[Field] = ContextConfig::FIELDS;
 
@@ -558,7 +558,7 @@ mod tests {
         );
     }
 
-    /// The form's context section (issue 29) offers every field the harness
+    /// The form's context section offers every field the harness
     /// reads, with the schema's words and types, and the value each writes
     /// is one the harness reads back as typed.
     #[test]
