@@ -144,6 +144,33 @@ async fn predicted_says_what_was_predicted_and_what_the_run_did() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn verifier_accepts_judges_the_edited_verifier_on_the_right_answer() {
+    // get-time answers with the time; a check for a word no answer has
+    // rejects the right answer as well, which misses a verifier's point.
+    let lesson = lesson(json!({
+        "editable": ["verify"],
+        "start": {"verify": [{"contains": "banana"}]},
+        "goal": {"verifier_accepts": ["It is 12:00 UTC."]},
+        "solution": {"verify": [{"contains": "UTC"}]}
+    }))
+    .unwrap();
+    let (start, solved) = judged(&lesson, "verifier_accepts").await;
+    assert!(!start.holds);
+    assert!(
+        start.sentence.starts_with(
+            "your verifier rejects the right answer \"It is 12:00 UTC.\" too (verifier check 1 (contains \"banana\") failed"
+        ),
+        "{}",
+        start.sentence
+    );
+    assert!(solved.holds, "{}", solved.sentence);
+    assert_eq!(
+        solved.sentence,
+        "your verifier passes the right answer \"It is 12:00 UTC.\""
+    );
+}
+
+#[tokio::test(start_paused = true)]
 async fn explain_for_fills_the_runs_numbers_and_the_edited_scenario() {
     let lesson = lesson(json!({
         "explain": "max_turns {value:limits.max_turns}: {model_calls} model calls, {tool_calls} tool call ({tools}), ended {status}; {value:limits.max_tokens} tokens"

@@ -15,6 +15,7 @@ use super::predict::Predict;
 use crate::approval::DecisionKind;
 use crate::event::{EventKind, Outcome, ResultFate, RunEvent};
 use crate::replay::{ids_exist, repeats, tool_steps};
+use crate::verify::{Check, RanOk, Verifier};
 use crate::wire::{rejections, Rejection, RequestShape};
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -77,6 +78,12 @@ pub struct Goal {
     /// `compact`) changed the history at least once: the run needed it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context_edited: Option<String>,
+    /// Answers the scenario's verifier, as the learner left it, must pass
+    /// (its tool checks see the tools that ran in this run): a check that
+    /// rejects the run's wrong answer by rejecting everything misses the
+    /// point of a verifier.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub verifier_accepts: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -259,7 +266,80 @@ pub fn evaluate_run(goal: &Goal, judged: &Judged<'_>) -> Vec<GoalPart> {
             .as_deref()
             .map(|want| context_edited(want, events)),
     );
+    parts.extend(
+        goal.verifier_accepts
+            .iter()
+            .map(|answer| verifier_accepts(answer, judged.scenario, events)),
+    );
     parts
+}
+
+fn verifier_accepts(answer: &str, scenario: &Value, events: &[RunEvent]) -> GoalPart {
+    let shown = crate::tool::clip(answer, 80);
+    let checks: Vec<Check> = match scenario.get("verify") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(checks) => match serde_json::from_value(checks.clone()) {
+            Ok(checks) => checks,
+            Err(_) => {
+                return part(
+                    "verifier_accepts",
+                    false,
+                    "the scenario's verify checks cannot be read, so no answer passes them"
+                        .to_string(),
+                )
+            }
+        },
+    };
+    let verifier = match Verifier::new(checks) {
+        Ok(verifier) => verifier,
+        Err(errors) => {
+            let why = errors
+                .first()
+                .map(|(_, why)| why.clone())
+                .unwrap_or_default();
+            return part(
+                "verifier_accepts",
+                false,
+                format!("the verifier does not compile ({why}), so no answer passes it"),
+            );
+        }
+    };
+    let mut ran_ok = RanOk::default();
+    let mut args_of: Vec<(&str, &Value)> = Vec::new();
+    for event in events {
+        match &event.kind {
+            EventKind::ToolCall { id, args, .. } => args_of.push((id.as_str(), args)),
+            EventKind::ToolResult {
+                id,
+                name,
+                is_error: false,
+                fate,
+                ..
+            } if fate_ran(*fate) => {
+                if let Some((_, args)) = args_of.iter().find(|(i, _)| *i == id.as_str()) {
+                    ran_ok.record(&verifier, name, args);
+                }
+            }
+            _ => {}
+        }
+    }
+    match verifier.verify(answer, &ran_ok) {
+        Ok(()) if verifier.is_empty() => part(
+            "verifier_accepts",
+            true,
+            format!("with no checks, the verifier passes {shown:?} (and every other answer)"),
+        ),
+        Ok(()) => part(
+            "verifier_accepts",
+            true,
+            format!("your verifier passes the right answer {shown:?}"),
+        ),
+        Err(why) => part(
+            "verifier_accepts",
+            false,
+            format!("your verifier rejects the right answer {shown:?} too ({why}); the goal is a verifier that passes it"),
+        ),
+    }
 }
 
 fn context_edited(want: &str, events: &[RunEvent]) -> GoalPart {
