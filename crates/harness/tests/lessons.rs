@@ -173,7 +173,7 @@ fn a_patched_start_says_the_lessons_intro_not_the_builtins_description() {
 }
 
 #[test]
-fn the_course_covers_what_the_issue_lists() {
+fn the_course_reaches_every_exit_and_every_way_of_solving() {
     let course = builtin_course().expect("the built-in course loads");
     assert!(course.lessons.len() >= 20, "{}", course.lessons.len());
     let lessons: Vec<&Lesson> = course.lessons.iter().map(|l| &l.lesson).collect();
