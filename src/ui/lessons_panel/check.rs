@@ -42,7 +42,7 @@ pub(super) fn check(tutor: Tutor) {
     // A run going now is the lesson's (the editor holds its scenario while
     // it is open): Check waits for it to end, saying where the learner acts.
     if controller.running().get_untracked() {
-        tutor.attempt.await_run(controller.run_id().get_untracked());
+        await_in_view(tutor);
         return;
     }
     let same = controller
@@ -55,13 +55,29 @@ pub(super) fn check(tutor: Tutor) {
         _ if matches!(lesson.by, By::Deciding | By::PressingStop) => {
             controller.set_model(None);
             controller.run(&tutor.editor.text().get_untracked());
-            tutor.attempt.await_run(controller.run_id().get_untracked());
+            await_in_view(tutor);
         }
         _ => tutor.note.set(Some(format!(
             "There is no ended run of this lesson to check. {}",
             how_to_solve(&lesson)
         ))),
     }
+}
+
+/// Check waits for the run in view to end, its notice (where to act) in view.
+fn await_in_view(tutor: Tutor) {
+    tutor
+        .attempt
+        .await_run(tutor.controller.run_id().get_untracked());
+    crate::browser::page::bring_into_view_after_others(
+        || {
+            web_sys::window()?
+                .document()?
+                .query_selector(".lesson-checking")
+                .ok()?
+        },
+        web_sys::ScrollLogicalPosition::Nearest,
+    );
 }
 
 /// Check on a lesson solved by editing: the scenario as edited, if every
