@@ -38,9 +38,10 @@ pub fn is_lesson_link(fragment: &str) -> bool {
 }
 
 /// The link that opens a lesson or course file's text in the Lessons mode,
-/// when the text is one (a lesson names its `lesson`, a course lists its
-/// `lessons` or its `chapters`): "Import scenario" hands such a file to the mode this way.
-/// Whether it loads is the mode's to say.
+/// when the text is one (a lesson names its `lesson`, a course its `course`,
+/// as `harness::lesson::course::is_course` tells them apart): "Import
+/// scenario" hands such a file to the mode this way. Whether it loads is
+/// the mode's to say.
 pub fn link_of_file(text: &str) -> Option<String> {
     let value: serde_json::Value = serde_json::from_str(text.trim()).ok()?;
     let prefix = if value
@@ -48,10 +49,7 @@ pub fn link_of_file(text: &str) -> Option<String> {
         .is_some_and(serde_json::Value::is_string)
     {
         LESSON_PREFIX
-    } else if ["lessons", "chapters"]
-        .iter()
-        .any(|list| value.get(list).is_some_and(serde_json::Value::is_array))
-    {
+    } else if value.get("course").is_some() {
         COURSE_PREFIX
     } else {
         return None;

@@ -192,6 +192,13 @@ test('course: a stepping lesson shows its walk at each pause and is solved by st
   const why = await panel.locator('.lesson-explain').innerText();
   assert(!/\{[a-z_:.]+\}/.test(why), `placeholders in the explanation: ${why}`);
   assert(why.includes('status done after 2 model calls') || /after \d+ model calls/.test(why), `the explanation is not the run's: ${why}`);
+
+  // Where the run ended stays drawn, even were its exit not taught yet.
+  if (await page.locator('.loop-wide').isVisible()) {
+    await page.evaluate(() => document.documentElement.setAttribute('data-fold', 'exit-done exit-turn_limit'));
+    assert(await page.locator('.loop-wide [data-node="exit-done"]').isVisible(), 'the exit the run ended at is folded');
+    assert(!(await page.locator('.loop-wide [data-node="exit-turn_limit"]').isVisible()), 'a folded exit the run did not reach is drawn');
+  }
 }, AT);
 
 test('course: a predicting lesson waits for a prediction, records it, and sets it beside what the run did', async ({ page }) => {
