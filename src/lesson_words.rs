@@ -118,6 +118,9 @@ pub fn goal_lines(goal: &Goal) -> Vec<String> {
             "The context strategy {strategy} changes the history at least once."
         ));
     }
+    for answer in &goal.verifier_accepts {
+        lines.push(format!("The verifier's checks pass the answer “{answer}”."));
+    }
     lines
 }
 
@@ -318,7 +321,8 @@ mod tests {
     fn the_goal_s_newer_parts_read_in_words() {
         let goal: Goal = serde_json::from_str(
             r#"{"min_model_calls": 2, "answered": true, "scenario_has": {"approval": "ask"},
-                "min_steps": 3, "predicted": true, "context_edited": "compact"}"#,
+                "min_steps": 3, "predicted": true, "context_edited": "compact",
+                "verifier_accepts": ["42"]}"#,
         )
         .unwrap();
         assert_eq!(
@@ -329,9 +333,31 @@ mod tests {
                 "The scenario's approval is \"ask\".",
                 "Step is pressed at least 3 times.",
                 "You make a prediction before the run.",
-                "The context strategy compact changes the history at least once."
+                "The context strategy compact changes the history at least once.",
+                "The verifier's checks pass the answer “42”."
             ]
         );
+    }
+
+    /// One line per part the goal judges, for every built-in lesson: a
+    /// goal part the box did not say would be judged unseen.
+    #[test]
+    fn the_goal_box_says_every_part_check_judges() {
+        let outcome: harness::event::Outcome = serde_json::from_value(serde_json::json!({
+            "status": "done", "reason": "", "turns": 0, "tool_calls": 0,
+            "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "elapsed_ms": 0, "answer": null
+        }))
+        .unwrap();
+        for id in course::BUILTIN_LESSONS {
+            let lesson = course::builtin(id).unwrap();
+            let judged = harness::lesson::goal::evaluate(&lesson.goal, None, &[], &outcome);
+            assert_eq!(
+                goal_lines(&lesson.goal).len(),
+                judged.len(),
+                "{id}: {:?}",
+                judged.iter().map(|p| &p.part).collect::<Vec<_>>()
+            );
+        }
     }
 
     #[test]
