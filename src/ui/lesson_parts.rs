@@ -195,13 +195,11 @@ fn LessonPart(editor: Editor, path: String) -> impl IntoView {
     };
     view! {
         <label for=id.clone()><code>{path.clone()}</code></label>
-        <div class="lesson-part-row">
-            <textarea id=id class="lesson-part" rows=rows spellcheck="false" autocomplete="off"
-                data-path=path.clone()
-                aria-describedby=offered.is_some().then_some(choices_id)
-                node_ref=area on:input=on_input></textarea>
-            {offered}
-        </div>
+        <textarea id=id class="lesson-part" rows=rows spellcheck="false" autocomplete="off"
+            data-path=path.clone()
+            aria-describedby=offered.is_some().then_some(choices_id)
+            node_ref=area on:input=on_input></textarea>
+        {offered}
         <p class="field-error" role="alert">{move || error.get()}</p>
     }
 }

@@ -194,8 +194,10 @@ test('lessons room: an editable path whose values are a closed set lists them be
   await choices.waitFor({ timeout: 5_000 });
   const listed = await choices.locator('button').allInnerTexts();
   assert(JSON.stringify(listed) === JSON.stringify(['"strict"', '"naive"']), `listed: ${listed}`);
-  const box = await seen(page, '#lesson-part-limits-stop_mode-choices');
-  assert(box.inside, `the values are not in view beside the box: ${JSON.stringify(box)}`);
+  for (const part of ['#lesson-part-limits-stop_mode', '#lesson-part-limits-stop_mode-choices', '.lessons-panel .lesson-check']) {
+    const box = await seen(page, part);
+    assert(box.inside, `not in view with the box at 1366x768: ${JSON.stringify(box)}`);
+  }
   const found = await violations(page);
   assert(found.length === 0, `axe, with the values listed:\n${found.join('\n')}`);
   await button(choices, '"strict"').click();
