@@ -590,8 +590,7 @@ fn node_view(
             // draws the loop (WCAG 2.2's target size).
             let (cx, cy) = (s.x + s.w / 2.0 - 4.0, s.y - s.h / 2.0 + 2.0);
             view! {
-                // `data-exit`: the exit it is about, for the lessons' folding.
-                <g class="loop-lesson" role="button" tabindex="0" aria-label=name data-exit=NodeId::Exit(status).key()
+                <g class="loop-lesson" role="button" tabindex="0" aria-label=name
                     on:click=move |_| pick() on:keydown=on_key(pick)>
                     <title>{tooltip}</title>
                     <circle cx=cx cy=cy r="13"></circle>

@@ -116,6 +116,17 @@ test('course: the list is by chapter with its progress; a chapter\'s first lesso
   }
   assert(folded, `none of the folded parts is drawn in ${drawn}: ${fold}`);
   assert(!(await folded.isVisible()), `${await folded.getAttribute('data-node')} is shown though not taught yet`);
+  // A folded exit takes its "show a run" button along.
+  if (drawn === '.loop-wide') {
+    let shown = 0;
+    for (const exit of fold.filter((p) => p.startsWith('exit-'))) {
+      const show = page.locator(`.loop-wide [data-node="${exit}"] + .loop-lesson`);
+      if (!(await show.count())) continue;
+      shown += 1;
+      assert(!(await show.isVisible()), `${exit}'s "show a run" button is drawn though ${exit} is folded`);
+    }
+    assert(shown > 0, 'no folded exit has a "show a run" button to fold');
+  }
   await button(intro, 'Show the whole loop').click();
   await page.waitForFunction(() => !document.documentElement.hasAttribute('data-fold'), null, { timeout: 3_000 });
   assert(await folded.isVisible(), `${await folded.getAttribute('data-node')} stays folded after "Show the whole loop"`);
