@@ -253,6 +253,20 @@ test('course: a predicting lesson waits for a prediction, records it, and sets i
   assert(!/\{[a-z_:.]+\}/.test(why), `placeholders in the explanation: ${why}`);
 }, AT);
 
+test('course: a predicting lesson opened while another lesson\'s run is paused takes a prediction, and sets it beside no run but its own', async ({ page }) => {
+  await openById(page, 'loop-step-through');
+  await page.locator('.actions button.step').click();
+  await page.locator('.lesson-walk .walk-text').waitFor({ timeout: 10_000 });
+  const id = 'predict-turn-limit';
+  const panel = await openById(page, id);
+  const predict = panel.locator('.lesson-predict');
+  const choice = predict.getByLabel(lessonFile(id).predict.choices[0], { exact: true });
+  assert(await choice.isEnabled(), 'the choices are locked by another lesson\'s run');
+  await choice.check();
+  assert((await predict.locator('.predict-result').count()) === 0, 'the prediction is set beside another lesson\'s run');
+  assert((await predict.locator('.predict-locked').count()) === 0, 'the prediction is said to be recorded for another lesson\'s run');
+}, AT);
+
 test('course: a chapter\'s last lesson, solved, leads to the next chapter\'s intro', async ({ page }) => {
   const first = CHAPTERS[0];
   const id = first.lessons[first.lessons.length - 1];

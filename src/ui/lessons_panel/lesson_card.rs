@@ -40,7 +40,7 @@ pub(super) fn lesson_card(tutor: Tutor, open: Open) -> impl IntoView {
             </h3>
             <p class="lesson-intro">{rich_text(tutor, &lesson.intro)}</p>
             {fold_note(tutor)}
-            {lesson.predict.clone().map(|predict| prediction(tutor, predict))}
+            {lesson.predict.clone().map(|predict| prediction(tutor, predict, lesson.scenario.name.clone()))}
             {(lesson.by == By::Stepping).then(|| walk_view(tutor, lesson.walk.clone()))}
             {lesson_goal(&lesson)}
             // The lesson's editable fields, between its goal and Check.

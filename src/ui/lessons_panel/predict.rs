@@ -34,13 +34,23 @@ pub(super) fn hold_runs_until_predicted(tutor: Tutor) {
     on_cleanup(move || tutor.editor.set_hold(None));
 }
 
-/// The question, its choices, and once the run has ended, the prediction
-/// beside the run's true value.
-pub(super) fn prediction(tutor: Tutor, predict: Predict) -> impl IntoView {
+/// The question, its choices, and once the lesson's run has ended, the
+/// prediction beside the run's true value. `scenario` is the lesson's
+/// scenario's name: a run of another (a lesson opened while it went) is
+/// not the one predicted.
+pub(super) fn prediction(tutor: Tutor, predict: Predict, scenario: String) -> impl IntoView {
     let attempt = tutor.attempt;
     let controller = tutor.controller;
-    // Recorded before the run: once a run is in view it stays as picked.
-    let locked = move || controller.running().get() || !controller.events().with(Vec::is_empty);
+    let ours = Memo::new(move |_| {
+        controller
+            .ran_scenario()
+            .with(|s| s.as_ref().is_some_and(|s| s.name == scenario))
+    });
+    // Recorded before the run: once a run of the lesson is in view it stays
+    // as picked.
+    let locked = Signal::derive(move || {
+        (controller.running().get() || !controller.events().with(Vec::is_empty)) && ours.get()
+    });
     let choices = predict
         .choices
         .iter()
@@ -51,7 +61,7 @@ pub(super) fn prediction(tutor: Tutor, predict: Predict) -> impl IntoView {
                 <label class="predict-choice">
                     <input type="radio" name="lesson-predict" value=choice.clone()
                         prop:checked=move || attempt.prediction().as_deref() == Some(checked.as_str())
-                        prop:disabled=locked
+                        prop:disabled=move || locked.get()
                         on:change=move |_| attempt.predict(picked.clone()) />
                     " " {choice.clone()}
                 </label>
@@ -61,6 +71,9 @@ pub(super) fn prediction(tutor: Tutor, predict: Predict) -> impl IntoView {
     let question = predict.question.clone();
     let compared = move || {
         let guess = attempt.prediction()?;
+        if !ours.get() {
+            return None;
+        }
         let actual = controller.events().with(|events| {
             view_model::outcome_of(events).map(|outcome| predict.actual(events, outcome))
         })?;
@@ -78,7 +91,7 @@ pub(super) fn prediction(tutor: Tutor, predict: Predict) -> impl IntoView {
             <p class="predict-question">{rich_text(tutor, &question)}</p>
             <div class="predict-choices">{choices}</div>
             {move || attempt.prediction().is_none().then(|| view! { <p class="predict-wait">{WAITING}</p> })}
-            {move || (attempt.prediction().is_some() && locked()).then(|| view! {
+            {move || (attempt.prediction().is_some() && locked.get()).then(|| view! {
                 <p class="predict-locked">"Your prediction is recorded: it stays as picked while this run is in view."</p>
             })}
             {compared}
