@@ -10,7 +10,7 @@
 // static/offline.js) once the page is idle, so they are listed apart and not
 // counted.
 //
-// The budget (issue 7): 250 KiB brotli for everything loaded at first paint.
+// The budget: 250 KiB brotli for everything loaded at first paint.
 // The page paints without the split modules; the run engine and the
 // built-ins' files among them are fetched right after (README "Performance"
 // gives that figure too, from scripts/browser-bench.mjs).

@@ -282,8 +282,8 @@ pub fn saved_at_of(id: &str) -> f64 {
 
 /// The entries, newest first; entries saved at the same time keep their
 /// order. An insertion sort: a history is a few hundred entries at most, and
-/// a library sort would put another copy of its code in the web bundle
-/// (issue 7's size budget).
+/// a library sort would put another copy of its code in the web bundle,
+/// whose first paint has a size budget.
 pub fn newest_first(entries: Vec<Entry>) -> Vec<Entry> {
     let mut sorted: Vec<Entry> = Vec::with_capacity(entries.len());
     for entry in entries {

@@ -1,6 +1,5 @@
 //! The loop diagram's model: the agent loop drawn as nodes, gates, edges and
-//! exits, lit by a run's trace (issue 14; the picture is
-//! `/work/shared/LOOP.md`).
+//! exits, lit by a run's trace.
 //!
 //! `Run` stays the only judge. Nothing here decides anything about a run:
 //! the diagram follows the events `Run` emitted and the limits its

@@ -125,7 +125,7 @@ mod tests {
             said("[1, 2]"),
             "x.json was not imported: a scenario is a JSON object, and this file holds a list. The editor is unchanged."
         );
-        // The place is named once (issue 23: "line 1 column 2 (line 1, column 2)").
+        // The place is named once (it was "line 1 column 2 (line 1, column 2)").
         assert_eq!(
             said("{\"name\": }"),
             "x.json was not imported: it is not valid JSON at line 1, column 10: expected a value: text in double quotes, a number, `true`, `false`, `null`, an object or an array. The editor is unchanged."

@@ -738,7 +738,7 @@ fn window_compacted_turns(events: &[RunEvent]) -> u32 {
     turns
 }
 
-/// The Context gate (issue 29): a request that cannot fit the window stops
+/// The Context gate: a request that cannot fit the window stops
 /// at the gate, which shows the refused request's size against the window;
 /// a strategy's edit happens at the gate and the run goes through it; the
 /// provider's own "window exceeded" leaves from the response, no gate

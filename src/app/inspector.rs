@@ -1,7 +1,7 @@
 //! The detail pane's panels but the scenario's editor: the inspector (a
 //! turn's request, response and conversation as the wire carries them, a
 //! split module fetched once the engine has arrived and no run is going,
-//! see `Controller::quiet`: a first run needs it not, issue 28), the Run
+//! see `Controller::quiet`: a first run needs it not), the Run
 //! state panel (fetched with it), and two split modules drawn the first
 //! time their mode opens (`Modes::opened`): calling a tool by hand
 //! (Scenario) and the Compare panel (Compare).

@@ -1,4 +1,4 @@
-//! The header's mode switch and its Present toggle (issue 24); the modes
+//! The header's mode switch and its Present toggle; the modes
 //! themselves, and what each shows, are `state::mode`.
 
 use leptos::prelude::*;
@@ -26,7 +26,7 @@ pub fn ModeSwitch(modes: Modes) -> impl IntoView {
     }
 }
 
-/// The header's "Present" toggle (issue 24): on, the page goes to the
+/// The header's "Present" toggle: on, the page goes to the
 /// `#present` link (so the back button ends it) and asks for full screen;
 /// off, back to the Run mode's link, out of full screen. Leaving full screen
 /// with Esc keeps the layout until the button is pressed again.

@@ -27,7 +27,7 @@ pub fn ScenarioSection(
     let live_problems = editor.live_problems();
     // The Model settings (below the editor) and the built-ins' files wait
     // until no run needs the network (see `Controller::quiet`): a first run
-    // of the opening scenario needs neither (issue 28). A pick before the
+    // of the opening scenario needs neither. A pick before the
     // files arrive fetches them at once and holds Run meanwhile.
     let due = controller.quiet(Signal::stored(false));
     Effect::new(move |preloaded: Option<bool>| {

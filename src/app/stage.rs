@@ -1,4 +1,4 @@
-//! The loop diagram's column of the stage (issue 24): at 1024 px and wider
+//! The loop diagram's column of the stage: at 1024 px and wider
 //! the page is a fixed-height workspace whose columns scroll on their own,
 //! and this one holds the drawn loop, large and always in view, with its
 //! caption (where the run is, or the exit it ended at and why) and the

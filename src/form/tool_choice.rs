@@ -27,7 +27,10 @@ pub fn options(scenario: &Value) -> Vec<(String, String)> {
         .flatten()
         .filter_map(|tool| match tool {
             Value::String(name) => Some(name.clone()),
-            other => other.get("name").and_then(Value::as_str).map(str::to_string),
+            other => other
+                .get("name")
+                .and_then(Value::as_str)
+                .map(str::to_string),
         })
         .collect();
     if let Some(named) = named(scenario) {
@@ -76,11 +79,19 @@ mod tests {
 
     #[test]
     fn each_listed_tool_can_be_named_and_the_files_choice_is_shown() {
-        let scenario = json!({"tools": ["get_time", {"name": "lookup"}], "tool_choice": {"tool": "notfy"}});
+        let scenario =
+            json!({"tools": ["get_time", {"name": "lookup"}], "tool_choice": {"tool": "notfy"}});
         let values: Vec<String> = options(&scenario).into_iter().map(|(v, _)| v).collect();
         assert_eq!(
             values,
-            ["auto", "any", "none", "tool:get_time", "tool:lookup", "tool:notfy"]
+            [
+                "auto",
+                "any",
+                "none",
+                "tool:get_time",
+                "tool:lookup",
+                "tool:notfy"
+            ]
         );
         assert_eq!(current(&scenario), "tool:notfy");
         assert_eq!(current(&json!({})), "auto");

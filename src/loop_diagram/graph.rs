@@ -15,7 +15,7 @@ pub enum NodeId {
     GateTokens,
     GateCost,
     /// The context window: the next request's input and output against
-    /// `window_tokens`, where a strategy edits the history (issue 29).
+    /// `window_tokens`, where a strategy edits the history.
     GateContext,
     ModelCall,
     /// The wait before a failed model request is retried.

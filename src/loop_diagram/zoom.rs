@@ -1,4 +1,4 @@
-//! Zoom and pan over the loop's drawing (issue 24): which part of the
+//! Zoom and pan over the loop's drawing: which part of the
 //! drawing's coordinate space the SVG shows, as its `viewBox`. The wheel
 //! (with Ctrl, or a trackpad's pinch), two fingers, the + / − / 0 keys and
 //! the buttons zoom; a drag, one finger and the arrow keys pan. The view

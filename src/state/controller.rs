@@ -248,7 +248,7 @@ impl Controller {
     }
 
     /// Turns true, and stays so, once the page may fetch what a run does not
-    /// show (the inspector; issue 28): when
+    /// show (the inspector): when
     /// the engine (the run's own module) has arrived and no run is going, or
     /// a run waits for the person (paused in step mode, or for an approval),
     /// or `opened` is true (the person opened what needs it). So a first run,

@@ -240,8 +240,8 @@ test('code splitting: the page paints and shows its scenario with no split modul
   assert(await button(page, 'Run').isVisible(), 'no Run button at first paint');
   // Right after it, the editor's live check asks for the engine.
   assert(await asksFor('engine'), `after the first paint the page asked for ${fetched.join(', ')}`);
-  // What a first run does not show waits until no run needs the network
-  // (issue 28): the built-ins' files, the Model settings below the editor,
+  // What a first run does not show waits until no run needs the network:
+  // the built-ins' files, the Model settings below the editor,
   // the Run state panel, the inspector, and the scenario's structured form
   // (below the lesson). The engine is held here, so none of them may be
   // asked for yet.
@@ -269,7 +269,7 @@ test('code splitting: the page paints and shows its scenario with no split modul
   assert(status === 'done', `the scripted run ended ${status}`);
   // Keeping the finished run writes its record out (`lazy::record_jsonl`).
   assert(await asksFor('record_jsonl'), `keeping the finished run fetched ${fetched.join(', ')}`);
-  // Nor is what the first runs do not show (issue 28): the MCP servers panel
+  // Nor is what the first runs do not show: the MCP servers panel
   // (no server named), the paste box and the OpenTelemetry box (closed).
   // Nor the engine's work that no first run does (comparisons, forks,
   // replays, a tool called by hand).
@@ -288,7 +288,7 @@ test('code splitting: the page paints and shows its scenario with no split modul
   assert(split('turn_wire'), `the inspector fetched ${fetched.join(', ')}`);
   assert(!split('parse_record') && !split('provider_model'), `more than the inspector's module: ${fetched.join(', ')}`);
 
-  // The other modes' panels wait for their mode's first opening (issue 24).
+  // The other modes' panels wait for their mode's first opening.
   for (const feature of ['compare_panel', 'history_panel', 'tool_bench']) {
     assert(!split(feature), `${feature} was fetched before its mode opened: ${fetched.join(', ')}`);
   }

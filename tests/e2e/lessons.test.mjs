@@ -1,4 +1,4 @@
-// Issue 25, lessons that check themselves: the Lessons mode lists the
+// Lessons that check themselves: the Lessons mode lists the
 // built-in course, opens a lesson with its goal in words, keeps edits to
 // the lesson's editable paths, and Check judges the run with the harness's
 // goal. Each kind of lesson is solved here by typing and clicking alone: a

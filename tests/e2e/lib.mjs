@@ -120,7 +120,7 @@ const MODE_LABELS = { run: 'Run', compare: 'Compare', scenario: 'Scenario', hist
 /** Opens mode `key` (run, compare, scenario, history, files) from the
  * header's switch, as a person does, and waits until the page shows it.
  * A mode's own panels (Compare's, the kept runs, calling a tool by hand)
- * are drawn the first time it opens (issue 24). */
+ * are drawn the first time it opens. */
 export async function openMode(page, key) {
   await page.locator('nav.modes a', { hasText: MODE_LABELS[key] }).first().click();
   await page.locator(`main.layout[data-mode="${key}"]`).waitFor({ state: 'attached', timeout: 5_000 });

@@ -95,7 +95,7 @@ fn validate_lists_every_problem_with_its_path_and_exits_2() {
             "model": {"type": "scripted", "loop_from": 4, "responses": [{"tool_calls": [{"name": "x", "args": "oops"}]}]}}"#,
     );
     // One call reports every problem: syntax-valid JSON with schema, range
-    // and meaning problems all at once (issue 12: they used to take two runs).
+    // and meaning problems all at once (they used to take two runs).
     let output = agent_loop(&["validate", path.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(2));
     let err = stderr(&output);
@@ -116,7 +116,7 @@ fn validate_lists_every_problem_with_its_path_and_exits_2() {
         temp_file("bad.json", "{\"name\": ").to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(2));
-    // The place once, in plain words (issue 12: "line 1 column 9 (line 1, column 9)").
+    // The place once, in plain words (it was "line 1 column 9 (line 1, column 9)").
     let err = stderr(&output);
     assert!(
         err.contains("not valid JSON at line 1, column 9: the text ends where a value should be"),

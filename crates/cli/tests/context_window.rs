@@ -1,4 +1,4 @@
-//! The context window at the command line (issue 29): `run` prints each
+//! The context window at the command line: `run` prints each
 //! strategy's edit, `list` shows the new built-ins with their ends, `wire`
 //! prints the request as sent after the edit, and `check` shows the naive
 //! window's HTTP 400.

@@ -131,7 +131,7 @@ fn an_unreachable_server_is_a_clear_model_error() {
     );
 }
 
-/// Issue 6: a run against a real API records the provider's answers, so it
+/// A run against a real API records the provider's answers, so it
 /// replays later with the server gone and no key set.
 #[test]
 fn a_recorded_provider_run_replays_offline_without_a_key() {

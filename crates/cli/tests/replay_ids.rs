@@ -1,4 +1,4 @@
-//! `agent-loop replay` catches an id the answer invented (issue 12, item 9):
+//! `agent-loop replay` catches an id the answer invented:
 //! a refund was denied, the answer still names `re_0001`, and the replay says
 //! so and exits 3. A pass line says what was checked.
 
@@ -20,7 +20,7 @@ fn temp_path(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-/// refund-with-approval as it was scripted before issue 12: "Refund issued …
+/// refund-with-approval as it was once scripted: "Refund issued …
 /// re_0001" whatever the person decided.
 fn the_old_refund_script() -> Value {
     let mut scenario: Value = serde_json::from_str(

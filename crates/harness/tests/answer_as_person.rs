@@ -1,4 +1,4 @@
-//! "Be the model, be the tool" (issue 15): in step mode a person writes a
+//! "Be the model, be the tool": in step mode a person writes a
 //! model turn or a tool result instead of the script or the handler. The
 //! run takes it as it takes the real thing, the trace marks it, replay and
 //! fork treat it as recorded, and the pre-send check says what is wrong with

@@ -1,4 +1,4 @@
-//! The context window (issue 29): the gate before each model call, each
+//! The context window: the gate before each model call, each
 //! strategy's edit as the model and the inspector see it, the new
 //! `context_limit` status, and the provider's `model_context_window_exceeded`
 //! told apart from `max_tokens`. Each built-in pair ends as its lesson says.

@@ -1,4 +1,4 @@
-//! One test per failure class in PROTOCOL.md's "Failures seen in the wild":
+//! One test per class of failure harnesses meet with real providers:
 //! the harness survives each one and says clearly what happened, to the model
 //! (an is_error tool result) or to the user (the stop reason).
 

@@ -223,7 +223,7 @@ async fn a_fork_from_a_step_that_is_not_one_says_which_are() {
     );
 }
 
-/// Issue 5's A/B lesson: the same rules model, a tool description with and
+/// The A/B lesson: the same rules model, a tool description with and
 /// without an example id. The runs part at the call whose argument the
 /// example shaped, and the divergence names both arguments.
 #[tokio::test(start_paused = true)]

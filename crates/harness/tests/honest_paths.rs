@@ -1,4 +1,4 @@
-//! A scripted model answers what happened to its calls (issue 12, item 2):
+//! A scripted model answers what happened to its calls:
 //! an entry's `branches` are played by how the most recent call of a tool
 //! ended, so a denied refund is never reported as issued. Each built-in with
 //! an approval is run on every path a person (or the policy) can take.

@@ -1,5 +1,5 @@
 //! The harness's crates depend on one another one way, as ARCHITECTURE.md
-//! draws them (issue 27). Cargo already refuses a cycle; this test also
+//! draws them. Cargo already refuses a cycle; this test also
 //! refuses an import up the layers that would not be a cycle, such as the
 //! MCP protocol reaching into transcripts, or the loop core taking any
 //! other harness crate, and names the line to remove.

@@ -266,7 +266,7 @@ async fn an_unsupported_version_error_naming_a_legacy_version_falls_back_to_it()
     );
 }
 
-/// Issue 26: an older server answers every method, `server/discover`
+/// An older server answers every method, `server/discover`
 /// too, with an empty `{}` result (seen with the conformance suite's
 /// `initialize` scenario). That is not a conforming discover answer (it
 /// names no `supportedVersions`), so the client must still initialize.

@@ -228,7 +228,7 @@ async fn confirmed_facts_are_the_ids_tool_results_returned() {
     );
 }
 
-/// refund-with-approval as it was scripted before issue 12: the same answer
+/// refund-with-approval as it was once scripted: the same answer
 /// whatever the person decided.
 fn the_old_refund_script() -> harness::scenario::Scenario {
     let mut scenario: Value = serde_json::from_str(
@@ -280,7 +280,7 @@ async fn ids_exist_of(record: &Record) -> (bool, String, Vec<String>) {
 
 #[tokio::test(start_paused = true)]
 async fn a_refund_id_invented_after_a_denial_fails_the_replay() {
-    // Issue 12, item 9: the refund was denied, yet the answer names re_0001,
+    // The refund was denied, yet the answer names re_0001,
     // which no tool returned. The recording has the same invented id, and
     // that is no excuse.
     let record = recorded(&the_old_refund_script(), Decision::Deny { reason: None }).await;

@@ -1,6 +1,6 @@
 //! Provider request bodies read as runs (`harness::transcript`): each of
 //! the three formats round-trips through a record; the 400 cases of
-//! PROTOCOL.md, pasted as bodies, get their verdict on the imported turn;
+//! the checker's rules, pasted as bodies, get their verdict on the imported turn;
 //! an imported record replays and a fork of it continues to `done`.
 
 use std::rc::Rc;
@@ -183,7 +183,7 @@ fn a_body_a_provider_refuses_keeps_its_verdict_on_the_imported_turn() {
     let result = |id: &str| json!({"type": "tool_result", "tool_use_id": id, "content": "12:00"});
     let tools = json!([{"name": "get_time", "description": "The time", "input_schema": {"type": "object"}}]);
     let cases = [
-        // Two calls with one id (PROTOCOL.md: "tool_use ids must be unique").
+        // Two calls with one id (Anthropic: "tool_use ids must be unique").
         json!({"model": "m", "max_tokens": 10, "tools": tools, "messages": [
             {"role": "user", "content": "time?"},
             {"role": "assistant", "content": [call("toolu_dup"), call("toolu_dup")]},
@@ -330,7 +330,7 @@ fn a_response_body_or_its_sse_stream_is_read_as_the_turn_the_request_waited_for(
 
 /// A body whose tool_result answers a call it never made: the import keeps
 /// it as a result for an unknown call, and its request is estimated as any
-/// other request is, from its characters (issue 23: it said ~0 tokens).
+/// other request is, from its characters (it used to say ~0 tokens).
 #[test]
 fn an_orphaned_result_is_kept_and_its_request_is_estimated() {
     let body = json!({

@@ -1,4 +1,4 @@
-//! What the trace says must be what happened (issue 23): one count of tool
+//! What the trace says must be what happened: one count of tool
 //! calls for every reader, each result's fate as data, the stop cause as
 //! data, and step mode's pauses that are not the run's time.
 

@@ -183,7 +183,7 @@ fn is_false(value: &bool) -> bool {
 /// its fields serde's buffered content, so deriving would compile a second
 /// copy of a type's deserializer; types a scenario also holds (limits, the
 /// approval policy) are already read from `Value`, and this reuses that copy,
-/// several KiB less web bundle (issue 7). The same JSON is accepted.
+/// several KiB less web bundle. The same JSON is accepted.
 fn via_value<'de, D, T>(deserializer: D) -> Result<T, D::Error>
 where
     D: serde::Deserializer<'de>,

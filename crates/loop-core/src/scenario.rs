@@ -258,7 +258,7 @@ impl Scenario {
 
     /// By way of a `Value`: records already turn a scenario into one (see
     /// `Record::to_jsonl`), and pretty-printing a `Value` is compiled anyway,
-    /// so the web bundle needs no second serializer for scenarios (issue 7).
+    /// so the web bundle needs no second serializer for scenarios.
     /// The text is the same as printing the scenario directly.
     pub fn to_json_pretty(&self) -> String {
         serde_json::to_value(self)

@@ -43,7 +43,7 @@ fn write_canonical(value: &Value, out: &mut String) {
         }
         Value::Object(map) => {
             // `&str` keys, sorted like the refund tool's snapshot: one copy of
-            // the sort in the web bundle for both (issue 7).
+            // the sort in the web bundle for both.
             let mut keys: Vec<&str> = map.keys().map(String::as_str).collect();
             keys.sort();
             out.push('{');

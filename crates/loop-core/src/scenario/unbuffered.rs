@@ -6,7 +6,7 @@
 //! buffer (`Content`) and then reading the copy again, with a second copy of
 //! every nested type's reading code (every scripted response, call and
 //! inline tool) compiled for that buffer. That was the largest single piece
-//! of the web page's engine after the loader's problem reader (issue 28).
+//! of the web page's engine after the loader's problem reader.
 //! These read the same files into the same values and refuse the same ones.
 
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};

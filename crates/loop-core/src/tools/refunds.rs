@@ -73,7 +73,7 @@ impl Shop {
             })
             .collect();
         // Sorted `&str` ids (each id once), like limits' canonical keys: one
-        // copy of the sort in the web bundle for both (issue 7).
+        // copy of the sort in the web bundle for both.
         let mut ids: Vec<&str> = self.policy_checked.keys().map(String::as_str).collect();
         ids.sort();
         let checked: serde_json::Map<String, Value> = ids

@@ -3,7 +3,7 @@
 //!
 //! Job: build the request body the history would become (the same code that
 //! sends it) and run the provider's rules on it (`<format>/check.rs`, one
-//! rule per bullet of `PROTOCOL.md`). Each [`Violation`] carries the
+//! function per rule, each with its sources). Each [`Violation`] carries the
 //! provider's error text with the real wire indices and ids
 //! (`messages.N.content.M`, `messages[N]`, `input[N]`), a plain-language
 //! explanation, the place in plain words as the wire has it ("the 5th
@@ -19,8 +19,9 @@
 //! - Violations come in wire order; an empty list means no rule fired.
 //! - Every rule is one pass over the body (ids seen so far are kept in maps),
 //!   so a 10,000-turn history is checked in a fraction of a second.
-//! - The texts are as providers and their users have reported them (see
-//!   `PROTOCOL.md`); where the provider's exact wording for a detail is not
+//! - The texts are as providers and their users have reported them (each
+//!   rule cites its sources: the provider's docs, or public issue threads
+//!   quoting the error); where the provider's exact wording for a detail is not
 //!   known (the separator between several ids), it is marked in the code.
 
 use serde_json::Value;

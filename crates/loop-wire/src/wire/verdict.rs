@@ -108,7 +108,7 @@ impl Rule {
     }
 
     /// Whether the provider documents this refusal. The others are known
-    /// from public issue threads (see `PROTOCOL.md`), and every verdict
+    /// from public issue threads (each rule's sources say which), and every verdict
     /// that rests on one says so rather than state it as the provider's
     /// documented behaviour.
     pub fn documented(self) -> bool {

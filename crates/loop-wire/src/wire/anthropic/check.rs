@@ -1,6 +1,6 @@
 //! Anthropic's protocol rules: what the Messages API rejects with HTTP 400,
-//! checked on the request body (one rule per Anthropic bullet of
-//! `PROTOCOL.md`), with Anthropic's own error texts.
+//! checked on the request body (one function per rule,
+//! each with its sources), with Anthropic's own error texts.
 //!
 //! The messages array is the history one to one, so wire message N is
 //! harness message N and block M is block M.

@@ -1,5 +1,5 @@
 //! Chat Completions' protocol rules: what the API rejects with HTTP 400,
-//! checked on the request body (one rule per Chat bullet of `PROTOCOL.md`),
+//! checked on the request body (one function per rule, each with its sources),
 //! with OpenAI's own error texts.
 //!
 //! Wire indices are not harness indices here (the system prompt is

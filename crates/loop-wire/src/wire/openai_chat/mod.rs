@@ -39,10 +39,10 @@ use serde_json::{json, Map, Value};
 
 use crate::message::{ContentBlock, Message, Role, ToolCall, ToolResult};
 use crate::model::{ModelError, ModelResponse, ToolSpec, Usage};
-use crate::wire::{tool_choice, BodyError, Provider};
 use crate::wire::{
     arguments_text, error_body, invalid, str_at, u64_at, Origin, WireHistory, WireRequest,
 };
+use crate::wire::{tool_choice, BodyError, Provider};
 
 pub use stream::StreamAssembler;
 
@@ -110,9 +110,11 @@ pub(super) fn request_body_and_origins(request: &WireRequest<'_>) -> (Value, Vec
             ),
         );
     }
-    if let Some(choice) =
-        tool_choice::encode(Provider::OpenaiChat, request.tool_choice, !request.tools.is_empty())
-    {
+    if let Some(choice) = tool_choice::encode(
+        Provider::OpenaiChat,
+        request.tool_choice,
+        !request.tools.is_empty(),
+    ) {
         body.insert("tool_choice".into(), choice);
     }
     body.insert(

@@ -1,5 +1,5 @@
 //! Responses' protocol rules: what the API rejects with HTTP 400, checked on
-//! the request body (one rule per Responses bullet of `PROTOCOL.md`), with
+//! the request body (one function per rule, each with its sources), with
 //! OpenAI's own error texts.
 //!
 //! `input[N]` indexes items, not messages, so the origins come from the

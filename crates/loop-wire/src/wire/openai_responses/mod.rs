@@ -41,11 +41,11 @@ use serde_json::{json, Map, Value};
 
 use crate::message::{split_data_url, ContentBlock, Media, Message, Role, ToolCall, ToolResult};
 use crate::model::{ModelError, ModelResponse, Usage};
-use crate::wire::{tool_choice, BodyError, Provider};
 use crate::wire::{
     arguments_text, error_body, flat_tool_specs, invalid, str_at, u64_at, Origin, WireHistory,
     WireRequest,
 };
+use crate::wire::{tool_choice, BodyError, Provider};
 
 pub use stream::StreamAssembler;
 
@@ -121,9 +121,11 @@ pub(super) fn request_body_and_origins(request: &WireRequest<'_>) -> (Value, Vec
             ),
         );
     }
-    if let Some(choice) =
-        tool_choice::encode(Provider::OpenaiResponses, request.tool_choice, !request.tools.is_empty())
-    {
+    if let Some(choice) = tool_choice::encode(
+        Provider::OpenaiResponses,
+        request.tool_choice,
+        !request.tools.is_empty(),
+    ) {
         body.insert("tool_choice".into(), choice);
     }
     body.insert("max_output_tokens".into(), json!(request.max_output_tokens));
