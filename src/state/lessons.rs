@@ -136,6 +136,9 @@ pub struct Attempt {
     awaiting: RwSignal<Option<u64>>,
     /// The choice picked before the run, in a lesson that asks for one.
     prediction: RwSignal<Option<String>>,
+    /// What the prediction asks about, as a run of the lesson's unedited
+    /// start did it: an edited run is compared with this.
+    start_value: RwSignal<Option<String>>,
     /// How many times Step advanced the run in view.
     steps: RwSignal<u32>,
     /// How many pauses the run in view has reached (the walk's entry shown
@@ -153,6 +156,7 @@ impl Attempt {
             solution_note: RwSignal::new(None),
             awaiting: RwSignal::new(None),
             prediction: RwSignal::new(None),
+            start_value: RwSignal::new(None),
             steps: RwSignal::new(0),
             pauses: RwSignal::new(0),
         }
@@ -167,6 +171,7 @@ impl Attempt {
         self.solution_note.set(None);
         self.awaiting.set(None);
         self.prediction.set(None);
+        self.start_value.set(None);
         self.new_run();
     }
 
@@ -177,6 +182,19 @@ impl Attempt {
 
     pub fn predict(self, choice: String) {
         self.prediction.set(Some(choice));
+    }
+
+    /// A run of the lesson's unedited start ended with `value` for the
+    /// predicted quantity.
+    pub fn saw_start(self, value: String) {
+        if self.start_value.get_untracked().as_deref() != Some(value.as_str()) {
+            self.start_value.set(Some(value));
+        }
+    }
+
+    /// What the start did for the predicted quantity, once seen (tracked).
+    pub fn start_value(self) -> Option<String> {
+        self.start_value.get()
     }
 
     /// Another run is in view: its steps and pauses are counted afresh.

@@ -267,6 +267,27 @@ test('course: a predicting lesson opened while another lesson\'s run is paused t
   assert((await predict.locator('.predict-locked').count()) === 0, 'the prediction is said to be recorded for another lesson\'s run');
 }, AT);
 
+test('course: a prediction is set beside the lesson as it starts, also once the learner has edited it', async ({ page }) => {
+  // tool-choice: predict how many tool calls the start makes (any: 6), run
+  // it, then fix tool_choice: the comparison stays with the start's 6, not
+  // the fixed run's 1.
+  const id = 'tool-choice';
+  const lesson = lessonFile(id);
+  assert(lesson.by === 'predicting' && lesson.editable.includes('tool_choice'), `${id} changed: update this test`);
+  const panel = await openById(page, id);
+  const predict = panel.locator('.lesson-predict');
+  await predict.getByLabel('6', { exact: true }).check();
+  await page.locator('.actions button.run').click();
+  const result = predict.locator('.predict-result');
+  await result.waitFor({ timeout: 20_000 });
+  assert((await result.innerText()).startsWith('You predicted 6; the run: 6.'), `after the start: ${await result.innerText()}`);
+  await page.locator('#lesson-part-tool_choice').fill('"auto"');
+  const text = await check(panel);
+  assert(text.includes('Solved'), `not solved: ${text}`);
+  assert(text.includes('you predicted 6; the lesson as it starts: 6'), `the verdict compares with the fixed run: ${text}`);
+  assert((await result.innerText()).startsWith('You predicted 6; the lesson as it starts: 6.'), `after the fix: ${await result.innerText()}`);
+}, AT);
+
 test('course: a chapter\'s last lesson, solved, leads to the next chapter\'s intro', async ({ page }) => {
   const first = CHAPTERS[0];
   const id = first.lessons[first.lessons.length - 1];

@@ -200,6 +200,10 @@ pub struct Checked {
     pub parts: Vec<GoalPart>,
     /// The learner's work the run was played with (its prediction, steps).
     pub work: Work,
+    /// What the prediction is about, as the lesson's start did it, when the
+    /// run checked is not the start (the learner predicted, then edited):
+    /// the prediction is compared with this, not with the edited run.
+    pub start_value: Option<String>,
 }
 
 impl Checked {
@@ -679,13 +683,16 @@ impl Lesson {
                 scenario: edited_scenario,
                 prediction: checked.work.prediction.as_deref(),
                 predict: self.predict.as_ref(),
+                start_value: checked.start_value.as_deref(),
             },
         )
     }
 
     /// The goal judged on a run the page played: what its Check does.
     /// `edited` is the scenario as the learner left it (JSON), `work` what
-    /// they did (prediction, steps, typed turns, decisions).
+    /// they did (prediction, steps, typed turns, decisions), `start_value`
+    /// what the prediction is about as the lesson's start did it, when the
+    /// run judged is an edited one (see `Checked::start_value`).
     pub fn judge(
         &self,
         shape: Option<&RequestShape>,
@@ -693,6 +700,7 @@ impl Lesson {
         outcome: &crate::event::Outcome,
         edited: &Value,
         work: &Work,
+        start_value: Option<&str>,
     ) -> Vec<GoalPart> {
         evaluate_run(
             &self.goal,
@@ -703,8 +711,24 @@ impl Lesson {
                 scenario: edited,
                 work,
                 predict: self.predict.as_ref(),
+                start_value,
             },
         )
+    }
+
+    /// What the prediction asks about, as the lesson's start does it with
+    /// `work` (the learner's prediction and other fields): `None` when the
+    /// lesson counts nothing from the run (no question, or a fixed answer).
+    pub async fn start_value(
+        &self,
+        work: &Work,
+        runtime: Rc<dyn Runtime>,
+    ) -> Result<Option<String>, Vec<Problem>> {
+        let Some(predict) = self.predict.as_ref().filter(|p| p.of.is_some()) else {
+            return Ok(None);
+        };
+        let played = play(&self.scenario, work, runtime).await?;
+        Ok(Some(predict.actual(&played.events, &played.outcome)))
     }
 
     /// The lesson's texts that may link glossary terms, each with its
@@ -894,7 +918,14 @@ impl Lesson {
         setup: &Setup,
         runtime: Rc<dyn Runtime>,
     ) -> Result<Checked, Vec<Problem>> {
-        let played = play(&setup.scenario, &setup.work, runtime).await?;
+        let played = play(&setup.scenario, &setup.work, runtime.clone()).await?;
+        // A prediction is about the lesson as it starts: an edited run is
+        // compared with the start's, played beside it.
+        let start_value = if setup.edited == self.start {
+            None
+        } else {
+            self.start_value(&setup.work, runtime).await?
+        };
         let shape = RequestShape::of(&setup.scenario).ok();
         let parts = self.judge(
             shape.as_ref(),
@@ -902,11 +933,13 @@ impl Lesson {
             &played.outcome,
             &setup.edited,
             &setup.work,
+            start_value.as_deref(),
         );
         Ok(Checked {
             played,
             parts,
             work: setup.work.clone(),
+            start_value,
         })
     }
 }
@@ -938,5 +971,6 @@ pub async fn check(
         played,
         parts,
         work: work.clone(),
+        start_value: None,
     })
 }

@@ -144,6 +144,36 @@ async fn predicted_says_what_was_predicted_and_what_the_run_did() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_prediction_is_compared_with_the_start_not_with_the_fix() {
+    // Predict how many model calls the start makes (max_turns 1: one), then
+    // fix it (max_turns 5: two). The prediction is about the start.
+    let lesson = lesson(json!({
+        "by": "predicting",
+        "start": {"limits": {"max_turns": 1}},
+        "predict": {"question": "How many model calls?", "choices": ["1", "2"], "of": "model_calls"},
+        "goal": {"predicted": true, "status": "done"},
+        "solution": {"prediction": "1", "limits": {"max_turns": 5}},
+        "explain": "You predicted {prediction}; the start made {actual}; yours made {model_calls}."
+    }))
+    .unwrap();
+    let solved = lesson
+        .check_solution(runtime())
+        .await
+        .expect("the solution runs");
+    assert!(solved.holds(), "{:?}", solved.parts);
+    assert_eq!(
+        part(&solved.parts, "predicted").sentence,
+        "you predicted 1; the lesson as it starts: 1"
+    );
+    assert_eq!(solved.start_value.as_deref(), Some("1"));
+    let edited = json!({"limits": {"max_turns": 5}});
+    assert_eq!(
+        lesson.explain_for(&solved, &edited),
+        "You predicted 1; the start made 1; yours made 2."
+    );
+}
+
+#[tokio::test(start_paused = true)]
 async fn verifier_accepts_judges_the_edited_verifier_on_the_right_answer() {
     // get-time answers with the time; a check for a word no answer has
     // rejects the right answer as well, which misses a verifier's point.

@@ -182,7 +182,15 @@ fn judge(lesson: &Lesson, tutor: Tutor) -> Option<Vec<GoalPart>> {
     let shape = controller.wire_setup().get_untracked();
     let edited = serde_json::from_str::<Value>(&tutor.editor.text().get_untracked())
         .unwrap_or_else(|_| lesson.start.clone());
-    Some(lesson.judge(Some(&shape), &events, &outcome, &edited, &tutor.work()))
+    let start_value = super::predict::start_value_beside(tutor);
+    Some(lesson.judge(
+        Some(&shape),
+        &events,
+        &outcome,
+        &edited,
+        &tutor.work(),
+        start_value.as_deref(),
+    ))
 }
 
 /// What the learner must do besides editing, in words.

@@ -40,7 +40,7 @@ pub(super) fn lesson_card(tutor: Tutor, open: Open) -> impl IntoView {
             </h3>
             <p class="lesson-intro">{rich_text(tutor, &lesson.intro)}</p>
             {fold_note(tutor)}
-            {lesson.predict.clone().map(|predict| prediction(tutor, predict, lesson.scenario.name.clone()))}
+            {lesson.predict.clone().map(|predict| prediction(tutor, predict, lesson.scenario.clone()))}
             {(lesson.by == By::Stepping).then(|| walk_view(tutor, lesson.walk.clone()))}
             {lesson_goal(&lesson)}
             // The lesson's editable fields, between its goal and Check.
@@ -166,6 +166,7 @@ fn explained(tutor: Tutor, lesson: &Lesson) -> String {
         played: Played { events, outcome },
         parts: tutor.attempt.verdict().get_untracked().unwrap_or_default(),
         work: tutor.work(),
+        start_value: super::predict::start_value_beside(tutor),
     };
     lesson.explain_for(&checked, &edited)
 }

@@ -5,6 +5,7 @@
 //! "You predicted 3; the run: 1".
 
 use harness::lesson::predict::Predict;
+use harness::scenario::Scenario;
 use leptos::prelude::*;
 
 use crate::view_model;
@@ -34,17 +35,65 @@ pub(super) fn hold_runs_until_predicted(tutor: Tutor) {
     on_cleanup(move || tutor.editor.set_hold(None));
 }
 
+/// Remembers what the lesson as it starts did for the predicted quantity
+/// whenever a run of the unedited start ends: a learner who predicts,
+/// watches, then edits is compared with the start, not with the fix.
+pub(super) fn remember_what_the_start_did(tutor: Tutor) {
+    let controller = tutor.controller;
+    Effect::new(move |_| {
+        if controller.running().get() {
+            return;
+        }
+        let Some(lesson) = tutor.open.with(|o| o.as_ref().map(|o| o.lesson.clone())) else {
+            return;
+        };
+        let Some(predict) = lesson.predict.as_ref().filter(|p| p.of.is_some()) else {
+            return;
+        };
+        if !controller
+            .ran_scenario()
+            .with(|s| s.as_ref() == Some(&lesson.scenario))
+        {
+            return;
+        }
+        let value = controller.events().with(|events| {
+            view_model::outcome_of(events).map(|outcome| predict.actual(events, outcome))
+        });
+        if let Some(value) = value {
+            tutor.attempt.saw_start(value);
+        }
+    });
+}
+
+/// What the prediction is compared with when the run in view is an edited
+/// one: the start's value, once a run of the start was seen; `None` when
+/// the run in view is the start itself (it is compared with that).
+pub(super) fn start_value_beside(tutor: Tutor) -> Option<String> {
+    let lesson = tutor.lesson()?;
+    let is_start = tutor
+        .controller
+        .ran_scenario()
+        .with_untracked(|s| s.as_ref() == Some(&lesson.scenario));
+    if is_start {
+        None
+    } else {
+        untrack(|| tutor.attempt.start_value())
+    }
+}
+
 /// The question, its choices, and once the lesson's run has ended, the
-/// prediction beside the run's true value. `scenario` is the lesson's
-/// scenario's name: a run of another (a lesson opened while it went) is
-/// not the one predicted.
-pub(super) fn prediction(tutor: Tutor, predict: Predict, scenario: String) -> impl IntoView {
+/// prediction beside the run's true value, or beside the start's when the
+/// run in view is an edited one. `start` is the lesson's starting scenario:
+/// a run of another (a lesson opened while it went) is not the one
+/// predicted.
+pub(super) fn prediction(tutor: Tutor, predict: Predict, start: Scenario) -> impl IntoView {
     let attempt = tutor.attempt;
     let controller = tutor.controller;
+    let name = start.name.clone();
     let ours = Memo::new(move |_| {
         controller
             .ran_scenario()
-            .with(|s| s.as_ref().is_some_and(|s| s.name == scenario))
+            .with(|s| s.as_ref().is_some_and(|s| s.name == name))
     });
     // Recorded before the run: once a run of the lesson is in view it stays
     // as picked.
@@ -74,13 +123,21 @@ pub(super) fn prediction(tutor: Tutor, predict: Predict, scenario: String) -> im
         if !ours.get() {
             return None;
         }
-        let actual = controller.events().with(|events| {
-            view_model::outcome_of(events).map(|outcome| predict.actual(events, outcome))
-        })?;
+        let edited = !controller
+            .ran_scenario()
+            .with(|s| s.as_ref() == Some(&start));
+        let (actual, what) = if edited && predict.of.is_some() {
+            (attempt.start_value()?, "the lesson as it starts")
+        } else {
+            let actual = controller.events().with(|events| {
+                view_model::outcome_of(events).map(|outcome| predict.actual(events, outcome))
+            })?;
+            (actual, "the run")
+        };
         let same = guess.trim() == actual.trim();
         Some(view! {
             <p class="predict-result" class:matched=same role="status">
-                {format!("You predicted {guess}; the run: {actual}. ")}
+                {format!("You predicted {guess}; {what}: {actual}. ")}
                 {if same { "Your prediction held." } else { "The run did otherwise: see why below once the goal holds." }}
             </p>
         })

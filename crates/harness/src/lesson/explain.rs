@@ -112,6 +112,9 @@ pub struct Facts<'a> {
     pub scenario: &'a Value,
     pub prediction: Option<&'a str>,
     pub predict: Option<&'a Predict>,
+    /// The predicted quantity as the lesson's start did it, when the run
+    /// explained is an edited one: what `{actual}` says.
+    pub start_value: Option<&'a str>,
 }
 
 impl Facts<'_> {
@@ -148,10 +151,13 @@ impl Facts<'_> {
                 .filter(|p| !p.trim().is_empty())
                 .unwrap_or("(no prediction)")
                 .to_string(),
-            "actual" => self
-                .predict
-                .map(|p| p.actual(self.events, self.outcome))
-                .unwrap_or_default(),
+            "actual" => match self.start_value {
+                Some(start) => start.to_string(),
+                None => self
+                    .predict
+                    .map(|p| p.actual(self.events, self.outcome))
+                    .unwrap_or_default(),
+            },
             // Refused at load; kept as written if it ever gets here.
             other => format!("{{{other}}}"),
         }

@@ -172,6 +172,9 @@ pub struct Judged<'a> {
     /// The lesson's prediction question, so `predicted` can say what the
     /// run did next to what was predicted.
     pub predict: Option<&'a Predict>,
+    /// What the prediction is about, as the lesson's start did it, when
+    /// this run is an edited one: the prediction is compared with that.
+    pub start_value: Option<&'a str>,
 }
 
 /// Judges each part the goal names on a run alone: the parts that need the
@@ -194,6 +197,7 @@ pub fn evaluate(
             scenario: &Value::Null,
             work: &work,
             predict: None,
+            start_value: None,
         },
     )
 }
@@ -444,13 +448,16 @@ fn predicted(want: bool, judged: &Judged<'_>) -> GoalPart {
         .as_deref()
         .map(str::trim)
         .filter(|p| !p.is_empty());
-    let sentence = match (prediction, judged.predict) {
-        (Some(guess), Some(predict)) => format!(
+    let sentence = match (prediction, judged.predict, judged.start_value) {
+        (Some(guess), Some(_), Some(start)) => {
+            format!("you predicted {guess}; the lesson as it starts: {start}")
+        }
+        (Some(guess), Some(predict), None) => format!(
             "you predicted {guess}; the run: {}",
             predict.actual(judged.events, judged.outcome)
         ),
-        (Some(guess), None) => format!("you predicted {guess}"),
-        (None, _) => "no prediction was recorded".to_string(),
+        (Some(guess), None, _) => format!("you predicted {guess}"),
+        (None, _, _) => "no prediction was recorded".to_string(),
     };
     let holds = prediction.is_some() == want;
     let asked = if want {
