@@ -5,8 +5,8 @@
 // What the first paint loads: index.html, the CSS, the main JS and wasm, and
 // the split loader the main JS imports. The split modules (split_*.wasm and
 // their shared chunk_*.wasm, see scripts/wasm-split.mjs) are fetched when a
-// feature first needs them, as is the Lessons mode's stylesheet (lessons.css,
-// linked when the mode first opens), and the service worker (sw.js, see
+// feature first needs them, as are the split panels' stylesheets
+// (PANEL_STYLES, linked when each is first drawn), and the service worker (sw.js, see
 // static/offline.js) once the page is idle, so they are listed apart and not
 // counted.
 //
@@ -32,8 +32,10 @@ try {
   process.exit(2);
 }
 const bundled = new Set(['.wasm', '.js', '.css', '.html']);
-// lessons.css: the Lessons mode's stylesheet, linked when the mode first opens.
-const onDemand = (f) => /^(split|chunk)_.*\.wasm$/.test(f) || f === 'sw.js' || f === 'lessons.css';
+// The split panels' own stylesheets, linked when each is first drawn
+// (src/browser/stylesheet.rs).
+export const PANEL_STYLES = ['lessons.css', 'modes.css'];
+const onDemand = (f) => /^(split|chunk)_.*\.wasm$/.test(f) || f === 'sw.js' || PANEL_STYLES.includes(f);
 const rows = files
   .filter((f) => bundled.has(extname(f)))
   .map((f) => {

@@ -4,7 +4,7 @@
 // cache's version filled in from the build itself, so the list is never
 // stale:
 //   - the files: every file the build wrote (index.html as the page itself,
-//     the CSS (the Lessons mode's lessons.css too), the main JS and wasm,
+//     the CSS (the split panels' own stylesheets too), the main JS and wasm,
 //     the split loader, every split wasm module, the JS sandbox, the
 //     manifest and its icons); sw.js is not one;
 //   - the version: the first 16 hex digits of a sha256 over every listed
@@ -42,10 +42,11 @@ function files(at) {
 // offline.js (static/, copied as written) is part of the first paint, whose
 // budget is tight: a release build minifies it here, before the version is
 // hashed from it.
-// lessons.css (static/, copied as written, linked by the Lessons mode when it
-// first opens) is minified likewise, as Trunk minifies the first paint's CSS.
+// The split panels' stylesheets (static/, copied as written, linked when each
+// panel is first drawn) are minified likewise, as Trunk minifies the first
+// paint's CSS.
 if (process.env.TRUNK_PROFILE === 'release') {
-  for (const [file, loader] of [['offline.js', 'js'], ['lessons.css', 'css']]) {
+  for (const [file, loader] of [['offline.js', 'js'], ['lessons.css', 'css'], ['modes.css', 'css']]) {
     const path = join(dir, file);
     try {
       writeFileSync(path, transformSync(readFileSync(path, 'utf8'), { loader, minify: true }).code);

@@ -11,3 +11,4 @@ pub mod page;
 pub mod panic;
 pub mod runtime;
 pub mod sandbox;
+pub mod stylesheet;

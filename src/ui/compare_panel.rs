@@ -59,6 +59,8 @@ pub async fn compare_panel(
     show_event: Callback<u64>,
     pair_wanted: RwSignal<bool>,
 ) -> AnyView {
+    // Drawn once its stylesheet has loaded: never unstyled.
+    crate::browser::stylesheet::load("modes.css").await;
     let paused = controller.paused();
     view! {
         <ComparePanel editor model_choice

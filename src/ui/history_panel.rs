@@ -26,6 +26,8 @@ const PASTED: &str = "the pasted text";
 /// `show_run` goes to the Trace (the Run mode's) when a kept run opens.
 #[cfg_attr(feature = "split", lazy)]
 pub async fn history_panel(history: History, show_run: Callback<()>) -> AnyView {
+    // Drawn once its stylesheet has loaded: never unstyled.
+    crate::browser::stylesheet::load("modes.css").await;
     view! { <HistoryPanel history show_run /> }.into_any()
 }
 

@@ -45,7 +45,6 @@ mod make;
 mod predict;
 mod progress_link;
 mod solution;
-mod style;
 mod tutor;
 mod walk;
 
@@ -67,7 +66,7 @@ use tutor::{Page, Tutor};
 #[cfg_attr(feature = "split", lazy)]
 pub async fn lessons_panel(lessons: Lessons, editor: Editor, controller: Controller) -> AnyView {
     // Drawn once its stylesheet has loaded: never unstyled.
-    style::load().await;
+    crate::browser::stylesheet::load("lessons.css").await;
     view! { <LessonsPanel lessons editor controller /> }.into_any()
 }
 

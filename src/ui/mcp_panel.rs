@@ -16,6 +16,8 @@ use crate::state::mcp::{Exchange, Mcp, McpStatus};
 /// The panel, a split module: the first paint leaves it out (see `lazy`).
 #[cfg_attr(feature = "split", lazy)]
 pub async fn mcp_panel(mcp: Mcp, editor: Editor) -> AnyView {
+    // Drawn once its stylesheet has loaded: never unstyled.
+    crate::browser::stylesheet::load("modes.css").await;
     view! { <McpPanel mcp editor /> }.into_any()
 }
 

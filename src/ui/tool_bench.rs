@@ -20,6 +20,8 @@ use crate::lazy;
 
 #[cfg_attr(feature = "split", lazy)]
 pub async fn tool_bench(text: ReadSignal<String>) -> AnyView {
+    // Drawn once its stylesheet has loaded: never unstyled.
+    crate::browser::stylesheet::load("modes.css").await;
     view! { <ToolBench text /> }.into_any()
 }
 
