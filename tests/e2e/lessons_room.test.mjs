@@ -210,3 +210,22 @@ test('lessons room: an editable path whose values are a closed set lists them be
   await page.locator('#lesson-part-limits-max_total_tokens').waitFor({ timeout: 5_000 });
   assert((await page.locator('.lesson-choices').count()) === 0, 'a number lists values');
 }, { ...ROOM, bypassCSP: true });
+
+test('lessons room: Check runs the edited scenario afresh even while another lesson\'s run is paused, and judges that run', async ({ page }) => {
+  // A stepping lesson's run, paused before its first call.
+  const stepping = await openLesson(page, 'loop-step-through');
+  await page.locator('.actions button.step').click();
+  await stepping.locator('.lesson-walk .walk-text').waitFor({ timeout: 10_000 });
+  // Another lesson, opened by its link in the same page: its Check must not
+  // continue the paused get-time run and judge it.
+  await page.evaluate(() => { location.hash = '#lesson=token-limit'; });
+  const panel = page.locator('.lessons-panel');
+  const field = panel.locator('#lesson-part-limits-max_total_tokens');
+  await field.waitFor({ timeout: 10_000 });
+  await field.fill('10000');
+  await button(panel, 'Check').click();
+  const verdict = panel.locator('.lesson-verdict');
+  await verdict.waitFor({ timeout: 20_000 });
+  const text = await verdict.innerText();
+  assert(text.includes('Solved') && text.includes('token_limit'), `Check judged another run: ${text}`);
+}, { ...ROOM, timeoutMs: 45_000 });

@@ -112,6 +112,12 @@ fn check_the_edit(tutor: Tutor) {
             Ok(_) => {
                 // The lesson is judged on the scripted model, as the command line judges it.
                 controller.set_model(None);
+                // Check runs the scenario as edited, afresh: a run still in
+                // flight (paused in step mode, another lesson's) would
+                // otherwise be continued and judged in its place.
+                if controller.running().get_untracked() {
+                    controller.reset();
+                }
                 controller.run(&text);
                 tutor.attempt.await_run(controller.run_id().get_untracked());
             }
