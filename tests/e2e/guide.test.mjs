@@ -1,7 +1,7 @@
 // The guide ships with the page: built into the same site (book/), linked
 // from the panels it explains, and cached for offline use with the build.
 
-import { assert, env, openCompare, openMode, test } from './lib.mjs';
+import { assert, button, env, openCompare, openMode, test } from './lib.mjs';
 
 /** Fetches `href` (relative to the page) and returns its status and text. */
 async function follow(page, href) {
@@ -10,7 +10,7 @@ async function follow(page, href) {
   return { status: response.status(), text: await response.text(), url };
 }
 
-test('the guide is served with the page, and Compare and History link to their pages in it', async ({ page }) => {
+test('the guide is served with the page, and Compare, History and the course link to their pages in it', async ({ page }) => {
   const index = await follow(page, 'book/index.html');
   assert(index.status === 200 && index.text.includes('Agent Loop Playground'), `book/index.html answered ${index.status}`);
   // mdBook draws the sidebar from one file every page loads.
@@ -33,5 +33,12 @@ test('the guide is served with the page, and Compare and History link to their p
   const historyPage = await follow(page, await history.getAttribute('href'));
   assert(historyPage.status === 200 && historyPage.text.includes('Run history and replay'),
     `History's guide link leads to ${historyPage.url} (${historyPage.status})`);
-  assert(env.dist, 'the tests run against a built site');
+
+  await openMode(page, 'run');
+  await button(page, 'Lessons').click();
+  const course = page.locator('.lessons-panel a.guide-link');
+  await course.waitFor({ timeout: 15_000 });
+  const coursePage = await follow(page, await course.getAttribute('href'));
+  assert(coursePage.status === 200 && coursePage.text.includes('Lessons in the page'),
+    `the course's guide link leads to ${coursePage.url} (${coursePage.status})`);
 });

@@ -48,6 +48,7 @@ pub(super) fn course_list(tutor: Tutor) -> AnyView {
                     })}
                     <button type="button" class="course-end-open" on:click=move |_| tutor.page.set(Some(Page::End))>"What the course teaches"</button>
                     {progress_link(tutor)}
+                    {crate::ui::guide_link::guide_link("teach/lessons.html", "teaching with the course")}
                 </div>
                 {body}
             }
