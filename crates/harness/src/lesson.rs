@@ -26,6 +26,7 @@
 //! - `verify`: whether a lesson is true (start, solution, misses, walk).
 
 pub mod choices;
+mod counts;
 pub mod course;
 pub mod explain;
 pub mod goal;

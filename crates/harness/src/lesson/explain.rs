@@ -130,11 +130,11 @@ impl Facts<'_> {
         match name {
             "status" => outcome.status.as_str().to_string(),
             "reason" => outcome.reason.clone(),
-            "model_calls" => super::goal::model_calls(self.events).to_string(),
-            "tool_calls" => super::goal::tool_calls_that_ran(self.events)
+            "model_calls" => super::counts::model_calls(self.events).to_string(),
+            "tool_calls" => super::counts::tool_calls_that_ran(self.events)
                 .len()
                 .to_string(),
-            "tools" => match super::goal::tool_calls_that_ran(self.events) {
+            "tools" => match super::counts::tool_calls_that_ran(self.events) {
                 names if names.is_empty() => "no tool".to_string(),
                 names => names.join(" → "),
             },

@@ -10,10 +10,11 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::counts::{fate_ran, model_calls, ran_only};
 use super::play::Work;
 use super::predict::Predict;
 use crate::approval::DecisionKind;
-use crate::event::{EventKind, Outcome, ResultFate, RunEvent};
+use crate::event::{EventKind, Outcome, RunEvent};
 use crate::replay::{ids_exist, repeats, tool_steps};
 use crate::verify::{Check, RanOk, Verifier};
 use crate::wire::{rejections, Rejection, RequestShape};
@@ -143,18 +144,6 @@ impl Goal {
             ..Goal::default()
         }
     }
-}
-
-/// The events without the results of calls that did not run.
-fn ran_only(events: &[RunEvent]) -> Vec<RunEvent> {
-    events
-        .iter()
-        .filter(|e| match &e.kind {
-            EventKind::ToolResult { fate, .. } => fate_ran(*fate),
-            _ => true,
-        })
-        .cloned()
-        .collect()
 }
 
 /// What a goal is judged on: the run, and what the learner did around it.
@@ -699,34 +688,6 @@ fn times(n: u32) -> String {
         1 => "once".to_string(),
         n => format!("{n} times"),
     }
-}
-
-/// The names of the tool calls that ran, in order.
-pub(super) fn tool_calls_that_ran(events: &[RunEvent]) -> Vec<String> {
-    tool_steps(&ran_only(events))
-        .into_iter()
-        .map(|(name, _, _)| name)
-        .collect()
-}
-
-/// Model calls: each turn's request, retries not counted again.
-pub(super) fn model_calls(events: &[RunEvent]) -> u32 {
-    events
-        .iter()
-        .filter(|e| matches!(e.kind, EventKind::ModelRequest { attempt: 1, .. }))
-        .count() as u32
-}
-
-/// Whether a result says its tool ran (or started: a cut-short or
-/// timed-out call has done whatever it did). A person typing the result
-/// counts: the call was answered as if it ran.
-fn fate_ran(fate: Option<ResultFate>) -> bool {
-    matches!(
-        fate,
-        None | Some(
-            ResultFate::Ran | ResultFate::TimedOut | ResultFate::CutShort | ResultFate::ByPerson
-        )
-    )
 }
 
 fn ran(events: &[RunEvent], tool: &str) -> u32 {

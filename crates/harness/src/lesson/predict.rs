@@ -52,9 +52,9 @@ impl PredictOf {
     pub fn value(self, events: &[RunEvent], outcome: &Outcome) -> String {
         match self {
             PredictOf::Status => outcome.status.as_str().to_string(),
-            PredictOf::ToolCalls => super::goal::tool_calls_that_ran(events).len().to_string(),
-            PredictOf::ModelCalls => super::goal::model_calls(events).to_string(),
-            PredictOf::FirstTool => super::goal::tool_calls_that_ran(events)
+            PredictOf::ToolCalls => super::counts::tool_calls_that_ran(events).len().to_string(),
+            PredictOf::ModelCalls => super::counts::model_calls(events).to_string(),
+            PredictOf::FirstTool => super::counts::tool_calls_that_ran(events)
                 .into_iter()
                 .next()
                 .unwrap_or_else(|| NO_TOOL.to_string()),
