@@ -22,40 +22,42 @@ const SETTLED: &str = "data-settled";
 /// Links `href` (a file beside index.html) unless it is linked already,
 /// and resolves once it has loaded, or failed to (offline before it was
 /// cached: the panel is then drawn plain rather than never). A panel
-/// awaits this before drawing, so it never shows unstyled.
+/// awaits this before drawing, so it never shows unstyled. Nothing of the
+/// DOM is held across the wait, so the future can be a `Suspend`'s.
 pub async fn load(href: &'static str) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
+    if let Some(settled) = link(href) {
+        let _ = settled.await;
+    }
+}
+
+/// Adds the `<link>` for `href` if it is not there yet; what resolves once
+/// it has settled, or `None` when there is nothing to wait for.
+fn link(href: &'static str) -> Option<oneshot::Receiver<()>> {
+    let document = web_sys::window()?.document()?;
     let existing = document
         .query_selector(&format!("link[{MARK}=\"{href}\"]"))
         .ok()
         .flatten();
     let link = match existing {
-        Some(link) if link.has_attribute(SETTLED) => return,
+        Some(link) if link.has_attribute(SETTLED) => return None,
         // Linked by an earlier call that is still waiting: wait with it.
         Some(link) => link,
         None => {
-            let (Ok(link), Some(head)) = (
-                document.create_element("link"),
-                document.query_selector("head").ok().flatten(),
-            ) else {
-                return;
-            };
+            let link = document.create_element("link").ok()?;
+            let head = document.query_selector("head").ok().flatten()?;
             let _ = link.set_attribute("rel", "stylesheet");
             let _ = link.set_attribute("href", href);
             let _ = link.set_attribute(MARK, href);
-            if head.append_child(&link).is_err() {
-                return;
-            }
+            head.append_child(&link).ok()?;
             link
         }
     };
-    settled(&link).await;
+    Some(when_settled(&link))
 }
 
-/// Resolves when `link` fires load or error, marking it settled.
-async fn settled(link: &Element) {
+/// Resolves when `link` fires load or error, marking it settled. The
+/// listener is handed to JavaScript, which keeps it as long as the link.
+fn when_settled(link: &Element) -> oneshot::Receiver<()> {
     let (sender, receiver) = oneshot::channel::<()>();
     let sender = Rc::new(RefCell::new(Some(sender)));
     let marked = link.clone();
@@ -64,11 +66,10 @@ async fn settled(link: &Element) {
         if let Some(sender) = sender.borrow_mut().take() {
             let _ = sender.send(());
         }
-    });
+    })
+    .into_js_value();
     for event in ["load", "error"] {
-        let _ = link.add_event_listener_with_callback(event, on_settle.as_ref().unchecked_ref());
+        let _ = link.add_event_listener_with_callback(event, on_settle.unchecked_ref());
     }
-    let _ = receiver.await;
-    // Kept until the link has settled: the browser calls it once.
-    drop(on_settle);
+    receiver
 }
