@@ -1,8 +1,8 @@
 //! Runs the official JSON Schema Test Suite (draft 2020-12) and prints how
 //! much of it tool-schema gets right.
 //!
-//! The suite lives outside the repository (`shared/` beside the clone, or
-//! `$JSON_SCHEMA_TEST_SUITE`); it is never copied in. Without it the test
+//! The suite is not copied into the repository: it is read from
+//! `$JSON_SCHEMA_TEST_SUITE`, or from `DEFAULT_SUITE` next to the clone. Without it the test
 //! says SKIPPED on stderr, or fails when `AGENT_LOOP_REQUIRE_SCHEMA_SUITE` is
 //! set, as CI sets it. Groups whose schema
 //! uses a feature this crate deliberately leaves out (it reports
@@ -77,24 +77,27 @@ const NOT_CLAIMED: &[(&str, &str)] = &[
     ("vocabulary", "$vocabulary is not supported"),
 ];
 
+/// Where CI machines keep the suite, relative to this crate: a folder next
+/// to the clone, so every clone on the machine reads one copy.
+const DEFAULT_SUITE: &str = "../../../shared/json-schema-test-suite/draft2020-12";
+
 fn suite_dir() -> PathBuf {
     match std::env::var_os("JSON_SCHEMA_TEST_SUITE") {
         Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/json-schema-test-suite/draft2020-12"),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_SUITE),
     }
 }
 
 /// Set by CI (`.ci/run`): a missing suite then fails this test instead of
-/// skipping it, since a clone without `shared/` beside it would otherwise
-/// pass having checked nothing.
+/// skipping it, since a machine without the suite would otherwise pass
+/// having checked nothing.
 const REQUIRE_SUITE: &str = "AGENT_LOOP_REQUIRE_SCHEMA_SUITE";
 
 /// A missing suite: a failure when `REQUIRE_SUITE` is set (to anything but
 /// "" or "0"), else a skip that says so.
 fn skip_or_fail(dir: &Path) {
     let missing = format!(
-        "the JSON Schema Test Suite is not at {} (put shared/json-schema-test-suite beside the clone, or set JSON_SCHEMA_TEST_SUITE to its draft2020-12 directory)",
+        "the JSON Schema Test Suite is not at {} (set JSON_SCHEMA_TEST_SUITE to its draft2020-12 directory)",
         dir.display()
     );
     let required = std::env::var(REQUIRE_SUITE).is_ok_and(|v| !v.is_empty() && v != "0");
