@@ -59,10 +59,13 @@ if ! command -v openssl >/dev/null; then
 fi
 
 # wasm-opt (binaryen 132; Debian's 108 breaks the module), playwright-core,
-# the MCP reference server and TypeScript SDK the MCP tests run against, and
-# axe-core, which the accessibility tests run in the page.
+# the MCP reference servers and TypeScript SDK the MCP tests run against
+# (server-filesystem speaks stdio; supergateway puts a stdio server behind the
+# old HTTP+SSE transport), and axe-core, which the accessibility tests run in
+# the page.
 if [ ! -x "$root/node_modules/.bin/wasm-opt" ] || [ ! -d "$root/node_modules/playwright-core" ] \
-  || [ ! -d "$root/node_modules/@modelcontextprotocol/sdk" ] || [ ! -d "$root/node_modules/axe-core" ]; then
+  || [ ! -d "$root/node_modules/@modelcontextprotocol/sdk" ] || [ ! -d "$root/node_modules/axe-core" ] \
+  || [ ! -x "$root/node_modules/.bin/mcp-server-filesystem" ] || [ ! -x "$root/node_modules/.bin/supergateway" ]; then
   log "installing npm packages (binaryen, playwright-core, the MCP server and SDK, axe-core)"
   (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
 fi
@@ -79,18 +82,20 @@ if [ ! -x "$conformance/node_modules/.bin/node" ] \
 fi
 
 # The official Python MCP SDK, which the MCP tests run both ways (its server
-# under `mcp tools` and `run`, its client against `serve --mcp`), in a
-# virtualenv of its own from PyPI.
+# under `mcp tools` and `run`, its client against `serve --mcp`), and the
+# official reference server mcp-server-time, which speaks stdio, in a
+# virtualenv of their own from PyPI.
 MCP_PYTHON_SDK_VERSION=2.3.0
-if [ "$("$root/.venv-mcp/bin/python" -c 'from importlib.metadata import version; print(version("mcp"))' 2>/dev/null)" \
-  != "$MCP_PYTHON_SDK_VERSION" ]; then
+MCP_SERVER_TIME_VERSION=2026.10.19
+if [ "$("$root/.venv-mcp/bin/python" -c 'from importlib.metadata import version; print(version("mcp"), version("mcp-server-time"))' 2>/dev/null)" \
+  != "$MCP_PYTHON_SDK_VERSION $MCP_SERVER_TIME_VERSION" ]; then
   if ! command -v python3 >/dev/null || ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
     log "installing Debian's python3 and python3-venv (for the Python MCP SDK)"
     if [ "$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3 python3-venv
   fi
-  log "installing the Python MCP SDK (mcp==$MCP_PYTHON_SDK_VERSION from PyPI) in .venv-mcp (about 15 seconds)"
+  log "installing the Python MCP SDK (mcp==$MCP_PYTHON_SDK_VERSION) and mcp-server-time==$MCP_SERVER_TIME_VERSION from PyPI in .venv-mcp (about 20 seconds)"
   [ -x "$root/.venv-mcp/bin/python" ] || python3 -m venv "$root/.venv-mcp"
-  "$root/.venv-mcp/bin/python" -m pip install -q --disable-pip-version-check "mcp==$MCP_PYTHON_SDK_VERSION"
+  "$root/.venv-mcp/bin/python" -m pip install -q --disable-pip-version-check "mcp==$MCP_PYTHON_SDK_VERSION" "mcp-server-time==$MCP_SERVER_TIME_VERSION"
 fi
