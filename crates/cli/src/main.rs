@@ -15,6 +15,8 @@ mod replay;
 mod run;
 mod serve;
 mod source;
+#[allow(dead_code)] // until the stdio transport uses it
+mod stdio_server;
 mod stop;
 mod trace;
 mod usage;
