@@ -3,7 +3,7 @@
 # installed with the Node 22 it needs in tests/mcp/conformance by setup.sh):
 #   - client scenarios, with agent-loop as the client (tests/mcp/conformance/client.sh
 #     maps each to an `agent-loop mcp` command);
-#   - server scenarios against `agent-loop serve --mcp --mcp-close-streams`.
+#   - server scenarios against `agent-loop serve --mcp`, with its default flags.
 # Every check must be SUCCESS: a WARNING fails like a FAILURE. Prints one
 # line per scenario; on a failure, that scenario's output from the suite.
 # Usage: scripts/mcp-conformance.sh (after `cargo build -p agent-loop`);
@@ -35,7 +35,7 @@ for scenario in "${client_scenarios[@]}"; do
 done
 
 : >"$out/serve.out"
-"$AGENT_LOOP" serve --port 0 --mcp "$conf/scenario.json" --mcp-close-streams \
+"$AGENT_LOOP" serve --port 0 --mcp "$conf/scenario.json" \
   >"$out/serve.out" 2>"$out/serve.log" &
 serve_pid=$!
 port="$(wait_for_port "$out/serve.out" 10)" \

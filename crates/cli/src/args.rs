@@ -297,8 +297,8 @@ With --mcp: POST /mcp speaks MCP's Streamable HTTP (2026-07-28, and 2025-03-26
 accepts it (with a priming event and retry for 2025-11-25 clients). A Host
 that is not a loopback name, or a page on another machine's origin, gets 403
 (DNS rebinding); pages on http://127.0.0.1:*, http://localhost:* and
-http://[::1]:* are allowed (CORS included). GET with Last-Event-ID resumes a
-stream --mcp-close-streams closed.")]
+http://[::1]:* are allowed (CORS included). A primed stream's events are kept
+for 5 minutes: GET with Last-Event-ID replays those after that id.")]
 pub struct ServeArgs {
     /// A scenario file, or the name of a built-in scenario, whose model
     /// answers; without it, the --mcp scenario's model answers

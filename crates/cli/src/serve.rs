@@ -56,6 +56,7 @@ mod accept;
 mod body;
 mod mcp;
 mod prepare;
+mod sse_replay;
 
 use std::cell::{Cell, RefCell};
 use std::convert::Infallible;

@@ -456,6 +456,75 @@ fn sse_answers_open_with_a_priming_event_and_a_retry() {
     assert_eq!(events[0][0], "event: message");
 }
 
+/// The events of an SSE reply after the one `last` names, by `GET` with
+/// `Last-Event-ID` in `session`.
+fn resume_after(port: u16, session: &str, last: &str) -> Reply {
+    send(
+        port,
+        "GET",
+        &[
+            ("accept", "text/event-stream"),
+            ("mcp-session-id", session),
+            ("last-event-id", last),
+        ],
+        "",
+    )
+}
+
+#[test]
+fn a_primed_stream_can_be_resumed_with_last_event_id_by_default() {
+    let server = shop("sse-resume");
+    let session = initialize(server.port, "2025-11-25");
+    let other = initialize(server.port, "2025-11-25");
+    let call = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": {"name": "get_order_status", "arguments": {"order_id": "ord_f6g7h8i9j0"}}});
+    let reply = post(
+        server.port,
+        &[
+            ("accept", "application/json, text/event-stream"),
+            ("mcp-session-id", session.as_str()),
+            ("mcp-protocol-version", "2025-11-25"),
+        ],
+        &call,
+    );
+    let events = sse_events(&reply.body);
+    assert_eq!(events.len(), 2, "{}", reply.body);
+    let priming_id = events[0][0]
+        .strip_prefix("id: ")
+        .expect("an id")
+        .to_string();
+    let message_id = events[1][1]
+        .strip_prefix("id: ")
+        .expect("an id")
+        .to_string();
+    // A client that lost the stream after the priming event gets the
+    // message again, with its own id, as often as it asks while it is kept.
+    for _ in 0..2 {
+        let resumed = resume_after(server.port, &session, &priming_id);
+        assert_eq!(resumed.status, 200, "{}", resumed.body);
+        assert_eq!(resumed.header("content-type"), Some("text/event-stream"));
+        let replayed = sse_events(&resumed.body);
+        assert_eq!(replayed, vec![events[1].clone()], "{}", resumed.body);
+    }
+    // After the last event there is nothing more: the stream ends empty.
+    let done = resume_after(server.port, &session, &message_id);
+    assert_eq!(done.status, 200, "{}", done.body);
+    assert!(sse_events(&done.body).is_empty(), "{}", done.body);
+    // Another session cannot read it, and an id of no stream is 404.
+    let foreign = resume_after(server.port, &other, &priming_id);
+    assert_eq!(foreign.status, 404, "{}", foreign.body);
+    assert!(foreign.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("another session"));
+    let unknown = resume_after(server.port, &session, "0123456789abcdef-0");
+    assert_eq!(unknown.status, 404, "{}", unknown.body);
+    assert!(unknown.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("kept 5 minutes"));
+}
+
 #[test]
 fn foreign_origins_are_refused_and_the_playground_gets_cors() {
     let server = shop("origin");
@@ -581,18 +650,7 @@ fn with_close_streams_a_call_is_answered_on_get_with_last_event_id() {
         .expect("an id")
         .to_string();
     assert_eq!(events[0][1], "retry: 1000");
-    let resume = |session: &str| {
-        send(
-            server.port,
-            "GET",
-            &[
-                ("accept", "text/event-stream"),
-                ("mcp-session-id", session),
-                ("last-event-id", last.as_str()),
-            ],
-            "",
-        )
-    };
+    let resume = |session: &str| resume_after(server.port, session, &last);
     // Another session cannot take it.
     assert_eq!(resume(&other).status, 404);
     let resumed = resume(&session);
@@ -607,13 +665,11 @@ fn with_close_streams_a_call_is_answered_on_get_with_last_event_id() {
         .as_str()
         .unwrap()
         .contains("ord_f6g7h8i9j0"));
-    // Sent once; a GET without Last-Event-ID opens no standalone stream.
+    // Kept, so a client that lost the resumed stream too can ask again.
     let again = resume(&session);
-    assert_eq!(again.status, 404);
-    assert!(again.json()["error"]["message"]
-        .as_str()
-        .unwrap()
-        .contains("sent already"));
+    assert_eq!(again.status, 200, "{}", again.body);
+    assert_eq!(sse_events(&again.body), events);
+    // A GET without Last-Event-ID opens no standalone stream.
     let standalone = send(
         server.port,
         "GET",

@@ -15,10 +15,13 @@
 //!   2025-11-25 or later (by its header or by the version its session
 //!   settled) opens with a priming event (an `id`, `retry` and empty
 //!   `data`, the spec's "SSE polling"), and its message has an `id`.
-//! - `--mcp-close-streams` (for testing clients' resumption): such a stream,
-//!   in a 2025-11-25 session, carries the priming event only and is closed; its message is kept
-//!   until the client reconnects with `GET` and `Last-Event-ID` naming the
-//!   stream, and answered there (once).
+//! - Resumption, as the priming event promises: a primed stream's events are
+//!   kept (`serve/sse_replay.rs` says how long), and `GET` with
+//!   `Last-Event-ID` replays those after the id, in the stream's session.
+//!   A stream too large to keep is not primed.
+//! - `--mcp-close-streams` (for testing clients' resumption): a primed
+//!   stream, in a legacy session, carries the priming event only and is
+//!   closed; the client gets the message by resuming.
 //! - An `MCP-Protocol-Version` the server does not speak is refused with 400
 //!   (`harness::mcp::server`); session ids are 128 random bits in hex.
 //! - GET without `Last-Event-ID` is 405 (no standalone stream is offered:
@@ -26,7 +29,6 @@
 //!   ends a legacy session.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use bytes::Bytes;
 use harness::mcp::jsonrpc;
@@ -36,15 +38,15 @@ use hyper::{Method, Request, StatusCode};
 use serde_json::{json, Value};
 
 use super::body;
+use super::sse_replay::{self, Refusal, Replay};
 use super::{allowed_origin, Answer};
 
-/// `/mcp`: the tools' server, and the answers held for clients to fetch
-/// when `--mcp-close-streams` closed their streams early.
+/// `/mcp`: the tools' server, and the events of its SSE streams, kept for
+/// clients that resume them.
 pub struct McpEndpoint {
     core: McpServerCore,
     close_streams: bool,
-    /// By stream id: the session the stream was opened in, and its message.
-    held: RefCell<HashMap<String, (Option<String>, Value)>>,
+    replay: RefCell<Replay>,
 }
 
 impl McpEndpoint {
@@ -52,7 +54,7 @@ impl McpEndpoint {
         McpEndpoint {
             core,
             close_streams,
-            held: RefCell::new(HashMap::new()),
+            replay: RefCell::new(Replay::default()),
         }
     }
 
@@ -245,23 +247,30 @@ pub async fn answer(
             note: reply.note,
         },
         Some(message) if is_call && accepts_sse && reply.status == 200 => {
-            let mut events = Vec::new();
             let stream = random_id();
             let mut note = format!("{} (SSE)", reply.note);
-            if primes {
-                events.push(format!("id: {stream}-0\nretry: {SSE_RETRY_MS}\ndata: \n\n"));
-            }
-            // Only in a legacy session: resuming is GET in that session, and
-            // the 2026-07-28 generation has no sessions.
-            if primes && endpoint.close_streams && session.is_some() {
-                endpoint
-                    .held
-                    .borrow_mut()
-                    .insert(stream, (session.clone(), message));
-                note.push_str(", closed after its priming event: the answer waits for GET");
+            let priming = format!("id: {stream}-0\nretry: {SSE_RETRY_MS}\ndata: \n\n");
+            let message = message_event(&stream, &message);
+            // The priming event promises resumption: only a stream whose
+            // events are kept gets one.
+            let primes = primes && Replay::fits(priming.len() + message.len());
+            let events = if primes {
+                endpoint.replay.borrow_mut().keep(
+                    stream,
+                    session.clone(),
+                    vec![priming.clone(), message.clone()],
+                );
+                // Only in a legacy session: the 2026-07-28 generation has
+                // no sessions to resume in.
+                if endpoint.close_streams && session.is_some() {
+                    note.push_str(", closed after its priming event: the answer waits for GET");
+                    vec![priming]
+                } else {
+                    vec![priming, message]
+                }
             } else {
-                events.push(message_event(&stream, &message));
-            }
+                vec![message]
+            };
             Answer {
                 status,
                 content_type: "text/event-stream",
@@ -280,31 +289,40 @@ pub async fn answer(
     answer
 }
 
-/// GET with `Last-Event-ID`: the message held for the stream the id names,
-/// as an SSE stream of that one event; 404 when there is none (never held,
-/// already fetched, or another session's).
+/// GET with `Last-Event-ID`: the events of the stream the id names that
+/// came after it, as an SSE stream that then ends (as the stream did); 404
+/// when the stream is not kept (never ours, or forgotten) or is another
+/// session's.
 fn resume(endpoint: &McpEndpoint, last_event_id: &str, session: Option<String>) -> Answer {
-    let stream = last_event_id
-        .strip_suffix("-0")
-        .unwrap_or(last_event_id)
-        .to_string();
-    let mut held = endpoint.held.borrow_mut();
-    let fits = held
-        .get(&stream)
-        .is_some_and(|(opened_in, _)| opened_in.is_none() || *opened_in == session);
-    let Some((_, message)) = fits.then(|| held.remove(&stream)).flatten() else {
-        return Answer::json(
-            StatusCode::NOT_FOUND,
-            &jsonrpc::error(
-                &Value::Null,
-                -32000,
-                &format!("no stream to resume after event {last_event_id:?}: its answer was sent already, or it is not this session's"),
-                None,
-            ),
-            "GET: nothing to resume",
-        );
+    let kept_for = sse_replay::KEEP_FOR.as_secs() / 60;
+    let events = match endpoint
+        .replay
+        .borrow_mut()
+        .after(last_event_id, session.as_deref())
+    {
+        Ok(events) => events,
+        Err(refusal) => {
+            let why = match refusal {
+                Refusal::Unknown => format!("it is not an event of a stream this server keeps (streams are kept {kept_for} minutes, fewer when many are open)"),
+                Refusal::OtherSession => "its stream belongs to another session".to_string(),
+            };
+            return Answer::json(
+                StatusCode::NOT_FOUND,
+                &jsonrpc::error(
+                    &Value::Null,
+                    -32000,
+                    &format!("no stream to resume after event {last_event_id:?}: {why}"),
+                    None,
+                ),
+                "GET: nothing to resume",
+            );
+        }
     };
-    let events = vec![message_event(&stream, &message)];
+    let note = format!(
+        "GET with Last-Event-ID: {} event{} replayed",
+        events.len(),
+        if events.len() == 1 { "" } else { "s" }
+    );
     Answer {
         status: StatusCode::OK,
         content_type: "text/event-stream",
@@ -314,7 +332,7 @@ fn resume(endpoint: &McpEndpoint, last_event_id: &str, session: Option<String>) 
             ("cache-control", "no-cache".into()),
             ("x-accel-buffering", "no".into()),
         ],
-        note: "GET with Last-Event-ID: the held answer sent".into(),
+        note,
     }
 }
 
@@ -324,7 +342,7 @@ fn message_event(stream: &str, message: &Value) -> String {
 
 /// Whether a `Host` header names this machine's loopback interface:
 /// `localhost`, `127.0.0.1` or `[::1]`, with or without a port.
-fn loopback_host(host: &str) -> bool {
+pub(crate) fn loopback_host(host: &str) -> bool {
     // `[::1]:80` keeps its colons inside the brackets; `name:80` has one.
     let (name, port) = match host.strip_prefix('[') {
         Some(rest) => match rest.split_once(']') {
