@@ -425,6 +425,44 @@ Exit codes: 0 for a result, 1 for an error result (isError: the tool ran and
 failed, or refused the arguments), 2 when the server cannot be reached or
 refuses the call (the message says which and why).")]
     Call(McpCallArgs),
+    /// Serve a stdio MCP server over Streamable HTTP on 127.0.0.1, for the playground page
+    #[command(after_long_help = "\
+Starts CMD with ARGS as an MCP server over stdio and serves it at
+http://127.0.0.1:PORT/mcp (Streamable HTTP, the session generation:
+2025-03-26 … 2025-11-25), on this machine's loopback interface only. A page
+cannot start processes; this lets the playground use the stdio servers
+most people have.
+
+On start it prints one line on stdout:
+  listening on http://127.0.0.1:PORT/mcp — token: TOKEN
+Every request must carry \"Authorization: Bearer TOKEN\" (else 401): the
+bridge runs a program for whoever reaches it. In the playground, add the URL
+to the scenario's \"mcp_servers\" and paste the token into the server's
+Token field under \"MCP servers\". Pages from http://127.0.0.1:8080 and
+http://localhost:8080 are allowed (CORS); other pages are refused (403)
+unless named with --allow-origin.
+
+Example:
+  agent-loop mcp bridge --port 3001 -- uvx mcp-server-time
+  agent-loop mcp tools http://127.0.0.1:3001/mcp --header \"Authorization: Bearer TOKEN\"
+
+Exit codes: 1 when the server exits (the message names it and quotes its
+stderr), 2 when it cannot be started or the port is taken, 130 on Ctrl-C
+(which stops the server too).")]
+    Bridge(McpBridgeArgs),
+}
+
+#[derive(Args)]
+pub struct McpBridgeArgs {
+    /// The port to listen on, on 127.0.0.1 (0 picks a free one)
+    #[arg(long, default_value_t = 0, value_parser = port_number)]
+    pub port: u16,
+    /// Another page origin allowed to use the bridge, e.g. http://127.0.0.1:5173; repeatable
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    pub allow_origins: Vec<String>,
+    /// The server's command and its arguments, after --
+    #[arg(value_name = "CMD", required = true, last = true, num_args = 1..)]
+    pub command: Vec<String>,
 }
 
 #[derive(Args)]

@@ -5,6 +5,7 @@
 //! ends with any other status, 2 for a bad file or bad usage (message on stderr).
 
 mod args;
+mod bridge;
 mod http;
 mod lesson;
 mod list;

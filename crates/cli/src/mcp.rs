@@ -25,6 +25,7 @@ pub fn command(args: &McpArgs) -> ExitCode {
     match &args.command {
         McpCommand::Tools(args) => tools_command(args),
         McpCommand::Call(args) => call_command(args),
+        McpCommand::Bridge(args) => crate::bridge::command(args),
     }
 }
 

@@ -53,8 +53,10 @@
 //!   one log line a second.
 
 mod accept;
-mod body;
+pub(crate) mod body;
 mod mcp;
+// `agent-loop mcp bridge` guards its endpoint with these too.
+pub(crate) use mcp::{loopback_host, random_id};
 mod prepare;
 mod sse_replay;
 
