@@ -290,7 +290,9 @@ pub struct CheckArgs {
 Routes: POST /v1/messages (Anthropic), /v1/chat/completions and /v1/responses
 (OpenAI), streamed when the body has \"stream\": true. Each request plays the
 script's next response; a request with no assistant message, or POST /reset,
-starts the script over.
+starts the script over. GET /v1/models lists the scenario's model (OpenAI's
+shape). A scripted call to a tool the request did not declare is sent, with a
+warning on the request's log line.
 
 With --mcp: POST /mcp speaks MCP's Streamable HTTP (2026-07-28, and 2025-03-26
 … 2025-11-25 with sessions), answering tools/call as SSE when the client

@@ -5,7 +5,8 @@
 //! Routes: `POST /v1/messages` (Anthropic Messages), `POST
 //! /v1/chat/completions` (OpenAI Chat Completions), `POST /v1/responses`
 //! (OpenAI Responses), `POST /reset` (start the script over), `GET /` (what is
-//! being served), and `OPTIONS` anything (CORS preflight). `"stream": true` in
+//! being served), `GET /v1/models` (`serve/models.rs`), and `OPTIONS`
+//! anything (CORS preflight). `"stream": true` in
 //! a body selects SSE; otherwise the answer is one JSON body.
 //!
 //! How a request is answered:
@@ -18,7 +19,9 @@
 //!    (as `ScriptedModel` does in a run: `loop_from`, `delay_ms` slept before
 //!    answering, `error` as that HTTP status with the provider's error body and
 //!    `retry-after`, `usage` or an estimate, generated tool-call ids), and the
-//!    rules model answers from the request's history and tools.
+//!    rules model answers from the request's history and tools. A tool call
+//!    to a tool the request did not declare is sent all the same (the script
+//!    is the truth), with a warning on the request's log line.
 //!
 //! Conversations: the server cannot see which run a request belongs to, so a
 //! request whose history has no assistant message starts a new conversation
@@ -55,6 +58,7 @@
 mod accept;
 pub(crate) mod body;
 mod mcp;
+mod models;
 // `agent-loop mcp bridge` guards its endpoint with these too.
 pub(crate) use mcp::{loopback_host, random_id};
 mod prepare;
@@ -176,7 +180,7 @@ async fn listen(server: Rc<Server>, port: u16) -> Result<(), String> {
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
     eprintln!(
-        "serving {:?} ({}): POST {}; POST /reset",
+        "serving {:?} ({}): POST {}; POST /reset; GET /v1/models",
         server.scenario_name,
         server.model.describe(),
         model_paths().join(", ")
@@ -269,6 +273,14 @@ impl Model {
             Model::Rules => "the rules model".to_string(),
         }
     }
+
+    /// Who gives the answers, as a log line names it.
+    fn speaker(&self) -> &'static str {
+        match self {
+            Model::Scripted { .. } => "the script",
+            Model::Rules => "the rules model",
+        }
+    }
 }
 
 struct Server {
@@ -281,6 +293,8 @@ struct Server {
     pace_ms: u64,
     /// `--mcp`: the tools `/mcp` serves.
     mcp: Option<mcp::McpEndpoint>,
+    /// When the server started (Unix seconds): `created` in `/v1/models`.
+    started: u64,
 }
 
 /// One answer, before CORS headers are added.
@@ -334,6 +348,7 @@ impl Server {
             next_id: Cell::new(1),
             pace_ms,
             mcp: None,
+            started: unix_seconds(),
         }
     }
 
@@ -382,6 +397,12 @@ impl Server {
                 self.reset();
                 Answer::json(StatusCode::OK, &json!({"reset": true}), "script reset")
             }
+            (&Method::GET, "/v1/models", _) => {
+                models::list(&models::model_id(&self.scenario_name), self.started)
+            }
+            (&Method::GET, _, _) if path.starts_with("/v1/models/") => {
+                models::one(&path["/v1/models/".len()..], self.started)
+            }
             (&Method::GET, "/" | "/health", _) => Answer::json(
                 StatusCode::OK,
                 &json!({
@@ -390,7 +411,7 @@ impl Server {
                     "routes": model_paths()
                         .iter()
                         .map(|path| format!("POST {path}"))
-                        .chain(["POST /reset".to_string()])
+                        .chain(["POST /reset".to_string(), "GET /v1/models".to_string()])
                         .collect::<Vec<_>>(),
                 }),
                 "info",
@@ -404,7 +425,7 @@ impl Server {
             _ => Answer::json(
                 StatusCode::NOT_FOUND,
                 &json!({"error": {"type": "not_found_error", "message": format!(
-                    "no route {method} {path}; this server answers POST {} and /reset",
+                    "no route {method} {path}; this server answers POST {} and /reset, and GET /v1/models",
                     model_paths().join(", "))}}),
                 "no such route",
             ),
@@ -444,9 +465,14 @@ impl Server {
             max_output_tokens: prepared.max_output_tokens,
             estimated_input_tokens: estimate_tokens(prepared.input_chars),
         };
-        let (result, note) = self
+        let (result, mut note) = self
             .answer(model_request, prepared.assistant_turns == 0)
             .await;
+        if let Ok(response) = &result {
+            for warning in undeclared_tools(response, &history.tools, self.model.speaker()) {
+                note.push_str(&format!("; {warning}"));
+            }
+        }
         let answer = match result {
             Ok(response) => self.encode(
                 provider,
@@ -520,9 +546,7 @@ impl Server {
     ) -> Answer {
         let id_seed = self.next_id.get();
         self.next_id.set(id_seed + 1);
-        let created = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
+        let created = unix_seconds();
         let meta = Meta {
             model,
             id_seed,
@@ -564,6 +588,41 @@ impl Conversation {
             answered: false,
         }
     }
+}
+
+fn unix_seconds() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// A warning for each tool the response calls that the request did not
+/// declare: a real provider would never answer so, and a client may not
+/// know what to do with the call.
+fn undeclared_tools(
+    response: &ModelResponse,
+    declared: &[harness::model::ToolSpec],
+    speaker: &str,
+) -> Vec<String> {
+    let names: Vec<&str> = declared.iter().map(|t| t.name.as_str()).collect();
+    let mut warned: Vec<&str> = Vec::new();
+    for call in harness::message::tool_calls_of(&response.content) {
+        let name = call.name.as_str();
+        if !names.contains(&name) && !warned.contains(&name) {
+            warned.push(name);
+        }
+    }
+    let declared = if names.is_empty() {
+        "it declared none".to_string()
+    } else {
+        format!("it declared: {}", names.join(", "))
+    };
+    warned
+        .into_iter()
+        .map(|name| {
+            format!("warning: {speaker} answers with tool {name:?}, which the request did not declare ({declared})")
+        })
+        .collect()
 }
 
 /// The three formats' paths (`/v1/messages`, …), the routes a model answers on.

@@ -647,3 +647,86 @@ fn the_rules_model_behind_serve_honours_the_requests_tool_choice() {
         );
     }
 }
+
+#[test]
+fn get_v1_models_lists_the_scenarios_model_in_openais_shape() {
+    let server = serve("models", &two_turns());
+    let reply = request(
+        server.port,
+        "GET",
+        "/v1/models",
+        &[("origin", "http://localhost:4000")],
+        "",
+    );
+    assert_eq!(
+        reply.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&reply.body)
+    );
+    assert_eq!(
+        reply.header("access-control-allow-origin"),
+        Some("http://localhost:4000")
+    );
+    let list = reply.json();
+    assert_eq!(list["object"], "list");
+    let models = list["data"].as_array().expect("a data array");
+    assert_eq!(models.len(), 1, "{list}");
+    assert_eq!(models[0]["id"], "two-turns");
+    assert_eq!(models[0]["object"], "model");
+    assert_eq!(models[0]["owned_by"], "agent-loop");
+    assert!(
+        models[0]["created"].as_u64().unwrap() > 1_600_000_000,
+        "{list}"
+    );
+    // By name too, whatever the name: serve answers any model a request names.
+    for id in ["two-turns", "gpt-4.1"] {
+        let reply = request(server.port, "GET", &format!("/v1/models/{id}"), &[], "");
+        assert_eq!(reply.status, 200);
+        assert_eq!(reply.json()["id"], id);
+        assert_eq!(reply.json()["object"], "model");
+    }
+}
+
+#[test]
+fn a_scripted_call_to_an_undeclared_tool_is_sent_with_a_warning_in_the_log() {
+    let scenario = json!({
+        "name": "Wrong tool",
+        "task": "What time is it?",
+        "model": {"type": "scripted", "responses": [
+            {"tool_calls": [{"name": "get_weather", "args": {"city": "Paris"}}]}
+        ]}
+    });
+    let server = serve("undeclared-tool", &scenario);
+    let history = vec![Message::user_text("What time is it?")];
+    let reply = post(
+        server.port,
+        "/v1/chat/completions",
+        &body(Provider::OpenaiChat, &history, false),
+    );
+    // The script is the truth: the call is sent as scripted.
+    assert_eq!(reply.status, 200);
+    let response = Provider::OpenaiChat.parse_response(&reply.json()).unwrap();
+    assert_eq!(calls(&response)[0].name, "get_weather");
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while !server
+        .log
+        .lock()
+        .unwrap()
+        .contains("POST /v1/chat/completions 200")
+    {
+        assert!(Instant::now() < deadline, "{}", server.log.lock().unwrap());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let log = server.log.lock().unwrap().clone();
+    let line = log
+        .lines()
+        .find(|l| l.starts_with("POST /v1/chat/completions 200"))
+        .unwrap();
+    assert!(
+        line.ends_with(
+            "warning: the script answers with tool \"get_weather\", which the request did not declare (it declared: get_time)"
+        ),
+        "{log}"
+    );
+}
