@@ -407,25 +407,42 @@ pub struct McpArgs {
 pub enum McpCommand {
     /// Print an MCP server's tools as scenario tool JSON, ready to paste into "tools"
     #[command(after_long_help = "\
-Speaks Streamable HTTP, either generation: 2026-07-28 (stateless) or
-2025-03-26 … 2025-11-25 (initialize and a session), as the spec's fallback
-rule finds. The JSON goes to stdout; on stderr: who answered, in which
-protocol version, and each schema check the harness leaves to the server.
-A tool needs approval unless the server marks it read-only or not destructive.
+Reaches the server at URL (Streamable HTTP), or starts CMD with ARGS and
+speaks to it over stdio (one JSON-RPC message per line; the process is
+stopped when the command ends). Either generation: 2026-07-28 (stateless)
+or 2025-03-26 … 2025-11-25 (initialize and a session), as the spec's
+fallback rule finds. The JSON goes to stdout; on stderr: who answered, in
+which protocol version, and each schema check the harness leaves to the
+server. A tool needs approval unless the server marks it read-only or not
+destructive.
 
-Exit codes: 0 when the tools were listed, 2 when the server cannot be reached
-or refuses (the message says which and why).")]
+Examples:
+  agent-loop mcp tools http://127.0.0.1:3001/mcp
+  agent-loop mcp tools -- uvx mcp-server-time
+  agent-loop mcp tools -- npx -y @modelcontextprotocol/server-filesystem /tmp
+
+Exit codes: 0 when the tools were listed, 2 when the server cannot be reached,
+started or refuses (the message says which and why; a started server's
+stderr is quoted).")]
     Tools(McpToolsArgs),
     /// Call one tool of an MCP server and print its result
     #[command(after_long_help = "\
-Connects as `mcp tools` does (either generation), calls TOOL with ARGUMENTS
-(a JSON object; {} when left out) and prints the result as the model would
-read it. A result streamed over SSE that the server closes early is resumed
-(GET with Last-Event-ID, after the server's retry), as in a run.
+Connects as `mcp tools` does (either generation; at URL, or CMD with ARGS
+started and spoken to over stdio), calls TOOL with ARGUMENTS (a JSON
+object; {} when left out) and prints the result as the model would read it.
+With a command, the URL is left out: TOOL [ARGUMENTS] -- CMD [ARGS…]. A
+result streamed over SSE that the server closes early is resumed (GET with
+Last-Event-ID, after the server's retry), as in a run.
+
+Examples:
+  agent-loop mcp call http://127.0.0.1:3001/mcp add '{\"a\": 2, \"b\": 3}'
+  agent-loop mcp call get_current_time '{\"timezone\": \"UTC\"}' -- uvx mcp-server-time
+  agent-loop mcp call list_directory '{\"path\": \"/tmp\"}' -- npx -y @modelcontextprotocol/server-filesystem /tmp
 
 Exit codes: 0 for a result, 1 for an error result (isError: the tool ran and
-failed, or refused the arguments), 2 when the server cannot be reached or
-refuses the call (the message says which and why).")]
+failed, or refused the arguments), 2 when the server cannot be reached,
+started or refuses the call (the message says which and why; a started
+server's stderr is quoted).")]
     Call(McpCallArgs),
     /// Serve a stdio MCP server over Streamable HTTP on 127.0.0.1, for the playground page
     #[command(after_long_help = "\
@@ -469,28 +486,42 @@ pub struct McpBridgeArgs {
 
 #[derive(Args)]
 pub struct McpCallArgs {
-    /// The server's MCP endpoint, http or https, e.g. http://127.0.0.1:3001/mcp
-    #[arg(value_name = "URL")]
-    pub url: String,
-    /// The tool's name, as `mcp tools` lists it
-    #[arg(value_name = "TOOL")]
-    pub tool: String,
-    /// The arguments, a JSON object, e.g. '{"a": 2, "b": 3}'
-    #[arg(value_name = "ARGUMENTS", default_value = "{}")]
-    pub arguments: String,
+    /// The server's MCP endpoint, http or https, e.g. http://127.0.0.1:3001/mcp; with a command after --, the tool's name
+    #[arg(value_name = "URL|TOOL")]
+    pub first: String,
+    /// The tool's name, as `mcp tools` lists it; with a command after --, the arguments
+    #[arg(value_name = "TOOL|ARGUMENTS")]
+    pub second: Option<String>,
+    /// The arguments, a JSON object, e.g. '{"a": 2, "b": 3}'; {} when left out
+    #[arg(value_name = "ARGUMENTS")]
+    pub third: Option<String>,
     /// A header sent with every request, e.g. "Authorization: Bearer …"; repeatable
     #[arg(long = "header", value_name = "NAME: VALUE")]
     pub headers: Vec<String>,
+    #[command(flatten)]
+    pub oauth: crate::oauth::OAuthArgs,
+    /// A stdio server to start instead of a URL: its command and arguments, after --
+    #[arg(value_name = "CMD", last = true)]
+    pub command: Vec<String>,
 }
 
 #[derive(Args)]
 pub struct McpToolsArgs {
     /// The server's MCP endpoint, http or https, e.g. http://127.0.0.1:3001/mcp
-    #[arg(value_name = "URL")]
-    pub url: String,
+    #[arg(
+        value_name = "URL",
+        required_unless_present = "command",
+        conflicts_with = "command"
+    )]
+    pub url: Option<String>,
     /// A header sent with every request, e.g. "Authorization: Bearer …"; repeatable
     #[arg(long = "header", value_name = "NAME: VALUE")]
     pub headers: Vec<String>,
+    #[command(flatten)]
+    pub oauth: crate::oauth::OAuthArgs,
+    /// A stdio server to start instead of a URL: its command and arguments, after --
+    #[arg(value_name = "CMD", last = true)]
+    pub command: Vec<String>,
 }
 
 // clap's own parsers would say "invalid digit found in string"; these say

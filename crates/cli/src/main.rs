@@ -10,13 +10,13 @@ mod http;
 mod lesson;
 mod list;
 mod mcp;
+mod mcp_stdio;
 mod otel;
 mod record;
 mod replay;
 mod run;
 mod serve;
 mod source;
-#[allow(dead_code)] // until the stdio transport uses it
 mod stdio_server;
 mod stop;
 mod trace;

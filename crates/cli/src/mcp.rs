@@ -1,13 +1,17 @@
-//! MCP from the command line: `agent-loop mcp tools URL`, `agent-loop mcp
-//! call URL TOOL ARGUMENTS`, and loading a
-//! scenario's `mcp_servers` before `run` (over http or https, on the same
-//! client as providers: `crate::http`).
+//! MCP from the command line: `agent-loop mcp tools URL|-- CMD`,
+//! `agent-loop mcp call URL TOOL ARGUMENTS` (or `TOOL ARGUMENTS -- CMD`),
+//! and loading a scenario's `mcp_servers` before `run`: over http or https
+//! on the same client as providers (`crate::http`), or over a started
+//! process's stdio (`crate::mcp_stdio`).
 
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::rc::Rc;
 
 use harness::mcp::config::{McpServer, Secret};
-use harness::mcp::resolve::resolve;
+use harness::mcp::resolve::resolve_each;
 use harness::mcp::session::{Session, ELICITATION};
 use harness::mcp::standalone;
 use harness::mcp::tools;
@@ -19,7 +23,9 @@ use tokio::task::LocalSet;
 
 use crate::args::{McpArgs, McpCallArgs, McpCommand, McpToolsArgs};
 use crate::http::NativeHttp;
+use crate::mcp_stdio::StdioTransport;
 use crate::report_problems;
+use crate::stdio_server::StdioServer;
 
 pub fn command(args: &McpArgs) -> ExitCode {
     match &args.command {
@@ -32,11 +38,35 @@ pub fn command(args: &McpArgs) -> ExitCode {
 /// `mcp call`: one `tools/call` through the same session code a run uses
 /// (generation, SSE, resumption), so what works here works in a run.
 fn call_command(args: &McpCallArgs) -> ExitCode {
+    // With a command after --, there is no URL: the words shift left.
+    let (url, tool, arguments) = if args.command.is_empty() {
+        let Some(tool) = &args.second else {
+            return crate::usage::usage_error(
+                "give the tool to call after the URL, e.g. `agent-loop mcp call http://127.0.0.1:3001/mcp add '{\"a\": 2}'`",
+                Some("mcp call"),
+            );
+        };
+        (Some(args.first.as_str()), tool, args.third.as_deref())
+    } else {
+        if args.third.is_some() {
+            return crate::usage::usage_error(
+                "with a command after --, give TOOL [ARGUMENTS] and no URL, e.g. `agent-loop mcp call get_current_time '{\"timezone\": \"UTC\"}' -- uvx mcp-server-time`",
+                Some("mcp call"),
+            );
+        }
+        (None, &args.first, args.second.as_deref())
+    };
     let headers = match parse_headers(&args.headers) {
         Ok(headers) => headers,
         Err(message) => return crate::usage::usage_error(&message, Some("mcp call")),
     };
-    let arguments: Value = match serde_json::from_str(&args.arguments) {
+    if url.is_none() && !headers.is_empty() {
+        return crate::usage::usage_error(
+            "--header goes with a URL; a server started from a command gets no headers",
+            Some("mcp call"),
+        );
+    }
+    let arguments: Value = match serde_json::from_str(arguments.unwrap_or("{}")) {
         Ok(value @ Value::Object(_)) => value,
         Ok(other) => {
             return crate::usage::usage_error(
@@ -56,20 +86,28 @@ fn call_command(args: &McpCallArgs) -> ExitCode {
         Err(code) => return code,
     };
     let local = LocalSet::new();
-    let transport: Rc<dyn McpTransport> = Rc::new(NativeHttp::new());
     let outcome = local.block_on(&runtime, async {
-        let session = Session::connect(&args.url, headers, transport).await?;
+        let reached = Reached::open(url, &args.command, &args.oauth)?;
+        let session = Session::connect(&reached.shown, headers, reached.transport.clone())
+            .await
+            .map_err(|why| {
+                format!(
+                    "cannot reach the MCP server at {}: {}",
+                    reached.shown,
+                    reached.explain(why)
+                )
+            })?;
         eprintln!(
             "{}{} speaks {}: calling {}",
-            args.url,
+            reached.shown,
             session
                 .server_info()
                 .map(|i| format!(" ({i})"))
                 .unwrap_or_default(),
             session.protocol_version(),
-            args.tool
+            tool
         );
-        let params = json!({"name": args.tool, "arguments": arguments});
+        let params = json!({"name": tool, "arguments": arguments});
         // The server may ask for elicitation on the session's standalone
         // stream rather than the call's: listen there too, or it would wait
         // on an answer that never comes.
@@ -78,20 +116,17 @@ fn call_command(args: &McpCallArgs) -> ExitCode {
         for method in session.take_declined() {
             eprintln!("{}", declined_line(&method));
         }
-        Ok::<_, McpError>(result)
+        Ok::<_, String>(result.map_err(|failure| reached.explain(failure)))
     });
     match outcome {
         Err(why) => {
-            eprintln!(
-                "agent-loop: cannot reach the MCP server at {}: {why}",
-                args.url
-            );
+            eprintln!("agent-loop: {why}");
             ExitCode::from(2)
         }
         // The server refused the call itself (a JSON-RPC error, an HTTP
         // error, a stream that ended without the answer): no tool result.
         Ok(Err(failure)) => {
-            eprintln!("agent-loop: tools/call {} failed: {failure}", args.tool);
+            eprintln!("agent-loop: tools/call {tool} failed: {failure}");
             ExitCode::from(2)
         }
         Ok(Ok(result)) => match harness::mcp::content::tool_result(&result) {
@@ -102,7 +137,7 @@ fn call_command(args: &McpCallArgs) -> ExitCode {
                 ExitCode::SUCCESS
             }
             Err(text) => {
-                eprintln!("{} answered with an error result:", args.tool);
+                eprintln!("{tool} answered with an error result:");
                 println!("{text}");
                 ExitCode::from(1)
             }
@@ -133,27 +168,48 @@ fn tools_command(args: &McpToolsArgs) -> ExitCode {
         Ok(headers) => headers,
         Err(message) => return crate::usage::usage_error(&message, Some("mcp tools")),
     };
+    if args.url.is_none() && !headers.is_empty() {
+        return crate::usage::usage_error(
+            "--header goes with a URL; a server started from a command gets no headers",
+            Some("mcp tools"),
+        );
+    }
     let runtime = match crate::tokio_runtime() {
         Ok(runtime) => runtime,
         Err(code) => return code,
     };
     let local = LocalSet::new();
-    let transport: Rc<dyn McpTransport> = Rc::new(NativeHttp::new());
     let listed = local.block_on(&runtime, async {
-        let session = Session::connect(&args.url, headers.clone(), transport).await?;
-        let listed = tools::list(&session).await?;
-        Ok::<_, McpError>((session, listed))
+        let reached = Reached::open(args.url.as_deref(), &args.command, &args.oauth)?;
+        let listed = async {
+            let session =
+                Session::connect(&reached.shown, headers.clone(), reached.transport.clone())
+                    .await?;
+            let listed = tools::list(&session).await?;
+            Ok::<_, McpError>((session, listed))
+        };
+        listed.await.map_err(|why| {
+            format!(
+                "cannot list the tools of {}: {}",
+                reached.shown,
+                reached.explain(why)
+            )
+        })
     });
     let (session, listed) = match listed {
         Ok(found) => found,
         Err(why) => {
-            eprintln!("agent-loop: cannot list the tools of {}: {why}", args.url);
+            eprintln!("agent-loop: {why}");
             return ExitCode::from(2);
         }
     };
+    let shown = match &args.url {
+        Some(url) => url.clone(),
+        None => format!("`{}`", harness::mcp::config::command_line(&args.command)),
+    };
     eprintln!(
         "{}{} speaks {}: {} tool{}",
-        args.url,
+        shown,
         session
             .server_info()
             .map(|i| format!(" ({i})"))
@@ -165,7 +221,10 @@ fn tools_command(args: &McpToolsArgs) -> ExitCode {
     // Approval is read from the hints alone here: no scenario overrides it.
     let server = McpServer {
         name: "server".to_string(),
-        url: args.url.clone(),
+        url: args.url.clone().unwrap_or_default(),
+        command: args.command.clone(),
+        env: Default::default(),
+        cwd: None,
         allowed_tools: None,
         headers: Default::default(),
         approval: None,
@@ -186,12 +245,66 @@ fn tools_command(args: &McpToolsArgs) -> ExitCode {
         }
         out.push(entry);
     }
+    let where_it_is = match &args.url {
+        Some(url) => format!("\"url\": {}", json!(url)),
+        None => format!("\"command\": {}", json!(args.command)),
+    };
     eprintln!(
-        "note: pasted into \"tools\", each needs a handler (\"result\", \"builtin\" or \"js\") to run without the server; to call the server itself, add \"mcp_servers\": [{{\"name\": \"NAME\", \"url\": \"{}\"}}]",
-        args.url
+        "note: pasted into \"tools\", each needs a handler (\"result\", \"builtin\" or \"js\") to run without the server; to call the server itself, add \"mcp_servers\": [{{\"name\": \"NAME\", {where_it_is}}}]"
     );
     println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     ExitCode::SUCCESS
+}
+
+/// The server `mcp tools` or `mcp call` speaks to: at a URL, or a command
+/// started here (in the current folder) and spoken to over stdio.
+struct Reached {
+    /// The URL, or the command as typed, for messages.
+    shown: String,
+    transport: Rc<dyn McpTransport>,
+    stdio: Option<Rc<StdioTransport>>,
+}
+
+impl Reached {
+    /// Starts the command, if it is one. Runs inside the runtime: the
+    /// process's pipes need its reactor.
+    fn open(
+        url: Option<&str>,
+        command: &[String],
+        oauth: &crate::oauth::OAuthArgs,
+    ) -> Result<Reached, String> {
+        match url {
+            // A server protected with OAuth is signed in to as it asks.
+            Some(url) => Ok(Reached {
+                shown: url.to_string(),
+                transport: Rc::new(crate::oauth::OAuthHttp::new(
+                    Rc::new(NativeHttp::new()),
+                    url,
+                    oauth,
+                )),
+                stdio: None,
+            }),
+            None => {
+                let server = StdioServer::spawn(command, &BTreeMap::new(), None)?;
+                let stdio = Rc::new(StdioTransport::new(server));
+                Ok(Reached {
+                    shown: format!("`{}`", stdio.command_line()),
+                    transport: stdio.clone(),
+                    stdio: Some(stdio),
+                })
+            }
+        }
+    }
+
+    /// Why a request failed: for a started server that ended or wrote
+    /// something that is not JSON-RPC, that, in its own words (the session
+    /// would wrap it once per generation it tried); else `why`.
+    fn explain(&self, why: impl std::fmt::Display) -> String {
+        self.stdio
+            .as_ref()
+            .and_then(|stdio| stdio.ended())
+            .unwrap_or_else(|| why.to_string())
+    }
 }
 
 /// `Name: value` pairs from `--header`.
@@ -227,8 +340,40 @@ pub fn load_tools(
     if scenario.mcp_servers.is_empty() || scenario.mcp.is_some() {
         return Ok(scenario);
     }
-    let transport: Rc<dyn McpTransport> = Rc::new(NativeHttp::new());
-    match local.block_on(runtime, resolve(scenario, transport)) {
+    let http: Rc<dyn McpTransport> = Rc::new(NativeHttp::new());
+    let folder = scenario_folder(source);
+    let names: Vec<String> = scenario
+        .mcp_servers
+        .iter()
+        .map(|s| s.name.clone())
+        .collect();
+    // The started servers, by name, to say why one ended.
+    let started: RefCell<Vec<(String, Rc<StdioTransport>)>> = RefCell::new(Vec::new());
+    let transport_for = |server: &McpServer| -> Result<Rc<dyn McpTransport>, String> {
+        if server.command.is_empty() {
+            return Ok(http.clone());
+        }
+        let env = server
+            .env
+            .iter()
+            .map(|(name, value)| (name.clone(), value.expose().to_string()))
+            .collect();
+        let cwd = match &server.cwd {
+            Some(cwd) => folder.join(cwd),
+            None => folder.clone(),
+        };
+        let stdio = Rc::new(StdioTransport::new(StdioServer::spawn(
+            &from_folder(&server.command, &cwd),
+            &env,
+            Some(&cwd),
+        )?));
+        started
+            .borrow_mut()
+            .push((server.name.clone(), stdio.clone()));
+        Ok(stdio)
+    };
+    let resolved = local.block_on(runtime, resolve_each(scenario, transport_for));
+    match resolved.map_err(|problems| with_ends(problems, &names, &started.borrow())) {
         Ok((scenario, reports)) => {
             for report in &reports {
                 eprintln!("{report}");
@@ -247,6 +392,52 @@ pub fn load_tools(
             Err(ExitCode::from(2))
         }
     }
+}
+
+/// The folder a scenario's server commands run in by default: the
+/// scenario file's, or the current one for a built-in or standard input.
+fn scenario_folder(source: &str) -> PathBuf {
+    let path = Path::new(source);
+    match path.parent() {
+        Some(parent) if path.is_file() && !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// `command` with a relative path to its program (`bin/server`, not a
+/// bare name looked up on PATH) made to start from `cwd`, where the
+/// scenario says it is: the operating system would otherwise read it
+/// against agent-loop's own folder or the child's, depending on the platform.
+fn from_folder(command: &[String], cwd: &Path) -> Vec<String> {
+    let mut command = command.to_vec();
+    if let Some(program) = command.first_mut() {
+        let path = Path::new(program.as_str());
+        if path.is_relative() && path.components().count() > 1 {
+            *program = cwd.join(path).display().to_string();
+        }
+    }
+    command
+}
+
+/// `problems` with a started server's own end (it exited, or wrote
+/// something that is not JSON-RPC) as the problem at its path, in place of
+/// what the session made of it.
+fn with_ends(
+    mut problems: Vec<harness::scenario::Problem>,
+    names: &[String],
+    started: &[(String, Rc<StdioTransport>)],
+) -> Vec<harness::scenario::Problem> {
+    for (name, stdio) in started {
+        let Some(ended) = stdio.ended() else { continue };
+        let Some(index) = names.iter().position(|n| n == name) else {
+            continue;
+        };
+        let at = format!("mcp_servers[{index}]");
+        for problem in problems.iter_mut().filter(|p| p.path == at) {
+            problem.message = ended.clone();
+        }
+    }
+    problems
 }
 
 /// Gives cancellation notices still on their way (spawned as a call was

@@ -5,15 +5,18 @@
 //! process is killed when the server is dropped.
 
 use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Write;
+use std::os::fd::{FromRawFd, OwnedFd};
 use std::path::Path;
 use std::process::{ExitStatus, Stdio};
-use std::sync::{Arc, Mutex as StdMutex};
+use std::sync::{mpsc, Arc, Mutex as StdMutex};
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
-use tokio::sync::Mutex;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, BufReader};
+use tokio::process::{Child, ChildStdout, Command};
+use tokio::sync::{oneshot, Mutex};
 use tokio::task::JoinHandle;
 
 /// How much of the server's stderr is kept for messages.
@@ -34,7 +37,7 @@ pub struct StdioServer {
     // Declared before `child`, so it is dropped (closed) first: a server
     // that waits on its stdin ends on its own even where the kill below
     // reaches only the launcher (`npx`, `uvx`) and not the server it runs.
-    stdin: Mutex<ChildStdin>,
+    stdin: mpsc::Sender<Line>,
     stdout: Mutex<BufReader<ChildStdout>>,
     child: Mutex<Child>,
     stderr: Arc<StdMutex<Vec<u8>>>,
@@ -49,7 +52,7 @@ impl StdioServer {
         env: &BTreeMap<String, String>,
         cwd: Option<&Path>,
     ) -> Result<StdioServer, String> {
-        let command_line = command_line(command);
+        let command_line = harness::mcp::config::command_line(command);
         let Some((program, args)) = command.split_first() else {
             return Err("the server's command is empty: give the program to run and its arguments, e.g. [\"uvx\", \"mcp-server-time\"]".to_string());
         };
@@ -61,11 +64,13 @@ impl StdioServer {
                 ));
             }
         }
+        let (child_stdin, stdin) = stdin_pipe()
+            .map_err(|e| format!("could not start `{command_line}`: no pipe for its input: {e}"))?;
         let mut process = Command::new(program);
         process
             .args(args)
             .envs(env)
-            .stdin(Stdio::piped())
+            .stdin(Stdio::from(child_stdin))
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
@@ -75,18 +80,18 @@ impl StdioServer {
         let mut child = process
             .spawn()
             .map_err(|e| format!("could not start `{command_line}`: {}", spawn_error(&e)))?;
-        let (Some(stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
+        // The child holds its own copy of the read end now.
+        drop(process);
+        let (Some(stdout), Some(stderr)) = (child.stdout.take(), child.stderr.take()) else {
             return Err(format!(
-                "could not start `{command_line}`: its stdin, stdout or stderr could not be opened"
+                "could not start `{command_line}`: its stdout or stderr could not be opened"
             ));
         };
         let tail = Arc::new(StdMutex::new(Vec::new()));
         let stderr_reader = tokio::spawn(keep_tail(stderr, tail.clone()));
         Ok(StdioServer {
             command_line,
-            stdin: Mutex::new(stdin),
+            stdin: write_lines(stdin),
             stdout: Mutex::new(BufReader::new(stdout)),
             child: Mutex::new(child),
             stderr: tail,
@@ -100,15 +105,11 @@ impl StdioServer {
         // one line as the transport requires.
         let mut line = serde_json::to_vec(message).map_err(|e| e.to_string())?;
         line.push(b'\n');
-        let mut stdin = self.stdin.lock().await;
-        let written = async {
-            stdin.write_all(&line).await?;
-            stdin.flush().await
-        }
-        .await;
-        match written {
-            Ok(()) => Ok(()),
-            Err(_) => Err(self.ended("before reading its input").await),
+        let (done, written) = oneshot::channel();
+        let sent = self.stdin.send((line, done)).is_ok();
+        match written.await {
+            Ok(Ok(())) if sent => Ok(()),
+            _ => Err(self.ended("before reading its input").await),
         }
     }
 
@@ -191,6 +192,55 @@ impl StdioServer {
     }
 }
 
+/// A line for the server's stdin, and where to say whether it was written.
+type Line = (Vec<u8>, oneshot::Sender<std::io::Result<()>>);
+
+/// A pipe for the server's stdin: the end the child reads, and the end this
+/// process writes. Both close on exec, so no other child (another server)
+/// inherits the write end and keeps the server's input open.
+fn stdin_pipe() -> std::io::Result<(OwnedFd, File)> {
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe2 writes.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: pipe2 succeeded, so both are open descriptors owned by no one else.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), File::from_raw_fd(fds[1])) })
+}
+
+/// Writes the lines sent on the returned channel to `stdin`, in order, on
+/// a thread of its own. The thread blocks SIGPIPE: writing to a server that
+/// exited raises it, and its default action (restored in `main` for
+/// stdout) would end agent-loop; blocked, the write fails with EPIPE
+/// instead, the signal stays with the thread and is gone when it ends
+/// (signals a write raises are the writing thread's own).
+fn write_lines(mut stdin: File) -> mpsc::Sender<Line> {
+    let (lines, incoming) = mpsc::channel::<Line>();
+    std::thread::spawn(move || {
+        block_sigpipe_on_this_thread();
+        for (line, done) in incoming {
+            let written = stdin.write_all(&line).and_then(|()| stdin.flush());
+            let failed = written.is_err();
+            let _ = done.send(written);
+            if failed {
+                break;
+            }
+        }
+    });
+    lines
+}
+
+fn block_sigpipe_on_this_thread() {
+    // SAFETY: a signal set on the stack, filled by the libc calls that own
+    // its layout; pthread_sigmask changes this thread's mask only.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    }
+}
+
 /// A message is JSON-RPC when it is an object saying `"jsonrpc": "2.0"`
 /// (or a batch of them).
 fn is_json_rpc(message: &Value) -> bool {
@@ -240,26 +290,6 @@ fn spawn_error(error: &std::io::Error) -> String {
     }
 }
 
-/// The words of `command` joined as a shell would read them back: a word
-/// with spaces or quotes is single-quoted.
-fn command_line(command: &[String]) -> String {
-    command
-        .iter()
-        .map(|word| {
-            let plain = !word.is_empty()
-                && word
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_./:=@%+,".contains(c));
-            if plain {
-                word.clone()
-            } else {
-                format!("'{}'", word.replace('\'', r"'\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// A line quoted in a message: at most [`QUOTED_LINE_CHARS`] characters.
 fn quoted(text: &str) -> String {
     match text.char_indices().nth(QUOTED_LINE_CHARS) {
@@ -271,27 +301,6 @@ fn quoted(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn words(list: &[&str]) -> Vec<String> {
-        list.iter().map(|w| w.to_string()).collect()
-    }
-
-    #[test]
-    fn a_command_line_quotes_only_the_words_a_shell_would_split() {
-        assert_eq!(
-            command_line(&words(&[
-                "npx",
-                "-y",
-                "@modelcontextprotocol/server-filesystem",
-                "/tmp"
-            ])),
-            "npx -y @modelcontextprotocol/server-filesystem /tmp"
-        );
-        assert_eq!(
-            command_line(&words(&["sh", "-c", "echo it's"])),
-            r"sh -c 'echo it'\''s'"
-        );
-    }
 
     #[test]
     fn only_jsonrpc_objects_count_as_messages() {

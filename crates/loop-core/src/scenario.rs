@@ -505,7 +505,7 @@ impl Scenario {
         let servers: Vec<String> = self
             .mcp_servers
             .iter()
-            .map(|s| format!("{:?} at {}", s.name, s.url))
+            .map(|s| format!("{:?} at {}", s.name, s.location()))
             .collect();
         Some(problem(
             "mcp_servers",

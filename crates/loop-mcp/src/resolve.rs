@@ -9,7 +9,7 @@ use std::rc::Rc;
 use futures::future::LocalBoxFuture;
 use serde_json::Value;
 
-use super::config::prefixed;
+use super::config::{command_line, prefixed, McpServer};
 use super::session::Session;
 use super::tools::{self, ListedTool};
 use super::transport::McpTransport;
@@ -22,6 +22,7 @@ use crate::tool::ToolOutput;
 pub struct ServerReport {
     /// The scenario's name for it.
     pub name: String,
+    /// Where it is: its URL, or its command (`McpServer::location`).
     pub url: String,
     /// `name version` as the server introduced itself, when it did.
     pub server_info: Option<String>,
@@ -58,29 +59,62 @@ impl std::fmt::Display for ServerReport {
     }
 }
 
-/// Reaches every server of `scenario` and returns it with their tools
-/// loaded, and a report per server; or every problem, each at its path.
+/// Reaches every server of `scenario` over `transport` (HTTP: the page,
+/// which cannot start a server's `command`, says so for each such server)
+/// and returns it with their tools loaded, and a report per server; or
+/// every problem, each at its path.
 pub async fn resolve(
     scenario: Scenario,
     transport: Rc<dyn McpTransport>,
+) -> Result<(Scenario, Vec<ServerReport>), Vec<Problem>> {
+    resolve_each(scenario, |server| {
+        if server.command.is_empty() {
+            Ok(transport.clone())
+        } else {
+            let command = command_line(&server.command);
+            Err(format!("the page cannot start `{command}`; run `agent-loop mcp bridge -- {command}` and use the URL it prints"))
+        }
+    })
+    .await
+}
+
+/// As [`resolve`], with each server reached through the transport
+/// `transport_for` gives it (a started process for a `command`, HTTP for a
+/// `url`), or a problem at the server's path when it gives none.
+pub async fn resolve_each(
+    scenario: Scenario,
+    transport_for: impl Fn(&McpServer) -> Result<Rc<dyn McpTransport>, String>,
 ) -> Result<(Scenario, Vec<ServerReport>), Vec<Problem>> {
     let mut problems = Vec::new();
     let mut listed: Vec<(usize, Rc<Session>, Vec<ListedTool>)> = Vec::new();
     for (i, server) in scenario.mcp_servers.iter().enumerate() {
         let at = format!("mcp_servers[{i}]");
+        let location = server.location();
+        let transport = match transport_for(server) {
+            Ok(transport) => transport,
+            Err(why) => {
+                let at = if server.command.is_empty() {
+                    at
+                } else {
+                    format!("{at}.command")
+                };
+                problems.push(problem(at, why));
+                continue;
+            }
+        };
         let headers = server
             .headers
             .iter()
             .map(|(name, value)| (name.clone(), value.clone()))
             .collect();
-        let session = match Session::connect(&server.url, headers, transport.clone()).await {
+        let session = match Session::connect(&server.url, headers, transport).await {
             Ok(session) => session,
             Err(why) => {
                 problems.push(problem(
                     &at,
                     format!(
-                        "cannot load the tools of {:?} at {}: {why}",
-                        server.name, server.url
+                        "cannot load the tools of {:?} at {location}: {why}",
+                        server.name
                     ),
                 ));
                 continue;
@@ -91,7 +125,7 @@ pub async fn resolve(
             Err(why) => {
                 problems.push(problem(
                     &at,
-                    format!("{:?} at {}: {why}", server.name, server.url),
+                    format!("{:?} at {location}: {why}", server.name),
                 ));
                 continue;
             }
@@ -161,7 +195,7 @@ pub async fn resolve(
             .collect();
         reports.push(ServerReport {
             name: server.name.clone(),
-            url: server.url.clone(),
+            url: server.location(),
             server_info: session.server_info(),
             protocol_version: session.protocol_version(),
             tools: tools.len(),

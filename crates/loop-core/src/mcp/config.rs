@@ -1,9 +1,11 @@
-//! A scenario's `mcp_servers` entries: where a server is, which of its tools
-//! the scenario takes, the headers sent to it, and who decides approval.
+//! A scenario's `mcp_servers` entries: where a server is (a URL, or a
+//! command started over stdio), which of its tools the scenario takes, the
+//! headers or environment given to it, and who decides approval.
 //!
-//! Header values are secrets (an `Authorization` token, say): they are held
-//! as [`Secret`], which serializes as `"[redacted]"` and debugs as `…`, so a
-//! scenario written into a record, an export or a trace never carries them.
+//! Header values and environment values are secrets (an `Authorization`
+//! token, an API key, say): they are held as [`Secret`], which serializes
+//! as `"[redacted]"` and debugs as `…`, so a scenario written into a
+//! record, an export or a trace never carries them.
 
 use std::collections::BTreeMap;
 
@@ -19,8 +21,21 @@ pub struct McpServer {
     /// Short and unique in the scenario; prefixes a tool's name when two
     /// servers (or a server and the scenario) offer the same name.
     pub name: String,
-    /// The Streamable HTTP endpoint, e.g. `http://127.0.0.1:3001/mcp`.
+    /// The Streamable HTTP endpoint, e.g. `http://127.0.0.1:3001/mcp`;
+    /// empty for a server started from `command`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub url: String,
+    /// A server spoken to over stdio: the program and its arguments, e.g.
+    /// `["uvx", "mcp-server-time"]`; empty for a server at `url`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub command: Vec<String>,
+    /// Added to the inherited environment of `command`'s process.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, Secret>,
+    /// Where `command` runs; relative to the scenario file's folder, which
+    /// is also where it runs when this is absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
     /// Only these of the server's tools (by the server's names); absent: all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allowed_tools: Option<Vec<String>>,
@@ -51,7 +66,7 @@ impl ApprovalOverride {
     }
 }
 
-/// A header value: sent to its server, written nowhere else.
+/// A header or environment value: given to its server, written nowhere else.
 #[derive(Clone, PartialEq, Eq, Deserialize)]
 #[serde(transparent)]
 pub struct Secret(String);
@@ -105,9 +120,7 @@ pub fn problems(servers: &[McpServer]) -> Vec<(String, String)> {
                 ),
             ));
         }
-        if let Err(why) = check_url(&server.url) {
-            out.push((format!("{at}.url"), why.to_string()));
-        }
+        out.extend(where_problems(server, &at));
         for name in server.headers.keys() {
             if RESERVED_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
                 out.push((
@@ -142,6 +155,59 @@ pub fn problems(servers: &[McpServer]) -> Vec<(String, String)> {
     out
 }
 
+/// Exactly one of `url` and `command`, and only the fields that go with it.
+fn where_problems(server: &McpServer, at: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    match (server.url.is_empty(), server.command.is_empty()) {
+        (true, true) => out.push((
+            at.to_string(),
+            format!(
+                "{:?} says neither where the server is nor how to start it: give \"url\" (e.g. \"http://127.0.0.1:3001/mcp\") or \"command\" (e.g. [\"uvx\", \"mcp-server-time\"])",
+                server.name
+            ),
+        )),
+        (false, false) => out.push((
+            at.to_string(),
+            format!(
+                "{:?} gives both \"url\" and \"command\"; a server is either at a URL or started from a command: keep one",
+                server.name
+            ),
+        )),
+        (false, true) => {
+            if let Err(why) = check_url(&server.url) {
+                out.push((format!("{at}.url"), why.to_string()));
+            }
+            if !server.env.is_empty() {
+                out.push((
+                    format!("{at}.env"),
+                    "env is given to a server started from \"command\"; a server at a URL gets \"headers\"".to_string(),
+                ));
+            }
+            if server.cwd.is_some() {
+                out.push((
+                    format!("{at}.cwd"),
+                    "cwd is where a server started from \"command\" runs; a server at a URL has none".to_string(),
+                ));
+            }
+        }
+        (true, false) => {
+            if server.command[0].trim().is_empty() {
+                out.push((
+                    format!("{at}.command[0]"),
+                    "the program to run is empty; the first word is the program, e.g. \"uvx\"".to_string(),
+                ));
+            }
+            if !server.headers.is_empty() {
+                out.push((
+                    format!("{at}.headers"),
+                    "headers are sent to a server at a URL; a server started from \"command\" gets \"env\" instead".to_string(),
+                ));
+            }
+        }
+    }
+    out
+}
+
 fn check_url(url: &str) -> Result<(), McpUrlError> {
     let Some((scheme, rest)) = url.split_once("://") else {
         return Err(McpUrlError::NotAUrl { url: url.into() });
@@ -165,6 +231,16 @@ pub fn prefixed(server: &str, tool: &str) -> String {
 }
 
 impl McpServer {
+    /// Where the server is, for messages: its URL, or its command as a
+    /// person would type it.
+    pub fn location(&self) -> String {
+        if self.command.is_empty() {
+            self.url.clone()
+        } else {
+            format!("`{}`", command_line(&self.command))
+        }
+    }
+
     /// Whether a tool the script names (`name`, as the model sees it) could
     /// be one of this server's once its tools are loaded.
     pub fn could_offer(&self, name: &str) -> bool {
@@ -175,6 +251,26 @@ impl McpServer {
                 .any(|tool| tool == name || prefixed(&self.name, tool) == name),
         }
     }
+}
+
+/// The words of `command` joined as a shell would read them back: a word
+/// with spaces or quotes is single-quoted.
+pub fn command_line(command: &[String]) -> String {
+    command
+        .iter()
+        .map(|word| {
+            let plain = !word.is_empty()
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./:=@%+,".contains(c));
+            if plain {
+                word.clone()
+            } else {
+                format!("'{}'", word.replace('\'', r"'\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Why an MCP server's `url` is not one its transport can reach.
@@ -235,6 +331,51 @@ mod tests {
         assert!(!written.contains("sk-secret"), "{written}");
         assert!(written.contains(REDACTED), "{written}");
         assert!(!format!("{server:?}").contains("sk-secret"));
+    }
+
+    #[test]
+    fn environment_values_never_serialize() {
+        let server: McpServer = serde_json::from_value(serde_json::json!({
+            "name": "s", "command": ["uvx", "mcp-server-time"],
+            "env": {"API_KEY": "sk-secret"}
+        }))
+        .unwrap();
+        assert_eq!(server.env["API_KEY"].expose(), "sk-secret");
+        let written = serde_json::to_string(&server).unwrap();
+        assert!(!written.contains("sk-secret"), "{written}");
+        assert!(written.contains(REDACTED), "{written}");
+        assert!(!format!("{server:?}").contains("sk-secret"));
+    }
+
+    #[test]
+    fn a_server_is_either_at_a_url_or_started_from_a_command() {
+        let said = |entry: serde_json::Value| {
+            let server: McpServer = serde_json::from_value(entry).unwrap();
+            problems(&[server])
+        };
+        assert_eq!(
+            said(serde_json::json!({"name": "time"})),
+            vec![(
+                "mcp_servers[0]".to_string(),
+                "\"time\" says neither where the server is nor how to start it: give \"url\" (e.g. \"http://127.0.0.1:3001/mcp\") or \"command\" (e.g. [\"uvx\", \"mcp-server-time\"])".to_string()
+            )]
+        );
+        assert_eq!(
+            said(serde_json::json!({"name": "time", "url": "http://127.0.0.1:1/mcp", "command": ["uvx"]})),
+            vec![(
+                "mcp_servers[0]".to_string(),
+                "\"time\" gives both \"url\" and \"command\"; a server is either at a URL or started from a command: keep one".to_string()
+            )]
+        );
+        assert!(said(
+            serde_json::json!({"name": "time", "command": ["uvx", "mcp-server-time"], "cwd": "."})
+        )
+        .is_empty());
+        assert_eq!(
+            said(serde_json::json!({"name": "time", "command": ["uvx"], "headers": {"X": "1"}}))[0]
+                .0,
+            "mcp_servers[0].headers"
+        );
     }
 
     #[test]
