@@ -56,6 +56,7 @@ pub mod mcp_text;
 pub mod provenance;
 pub mod run_state;
 pub mod scenario_file;
+pub mod schema_form;
 pub mod share;
 pub mod state;
 pub mod turn_view;

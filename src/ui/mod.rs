@@ -32,6 +32,7 @@ pub mod protocol_verdict;
 pub mod run_state_panel;
 pub mod scenario_form;
 pub mod scenario_picker;
+pub mod schema_form;
 pub mod share_bar;
 pub mod stop_banner;
 pub mod timeline;

@@ -3,7 +3,9 @@
 //! MCP Inspector calls a server's tools. The arguments are checked against
 //! the tool's schema first, every problem with its path; then the tool's own
 //! handler runs on a fresh copy of its seed data, under the scenario's
-//! `tool_timeout_ms`, and can be stopped.
+//! `tool_timeout_ms`, and can be stopped. The arguments are typed in a
+//! form built from the tool's schema or as JSON beside it, the two kept in
+//! sync (`ui::schema_form`).
 //!
 //! A split module of its own (`tool_bench`): the first paint does not carry it.
 
@@ -17,6 +19,8 @@ use leptos::task::spawn_local;
 use serde_json::Value;
 
 use crate::lazy;
+use crate::schema_form;
+use crate::ui::schema_form::SchemaForm;
 
 #[cfg_attr(feature = "split", lazy)]
 pub async fn tool_bench(text: ReadSignal<String>) -> AnyView {
@@ -26,8 +30,14 @@ pub async fn tool_bench(text: ReadSignal<String>) -> AnyView {
 }
 
 /// Arguments to start from: each required property with an empty value of
-/// its type, so the person sees the names the schema wants.
+/// its type, so the person sees the names the schema wants. A schema the
+/// form can show starts as its form does: a choice at its first value, a
+/// number at its minimum, a nested object with its own required fields.
 pub fn skeleton(schema: &Value) -> String {
+    if let Ok(fields) = schema_form::fields(schema) {
+        let args = schema_form::starting(&fields);
+        return serde_json::to_string_pretty(&args).unwrap_or_else(|_| "{}".into());
+    }
     let mut args = serde_json::Map::new();
     let properties = &schema["properties"];
     for name in schema["required"].as_array().into_iter().flatten() {
@@ -143,10 +153,15 @@ fn ToolBench(text: ReadSignal<String>) -> impl IntoView {
                         }).collect_view()}
                     </select>
                     <p class="bench-description">{move || spec_of(&picked.get()).map(|s| s.description)}</p>
-                    <label for="bench-args">"Arguments (JSON)"</label>
-                    <textarea id="bench-args" class="bench-args" rows="5" spellcheck="false"
-                        prop:value=move || args.get()
-                        on:input=move |ev| args.set(event_target_value(&ev))></textarea>
+                    <div class="bench-io">
+                        {move || spec_of(&picked.get()).map(|spec| view! { <SchemaForm schema=spec.input_schema args /> })}
+                        <div class="bench-json">
+                            <label for="bench-args">"Arguments (JSON)"</label>
+                            <textarea id="bench-args" class="bench-args" rows="8" spellcheck="false"
+                                prop:value=move || args.get()
+                                on:input=move |ev| args.set(event_target_value(&ev))></textarea>
+                        </div>
+                    </div>
                     <div class="bench-actions">
                         <button type="button" prop:disabled=move || busy.get() on:click=call>"Call"</button>
                         <button type="button" prop:disabled=move || !busy.get() on:click=stop>"Stop"</button>
@@ -236,5 +251,32 @@ mod tests {
             serde_json::json!({"city": "", "nights": 0})
         );
         assert_eq!(skeleton(&serde_json::json!({"type": "object"})), "{}");
+        // Beyond a form (a choice between schemas): the names alone.
+        let beyond = serde_json::json!({
+            "type": "object",
+            "properties": {"when": {"oneOf": [{"type": "string"}, {"type": "integer"}]}},
+            "required": ["when"]
+        });
+        assert_eq!(
+            skeleton(&beyond).replace(char::is_whitespace, ""),
+            r#"{"when":""}"#
+        );
+    }
+
+    #[test]
+    fn a_skeleton_a_form_can_show_starts_at_a_first_choice_a_minimum_and_a_nested_object() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "room": {"enum": ["single", "double"]},
+                "nights": {"type": "integer", "minimum": 1},
+                "guest": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+            },
+            "required": ["room", "nights", "guest"]
+        });
+        assert_eq!(
+            serde_json::from_str::<Value>(&skeleton(&schema)).unwrap(),
+            serde_json::json!({"room": "single", "nights": 1, "guest": {"name": ""}})
+        );
     }
 }

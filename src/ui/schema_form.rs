@@ -1,0 +1,336 @@
+//! The form a tool's `input_schema` gives, beside the arguments' JSON box it
+//! stays in sync with: each field reads its value from the JSON and writes
+//! its edits back into it (`crate::schema_form` decides what each field is,
+//! whether the JSON fits the form and where each problem belongs). A wrong
+//! value is refused as it is typed, in the schema validator's words, under
+//! its field. A schema the form cannot express keeps the JSON box alone, and
+//! says why in one line.
+//!
+//! Drawn only inside "Call a tool by hand", a split module: the first
+//! paint does not carry it.
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+use crate::schema_form::{self as model, Field, Kind, Placed};
+
+/// What every field of one form shares: the arguments' text (the source
+/// of truth), its parsed value and the problems placed under the fields.
+#[derive(Clone, Copy)]
+struct Form {
+    args: RwSignal<String>,
+    parsed: Memo<Option<Value>>,
+    placed: Memo<Placed>,
+}
+
+impl Form {
+    /// Writes a field's edit into the arguments; with a JSON that does not
+    /// parse the form is hidden, so there is nothing to write into.
+    fn write(self, path: &[String], value: Option<Value>) {
+        self.rewrite(|args| model::written(args, path, value));
+    }
+
+    fn rewrite(self, change: impl FnOnce(&Value) -> Value) {
+        if let Some(args) = self.parsed.get_untracked() {
+            self.args.set(pretty(&change(&args)));
+        }
+    }
+
+    fn value(self, path: &[String]) -> Option<Value> {
+        self.parsed
+            .with(|p| p.as_ref().and_then(|v| model::value_at(v, path)).cloned())
+    }
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+/// The form for `schema` over `args`, or the one line saying why there is none.
+#[component]
+pub fn SchemaForm(schema: Value, args: RwSignal<String>) -> impl IntoView {
+    let compiled = tool_schema::Schema::compile(&schema);
+    let fields = match (model::fields(&schema), compiled) {
+        (Ok(fields), Ok(compiled)) => (fields, compiled),
+        (Err(why), _) => return no_form(&why),
+        // The scenario's load check reports a schema that does not compile.
+        (_, Err(_)) => return no_form("its schema does not compile"),
+    };
+    let (fields, compiled) = fields;
+    let parsed = Memo::new(move |_| args.with(|a| serde_json::from_str::<Value>(a).ok()));
+    let unshown = {
+        let fields = fields.clone();
+        Memo::new(move |_| {
+            parsed.with(|p| match p {
+                None => Some("it is not valid JSON".to_string()),
+                Some(args) => model::fits(&fields, args).err(),
+            })
+        })
+    };
+    let placed = {
+        let fields = fields.clone();
+        Memo::new(move |_| {
+            parsed.with(|p| {
+                p.as_ref()
+                    .map(|args| model::check(&compiled, &fields, args))
+                    .unwrap_or_default()
+            })
+        })
+    };
+    let form = Form {
+        args,
+        parsed,
+        placed,
+    };
+    let elsewhere = move || {
+        placed.with(|p| {
+            (!p.elsewhere.is_empty()).then(|| {
+                view! {
+                    <ul class="sf-elsewhere">
+                        {p.elsewhere.iter().map(|e| view! { <li>{e.clone()}</li> }).collect_view()}
+                    </ul>
+                }
+            })
+        })
+    };
+    let empty_note = fields
+        .is_empty()
+        .then(|| view! { <p class="bench-note">"This tool takes no arguments."</p> });
+    view! {
+        <div class="sf-form" role="group" aria-label="Arguments form">
+            {move || unshown.get().map(|why| view! {
+                <p class="sf-unshown" role="status">
+                    {format!("The form cannot show this JSON: {why}. Edit it in the JSON box; the form comes back when it can show it.")}
+                </p>
+            })}
+            <div class="sf-fields" hidden=move || unshown.with(Option::is_some)>
+                {empty_note}
+                {elsewhere}
+                {fields.into_iter().map(|f| {
+                    let path = vec![f.name.clone()];
+                    field_view(f, path, None, form)
+                }).collect_view()}
+            </div>
+        </div>
+    }
+    .into_any()
+}
+
+fn no_form(why: &str) -> AnyView {
+    view! {
+        <p class="bench-note sf-none">
+            {format!("No form for this tool: {why}. Type its arguments as JSON.")}
+        </p>
+    }
+    .into_any()
+}
+
+/// An element id for the field at `path`: its steps, each character
+/// outside `[A-Za-z0-9_]` spelt as its code, so two paths never share one.
+fn dom_id(path: &[String]) -> String {
+    let mut id = "sf".to_string();
+    for step in path {
+        id.push('-');
+        for c in step.chars() {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                id.push(c);
+            } else {
+                id.push_str(&format!(".{:x}", c as u32));
+            }
+        }
+    }
+    id
+}
+
+/// One field, by its kind; `label` replaces the name for a list's items.
+fn field_view(field: Field, path: Vec<String>, label: Option<String>, form: Form) -> AnyView {
+    let id = dom_id(&path);
+    let help_id = format!("{id}-help");
+    let problem_id = format!("{id}-problem");
+    let at = model::pointer(&path);
+    let problems = {
+        let at = at.clone();
+        Memo::new(move |_| form.placed.with(|p| p.by_field.get(&at).cloned()))
+    };
+    let invalid = move || problems.with(Option::is_some).then_some("true");
+    let described = format!("{help_id} {problem_id}");
+    let name = label.unwrap_or_else(|| field.name.clone());
+    let caption = view! {
+        {name.clone()}
+        {field.required.then(|| view! { <span class="sf-required">" (required)"</span> })}
+    };
+    let help = view! { <p class="sf-help" id=help_id>{field.description.clone()}</p> };
+    let problem = view! {
+        <p class="sf-problem" id=problem_id>
+            {move || problems.get().map(|m| m.join("; "))}
+        </p>
+    };
+    let required = field.required;
+    match field.kind {
+        Kind::Text => {
+            let read = path.clone();
+            let text = Memo::new(move |_| {
+                form.value(&read)
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default()
+            });
+            view! {
+                <div class="sf-field">
+                    <label for=id.clone()>{caption}</label>
+                    <input type="text" id=id spellcheck="false" aria-describedby=described
+                        aria-invalid=invalid
+                        prop:value=text
+                        on:input=move |ev| {
+                            let typed = event_target_value(&ev);
+                            // An optional field left empty is left out.
+                            let value = (required || !typed.is_empty()).then(|| Value::from(typed));
+                            form.write(&path, value);
+                        } />
+                    {help}
+                    {problem}
+                </div>
+            }
+            .into_any()
+        }
+        Kind::Number {
+            integer,
+            minimum,
+            maximum,
+        } => {
+            let read = path.clone();
+            let number = Memo::new(move |_| {
+                form.value(&read)
+                    .filter(Value::is_number)
+                    .map(|v| v.to_string())
+                    .unwrap_or_default()
+            });
+            view! {
+                <div class="sf-field">
+                    <label for=id.clone()>{caption}</label>
+                    <input type="number" id=id aria-describedby=described aria-invalid=invalid
+                        step=if integer { "1" } else { "any" }
+                        min=minimum.map(|m| m.to_string())
+                        max=maximum.map(|m| m.to_string())
+                        prop:value=number
+                        on:input=move |ev| {
+                            // Read by JSON's number grammar, so 3 stays an integer and 3.5 a
+                            // fraction the validator can name; an empty box is no value.
+                            let typed = event_target_value(&ev);
+                            let value = serde_json::from_str::<Value>(typed.trim()).ok().filter(Value::is_number);
+                            form.write(&path, value);
+                        } />
+                    {help}
+                    {problem}
+                </div>
+            }
+            .into_any()
+        }
+        Kind::Choice(values) => {
+            let read = path.clone();
+            let current = Memo::new(move |_| form.value(&read));
+            let options = values
+                .iter()
+                .enumerate()
+                .map(|(i, value)| {
+                    let mine = value.clone();
+                    view! {
+                        <option value=i.to_string()
+                            prop:selected=move || current.with(|c| c.as_ref() == Some(&mine))>
+                            {model::choice_label(value)}
+                        </option>
+                    }
+                })
+                .collect_view();
+            view! {
+                <div class="sf-field">
+                    <label for=id.clone()>{caption}</label>
+                    <select id=id aria-describedby=described aria-invalid=invalid
+                        on:change=move |ev| {
+                            let picked = event_target_value(&ev).parse::<usize>().ok();
+                            form.write(&path, picked.and_then(|i| values.get(i).cloned()));
+                        }>
+                        {(!required).then(|| view! {
+                            <option value="" prop:selected=move || current.with(Option::is_none)>"(not given)"</option>
+                        })}
+                        {options}
+                    </select>
+                    {help}
+                    {problem}
+                </div>
+            }
+            .into_any()
+        }
+        Kind::Toggle => {
+            let read = path.clone();
+            let ticked = Memo::new(move |_| form.value(&read) == Some(Value::Bool(true)));
+            view! {
+                <div class="sf-field sf-toggle">
+                    <input type="checkbox" id=id.clone() aria-describedby=described aria-invalid=invalid
+                        prop:checked=ticked
+                        on:change=move |ev| form.write(&path, Some(Value::Bool(event_target_checked(&ev)))) />
+                    <label for=id>{caption}</label>
+                    {help}
+                    {problem}
+                </div>
+            }
+            .into_any()
+        }
+        Kind::List(item) => {
+            let read = path.clone();
+            let count = Memo::new(move |_| {
+                form.value(&read)
+                    .and_then(|v| v.as_array().map(Vec::len))
+                    .unwrap_or(0)
+            });
+            let items = {
+                let (item, path, name) = ((*item).clone(), path.clone(), name.clone());
+                move || {
+                    (0..count.get())
+                        .map(|i| {
+                            let mut at = path.clone();
+                            at.push(i.to_string());
+                            let list = path.clone();
+                            let label = format!("{name}, item {}", i + 1);
+                            view! {
+                                <div class="sf-item">
+                                    {field_view(item.clone(), at, Some(label.clone()), form)}
+                                    <button type="button" class="sf-remove" aria-label=format!("Remove {label}")
+                                        on:click=move |_| form.rewrite(|args| model::without_item(args, &list, i))>
+                                        "Remove"
+                                    </button>
+                                </div>
+                            }
+                        })
+                        .collect_view()
+                }
+            };
+            let add = {
+                let (item, path) = ((*item).clone(), path.clone());
+                move |_| form.rewrite(|args| model::with_item(args, &path, &item))
+            };
+            view! {
+                <fieldset class="sf-list" aria-describedby=described>
+                    <legend>{caption}</legend>
+                    {help}
+                    {problem}
+                    {items}
+                    <button type="button" class="sf-add" on:click=add>{format!("Add an item to {name}")}</button>
+                </fieldset>
+            }
+            .into_any()
+        }
+        Kind::Group(fields) => view! {
+            <fieldset class="sf-group" aria-describedby=described>
+                <legend>{caption}</legend>
+                {help}
+                {problem}
+                {fields.into_iter().map(|f| {
+                    let mut at = path.clone();
+                    at.push(f.name.clone());
+                    field_view(f, at, None, form)
+                }).collect_view()}
+            </fieldset>
+        }
+        .into_any(),
+    }
+}
