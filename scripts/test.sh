@@ -177,6 +177,18 @@ step "OpenTelemetry spans from the OpenAI Agents SDK's official instrumentation,
 start_mock agents refund-policy
 "$otel_venv/bin/python" "$root/tests/otel/openai_agents_instrumented.py" \
   "$root/target/debug/agent-loop" "http://127.0.0.1:$(mock_port agents)" "$otel_dir"
+
+step "OpenTelemetry spans in the OpenInference conventions (Arize Phoenix), imported and replayed"
+# The OpenAI SDK traced by openinference-instrumentation-openai, and the
+# OpenAI Agents SDK by openinference-instrumentation-openai-agents, each run
+# a tool loop against `agent-loop serve`; the import must be the run the SDK
+# saw (the call, its arguments and result, the answer, the tools) and
+# `agent-loop replay` of it must pass.
+start_mock openinference precondition-in-description
+for script in openinference_instrumented openinference_agents_instrumented; do
+  "$otel_venv/bin/python" "$root/tests/otel/$script.py" \
+    "$root/target/debug/agent-loop" "http://127.0.0.1:$(mock_port openinference)" "$otel_dir"
+done
 rm -rf "$otel_dir"
 
 step "browser end-to-end tests"

@@ -78,7 +78,7 @@ pub fn import_command(args: &ImportArgs) -> ExitCode {
     let from = if imported.ours {
         "an agent-loop export, read back event for event"
     } else {
-        "GenAI spans"
+        imported.conventions
     };
     eprintln!("read {events} events from {shown} ({from})");
     for note in &imported.notes {

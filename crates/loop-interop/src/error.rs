@@ -123,7 +123,8 @@ pub enum OtlpError {
     NotAnEvent(String),
     /// The scenario this harness exported does not load (its first problem).
     ScenarioDoesNotLoad(String),
-    /// None of the `spans` spans follows the GenAI conventions.
+    /// None of the `spans` spans is a model call, a tool call or an agent
+    /// in the GenAI conventions or OpenInference's.
     NoGenaiSpans {
         spans: usize,
     },
@@ -160,7 +161,7 @@ impl OtlpError {
             }
             OtlpError::NoGenaiSpans { spans } => write!(
                 f,
-                "none of the {spans} spans is a GenAI span (no gen_ai.operation.name attribute): the trace does not follow the OpenTelemetry GenAI conventions"
+                "none of the {spans} spans is a model call, a tool call or an agent: no gen_ai.operation.name attribute (the OpenTelemetry GenAI conventions) and no openinference.span.kind LLM, TOOL or AGENT (OpenInference's)"
             ),
         }
     }

@@ -13,7 +13,9 @@
 //! `tool_use`; none, in the last turn: the answer). A model call traced twice (an instrumentation's
 //! span beside the SDK's own) is read once (`merge`), and the system prompt
 //! and tool definitions become the record's scenario (`scenario`), so the
-//! import replays and forks. What the trace does not hold is said in
+//! import replays and forks. Spans in the OpenInference conventions (Arize
+//! Phoenix's) are first given the GenAI attributes they stand for
+//! (`openinference`). What the trace does not hold is said in
 //! `notes`, never made up: content capture is opt-in in every
 //! instrumentation.
 
@@ -37,6 +39,9 @@ pub struct Imported {
     pub notes: Vec<String>,
     /// The trace is an agent-loop export, read back event for event.
     pub ours: bool,
+    /// The conventions another tool's spans were read from, in a few
+    /// words: "GenAI spans", "OpenInference spans", or both.
+    pub conventions: &'static str,
 }
 
 /// The conventions' operations that are a call to a model.
@@ -53,6 +58,16 @@ pub fn from_otlp(document: &Value) -> Result<Imported, OtlpError> {
     if spans.is_empty() {
         return Err(OtlpError::NoSpans);
     }
+    let native_genai = spans
+        .iter()
+        .any(|s| attribute(s, "gen_ai.operation.name").is_some());
+    // OpenInference spans (Arize Phoenix's conventions) read as GenAI ones.
+    let openinference = super::openinference::read(&mut spans);
+    let conventions = match (native_genai, openinference.spans > 0) {
+        (true, true) => "GenAI and OpenInference spans",
+        (false, true) => "OpenInference spans",
+        _ => "GenAI spans",
+    };
     let mut notes = Vec::new();
     let first_trace = string(&spans[0], "traceId");
     let traces = {
@@ -84,8 +99,10 @@ pub fn from_otlp(document: &Value) -> Result<Imported, OtlpError> {
             record,
             notes,
             ours: true,
+            conventions,
         });
     }
+    notes.extend(openinference.notes);
     // Content in an older form of the conventions, read as the current one.
     let mut upgraded = 0;
     for span in spans.iter_mut() {
@@ -112,6 +129,7 @@ pub fn from_otlp(document: &Value) -> Result<Imported, OtlpError> {
         record,
         notes,
         ours: false,
+        conventions,
     })
 }
 

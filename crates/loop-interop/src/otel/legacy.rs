@@ -135,7 +135,7 @@ fn fields(event: &Value) -> Map<String, Value> {
 }
 
 /// A value that may be JSON written as text.
-fn parsed(value: &Value) -> Value {
+pub(super) fn parsed(value: &Value) -> Value {
     match value {
         Value::String(text) => serde_json::from_str(text).unwrap_or_else(|_| value.clone()),
         other => other.clone(),
@@ -296,7 +296,7 @@ fn from_indexed(span: &Value, prefix: &str) -> Option<Vec<Value>> {
 }
 
 /// An OpenAI-chat shaped message in the conventions' "parts" shape.
-fn parts_message(message: &Value) -> Value {
+pub(super) fn parts_message(message: &Value) -> Value {
     let role = message["role"].as_str().unwrap_or("user");
     let mut parts = Vec::new();
     if role == "tool" {

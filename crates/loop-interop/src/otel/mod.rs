@@ -13,6 +13,7 @@ pub mod export;
 pub mod import;
 mod legacy;
 mod merge;
+mod openinference;
 mod scenario;
 pub mod send;
 

@@ -143,7 +143,7 @@ pub fn rebuild(
     let turns = responses.len();
     let mut scenario = json!({
         "name": name,
-        "description": format!("A run read from OpenTelemetry GenAI spans ({model}): its tools answer with the results the trace recorded, and the scripted model plays its {turns} turns."),
+        "description": format!("A run read from OpenTelemetry spans ({model}): its tools answer with the results the trace recorded, and the scripted model plays its {turns} turns."),
         "task": task,
         "tools": tools,
         // Room for every imported turn and a few more, so a replay is not
