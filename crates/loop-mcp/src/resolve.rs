@@ -26,6 +26,7 @@ pub struct ServerReport {
     pub url: String,
     /// `name version` as the server introduced itself, when it did.
     pub server_info: Option<String>,
+    /// The version, and the transport when it is the old HTTP+SSE one.
     pub protocol_version: String,
     /// The tools the scenario takes from it (after `allowed_tools`).
     pub tools: usize,
@@ -197,7 +198,7 @@ pub async fn resolve_each(
             name: server.name.clone(),
             url: server.location(),
             server_info: session.server_info(),
-            protocol_version: session.protocol_version(),
+            protocol_version: session.speaks(),
             tools: tools.len(),
             tools_with_checks_left: tools
                 .iter()
@@ -239,5 +240,62 @@ impl McpCaller for LiveCaller {
                 Box::pin(async move { Err(message) })
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transport::{HttpRequest, HttpResponse};
+    use futures::FutureExt;
+
+    /// A transport no request may reach: the page's, for a server it must
+    /// not try.
+    struct Unused;
+
+    impl McpTransport for Unused {
+        fn post(
+            &self,
+            request: HttpRequest,
+        ) -> LocalBoxFuture<'static, Result<HttpResponse, String>> {
+            panic!(
+                "nothing is sent for a command server, yet {} was",
+                request.body
+            )
+        }
+        fn get(
+            &self,
+            request: HttpRequest,
+        ) -> LocalBoxFuture<'static, Result<HttpResponse, String>> {
+            panic!(
+                "nothing is sent for a command server, yet GET {} was",
+                request.url
+            )
+        }
+        fn sleep(&self, _ms: u64) -> LocalBoxFuture<'static, ()> {
+            Box::pin(async {})
+        }
+        fn spawn(&self, _task: LocalBoxFuture<'static, ()>) {}
+    }
+
+    #[test]
+    fn over_http_alone_a_command_server_says_to_bridge_it() {
+        let scenario = Scenario::load(
+            r#"{"name": "t", "task": "x",
+                "mcp_servers": [{"name": "time", "command": ["uvx", "mcp-server-time"]}],
+                "model": {"type": "scripted", "responses": [{"text": "ok"}]}}"#,
+        )
+        .unwrap();
+        let problems = resolve(scenario, Rc::new(Unused))
+            .now_or_never()
+            .expect("nothing to wait for")
+            .unwrap_err();
+        assert_eq!(
+            problems,
+            vec![problem(
+                "mcp_servers[0].command",
+                "the page cannot start `uvx mcp-server-time`; run `agent-loop mcp bridge -- uvx mcp-server-time` and use the URL it prints"
+            )]
+        );
     }
 }
