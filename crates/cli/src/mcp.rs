@@ -104,7 +104,7 @@ fn call_command(args: &McpCallArgs) -> ExitCode {
                 .server_info()
                 .map(|i| format!(" ({i})"))
                 .unwrap_or_default(),
-            session.protocol_version(),
+            session.speaks(),
             tool
         );
         let params = json!({"name": tool, "arguments": arguments});
@@ -214,7 +214,7 @@ fn tools_command(args: &McpToolsArgs) -> ExitCode {
             .server_info()
             .map(|i| format!(" ({i})"))
             .unwrap_or_default(),
-        session.protocol_version(),
+        session.speaks(),
         listed.len(),
         if listed.len() == 1 { "" } else { "s" }
     );

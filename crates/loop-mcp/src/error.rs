@@ -30,7 +30,11 @@ impl fmt::Display for Failure {
                 write!(f, "HTTP {status} with an empty body")
             }
             Failure::Http { status, body } => {
-                write!(f, "HTTP {status}: {}", crate::tool::clip(body.trim(), 300))
+                write!(
+                    f,
+                    "HTTP {status}: {}",
+                    crate::tool::clip(&readable(body), 300)
+                )
             }
             Failure::Rpc { status, error } if *status >= 300 => {
                 write!(f, "HTTP {status}, {error}")
@@ -39,6 +43,33 @@ impl fmt::Display for Failure {
             Failure::Unreadable(why) => f.write_str(why),
         }
     }
+}
+
+/// A body as a person reads it: an HTML error page (Express's "Cannot
+/// POST /sse") as its text, without the markup; anything else as it came.
+fn readable(body: &str) -> String {
+    let body = body.trim();
+    let lower = body.to_ascii_lowercase();
+    let html = lower.starts_with("<!doctype html") || lower.starts_with("<html");
+    if !html {
+        return body.to_string();
+    }
+    // The text of the body element (the title repeats "Error").
+    let start = lower.find("<body").unwrap_or(0);
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in body[start..].chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                text.push(' ');
+            }
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Why a server's tools could not be had.
@@ -54,6 +85,14 @@ pub enum McpError {
     NeitherGeneration {
         discover: Failure,
         initialize: Box<McpError>,
+    },
+    /// Neither transport reached an MCP server at `url`: the POST of
+    /// `initialize` (Streamable HTTP) was refused with `post`, and the GET
+    /// of the old HTTP+SSE transport got what `get` says.
+    NoTransport {
+        url: String,
+        post: Failure,
+        get: String,
     },
     /// The legacy handshake at `version` failed.
     Initialize {
@@ -93,7 +132,9 @@ impl McpError {
             | McpError::VersionNotSpoken { .. }
             | McpError::BadToolList(_) => FixedBy::Server,
             McpError::RefusedByModernServer(_) => FixedBy::Client,
-            McpError::NeitherGeneration { .. } => FixedBy::Connection,
+            McpError::NeitherGeneration { .. } | McpError::NoTransport { .. } => {
+                FixedBy::Connection
+            }
             McpError::Initialize { cause, .. } => cause.fixed_by(),
             McpError::Handshake(failure)
             | McpError::Initialized(failure)
@@ -128,6 +169,19 @@ impl fmt::Display for McpError {
                 "the server answered neither generation of MCP: server/discover ({MODERN}) got {discover}; initialize ({}) got {initialize}",
                 LEGACY[0]
             ),
+            McpError::NoTransport { url, post, get } => {
+                let post = match post {
+                    Failure::Http { status, body } if !body.trim().is_empty() => {
+                        format!("answered {status} ({})", crate::tool::clip(&readable(body), 200))
+                    }
+                    Failure::Http { status, .. } => format!("answered {status}"),
+                    other => format!("got {other}"),
+                };
+                write!(
+                    f,
+                    "neither MCP transport answered: POST {url} (Streamable HTTP) {post}; GET {url} (the old HTTP+SSE transport) {get}"
+                )
+            }
             McpError::Initialize { version, cause } => {
                 write!(f, "initialize ({version}) failed: {cause}")
             }
@@ -177,6 +231,20 @@ mod tests {
             body: String::new(),
         });
         assert_eq!(http.fixed_by(), FixedBy::Server);
+        let express = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot POST /sse</pre>\n</body>\n</html>\n";
+        let none = McpError::NoTransport {
+            url: "http://h/sse".into(),
+            post: Failure::Http {
+                status: 404,
+                body: express.into(),
+            },
+            get: "did not open an SSE stream (HTTP 404: Cannot GET /sse)".into(),
+        };
+        assert_eq!(none.fixed_by(), FixedBy::Connection);
+        assert_eq!(
+            none.to_string(),
+            "neither MCP transport answered: POST http://h/sse (Streamable HTTP) answered 404 (Cannot POST /sse); GET http://h/sse (the old HTTP+SSE transport) did not open an SSE stream (HTTP 404: Cannot GET /sse)"
+        );
         assert_eq!(
             http.to_string(),
             "tools/list failed: HTTP 500 with an empty body"

@@ -13,6 +13,8 @@
 //! - [`session`]: one server: the generation it speaks (2026-07-28, stateless,
 //!   or legacy 2025-03-26 … 2025-11-25 with `initialize` and a session),
 //!   chosen by the spec's fallback rule; requests, notifications, cancelling.
+//! - [`legacy_sse`]: the old HTTP+SSE transport (2024-11-05), for servers
+//!   that speak only that.
 //! - [`standalone`]: the session's standalone SSE stream, open while a
 //!   call runs, so a server's request sent there is declined, not missed.
 //! - [`tools`]: `tools/list` followed to the end, into tools a run can call.
@@ -26,6 +28,7 @@ pub mod content;
 pub mod cors;
 pub mod error;
 pub mod jsonrpc;
+pub mod legacy_sse;
 pub mod resolve;
 pub mod server;
 pub mod session;

@@ -11,7 +11,9 @@
 //! request corrected; a method-not-found JSON-RPC 404 means a modern server
 //! without discovery; anything else (another 400, a 404 or 405 without
 //! JSON-RPC, no answer at all, as a browser sees a refused CORS preflight)
-//! falls back to the legacy `initialize` handshake.
+//! falls back to the legacy `initialize` handshake. When that POST is
+//! refused as the old HTTP+SSE transport's servers refuse it, that
+//! transport is tried (`legacy_sse`), and every message goes through it.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -25,6 +27,7 @@ use super::config::Secret;
 pub use super::error::Failure;
 use super::error::McpError;
 use super::jsonrpc::{self, Incoming, RpcError};
+use super::legacy_sse::{self, LegacySse};
 use super::transport::{HttpRequest, HttpResponse, McpTransport};
 use crate::wire::sse::SseParser;
 
@@ -73,6 +76,8 @@ pub struct Session {
     /// The server's own requests this client declined, on any stream, not
     /// yet taken by [`Session::take_declined`].
     declined: RefCell<Vec<String>>,
+    /// The old HTTP+SSE transport's stream, when the server speaks only that.
+    legacy_sse: RefCell<Option<Rc<LegacySse>>>,
 }
 
 /// A result, with the session id its HTTP answer carried.
@@ -98,6 +103,7 @@ impl Session {
             next_id: Cell::new(0),
             server_info: RefCell::new(None),
             declined: RefCell::new(Vec::new()),
+            legacy_sse: RefCell::new(None),
         });
         let probe = session.exchange("server/discover", json!({})).await;
         let fallback_version = match probe {
@@ -143,6 +149,11 @@ impl Session {
             Err(other) => {
                 return match session.initialize(LEGACY[0]).await {
                     Ok(()) => Ok(session),
+                    Err(McpError::Handshake(post))
+                        if legacy_sse::worth_trying(&session.url, &post) =>
+                    {
+                        session.connect_legacy_sse(post).await.map(|()| session)
+                    }
                     Err(legacy) => Err(McpError::NeitherGeneration {
                         discover: other,
                         initialize: Box::new(legacy),
@@ -156,6 +167,30 @@ impl Session {
             .map(|()| session)
             .map_err(|cause| McpError::Initialize {
                 version: fallback_version,
+                cause: Box::new(cause),
+            })
+    }
+
+    /// The old HTTP+SSE transport, after `post` refused the handshake: GET
+    /// the URL for its stream, then the handshake through it.
+    async fn connect_legacy_sse(&self, post: Failure) -> Result<(), McpError> {
+        let headers = self
+            .headers
+            .iter()
+            .map(|(name, value)| (name.clone(), value.expose().to_string()))
+            .collect();
+        let sse = LegacySse::open(&self.transport, &self.url, headers)
+            .await
+            .map_err(|get| McpError::NoTransport {
+                url: self.url.clone(),
+                post,
+                get,
+            })?;
+        *self.legacy_sse.borrow_mut() = Some(Rc::new(sse));
+        self.initialize(legacy_sse::VERSION)
+            .await
+            .map_err(|cause| McpError::Initialize {
+                version: format!("{} over HTTP+SSE", legacy_sse::VERSION),
                 cause: Box::new(cause),
             })
     }
@@ -181,7 +216,9 @@ impl Session {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
-        if !LEGACY.contains(&chosen.as_str()) {
+        // The old transport's own version is spoken over that transport.
+        let old_transport = self.is_legacy_sse() && chosen == legacy_sse::VERSION;
+        if !LEGACY.contains(&chosen.as_str()) && !old_transport {
             return Err(McpError::VersionNotSpoken { chosen });
         }
         self.note_server_info(reply.result.get("serverInfo"));
@@ -204,6 +241,22 @@ impl Session {
             Generation::Modern => MODERN.to_string(),
             Generation::Legacy { version, .. } => version.clone(),
         }
+    }
+
+    /// The protocol version, and the transport when it is the old HTTP+SSE
+    /// one: what a person is told the server speaks.
+    pub fn speaks(&self) -> String {
+        if self.is_legacy_sse() {
+            format!("{} over HTTP+SSE", self.protocol_version())
+        } else {
+            self.protocol_version()
+        }
+    }
+
+    /// Whether the server is reached by the old HTTP+SSE transport, whose
+    /// one stream carries everything (no standalone stream is opened).
+    pub fn is_legacy_sse(&self) -> bool {
+        self.legacy_sse.borrow().is_some()
     }
 
     pub fn server_info(&self) -> Option<String> {
@@ -297,6 +350,15 @@ impl Session {
         params: Value,
     ) -> Result<Reply, Failure> {
         let request = self.http_request(&jsonrpc::request(id, method, self.with_meta(params)));
+        let legacy_sse = self.legacy_sse.borrow().clone();
+        if let Some(sse) = legacy_sse {
+            return match sse.send(&self.transport, request, Some(id)).await? {
+                Some(outcome) => finish(outcome, 200, None, Vec::new()),
+                None => Err(Failure::Unreadable(format!(
+                    "no answer to request {id} on the SSE stream"
+                ))),
+            };
+        }
         let response = self
             .transport
             .post(request)
@@ -308,6 +370,10 @@ impl Session {
     /// Sends a notification; the server answers 202 (or 200) with no body.
     pub async fn notify(&self, method: &str, params: Value) -> Result<(), Failure> {
         let request = self.http_request(&jsonrpc::notification(method, params));
+        let legacy_sse = self.legacy_sse.borrow().clone();
+        if let Some(sse) = legacy_sse {
+            return sse.send(&self.transport, request, None).await.map(|_| ());
+        }
         let response = self
             .transport
             .post(request)
@@ -374,7 +440,8 @@ impl Session {
             } => {
                 // The header exists from 2025-06-18; `initialize` itself goes without.
                 let initializing = message.get("method") == Some(&json!("initialize"));
-                if version.as_str() != "2025-03-26" && !initializing {
+                let before_header = ["2024-11-05", "2025-03-26"].contains(&version.as_str());
+                if !before_header && !initializing {
                     headers.push(("mcp-protocol-version".into(), version.clone()));
                 }
                 if let Some(id) = session_id {
@@ -385,8 +452,13 @@ impl Session {
         for (name, value) in &self.headers {
             headers.push((name.clone(), value.expose().to_string()));
         }
+        // The old HTTP+SSE transport takes messages at its endpoint.
+        let url = match &*self.legacy_sse.borrow() {
+            Some(sse) => sse.endpoint().to_string(),
+            None => self.url.clone(),
+        };
         HttpRequest {
-            url: self.url.clone(),
+            url,
             headers,
             body: message.to_string(),
         }

@@ -31,7 +31,8 @@ const OPEN_WAIT_MS: u64 = 2000;
 /// stream is opened before `work` starts: a server drops what it sends
 /// there while no client listens.
 pub async fn while_listening<T>(session: &Session, work: impl Future<Output = T>) -> T {
-    if session.generation() == Generation::Modern {
+    // The old HTTP+SSE transport's one stream is already being read.
+    if session.generation() == Generation::Modern || session.is_legacy_sse() {
         return work.await;
     }
     let Some(body) = open(session).await else {
