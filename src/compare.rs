@@ -9,8 +9,10 @@
 //! scrolls to and says in plain words (`words`).
 
 pub mod change;
+pub mod fields;
 pub mod repeats;
 mod steps;
+pub mod variant_b;
 mod words;
 
 pub use steps::{StepKey, StepKind};
@@ -315,6 +317,18 @@ pub fn fork_points_by_turn(events: &[RunEvent]) -> Vec<(u32, ForkPoint)> {
             (turn, point)
         })
         .collect()
+}
+
+/// The step a fork asked from the event `seq` starts from: the last fork
+/// point at or before it (a card's request is one; a tool result goes on
+/// from the call it answers), else the first.
+pub fn fork_point_at(points: &[(u32, ForkPoint)], seq: u64) -> Option<ForkPoint> {
+    points
+        .iter()
+        .rev()
+        .find(|(_, p)| p.seq <= seq)
+        .or(points.first())
+        .map(|(_, p)| p.clone())
 }
 
 /// A column's header line: status, turns, tool calls and cost.

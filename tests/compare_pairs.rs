@@ -253,3 +253,32 @@ async fn repeated_runs_are_counted_by_their_tools_and_status() {
         (2, 0, "done")
     );
 }
+
+/// B's form marks where a pair's B differs from its A: every pair that
+/// differs has a field so marked, or a part the form has no field for
+/// named beside it; a copy is marked nowhere.
+#[test]
+fn every_pair_marks_the_fields_where_b_differs_from_a() {
+    use agent_loop_playground::compare::{change, fields};
+    let json = |id: &str| -> serde_json::Value {
+        serde_json::from_str(library::find(id).unwrap().json()).unwrap()
+    };
+    for pair in library::pairs() {
+        let (a, b) = (json(pair.a), json(pair.b));
+        let marked = fields::differing_fields(&a, &b);
+        let changes = change::between(&a, &b);
+        if changes.is_empty() {
+            assert!(marked.is_empty(), "{}: {marked:?}", pair.a);
+            continue;
+        }
+        let outside = fields::differing_outside_form(&a, &b);
+        assert!(
+            !marked.is_empty() || !outside.is_empty(),
+            "{} ⇄ {}: nothing marked or named for {changes:?}",
+            pair.a,
+            pair.b
+        );
+        // B's copy of itself is marked nowhere.
+        assert!(fields::differing_fields(&b, &b).is_empty(), "{}", pair.b);
+    }
+}

@@ -123,6 +123,23 @@ pub fn word_diff(a: &str, b: &str) -> Vec<Words> {
     runs
 }
 
+/// A rewritten text as two lines, not interleaved: before (A's words, with
+/// those B dropped as `Removed`) and after (B's words, with those it added
+/// as `Added`).
+pub fn before_and_after(words: &[Words]) -> (Vec<Words>, Vec<Words>) {
+    let before = words
+        .iter()
+        .filter(|w| !matches!(w, Words::Added(_)))
+        .cloned()
+        .collect();
+    let after = words
+        .iter()
+        .filter(|w| !matches!(w, Words::Removed(_)))
+        .cloned()
+        .collect();
+    (before, after)
+}
+
 fn text_change(changes: &mut Vec<Change>, what: &str, a: &str, b: &str) {
     if a != b {
         changes.push(Change::Text {
@@ -145,16 +162,16 @@ fn object(value: &Value) -> &Map<String, Value> {
 
 /// A tool as the model and the loop see it, whichever way it is listed.
 #[derive(Debug, PartialEq)]
-struct ToolSeen {
-    name: String,
-    description: String,
-    schema: Value,
-    needs_approval: bool,
+pub(super) struct ToolSeen {
+    pub(super) name: String,
+    pub(super) description: String,
+    pub(super) schema: Value,
+    pub(super) needs_approval: bool,
     /// The rest of an inline entry (its handler, a delay): compared as keywords.
-    rest: Map<String, Value>,
+    pub(super) rest: Map<String, Value>,
 }
 
-fn tools_of(scenario: &Value) -> Vec<ToolSeen> {
+pub(super) fn tools_of(scenario: &Value) -> Vec<ToolSeen> {
     let Some(entries) = scenario.get("tools").and_then(Value::as_array) else {
         return Vec::new();
     };
@@ -346,6 +363,27 @@ mod tests {
         assert_eq!(what, "t's description");
         assert_eq!(added(words).concat().trim(), "Only after the policy check.");
         assert_eq!(words[0], Words::Same("Refund an order.".into()));
+    }
+
+    #[test]
+    fn a_rewrite_reads_as_a_before_line_and_an_after_line() {
+        let words = word_diff(
+            "Search hotels with free rooms.",
+            "Find hotels in a city with free rooms.",
+        );
+        let (before, after) = before_and_after(&words);
+        let line = |words: &[Words]| {
+            words
+                .iter()
+                .map(|w| match w {
+                    Words::Same(t) => t.clone(),
+                    Words::Removed(t) => format!("[-{t}]"),
+                    Words::Added(t) => format!("[+{t}]"),
+                })
+                .collect::<String>()
+        };
+        assert_eq!(line(&before), "[-Search] hotels with free rooms.");
+        assert_eq!(line(&after), "[+Find] hotels [+in a city ]with free rooms.");
     }
 
     #[test]

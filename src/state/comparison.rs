@@ -124,6 +124,29 @@ impl Started {
     }
 }
 
+thread_local! {
+    /// The step a fork was asked from, on a card or the drawn loop, by the
+    /// `seq` of its event; taken by the Compare panel (fetched on demand,
+    /// so the request waits here for it). Reference-counted, so no
+    /// component's cleanup disposes of it.
+    static FORK_WANTED: ArcRwSignal<Option<u64>> = ArcRwSignal::new(None);
+}
+
+/// A fork asked from the step whose event is `seq`.
+pub fn want_fork(seq: u64) {
+    FORK_WANTED.with(|wanted| wanted.set(Some(seq)));
+}
+
+/// The fork asked for and not yet taken (tracked).
+pub fn fork_wanted() -> Option<u64> {
+    FORK_WANTED.with(|wanted| wanted.get())
+}
+
+/// The fork asked for, taken: asked for again, it opens again.
+pub fn take_fork_wanted() {
+    FORK_WANTED.with(|wanted| wanted.set(None));
+}
+
 /// The runs a side gets: with a provider, as many as asked (1 to
 /// `MOST_TIMES`); the scenarios' own models answer the same way every
 /// time, so once.

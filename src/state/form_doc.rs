@@ -36,6 +36,12 @@ pub trait FormDoc: Copy + Send + Sync + 'static {
     fn lock(&self) -> Option<ReadSignal<Option<Vec<String>>>> {
         None
     }
+    /// The paths of the fields where this text differs from another it is
+    /// set beside (Compare's B from A, `compare::fields`), marked in the
+    /// form; `None` when it is set beside none.
+    fn differing(&self) -> Option<Signal<Vec<String>>> {
+        None
+    }
 }
 
 /// Records (or clears, with `None`) why form field `key` cannot be applied;

@@ -14,10 +14,15 @@
 //! Each way in is a part of its own (`pair`, `variant`, `fork`), under the
 //! settings the runs share (`settings`); `result` is what the panel shows
 //! under them, the two runs step by step (`steps_table`) and what changed
-//! between their scenarios (`changes`).
+//! between their scenarios (`changes`). A fork can also be asked from a
+//! turn card or the drawn loop (`fork_here`, the one part in the first
+//! paint): the fork way then opens the scenario that ran, to edit.
 
+mod b_form;
 mod changes;
 mod fork;
+mod fork_draft;
+pub mod fork_here;
 mod pair;
 mod result;
 mod settings;
@@ -40,11 +45,13 @@ use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::model_choice::ModelChoice;
 
+pub use fork_here::fork_here;
+
 use fork::fork_way;
 use pair::pair_way;
 use result::ComparisonView;
 use settings::{approval_answer, runs_per_side_field};
-use variant::variant_way;
+use variant::{variant_b, variant_way};
 
 /// A comparison's work: given its cancel token, the two finished sides.
 type Work =
@@ -91,6 +98,7 @@ pub fn ComparePanel(
     pair_wanted: RwSignal<bool>,
 ) -> impl IntoView {
     let launcher = Launcher::new(model_choice);
+    let b = variant_b(editor);
     view! {
         <section class="panel compare" aria-labelledby="compare-heading">
             <h2 id="compare-heading">"Compare runs side by side"</h2>
@@ -98,8 +106,8 @@ pub fn ComparePanel(
             <div class="compare-controls">
                 {approval_answer(launcher)}
                 {runs_per_side_field(launcher)}
-                {pair_way(launcher, editor, pair_wanted)}
-                {variant_way(launcher, editor)}
+                {pair_way(launcher, editor, pair_wanted, b)}
+                {variant_way(launcher, editor, b)}
                 {fork_way(launcher, editor, events, ran, running, paused)}
             </div>
             <ComparisonView comparison=launcher.comparison events=events show_event=show_event />

@@ -92,19 +92,30 @@ fn field_error(editor: impl FormDoc, key: String) -> impl Fn() -> Option<String>
 }
 
 /// Marks a field a lesson lets the learner change, in words and a shape
-/// (the other fields are read-only, which the browser shows on its own).
+/// (the other fields are read-only, which the browser shows on its own);
+/// and, in a text set beside another (Compare's B), a field whose value
+/// differs from the other's, in words inside its label (so its name says it).
 fn editable_mark(editor: impl FormDoc, path: String) -> impl IntoView {
     move || {
         let locked = editor.lock().is_some_and(|l| l.with(Option::is_some));
-        (locked && !editor.fixed(&path))
-            .then(|| view! { <span class="lesson-editable">" ✎ editable in this lesson"</span> })
+        let editable = (locked && !editor.fixed(&path))
+            .then(|| view! { <span class="lesson-editable">" ✎ editable in this lesson"</span> });
+        let differs = editor
+            .differing()
+            .is_some_and(|d| d.with(|paths| paths.contains(&path)))
+            .then(|| view! { <span class="differs-from-a">" ≠ differs from A"</span> });
+        (editable, differs)
     }
 }
 
 /// Whether a form section holds a path an open lesson lets the learner
-/// change: that section opens, so the field is in view.
+/// change, or a field that differs from the text beside it: that section
+/// opens, so the field is in view.
 fn holds_editable(editor: impl FormDoc, section: &'static str) -> bool {
-    editor.lock().is_some_and(|l| {
+    let differs = editor.differing().is_some_and(|d| {
+        d.with(|paths| crate::compare::fields::holds(paths, section))
+    });
+    differs || editor.lock().is_some_and(|l| {
         l.with(|l| {
             l.as_ref().is_some_and(|paths| {
                 paths.iter().any(|p| {

@@ -2,11 +2,13 @@
 
 use leptos::prelude::*;
 
-use crate::compare::change::{Change, Words};
+use crate::compare::change::{before_and_after, Change, Words};
 
 /// What differs between the two scenarios, above the columns: each change
-/// with its words or keywords, removed text struck through and marked "−",
-/// added text underlined and marked "+", so the change reads without colour.
+/// with its words or keywords. A rewritten text is two lines, before and
+/// after, the words B dropped struck through and marked "−" in the first,
+/// those it added underlined and marked "+" in the second, so the change
+/// reads without colour.
 #[component]
 pub(super) fn ChangePanel(changes: Option<Vec<Change>>, a: String, b: String) -> impl IntoView {
     let body = match changes {
@@ -36,16 +38,22 @@ pub(super) fn ChangePanel(changes: Option<Vec<Change>>, a: String, b: String) ->
 fn change_item(change: Change) -> impl IntoView {
     let what = change.what();
     let detail = match change {
-        Change::Text { words, .. } => view! {
-            <p class="word-diff">
-                {words.into_iter().map(|w| match w {
-                    Words::Same(t) => view! { <span>{t}</span> }.into_any(),
-                    Words::Removed(t) => view! { <del title="only in A">{t}</del> }.into_any(),
-                    Words::Added(t) => view! { <ins title="only in B">{t}</ins> }.into_any(),
-                }).collect_view()}
-            </p>
+        Change::Text { words, .. } => {
+            let (before, after) = before_and_after(&words);
+            view! {
+                <div class="word-diff">
+                    <p class="diff-line diff-before">
+                        <span class="diff-side">"Before (A): "</span>
+                        {marked_line(before)}
+                    </p>
+                    <p class="diff-line diff-after">
+                        <span class="diff-side">"After (B): "</span>
+                        {marked_line(after)}
+                    </p>
+                </div>
+            }
+            .into_any()
         }
-        .into_any(),
         Change::Keywords { keywords, .. } => view! {
             <ul class="keyword-diff">
                 {keywords.into_iter().map(|k| view! {
@@ -62,4 +70,23 @@ fn change_item(change: Change) -> impl IntoView {
             {detail}
         </li>
     }
+}
+
+/// One line of a rewritten text, its changed words marked (the stylesheet
+/// puts "−" or "+" before them, which screen readers read too).
+fn marked_line(words: Vec<Words>) -> impl IntoView {
+    words
+        .into_iter()
+        .map(|w| match w {
+            Words::Same(t) => view! { <span>{t}</span> }.into_any(),
+            Words::Removed(t) => view! {
+                <del title="only in A">{t}</del>
+            }
+            .into_any(),
+            Words::Added(t) => view! {
+                <ins title="only in B">{t}</ins>
+            }
+            .into_any(),
+        })
+        .collect_view()
 }

@@ -1,5 +1,7 @@
 //! The third way in: a fork of the run in the Trace from one of its steps,
-//! under the scenario as now edited, beside the run it forked from.
+//! under the scenario as now edited, beside the run it forked from. Asked
+//! from a card or the drawn loop ("Go on from here with an edit"), it opens
+//! the scenario that ran in a form of its own, to edit and run from there.
 
 use gloo_timers::future::TimeoutFuture;
 use harness::event::RunEvent;
@@ -10,10 +12,13 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use crate::compare::{self, prefixed, Compared, Side};
-use crate::state::comparison::ForkPicker;
+use crate::state::comparison::{fork_wanted, take_fork_wanted, ForkPicker};
 use crate::state::editor::Editor;
+use crate::state::form_doc::FormDoc;
+use crate::ui::scenario_form::ScenarioForm;
 use crate::view_model;
 
+use super::fork_draft::ForkDraft;
 use super::settings::show_in_field;
 use super::Launcher;
 
@@ -27,17 +32,19 @@ pub(super) fn fork_way(
 ) -> impl IntoView {
     let picker = ForkPicker::new();
     list_steps_when_forkable(picker, events, running, paused);
+    let parent = move || Record {
+        scenario: ran.get_untracked(),
+        events: events.get_untracked(),
+        forked_at: None,
+    };
     let fork = move |_| {
         if let Some(point) = picker.shown() {
-            let parent = Record {
-                scenario: ran.get_untracked(),
-                events: events.get_untracked(),
-                forked_at: None,
-            };
-            run(launcher, editor, parent, point);
+            run(launcher, editor.text().get_untracked(), parent(), point);
         }
     };
+    let from_here = from_here(launcher, picker, events, ran);
     view! {
+        {from_here}
         <div class="compare-way">
             <h3>"Fork the run in the Trace"</h3>
             <p class="hint">
@@ -117,12 +124,101 @@ fn list_steps_when_forkable(
     });
 }
 
-/// Forks `parent` at `point` under the editor's scenario: the fork replays
+/// "Go on from here with an edit": the step asked for (from a card or the
+/// drawn loop), once the run can be forked, and the scenario that ran in a
+/// form, to edit; its button runs the fork beside the original.
+fn from_here(
+    launcher: Launcher,
+    picker: ForkPicker,
+    events: ReadSignal<Vec<RunEvent>>,
+    ran: ReadSignal<Option<Scenario>>,
+) -> impl IntoView {
+    let draft = ForkDraft::new();
+    let point = RwSignal::new(None::<ForkPoint>);
+    Effect::new(move |_| {
+        let Some(seq) = fork_wanted() else {
+            return;
+        };
+        // Listed once the run ends or pauses: the request waits till then.
+        if picker.is_empty() {
+            return;
+        }
+        take_fork_wanted();
+        let at = events
+            .with_untracked(|e| compare::fork_point_at(&compare::fork_points_by_turn(e), seq));
+        let Some(at) = at else {
+            return;
+        };
+        picker.pick(&at.seq.to_string());
+        let scenario = ran.get_untracked();
+        spawn_local(async move {
+            let text = match scenario {
+                Some(scenario) => crate::lazy::scenario_text(scenario).await,
+                None => String::new(),
+            };
+            draft.replace(text);
+            point.set(Some(at));
+            bring_into_view();
+        });
+    });
+    let go = move |_| {
+        if let Some(at) = point.get_untracked() {
+            let parent = Record {
+                scenario: ran.get_untracked(),
+                events: events.get_untracked(),
+                forked_at: None,
+            };
+            run(launcher, draft.text().get_untracked(), parent, at);
+        }
+    };
+    move || {
+        point.get().map(|at| {
+            let heading = format!("Go on from {} with an edit", at.label);
+            view! {
+                <section class="compare-way fork-here-editor" aria-labelledby="fork-here-heading">
+                    <h3 id="fork-here-heading" tabindex="-1">{heading}</h3>
+                    <p class="hint">{format!(
+                        "The run's steps before {} are replayed as they were; from there it goes on under this scenario. Edit it (a description, a limit, a scripted response), then run the fork beside the original.",
+                        at.label
+                    )}</p>
+                    <details class="fork-draft-form" open>
+                        <summary>"The scenario that ran, to edit"</summary>
+                        <ScenarioForm editor=draft problems=Signal::derive(Vec::new) />
+                    </details>
+                    <button type="button" class="fork-here-run"
+                        prop:disabled=move || launcher.cannot_start()
+                        on:click=go>
+                        "Run the fork beside the original"
+                    </button>
+                    " "
+                    <button type="button" on:click=move |_| point.set(None)>"Close"</button>
+                </section>
+            }
+        })
+    }
+}
+
+/// Brings the fork's editor into view once drawn, its heading focused, so
+/// a keyboard user is where the button sent them.
+fn bring_into_view() {
+    request_animation_frame(|| {
+        let heading = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("fork-here-heading"));
+        if let Some(heading) = heading {
+            heading.scroll_into_view();
+            if let Ok(heading) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(heading) {
+                let _ = heading.focus();
+            }
+        }
+    });
+}
+
+/// Forks `parent` at `point` under the scenario `text`: the fork replays
 /// the parent's steps and continues once, with the provider in the Model
 /// settings if one is chosen, else the scenario's own model.
-fn run(launcher: Launcher, editor: Editor, parent: Record, point: ForkPoint) {
+fn run(launcher: Launcher, text: String, parent: Record, point: ForkPoint) {
     let ForkPoint { seq, label } = point;
-    let text = editor.text().get_untracked();
     let choice = launcher.decide.get_untracked();
     launcher.start(
         format!("Forking {label}…"),

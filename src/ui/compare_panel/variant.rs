@@ -1,31 +1,151 @@
 //! The second way in: the scenario in the editor (A) against a variant of
-//! it (B), edited with the same form as A or as JSON.
+//! it (B), edited with the same form as A (its fields marked where B
+//! differs from A) or as JSON.
+//!
+//! B starts as a copy of A, and follows the scenario picked: a pair's half
+//! brings the pair's other half, any other built-in a copy of itself
+//! (`compare::variant_b`), and running a pair brings its other half back.
+//! A B the person edited is put aside then, with a button to bring it back.
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 
+use crate::compare::variant_b;
 use crate::state::editor::Editor;
 use crate::state::form_doc::{FormDoc, Variant};
 use crate::ui::scenario_form::ScenarioForm;
 
+use super::b_form::BForm;
 use super::Launcher;
 
-pub(super) fn variant_way(launcher: Launcher, editor: Editor) -> impl IntoView {
-    // B: a scenario text of its own, edited with the same form as A.
-    let variant = Variant::new();
+/// The `localStorage` key that says the person emptied B on purpose (an
+/// empty B is not saved): a reload then keeps it empty, not a copy of A.
+const EMPTIED_KEY: &str = "agent-loop-playground.variant-emptied";
+
+/// B, and what the page did to it last.
+#[derive(Clone, Copy)]
+pub(super) struct VariantB {
+    variant: Variant,
+    /// The text the page put into B last (a copy, a pair's half): replacing
+    /// it loses nothing the person made.
+    put: StoredValue<Option<String>>,
+    /// The person's B, put aside when the page replaced it.
+    aside: RwSignal<Option<String>>,
+    /// What happened to B last, said above it.
+    notice: RwSignal<Option<String>>,
+}
+
+impl VariantB {
+    /// B as kept in this browser, or else a copy of A.
+    fn new(editor: Editor) -> Self {
+        let kept = crate::browser::page::saved_variant().is_some() || emptied();
+        let b = VariantB {
+            variant: Variant::new(),
+            put: StoredValue::new(None),
+            aside: RwSignal::new(None),
+            notice: RwSignal::new(None),
+        };
+        if !kept {
+            b.put_in(editor.text().get_untracked(), None);
+        }
+        Effect::new(move |_| set_emptied(b.variant.text().with(|t| t.trim().is_empty())));
+        b
+    }
+
+    /// Puts `text` into B, saying `notice`; the person's own B, if replaced,
+    /// is put aside. Nothing happens when B holds `text` already.
+    fn put_in(self, text: String, notice: Option<String>) {
+        let current = self.variant.text().get_untracked();
+        if current == text {
+            return;
+        }
+        if variant_b::worth_keeping(&current, self.put.get_value().as_deref()) {
+            self.aside.set(Some(current));
+        }
+        self.put.set_value(Some(text.clone()));
+        self.variant.replace(text);
+        self.notice.set(notice);
+    }
+
+    /// B follows the scenario `picked` (see the module's doc).
+    pub(super) fn follow(self, picked: String) {
+        let (id, notice) = variant_b::follows(&picked);
+        if id.is_empty() {
+            return;
+        }
+        spawn_local(async move {
+            if let Some(json) = crate::lazy::builtin_json(id.to_string()).await {
+                self.put_in(json.to_string(), Some(notice));
+            }
+        });
+    }
+
+    /// The person's B, put aside, back in B.
+    fn bring_back(self) {
+        if let Some(text) = self.aside.get_untracked() {
+            self.aside.set(None);
+            self.put.set_value(None);
+            self.variant.replace(text);
+            self.notice.set(Some("Your edited B is back.".to_string()));
+        }
+    }
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+fn emptied() -> bool {
+    storage()
+        .and_then(|s| s.get_item(EMPTIED_KEY).ok().flatten())
+        .is_some()
+}
+
+fn set_emptied(empty: bool) {
+    if let Some(storage) = storage() {
+        let _ = if empty {
+            storage.set_item(EMPTIED_KEY, "emptied")
+        } else {
+            storage.remove_item(EMPTIED_KEY)
+        };
+    }
+}
+
+pub(super) fn variant_way(launcher: Launcher, editor: Editor, b: VariantB) -> impl IntoView {
+    let variant = b.variant;
+    let form = BForm::new(variant, editor);
+    let copy_a = move |_| {
+        b.put_in(
+            editor.text().get_untracked(),
+            Some("B is now a copy of A as A is in the editor.".to_string()),
+        )
+    };
     view! {
         <div class="compare-way">
             <h3>"A/B: the scenario in the editor (A) against a variant (B)"</h3>
-            <p class="hint">"Copy A into B, change a tool's description, schema or a limit in B, and run both."</p>
-            <button type="button" class="copy-a-into-b" on:click=move |_| variant.replace(editor.text().get_untracked())>
+            <p class="hint">"B starts as a copy of A, or as the other half of a pair: change a tool's description, schema or a limit in B, and run both. The fields where B differs from A are marked “≠ differs from A”."</p>
+            <button type="button" class="copy-a-into-b" on:click=copy_a>
                 "Copy A into B"
             </button>
+            {move || b.notice.get().map(|notice| view! {
+                <p class="variant-notice" role="status">
+                    {notice}
+                    {move || b.aside.with(Option::is_some).then(|| view! {
+                        " Your edited B was put aside. "
+                        <button type="button" class="variant-bring-back" on:click=move |_| b.bring_back()>
+                            "Bring back my edited B"
+                        </button>
+                    })}
+                </p>
+            })}
             <Show
                 when=move || variant.text().with(|t| !t.trim().is_empty())
                 fallback=|| view! { <p class="hint">"B is empty: copy A into it to start from A."</p> }
             >
+                {form.outside_note()}
                 <details class="variant-form" open>
                     <summary>"Edit B with the form"</summary>
-                    <ScenarioForm editor=variant problems=variant.problems() />
+                    <ScenarioForm editor=form problems=variant.problems() />
                 </details>
             </Show>
             <label for="variant-json">"Variant B (JSON)"</label>
@@ -50,6 +170,20 @@ pub(super) fn variant_way(launcher: Launcher, editor: Editor) -> impl IntoView {
             </button>
         </div>
     }
+}
+
+/// B, made once with the panel, following the scenario picked from then on.
+pub(super) fn variant_b(editor: Editor) -> VariantB {
+    let b = VariantB::new(editor);
+    // The pick as the panel was drawn is not a change: B stays as kept.
+    Effect::new(move |before: Option<String>| {
+        let picked = editor.selected().get();
+        if before.is_some_and(|before| before != picked) {
+            b.follow(picked.clone());
+        }
+        picked
+    });
+    b
 }
 
 /// Runs A, the editor's text, and B, the variant's, as they are now.
