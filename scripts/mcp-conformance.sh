@@ -20,6 +20,19 @@ export AGENT_LOOP
 [ -x "$AGENT_LOOP" ] || { echo "no $AGENT_LOOP: run cargo build -p agent-loop" >&2; exit 1; }
 
 client_scenarios=(initialize tools_call sse-retry)
+# Every OAuth scenario: the 2025-11-25 ones, the 2025-03-26 fallbacks, the
+# drafts (resource mismatch, offline access) and the client credentials
+# extension (a secret, and a signed JWT).
+client_scenarios+=(
+  auth/metadata-default auth/metadata-var1 auth/metadata-var2 auth/metadata-var3
+  auth/basic-cimd auth/scope-from-www-authenticate auth/scope-from-scopes-supported
+  auth/scope-omitted-when-undefined auth/scope-step-up auth/scope-retry-limit
+  auth/token-endpoint-auth-basic auth/token-endpoint-auth-post auth/token-endpoint-auth-none
+  auth/pre-registration auth/2025-03-26-oauth-metadata-backcompat
+  auth/2025-03-26-oauth-endpoint-fallback auth/resource-mismatch
+  auth/offline-access-scope auth/offline-access-not-supported
+  auth/client-credentials-basic auth/client-credentials-jwt
+)
 server_scenarios=(server-initialize ping tools-list dns-rebinding-protection server-sse-polling server-sse-multiple-streams)
 out="$(mktemp -d)"
 serve_pid=""
@@ -29,6 +42,7 @@ trap '[ -z "$serve_pid" ] || kill "$serve_pid" 2>/dev/null || true; rm -rf "$out
 # command exits non-zero) and verdict.mjs, which reads every check. A
 # scenario the suite could not run leaves no checks, which verdict.mjs fails.
 for scenario in "${client_scenarios[@]}"; do
+  mkdir -p "$(dirname "$out/$scenario")" # auth/… scenarios sit in a folder
   # The suite splits --command on spaces (no path here has one) and appends the URL.
   "$node22" "$suite" client --command "bash $conf/client.sh" --scenario "$scenario" \
     -o "$out/$scenario" >"$out/$scenario.log" 2>&1 || echo "$scenario" >>"$out/suite-failed"

@@ -11,6 +11,7 @@ mod lesson;
 mod list;
 mod mcp;
 mod mcp_stdio;
+mod oauth;
 mod otel;
 mod record;
 mod replay;

@@ -263,6 +263,7 @@ struct Reached {
     shown: String,
     transport: Rc<dyn McpTransport>,
     stdio: Option<Rc<StdioTransport>>,
+    oauth: Option<Rc<crate::oauth::OAuthHttp>>,
 }
 
 impl Reached {
@@ -275,15 +276,16 @@ impl Reached {
     ) -> Result<Reached, String> {
         match url {
             // A server protected with OAuth is signed in to as it asks.
-            Some(url) => Ok(Reached {
-                shown: url.to_string(),
-                transport: Rc::new(crate::oauth::OAuthHttp::new(
-                    Rc::new(NativeHttp::new()),
-                    url,
-                    oauth,
-                )),
-                stdio: None,
-            }),
+            Some(url) => {
+                let http = Rc::new(NativeHttp::new());
+                let oauth = Rc::new(crate::oauth::OAuthHttp::new(http, url, oauth));
+                Ok(Reached {
+                    shown: url.to_string(),
+                    transport: oauth.clone(),
+                    stdio: None,
+                    oauth: Some(oauth),
+                })
+            }
             None => {
                 let server = StdioServer::spawn(command, &BTreeMap::new(), None)?;
                 let stdio = Rc::new(StdioTransport::new(server));
@@ -291,6 +293,7 @@ impl Reached {
                     shown: format!("`{}`", stdio.command_line()),
                     transport: stdio.clone(),
                     stdio: Some(stdio),
+                    oauth: None,
                 })
             }
         }
@@ -298,12 +301,12 @@ impl Reached {
 
     /// Why a request failed: for a started server that ended or wrote
     /// something that is not JSON-RPC, that, in its own words (the session
-    /// would wrap it once per generation it tried); else `why`.
+    /// would wrap it once per generation it tried); the same for a server
+    /// that refused and could not be signed in to; else `why`.
     fn explain(&self, why: impl std::fmt::Display) -> String {
-        self.stdio
-            .as_ref()
-            .and_then(|stdio| stdio.ended())
-            .unwrap_or_else(|| why.to_string())
+        let refused = self.oauth.as_ref().and_then(|oauth| oauth.refusal());
+        let ended = || self.stdio.as_ref().and_then(|stdio| stdio.ended());
+        refused.or_else(ended).unwrap_or_else(|| why.to_string())
     }
 }
 

@@ -112,7 +112,9 @@ pub fn read(message: &Value) -> Option<Incoming> {
             outcome: Ok(result.clone()),
         });
     }
-    let error = object.get("error")?;
+    // An OAuth refusal's body (`{"error": "invalid_token", …}`, RFC 6750)
+    // has an `error` too, but a string: it is no JSON-RPC error.
+    let error = object.get("error").filter(|error| error.is_object())?;
     Some(Incoming::Response {
         id,
         outcome: Err(rpc_error(error)),
@@ -128,5 +130,25 @@ fn rpc_error(error: &Value) -> RpcError {
             .unwrap_or("(no message)")
             .to_string(),
         data: error.get("data").cloned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_oauth_refusal_is_not_a_json_rpc_error() {
+        let refusal =
+            json!({"error": "invalid_token", "error_description": "Missing Authorization header"});
+        assert!(read(&refusal).is_none());
+        let rpc = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32601, "message": "no such method"}});
+        assert!(matches!(
+            read(&rpc),
+            Some(Incoming::Response {
+                outcome: Err(_),
+                ..
+            })
+        ));
     }
 }

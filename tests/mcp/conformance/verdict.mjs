@@ -9,15 +9,20 @@ import { readdirSync, readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 
 const [dir, ...scenarios] = process.argv.slice(2);
+
+// The suite writes DIR/<scenario>/<scenario>-<time>/checks.json, so a
+// scenario named auth/x has its file two folders further down.
+function checkFiles(base) {
+  if (!existsSync(base)) return [];
+  return readdirSync(base, { recursive: true })
+    .filter((path) => path.endsWith("checks.json"))
+    .map((path) => join(base, path));
+}
 let failed = 0;
 for (const scenario of scenarios) {
   const checks = [];
   const base = join(dir, scenario);
-  const runs = existsSync(base) ? readdirSync(base) : [];
-  for (const run of runs) {
-    const file = join(base, run, "checks.json");
-    if (existsSync(file)) checks.push(...JSON.parse(readFileSync(file, "utf8")));
-  }
+  for (const file of checkFiles(base)) checks.push(...JSON.parse(readFileSync(file, "utf8")));
   const count = (status) => checks.filter((c) => c.status === status).length;
   const bad = checks.filter((c) => c.status !== "SUCCESS" && c.status !== "INFO");
   const ok = checks.length > 0 && bad.length === 0 && count("SUCCESS") > 0;
