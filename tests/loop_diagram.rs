@@ -814,3 +814,34 @@ async fn the_context_gate_shows_the_window_and_stops_a_request_that_cannot_fit()
     assert!(node.off, "{}", node.note);
     assert_eq!(node.note, "Off: the scenario sets no context window.");
 }
+
+/// The run as time, from a real trace: the hung lookup under a 1.5 s
+/// deadline is a tool row cut at the deadline's line, after its model call.
+#[tokio::test(start_paused = true)]
+async fn the_waterfall_of_a_hung_call_ends_it_at_the_deadline() {
+    use agent_loop_playground::waterfall::{BarKind, Cut, Waterfall};
+    let builtin = BUILTIN
+        .iter()
+        .find(|b| b.id == "deadline-interrupts-tool")
+        .expect("the built-in");
+    let (outcome, events) = run_builtin(builtin).await;
+    assert_eq!(outcome.status, Status::Deadline);
+    let time = Waterfall::of(&events, None);
+    let deadline = time.deadline.clone().expect("the deadline's line");
+    assert_eq!(
+        (deadline.at_ms, deadline.label.as_str()),
+        (1500, "deadline 1.50 s")
+    );
+    let kinds: Vec<BarKind> = time.bars.iter().map(|b| b.kind).collect();
+    assert_eq!(kinds, [BarKind::ModelCall, BarKind::ToolCall]);
+    let hung = &time.bars[1];
+    assert_eq!(hung.cut, Some(Cut::Deadline));
+    assert_eq!(hung.end_ms, deadline.at_ms);
+    assert!(
+        hung.label.starts_with("tool slow_lookup · ")
+            && hung.label.ends_with(", cut off at the deadline"),
+        "{}",
+        hung.label
+    );
+    assert_eq!(time.percent(hung.end_ms), 100.0);
+}

@@ -21,6 +21,7 @@ use crate::ui::history_panel::{history_panel, run_files, run_replay};
 use crate::ui::protocol_verdict::ProtocolVerdict;
 use crate::ui::stop_banner::StopBanner;
 use crate::ui::timeline::timeline;
+use crate::ui::waterfall::waterfall_panel;
 use crate::view_model;
 
 #[component]
@@ -33,6 +34,7 @@ pub fn TraceSection(
     let events = controller.events();
     let idle = move || events.with(Vec::is_empty);
     let kept = history.entries();
+    let time_shown = RwSignal::new(false);
     let running = controller.running();
     let ended = move || !running.get() && events.with(|e| view_model::outcome_of(e).is_some());
     let banner =
@@ -70,6 +72,14 @@ pub fn TraceSection(
             </div>
             <Show when=idle>
                 <p class="empty">{move || empty_trace_text(kept.with(Vec::len))}</p>
+            </Show>
+            // The run as time, above its cards: a split module with its own
+            // stylesheet, fetched the first time it is opened.
+            <button type="button" class="time-toggle" hidden=idle
+                aria-pressed=move || time_shown.get().to_string()
+                on:click=move |_| time_shown.update(|on| *on = !*on)>"⏱ Time view"</button>
+            <Show when=move || time_shown.get() && !idle()>
+                {Suspend::new(waterfall_panel(controller))}
             </Show>
             {Suspend::new(async move {
                 // Fetched once the engine has arrived, not beside it: Run

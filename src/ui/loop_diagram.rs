@@ -850,10 +850,28 @@ fn LoopPanel(
     // On a phone the steps are listed; the drawing opens over the whole
     // screen, with its zoom, until closed.
     let full = RwSignal::new(false);
+    // Set once the full-screen stylesheet has loaded: the drawing has its
+    // full-screen size, so where the run is can be centred.
+    let full_drawn = RwSignal::new(false);
     let close_full = move || {
         full.set(false);
+        full_drawn.set(false);
         crate::browser::page::leave_full_screen();
     };
+    // Drawn full screen, the drawing is wider than a phone: the node where
+    // the run is (or the exit it ended at) stays in the middle as it moves.
+    let where_run_is = Memo::new(move |_| {
+        diagram.with(|d| {
+            d.current()
+                .map(|c| c.node)
+                .or_else(|| d.exit().map(|e| NodeId::Exit(e.status)))
+        })
+    });
+    Effect::new(move |_| {
+        if full_drawn.get() {
+            centre_node(where_run_is.get().unwrap_or(NodeId::Start));
+        }
+    });
     // A new run's passes are not the picked ones'.
     Effect::new(move |_| {
         run_id.track();
@@ -880,6 +898,11 @@ fn LoopPanel(
                     on_full_screen=Callback::new(move |()| {
                         full.set(true);
                         crate::browser::page::enter_full_screen();
+                        // Laid out by its own stylesheet, then centred.
+                        leptos::task::spawn_local(async move {
+                            crate::browser::stylesheet::load(FULL_SCREEN_STYLES).await;
+                            full_drawn.set(true);
+                        });
                     })
                 />
             </ZoomPan>
@@ -895,12 +918,35 @@ fn LoopPanel(
                             " "
                             <button type="button" disabled=!has_next on:click=move |_| step(1)>"Next ▶"</button>
                         })}
-                        {p.shown().map(|seq| view! { " " {crate::ui::compare_panel::fork_here(seq)} })}
                     </p>
                 }
             }))}
         </details>
     }
+}
+
+/// The stylesheet that lays the drawing out full screen on a phone.
+const FULL_SCREEN_STYLES: &str = "loop-full.css";
+
+/// Scrolls the full-screen drawing so `node` is in the middle of the
+/// screen, both ways, once what was just drawn has a box.
+fn centre_node(node: NodeId) {
+    request_animation_frame(move || {
+        let found = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+            d.query_selector(&format!(
+                ".loop-panel[data-full] .loop-wide [data-node=\"{}\"]",
+                node.key()
+            ))
+            .ok()
+            .flatten()
+        });
+        if let Some(element) = found {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Center);
+            options.set_inline(web_sys::ScrollLogicalPosition::Center);
+            element.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+    });
 }
 
 /// Zoom and pan on the drawing (`loop_diagram::zoom` keeps the view): the

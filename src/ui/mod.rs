@@ -39,3 +39,4 @@ pub mod timeline;
 pub mod timeline_window;
 pub mod tool_bench;
 pub mod turn_card;
+pub mod waterfall;
