@@ -411,9 +411,12 @@ Reaches the server at URL (Streamable HTTP), or starts CMD with ARGS and
 speaks to it over stdio (one JSON-RPC message per line; the process is
 stopped when the command ends). Either generation: 2026-07-28 (stateless)
 or 2025-03-26 … 2025-11-25 (initialize and a session), as the spec's
-fallback rule finds. The JSON goes to stdout; on stderr: who answered, in
-which protocol version, and each schema check the harness leaves to the
-server. A tool needs approval unless the server marks it read-only or not
+fallback rule finds. A URL whose server refuses the POST as servers of the
+old HTTP+SSE transport do (a plain 400, 404 or 405) is reached over that
+transport (2024-11-05: GET the stream, POST to its endpoint). The JSON goes
+to stdout; on stderr: who answered, in which protocol version (and over
+HTTP+SSE, when so), and each schema check the harness leaves to the server.
+A tool needs approval unless the server marks it read-only or not
 destructive.
 
 Examples:
