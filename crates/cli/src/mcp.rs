@@ -354,7 +354,11 @@ pub fn load_tools(
     let started: RefCell<Vec<(String, Rc<StdioTransport>)>> = RefCell::new(Vec::new());
     let transport_for = |server: &McpServer| -> Result<Rc<dyn McpTransport>, String> {
         if server.command.is_empty() {
-            return Ok(http.clone());
+            // A server protected with OAuth is signed in to as it asks.
+            return Ok(Rc::new(crate::oauth::OAuthHttp::for_run(
+                http.clone(),
+                &server.url,
+            )));
         }
         let env = server
             .env

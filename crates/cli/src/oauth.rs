@@ -140,7 +140,16 @@ pub struct OAuthHttp {
     /// Why the server could not be signed in to, once it is known: later
     /// requests get the same answer rather than another attempt.
     refusal: Rc<RefCell<Option<String>>>,
+    /// What a person can do when agent-loop is not to sign in: the flags
+    /// of `mcp`, or a run's scenario headers.
+    hint: &'static str,
 }
+
+/// What `mcp tools` and `mcp call` offer a person when not signing in.
+const MCP_HINT: &str = "agent-loop can sign in with OAuth: add --authorize browser (or print); or pass a token with --header \"Authorization: Bearer …\"";
+
+/// What a run offers: it signs in only with a person at the terminal.
+const RUN_HINT: &str = "agent-loop signs in with OAuth when run at a terminal; or give the server a token in the scenario: \"headers\": {\"Authorization\": \"Bearer …\"}";
 
 #[derive(Default)]
 struct SignedIn {
@@ -163,6 +172,16 @@ impl OAuthHttp {
             state: Rc::default(),
             signing_in: Rc::default(),
             refusal: Rc::default(),
+            hint: MCP_HINT,
+        }
+    }
+
+    /// For a run's server: signs in when a person is at the terminal, and
+    /// its refusals point at the scenario rather than at flags.
+    pub fn for_run(inner: Rc<dyn McpTransport>, server_url: &str) -> OAuthHttp {
+        OAuthHttp {
+            hint: RUN_HINT,
+            ..OAuthHttp::new(inner, server_url, &OAuthArgs::default())
         }
     }
 
@@ -216,9 +235,7 @@ impl OAuthHttp {
                     .or_else(|| challenge.error.clone())
                     .map(|why| format!(" ({why})"))
                     .unwrap_or_default();
-                let text = format!(
-                    "the server wants authorization{why}; agent-loop can sign in with OAuth: add --authorize browser (or print); or pass a token with --header \"Authorization: Bearer …\""
-                );
+                let text = format!("the server wants authorization{why}; {}", self.hint);
                 *self.refusal.borrow_mut() = Some(text.clone());
                 return Ok(refused(response.status, text));
             }

@@ -70,3 +70,40 @@ fn a_protected_server_with_no_metadata_names_what_was_tried() {
         "said once, not per generation: {stderr}"
     );
 }
+
+#[test]
+fn a_run_whose_server_wants_a_sign_in_says_what_to_do_in_the_scenario() {
+    let url = protected_server();
+    let dir = std::env::temp_dir().join(format!("mcp-oauth-run-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = dir.join("protected.json");
+    std::fs::write(
+        &scenario,
+        serde_json::json!({
+            "name": "protected",
+            "task": "Say done.",
+            "model": {"type": "scripted", "responses": [{"text": "done"}]},
+            "mcp_servers": [{"name": "locked", "url": url}]
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_agent-loop"))
+        .arg("run")
+        .arg(&scenario)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("mcp_servers[0]"), "{stderr}");
+    assert!(
+        stderr.contains("the server wants authorization (Missing Authorization header)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("\"headers\""), "{stderr}");
+    assert!(
+        !stderr.contains("--authorize"),
+        "a run has no such flag: {stderr}"
+    );
+}
