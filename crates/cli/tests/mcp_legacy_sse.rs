@@ -161,3 +161,38 @@ fn when_neither_transport_answers_the_message_says_what_was_tried_in_words() {
     assert!(!message.to_ascii_lowercase().contains("<html"), "{message}");
     assert!(!message.contains("<pre>"), "{message}");
 }
+
+#[test]
+fn a_run_calls_the_tools_of_a_scenario_server_that_speaks_only_http_sse() {
+    let Some(gateway) = gateway() else { return };
+    let url = format!("http://127.0.0.1:{}/sse", gateway.port);
+    let dir = std::env::temp_dir().join(format!("agent-loop-legacy-sse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = dir.join("time.json");
+    std::fs::write(
+        &scenario,
+        serde_json::json!({
+            "name": "time over HTTP+SSE",
+            "task": "What time is it in UTC?",
+            "mcp_servers": [{"name": "time", "url": url}],
+            "model": {"type": "scripted", "responses": [
+                {"tool_calls": [{"name": "get_current_time", "args": {"timezone": "UTC"}}]},
+                {"text": "Done."}
+            ]}
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let output = agent_loop(&["run", &scenario.display().to_string()]);
+    let shown = stdout(&output);
+    assert!(output.status.success(), "{shown}\n{}", stderr(&output));
+    assert!(shown.contains("→ get_current_time"), "{shown}");
+    assert!(shown.contains("\"datetime\""), "{shown}");
+    assert!(shown.contains("■ done"), "{shown}");
+    assert!(
+        stderr(&output).contains(&format!("MCP server \"time\" at {url} (mcp-time "))
+            && stderr(&output).contains("speaks 2024-11-05 over HTTP+SSE: 2 tools"),
+        "{}",
+        stderr(&output)
+    );
+}
