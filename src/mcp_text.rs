@@ -1,7 +1,8 @@
 //! The scenario text's MCP header values, as plain functions (the page
 //! state `state::mcp` and the engine's split point `lazy::load_mcp` use
 //! them): moving a value out of the text, naming the fields the page asks
-//! for, putting the held values back into a loaded scenario, and the key
+//! for, putting the held values back into a loaded scenario, the tokens
+//! typed in the panel (sent as `Authorization: Bearer …`), and the key
 //! that says when the servers must be reached again.
 
 use harness::mcp::config::{Secret, REDACTED};
@@ -139,6 +140,66 @@ pub fn fill_secrets(
     }
 }
 
+/// A token held in memory for a server (what `agent-loop mcp bridge`
+/// prints), sent as `Authorization: Bearer TOKEN`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServerToken {
+    pub server: String,
+    pub token: String,
+}
+
+/// Whether a server entry names an `Authorization` header of its own; the
+/// panel offers no Token field for such a server, and a token never
+/// replaces the header.
+fn names_authorization(server: &Value) -> bool {
+    server
+        .get("headers")
+        .and_then(Value::as_object)
+        .is_some_and(|headers| {
+            headers
+                .keys()
+                .any(|k| k.eq_ignore_ascii_case("authorization"))
+        })
+}
+
+/// The names of `text`'s servers a token can be given for: those with a
+/// url (a `command` server is not reached by the page) and no
+/// `Authorization` header of their own, in order.
+pub fn token_servers(text: &str) -> Vec<String> {
+    let Ok(doc) = serde_json::from_str::<Value>(text) else {
+        return Vec::new();
+    };
+    doc.get("mcp_servers")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|server| server.get("url").is_some() && !names_authorization(server))
+        .filter_map(|server| server.get("name").and_then(Value::as_str))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `scenario` with each held token sent to its server as
+/// `Authorization: Bearer TOKEN` (unless the server names that header
+/// itself); the value stays a `Secret`, so records and exports redact it.
+pub fn add_tokens(mut scenario: Scenario, tokens: &[ServerToken]) -> Scenario {
+    for server in scenario.mcp_servers.iter_mut() {
+        let has_own = server
+            .headers
+            .keys()
+            .any(|k| k.eq_ignore_ascii_case("authorization"));
+        if let Some(held) = tokens.iter().find(|t| t.server == server.name) {
+            if !has_own && !held.token.is_empty() {
+                server.headers.insert(
+                    "Authorization".to_string(),
+                    Secret::new(format!("Bearer {}", held.token)),
+                );
+            }
+        }
+    }
+    scenario
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,5 +276,38 @@ mod tests {
         assert_ne!(servers_key(WITH_TOKEN, &changed).unwrap(), key);
         assert_eq!(servers_key(r#"{"name": "s"}"#, &secrets), None);
         assert_eq!(servers_key("{ broken", &secrets), None);
+    }
+
+    #[test]
+    fn a_token_is_sent_as_a_bearer_header_to_its_server_only() {
+        let text = r#"{
+  "name": "s", "task": "t",
+  "mcp_servers": [{"name": "time", "url": "http://127.0.0.1:9/mcp"},
+                  {"name": "shop", "url": "http://127.0.0.1:8/mcp",
+                   "headers": {"authorization": "[redacted]"}}],
+  "model": {"type": "scripted", "responses": [{"text": "ok"}]}
+}"#;
+        assert_eq!(token_servers(text), vec!["time".to_string()]);
+        let scenario = Scenario::load(text).unwrap();
+        let tokens = [
+            ServerToken {
+                server: "time".into(),
+                token: "abc".into(),
+            },
+            ServerToken {
+                server: "shop".into(),
+                token: "xyz".into(),
+            },
+        ];
+        let with = add_tokens(scenario, &tokens);
+        assert_eq!(
+            with.mcp_servers[0].headers["Authorization"].expose(),
+            "Bearer abc"
+        );
+        assert_eq!(with.mcp_servers[1].headers.len(), 1);
+        assert_eq!(
+            with.mcp_servers[1].headers["authorization"].expose(),
+            REDACTED
+        );
     }
 }

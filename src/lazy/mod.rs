@@ -357,18 +357,19 @@ pub async fn turn_wire(events: Vec<RunEvent>, shape: RequestShape, turn: u32) ->
 }
 
 /// The scenario in `text` with its MCP servers' tools loaded (the held
-/// header values put back first), each exchange told to `on_wire`; `None`
+/// header values put back first, the tokens added), each exchange told to `on_wire`; `None`
 /// when the text does not load (the editor's check says why).
 #[cfg_attr(feature = "split", lazy)]
 pub async fn load_mcp(
     text: String,
     secrets: Vec<HeaderSecret>,
+    tokens: Vec<crate::mcp_text::ServerToken>,
     on_wire: Rc<dyn Fn(McpWire)>,
 ) -> Option<McpLoaded> {
     let engine = engine::page_engine();
     let scenario = engine.load(&text).await.ok()?;
     let filled = match mcp_text::fill_secrets(scenario, &secrets) {
-        Ok(filled) => filled,
+        Ok(filled) => mcp_text::add_tokens(filled, &tokens),
         Err(lines) => return Some(Err(lines)),
     };
     Some(engine::resolve_mcp(filled, on_wire).await)

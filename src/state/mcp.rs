@@ -10,6 +10,9 @@
 //! (`harness::mcp::config::Secret`). The value goes into the request to its
 //! server and nowhere else.
 //!
+//! A token typed into a server's Token field (what `agent-loop mcp bridge`
+//! prints) is held the same way, and sent as `Authorization: Bearer …`.
+//!
 //! A run takes the loaded tools when the servers are the ones loaded; else
 //! it loads them first (`ready`).
 
@@ -22,6 +25,7 @@ use leptos::task::spawn_local;
 use crate::browser::mcp_fetch::McpWire;
 use crate::lazy;
 pub use crate::mcp_text::HeaderSecret;
+pub use crate::mcp_text::ServerToken;
 use crate::mcp_text::{extract_secrets, servers_key};
 use crate::state::generation::Generation;
 
@@ -66,6 +70,8 @@ pub struct Mcp {
     status: RwSignal<McpStatus>,
     wire: RwSignal<Vec<Exchange>>,
     secrets: RwSignal<Vec<HeaderSecret>>,
+    /// Tokens by server, from the panel's Token fields (memory only).
+    tokens: RwSignal<Vec<ServerToken>>,
     /// Said once a value was moved out of the text.
     moved: RwSignal<Option<String>>,
     /// The servers' key (see `servers_key`) and the scenario loaded with them.
@@ -88,6 +94,7 @@ impl Mcp {
             status: RwSignal::new(McpStatus::None),
             wire: RwSignal::new(Vec::new()),
             secrets: RwSignal::new(Vec::new()),
+            tokens: RwSignal::new(Vec::new()),
             moved: RwSignal::new(None),
             loaded: StoredValue::new(None),
             loads: Generation::new(),
@@ -130,6 +137,44 @@ impl Mcp {
         });
     }
 
+    /// The token held for `server`, if one is (tracked).
+    pub fn token(&self, server: &str) -> Option<String> {
+        self.tokens.with(|all| {
+            all.iter()
+                .find(|t| t.server == server)
+                .map(|t| t.token.clone())
+        })
+    }
+
+    /// Holds `token` for `server` (an empty one forgets it).
+    pub fn set_token(self, server: &str, token: String) {
+        let token = token.trim().to_string();
+        self.tokens.update(|all| {
+            all.retain(|t| t.server != server);
+            if !token.is_empty() {
+                all.push(ServerToken {
+                    server: server.into(),
+                    token,
+                });
+            }
+        });
+    }
+
+    /// The header values and the tokens, as the key of a load sees them.
+    fn held(&self, tracked: bool) -> Vec<HeaderSecret> {
+        let (mut all, tokens) = if tracked {
+            (self.secrets.get(), self.tokens.get())
+        } else {
+            (self.secrets.get_untracked(), self.tokens.get_untracked())
+        };
+        all.extend(tokens.into_iter().map(|t| HeaderSecret {
+            server: t.server,
+            header: "token".into(),
+            value: t.token,
+        }));
+        all
+    }
+
     /// `text` with every header value moved out into memory (see the module
     /// doc); said in `moved` when there was one.
     pub fn take_secrets(self, text: String) -> String {
@@ -156,7 +201,7 @@ impl Mcp {
     pub fn watch(self, text: ReadSignal<String>) {
         Effect::new(move |_| {
             let text = text.get();
-            let secrets = self.secrets.get();
+            let secrets = self.held(true);
             let Some(key) = servers_key(&text, &secrets) else {
                 self.loads.drop_all();
                 self.loading_key.set_value(None);
@@ -181,7 +226,7 @@ impl Mcp {
 
     /// Loads the servers again, as if they had changed.
     pub fn reload(self, text: String) {
-        let secrets = self.secrets.get_untracked();
+        let secrets = self.held(false);
         if let Some(key) = servers_key(&text, &secrets) {
             spawn_local(async move {
                 let _ = self.load(text, key).await;
@@ -196,7 +241,7 @@ impl Mcp {
         if scenario.mcp_servers.is_empty() || scenario.mcp.is_some() {
             return Ok(scenario);
         }
-        let Some(key) = servers_key(text, &self.secrets.get_untracked()) else {
+        let Some(key) = servers_key(text, &self.held(false)) else {
             return Ok(scenario);
         };
         let loaded = self.loaded.with_value(|l| {
@@ -229,7 +274,13 @@ impl Mcp {
         self.loading_key.set_value(Some(key.clone()));
         self.status.set(McpStatus::Loading(servers_named(&text)));
         let on_wire = std::rc::Rc::new(move |wire: McpWire| self.note_wire(wire));
-        let answer = lazy::load_mcp(text, self.secrets.get_untracked(), on_wire).await;
+        let answer = lazy::load_mcp(
+            text,
+            self.secrets.get_untracked(),
+            self.tokens.get_untracked(),
+            on_wire,
+        )
+        .await;
         if !current() {
             return Ok(None);
         }

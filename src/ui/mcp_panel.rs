@@ -1,7 +1,9 @@
 //! "MCP servers", in the scenario section, shown when the scenario names
 //! servers: which server answered and how, the tools it gave the run (name,
 //! title, description, schema, hints, the approval they decide, checks left
-//! to the server), the header values the page holds for it, and every
+//! to the server), the header values the page holds for it, a Token field
+//! for each server that names no `Authorization` header (what `agent-loop
+//! mcp bridge` prints), which servers a page can reach at all, and every
 //! JSON-RPC exchange with it, request and answer (SSE events as they came).
 
 use harness::mcp::McpTool;
@@ -9,7 +11,7 @@ use harness::mcp::McpTool;
 use leptos::prelude::lazy;
 use leptos::prelude::*;
 
-use crate::mcp_text::held_headers;
+use crate::mcp_text::{held_headers, token_servers};
 use crate::state::editor::Editor;
 use crate::state::mcp::{Exchange, Mcp, McpStatus};
 
@@ -38,8 +40,10 @@ fn McpPanel(mcp: Mcp, editor: Editor) -> impl IntoView {
                 <p class="mcp-trust">
                     "Tool names, descriptions, schemas and hints come from the server; nothing here verifies them."
                 </p>
+                <Reach />
                 {move || status_view(status.get())}
                 <HeaderFields mcp held />
+                <TokenFields mcp text />
                 {move || mcp.moved().get().map(|said| view! { <p class="mcp-moved" role="status">{said}</p> })}
                 <button
                     type="button"
@@ -135,6 +139,65 @@ fn hint_words(tool: &McpTool) -> String {
         words.push("no hints: destructive by the spec's default".into());
     }
     words.join(", ")
+}
+
+/// Which servers a page can reach, and how to reach a stdio one.
+#[component]
+fn Reach() -> impl IntoView {
+    view! {
+        <div class="mcp-reach">
+            <p class="mcp-trust">
+                "This page reaches MCP servers over Streamable HTTP that allow its origin (CORS), such as "
+                <code>"agent-loop mcp bridge"</code>
+                ". It cannot start a server that runs as a command (stdio), and it cannot sign in to a server that needs OAuth (the command line can: agent-loop run and agent-loop mcp)."
+            </p>
+            <p class="mcp-trust mcp-bridge-hint">
+                "A server that runs as a command (stdio): start "
+                <code>"agent-loop mcp bridge -- CMD …"</code>
+                " and paste the URL it prints into the server's \"url\", and the token it prints into the server's Token field here."
+            </p>
+        </div>
+    }
+}
+
+/// A Token field for each server with a url and no `Authorization` header
+/// of its own: the token is sent as `Authorization: Bearer …`.
+#[component]
+fn TokenFields(mcp: Mcp, text: ReadSignal<String>) -> impl IntoView {
+    let servers = Memo::new(move |_| text.with(|t| token_servers(t)));
+    view! {
+        <Show when=move || servers.with(|s| !s.is_empty())>
+            <fieldset class="mcp-headers mcp-tokens">
+                <legend>"Tokens (in memory only)"</legend>
+                {move || {
+                    servers
+                        .get()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, server)| {
+                            let id = format!("mcp-token-{i}");
+                            let (shown, set) = (server.clone(), server.clone());
+                            view! {
+                                <label for=id.clone()>{format!("Token for {server:?}")}</label>
+                                <input
+                                    id=id
+                                    type="password"
+                                    autocomplete="off"
+                                    spellcheck="false"
+                                    data-server=server.clone()
+                                    prop:value=move || mcp.token(&shown).unwrap_or_default()
+                                    on:change=move |ev| mcp.set_token(&set, event_target_value(&ev))
+                                />
+                            }
+                        })
+                        .collect_view()
+                }}
+                <p class="key-warning">
+                    "Sent as \"Authorization: Bearer …\" to that server only, for servers that want one (the bridge does). Never saved in this browser, put in a link, a record, an export or a trace; gone when you close the tab."
+                </p>
+            </fieldset>
+        </Show>
+    }
 }
 
 #[component]
