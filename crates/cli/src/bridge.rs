@@ -94,6 +94,9 @@ async fn run(args: &McpBridgeArgs) -> ExitCode {
     let accepting = accept(listener, relay.clone(), gate);
     tokio::select! {
         why = relay.pump() => {
+            // The reader says "before answering", true of a run's first
+            // request; a bridged server may have answered for hours.
+            let why = why.replacen(" before answering", "", 1);
             eprintln!("agent-loop: the MCP server stopped, so the bridge stops too: {why}");
             ExitCode::from(1)
         }

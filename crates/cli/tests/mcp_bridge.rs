@@ -250,11 +250,9 @@ fn a_request_without_the_token_gets_401_saying_where_the_token_is() {
     }
     let out = process::agent_loop(&["mcp", "tools", &bridge.url]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        process::stderr(&out).contains("401"),
-        "{}",
-        process::stderr(&out)
-    );
+    // Our client, refused, points at the header the bridge wants.
+    let said = process::stderr(&out);
+    assert!(said.contains("Authorization: Bearer"), "{said}");
 }
 
 #[test]
@@ -420,4 +418,138 @@ fn when_the_server_exits_the_bridge_exits_non_zero_naming_it_and_quoting_its_std
     assert!(log.contains(&format!("sh -c '{script}'")), "{log}");
     assert!(log.contains("time server cannot start"), "{log}");
     assert!(log.contains("status 3"), "{log}");
+    assert!(!log.contains("before answering"), "{log}");
+}
+
+/// A stdio server that, asked to call a tool, first logs a message and asks
+/// the client for its roots, then answers with how many it got.
+const ASKING_SERVER: &str = r#"
+import json, sys
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+call = None
+for line in sys.stdin:
+    message = json.loads(line)
+    method = message.get("method")
+    if method == "initialize":
+        send({"jsonrpc": "2.0", "id": message["id"], "result": {"protocolVersion": "2025-06-18",
+              "capabilities": {"tools": {}}, "serverInfo": {"name": "asker", "version": "1"}}})
+    elif method == "tools/call":
+        call = message["id"]
+        send({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "working on it"}})
+        send({"jsonrpc": "2.0", "id": "ask-1", "method": "roots/list"})
+    elif method is None and message.get("id") == "ask-1":
+        roots = len(message["result"]["roots"])
+        send({"jsonrpc": "2.0", "id": call, "result": {"content": [{"type": "text", "text": "roots: %d" % roots}]}})
+"#;
+
+#[test]
+fn the_servers_messages_during_a_call_ride_its_sse_stream_and_the_clients_answer_reaches_the_server(
+) {
+    let bridge = bridge(&["python3", "-c", ASKING_SERVER], &[]);
+    let authorization = format!("Bearer {}", bridge.token);
+    let auth = ("Authorization", authorization.as_str());
+    let accept = ("Accept", "application/json, text/event-stream");
+    let init = send(bridge.port, "POST", &[auth, accept], &initialize());
+    assert_eq!(
+        init.status,
+        200,
+        "{}\n{}",
+        init.body,
+        bridge.log.lock().unwrap()
+    );
+    let session = init.header("mcp-session-id").unwrap().to_string();
+    let sid = ("Mcp-Session-Id", session.as_str());
+
+    // The call's stream stays open while the server waits for the roots.
+    let call = json!({"jsonrpc": "2.0", "id": "call-7", "method": "tools/call",
+                      "params": {"name": "anything", "arguments": {}}})
+    .to_string();
+    let mut stream = TcpStream::connect(("127.0.0.1", bridge.port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\nAuthorization: {authorization}\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: {session}\r\nContent-Length: {}\r\n\r\n{call}",
+        bridge.port,
+        call.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut seen = Vec::new();
+    let mut buffer = [0u8; 4096];
+    while !String::from_utf8_lossy(&seen).contains("roots/list") {
+        let n = stream
+            .read(&mut buffer)
+            .expect("the stream carries the server's request");
+        assert!(
+            n > 0,
+            "the stream ended early: {}",
+            String::from_utf8_lossy(&seen)
+        );
+        seen.extend_from_slice(&buffer[..n]);
+    }
+    let so_far = String::from_utf8_lossy(&seen).to_string();
+    assert!(so_far.contains("text/event-stream"), "{so_far}");
+    assert!(
+        so_far.contains("working on it"),
+        "the log message rides the stream: {so_far}"
+    );
+
+    let answer =
+        json!({"jsonrpc": "2.0", "id": "ask-1", "result": {"roots": [{"uri": "file:///tmp"}]}});
+    let forwarded = send(bridge.port, "POST", &[auth, sid], &answer.to_string());
+    assert_eq!(forwarded.status, 202, "{}", forwarded.body);
+
+    stream.read_to_end(&mut seen).unwrap();
+    let whole = String::from_utf8_lossy(&seen);
+    assert!(
+        whole.contains("roots: 1"),
+        "the server got the roots and answered: {whole}"
+    );
+    assert!(
+        whole.contains("\"id\":\"call-7\""),
+        "the answer carries the client's id: {whole}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_the_bridge_and_its_server() {
+    let Some(server) = time_server() else { return };
+    let mut bridge = bridge(&[&server], &[]);
+    let pid = bridge.child.id();
+    let children =
+        std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap_or_default();
+    let server_pid = children.split_whitespace().next().map(str::to_string);
+    let sent = Command::new("kill")
+        .args(["-INT", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = bridge.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "Ctrl-C did not stop the bridge"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    std::thread::sleep(Duration::from_millis(200));
+    let log = bridge.log.lock().unwrap().clone();
+    assert_eq!(status.code(), Some(130), "{log}");
+    assert!(log.contains("stopped (Ctrl-C)"), "{log}");
+    if let Some(server_pid) = server_pid {
+        // Gone, or a zombie no one has reaped yet: either way not running.
+        let state = std::fs::read_to_string(format!("/proc/{server_pid}/stat")).unwrap_or_default();
+        let running = state
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| !rest.starts_with('Z'));
+        assert!(
+            !running,
+            "the server (pid {server_pid}) still runs: {state}"
+        );
+    }
 }
