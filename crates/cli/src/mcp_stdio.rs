@@ -22,13 +22,14 @@
 //!
 //! One task reads the server's stdout and hands each response to the
 //! request waiting on its id, so calls made at the same time each get
-//! their own answer. A call dropped before its answer closes its "stream",
+//! their own answer. It runs on the runtime, not in the CLI's `LocalSet`:
+//! the run's end waits on that set for cancellation notices to go out,
+//! and a reader that lasts as long as its server would hold it there. A call dropped before its answer closes its "stream",
 //! which the 2026-07-28 generation reads as cancellation; stdio has no
 //! stream to close, so the transport sends `notifications/cancelled` for it
 //! (the legacy session sends its own).
 
-use std::cell::RefCell;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use futures::future::LocalBoxFuture;
 use futures::StreamExt;
@@ -47,28 +48,28 @@ type Inbox = UnboundedSender<Result<Value, String>>;
 
 /// A stdio server as the MCP session's transport.
 pub struct StdioTransport {
-    shared: Rc<Shared>,
-    reader: RefCell<Option<JoinHandle<()>>>,
+    shared: Arc<Shared>,
+    reader: Mutex<Option<JoinHandle<()>>>,
 }
 
 struct Shared {
     server: StdioServer,
     /// The requests waiting on an answer, oldest first: each id (as JSON
     /// text) with where its messages go.
-    waiting: RefCell<Vec<(String, Inbox)>>,
+    waiting: Mutex<Vec<(String, Inbox)>>,
     /// Why the server can no longer answer, once it cannot.
-    ended: RefCell<Option<String>>,
+    ended: Mutex<Option<String>>,
 }
 
 impl StdioTransport {
     pub fn new(server: StdioServer) -> StdioTransport {
         StdioTransport {
-            shared: Rc::new(Shared {
+            shared: Arc::new(Shared {
                 server,
-                waiting: RefCell::new(Vec::new()),
-                ended: RefCell::new(None),
+                waiting: Mutex::new(Vec::new()),
+                ended: Mutex::new(None),
             }),
-            reader: RefCell::new(None),
+            reader: Mutex::new(None),
         }
     }
 
@@ -80,14 +81,14 @@ impl StdioTransport {
     /// Why the server can no longer answer (it exited, or wrote a line
     /// that is not JSON-RPC), once it cannot.
     pub fn ended(&self) -> Option<String> {
-        self.shared.ended.borrow().clone()
+        self.shared.ended()
     }
 
     /// Starts the task that reads the server's stdout, once.
     fn start_reader(&self) {
-        let mut reader = self.reader.borrow_mut();
+        let mut reader = lock(&self.reader);
         if reader.is_none() {
-            *reader = Some(tokio::task::spawn_local(read_stdout(self.shared.clone())));
+            *reader = Some(tokio::spawn(read_stdout(self.shared.clone())));
         }
     }
 }
@@ -95,7 +96,7 @@ impl StdioTransport {
 impl Drop for StdioTransport {
     /// The reader holds the server: stopping it drops (and kills) the process.
     fn drop(&mut self) {
-        if let Some(reader) = self.reader.borrow_mut().take() {
+        if let Some(reader) = lock(&self.reader).take() {
             reader.abort();
         }
     }
@@ -150,16 +151,28 @@ impl McpTransport for StdioTransport {
 
 impl Shared {
     async fn send(&self, message: &Value) -> Result<(), String> {
-        if let Some(why) = self.ended.borrow().clone() {
+        if let Some(why) = self.ended() {
             return Err(why);
         }
         self.server.send(message).await
     }
+
+    fn ended(&self) -> Option<String> {
+        lock(&self.ended).clone()
+    }
+}
+
+/// The lock's value; a panic elsewhere while it was held leaves the data
+/// as usable as it was (a list of waiters, a message).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Sends request `message` and answers with the server's messages up to
 /// its response.
-async fn ask(shared: Rc<Shared>, message: Value, modern: bool) -> Result<HttpResponse, String> {
+async fn ask(shared: Arc<Shared>, message: Value, modern: bool) -> Result<HttpResponse, String> {
     let id = message.get("id").cloned().unwrap_or(Value::Null);
     let (sender, mut messages) = unbounded_channel();
     let mut pending = Pending {
@@ -169,17 +182,14 @@ async fn ask(shared: Rc<Shared>, message: Value, modern: bool) -> Result<HttpRes
         modern,
         answered: false,
     };
-    shared
-        .waiting
-        .borrow_mut()
-        .push((pending.key.clone(), sender));
+    lock(&shared.waiting).push((pending.key.clone(), sender));
     if let Err(why) = shared.send(&message).await {
         pending.answered = true; // never sent: nothing to cancel
         return Err(why);
     }
     let first = match messages.recv().await {
         Some(first) => first?,
-        None => return Err(shared.ended.borrow().clone().unwrap_or_default()),
+        None => return Err(shared.ended().unwrap_or_default()),
     };
     if is_response_to(&first, &id) {
         pending.answered = true;
@@ -212,7 +222,7 @@ async fn ask(shared: Rc<Shared>, message: Value, modern: bool) -> Result<HttpRes
 /// A request still waiting on its response: dropped, it stops waiting, and
 /// a 2026-07-28 server is told it was cancelled.
 struct Pending {
-    shared: Rc<Shared>,
+    shared: Arc<Shared>,
     key: String,
     id: Value,
     modern: bool,
@@ -221,11 +231,8 @@ struct Pending {
 
 impl Drop for Pending {
     fn drop(&mut self) {
-        self.shared
-            .waiting
-            .borrow_mut()
-            .retain(|(key, _)| *key != self.key);
-        if self.answered || !self.modern || self.shared.ended.borrow().is_some() {
+        lock(&self.shared.waiting).retain(|(key, _)| *key != self.key);
+        if self.answered || !self.modern || self.shared.ended().is_some() {
             return;
         }
         let cancelled = jsonrpc::notification(
@@ -241,13 +248,13 @@ impl Drop for Pending {
 
 /// Reads the server's messages and hands each to the request it belongs
 /// to, until the server ends; then every waiting request gets why.
-async fn read_stdout(shared: Rc<Shared>) {
+async fn read_stdout(shared: Arc<Shared>) {
     loop {
         match shared.server.next_message().await {
             Ok(message) => route(&shared, message).await,
             Err(why) => {
-                *shared.ended.borrow_mut() = Some(why.clone());
-                for (_, sender) in shared.waiting.borrow_mut().drain(..) {
+                *lock(&shared.ended) = Some(why.clone());
+                for (_, sender) in lock(&shared.waiting).drain(..) {
                     let _ = sender.send(Err(why.clone()));
                 }
                 return;
@@ -266,7 +273,7 @@ async fn route(shared: &Shared, message: Value) {
     match &incoming {
         Some(Incoming::Response { id, .. }) => {
             let key = id.to_string();
-            if let Some((_, sender)) = shared.waiting.borrow().iter().find(|(k, _)| *k == key) {
+            if let Some((_, sender)) = lock(&shared.waiting).iter().find(|(k, _)| *k == key) {
                 let _ = sender.send(Ok(message));
             }
             return;
@@ -277,7 +284,7 @@ async fn route(shared: &Shared, message: Value) {
         }
         _ => {}
     }
-    let oldest = shared.waiting.borrow().first().map(|(_, s)| s.clone());
+    let oldest = lock(&shared.waiting).first().map(|(_, s)| s.clone());
     if let Some(sender) = oldest {
         let _ = sender.send(Ok(message));
         return;
