@@ -178,6 +178,53 @@ fn a_scenario_s_command_server_is_listed_and_called_in_a_run() {
 }
 
 #[test]
+fn calls_made_at_once_each_get_their_own_answer() {
+    let Some(server) = time_server() else { return };
+    let dir = temp_dir("parallel");
+    let mut scenario = time_scenario(json!({"name": "time", "command": [server]}));
+    scenario["model"]["responses"][0] = json!({"tool_calls": [
+        {"name": "get_current_time", "args": {"timezone": "Asia/Tokyo"}},
+        {"name": "convert_time", "args": {"source_timezone": "UTC", "time": "12:00", "target_timezone": "Europe/Paris"}},
+        {"name": "get_current_time", "args": {"timezone": "UTC"}}
+    ]});
+    let output = agent_loop(&["run", &write_scenario(&dir, &scenario), "--jsonl"]);
+    assert!(
+        output.status.success(),
+        "{}\n{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    // Each result by its call's id, in the order the model made the calls.
+    let events: Vec<Value> = stdout(&output)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .collect();
+    let result_of = |id: &str| -> String {
+        events
+            .iter()
+            .find(|e| e["type"] == "tool_result" && e["id"] == id)
+            .and_then(|e| e["content"].as_str())
+            .unwrap_or_else(|| panic!("no result for {id}: {}", stdout(&output)))
+            .to_string()
+    };
+    let tokyo = result_of("toolu_0001");
+    assert!(
+        tokyo.contains("\"timezone\": \"Asia/Tokyo\"") && tokyo.contains("+09:00"),
+        "{tokyo}"
+    );
+    let paris = result_of("toolu_0002");
+    assert!(
+        paris.contains("Europe/Paris") && paris.contains("time_difference"),
+        "{paris}"
+    );
+    let utc = result_of("toolu_0003");
+    assert!(
+        utc.contains("\"timezone\": \"UTC\"") && utc.contains("+00:00"),
+        "{utc}"
+    );
+}
+
+#[test]
 fn the_checked_in_stdio_scenario_runs_its_relative_command_from_its_own_folder() {
     if time_server().is_none() {
         return;
