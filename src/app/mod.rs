@@ -1,10 +1,12 @@
 //! The page: the root component makes the page state once (so it outlives
-//! every component and every spawned run) and lays out the stage (issue
-//! 24): at 1024 px and wider a fixed-height workspace whose columns scroll
-//! on their own (static/app.css), on a phone one column in this order:
+//! every component and every spawned run) and lays out the stage: at
+//! 1024 px and wider a fixed-height workspace whose columns scroll on their
+//! own (static/app.css), on a phone one column in this order:
 //! - `toolbar`: the header, with the scenario picker, Run / Step / Stop /
 //!   Reset, why Run cannot start, the outcome and the live counters;
-//! - `stage`: the loop diagram, large and always in view;
+//! - `stage`: the loop diagram, large and always in view; at 1366 px and
+//!   wider it folds to its caption while a request is open, so the
+//!   inspector has half the page (`stage::LoopRoom`);
 //! - the Lessons mode's panel (`ui::lessons_panel`), once opened: on a wide
 //!   screen a column of its own beside the loop;
 //! - `trace`: the run's trace, its stop banner and the replay of the run
@@ -46,7 +48,7 @@ use crate::ui::approval_bar::Approvals;
 use crate::ui::lessons_panel::lessons_panel;
 use inspector::Inspector;
 use scenario::ScenarioSection;
-use stage::LoopStage;
+use stage::{LoopRoom, LoopStage};
 use toolbar::Toolbar;
 use trace::TraceSection;
 
@@ -65,6 +67,11 @@ pub fn App() -> impl IntoView {
     let inspector = InspectorState::new();
     ProtocolWatch::new(controller);
     let lessons = Lessons::new();
+    // A request opened to be read takes half a wide page. A lesson keeps
+    // its own column beside the loop (lessons.css), the trace beside it.
+    let room = LoopRoom::new(Signal::derive(move || {
+        inspector.open.get() && !lessons.open().get()
+    }));
     // The mode a `#mode=` link opened the page in; Run without one.
     let modes = Modes::new();
     // Presented to a class (`#present`): the Run mode, its loop at projector size.
@@ -89,8 +96,8 @@ pub fn App() -> impl IntoView {
 
     view! {
         <Toolbar editor controller model_choice mcp lessons modes presenting pair_wanted />
-        <main class="layout" data-mode=move || modes.now().get().key()>
-            <LoopStage editor controller />
+        <main class="layout" data-mode=move || modes.now().get().key() data-room=move || room.state()>
+            <LoopStage editor controller room />
             // The Lessons mode: a column of its own beside the loop on a
             // wide screen (lessons.css), between the loop and the trace on a
             // phone. Its module is fetched the first time the mode opens.

@@ -93,6 +93,13 @@ pub fn Toolbar(
     };
 
     let blocker_text = move || if running.get() { None } else { blocker.get() };
+    // The notice's ×: hidden until the next pick that replaces edits.
+    let undo_dismissed = RwSignal::new(false);
+    Effect::new(move |_| {
+        if editor.can_undo_pick() {
+            undo_dismissed.set(false);
+        }
+    });
     // Run and Step show the run: from another mode they go to the Run mode.
     let show_run = move || modes.open(Mode::Run);
     view! {
@@ -154,14 +161,6 @@ pub fn Toolbar(
                             editor.select(id)
                         }
                     />
-                    // A pick that replaced the person's work: Undo, in view
-                    // where they picked (the Scenario panel has it too).
-                    {move || editor.can_undo_pick().then(|| view! {
-                        <button type="button" class="undo-pick" on:click=move |_| editor.undo_replacement()
-                            title="Bring back the scenario this pick replaced (your edits)">
-                            "↶ Undo pick"
-                        </button>
-                    })}
                     // Right where the picker marks a scenario "⇄ pair": it runs
                     // beside its counterpart, in the Compare mode. Hidden, not
                     // removed, for another scenario, so the header keeps its
@@ -235,6 +234,9 @@ pub fn Toolbar(
                     </button>
                     <span class="run-state" aria-live="polite">{status_text}</span>
                 </div>
+                // One line whose place is fixed: the outcome, and why Run
+                // cannot start; each is whole on hover and focus.
+                <div class="run-status">
                 <p class="run-outcome" aria-live="polite">
                     {move || outcome.get().map(|(status, tone, reason)| {
                         // A `done` a provider would have refused says so
@@ -247,7 +249,7 @@ pub fn Toolbar(
                         };
                         let refused = refusal.is_some().then_some("true");
                         view! {
-                        <span class=format!("outcome tone-{}", tone.as_str()) data-status=status.as_str() data-refused=refused title=title>
+                        <span class=format!("outcome tone-{}", tone.as_str()) data-status=status.as_str() data-refused=refused title=title tabindex="0">
                             <span class="tone-icon" aria-hidden="true">{tone.icon()}</span>
                             " " <code>{status.as_str()}</code> " — " {refusal.unwrap_or(reason)}
                         </span>
@@ -261,9 +263,25 @@ pub fn Toolbar(
                         <a href=format!("#{}", crate::ui::mcp_panel::MCP_PANEL_ID)>"Go to the MCP servers panel"</a>
                     })}
                 </p>
+                </div>
                 <CounterBar counters=controller.counters() elapsed_ms=controller.elapsed_ms()
                     clock_held=Signal::derive(move || controller.paused().with(Option::is_some)) />
             </div>
+            // A pick that replaced the person's work: Undo, in view where
+            // they picked (the Scenario panel has it too). A notice drawn
+            // under the header, over the page, so the header keeps its
+            // height and the counters their places.
+            {move || (editor.can_undo_pick() && !undo_dismissed.get()).then(|| view! {
+                <div class="undo-notice">
+                    "The pick replaced your edited scenario. "
+                    <button type="button" class="undo-pick" on:click=move |_| editor.undo_replacement()
+                        title="Bring back the scenario this pick replaced (your edits)">
+                        "↶ Undo pick"
+                    </button>
+                    <button type="button" class="undo-dismiss" aria-label="Dismiss: keep the pick"
+                        on:click=move |_| undo_dismissed.set(true)>"×"</button>
+                </div>
+            })}
         </header>
     }
 }

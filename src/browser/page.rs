@@ -108,6 +108,28 @@ pub fn saved_theme() -> Option<String> {
     storage()?.get_item(THEME_KEY).ok().flatten()
 }
 
+/// The `localStorage` key of the person's choice to keep the drawn loop
+/// whole while the inspector is open (absent: it folds).
+const LOOP_KEPT_KEY: &str = "agent-loop-playground.loop-kept";
+
+/// Whether the person chose to keep the drawn loop whole beside what is open.
+pub fn saved_loop_kept() -> bool {
+    storage()
+        .and_then(|s| s.get_item(LOOP_KEPT_KEY).ok().flatten())
+        .is_some()
+}
+
+/// Remembers whether the drawn loop stays whole beside what is open.
+pub fn save_loop_kept(kept: bool) {
+    if let Some(storage) = storage() {
+        let _ = if kept {
+            storage.set_item(LOOP_KEPT_KEY, "kept")
+        } else {
+            storage.remove_item(LOOP_KEPT_KEY)
+        };
+    }
+}
+
 /// Marks `<html data-present>` while the page is presented: the
 /// stylesheet then draws the loop at projector size beside the trace.
 pub fn mark_presenting(on: bool) {

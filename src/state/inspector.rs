@@ -1,5 +1,5 @@
 //! The inspector's state: whether it is open, the turn it shows, which view
-//! (request, response, conversation) and wire format, and the block a
+//! (request, response, both side by side, conversation) and wire format, and the block a
 //! checker verdict asked it to point at. The turn cards open it; the
 //! inspector panel draws it.
 
@@ -15,6 +15,10 @@ pub enum InspectorView {
     Request,
     /// What the provider answered (or its error), whole and as SSE events.
     Response,
+    /// The request and its response in two columns, read across as the
+    /// providers' own playgrounds show them (one above the other where the
+    /// inspector is narrow).
+    Both,
     /// The messages array as the provider sees it, with its id links.
     Conversation,
     /// The turn's calls to MCP tools as JSON-RPC: request and answer.
@@ -22,9 +26,10 @@ pub enum InspectorView {
 }
 
 impl InspectorView {
-    pub const ALL: [InspectorView; 4] = [
+    pub const ALL: [InspectorView; 5] = [
         InspectorView::Request,
         InspectorView::Response,
+        InspectorView::Both,
         InspectorView::Conversation,
         InspectorView::Mcp,
     ];
@@ -33,6 +38,7 @@ impl InspectorView {
         match self {
             InspectorView::Request => "Request",
             InspectorView::Response => "Response",
+            InspectorView::Both => "Side by side",
             InspectorView::Conversation => "Conversation",
             InspectorView::Mcp => "MCP calls",
         }
@@ -42,6 +48,7 @@ impl InspectorView {
         match self {
             InspectorView::Request => "request",
             InspectorView::Response => "response",
+            InspectorView::Both => "both",
             InspectorView::Conversation => "conversation",
             InspectorView::Mcp => "mcp",
         }

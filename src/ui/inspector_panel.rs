@@ -1,8 +1,8 @@
 //! The inspector, beside the trace: one turn of the run as the wire carries
-//! it. Three views: the request body (with the checker's verdict for the
+//! it. Its views: the request body (with the checker's verdict for the
 //! format shown, each verdict able to mark the block it is about, Copy as
-//! JSON and as `curl`), the response (whole, and as SSE events), and the
-//! conversation with its id links. Tabs switch between the three formats,
+//! JSON and as `curl`), the response (whole, and as SSE events), the two
+//! side by side, and the conversation with its id links. Tabs switch between the three formats,
 //! starting on the one the run's model spoke.
 //!
 //! Opened from a "Request to the model" card or a verdict on a turn card
@@ -158,6 +158,7 @@ fn InspectorPanel(
                             <Show when=move || v != InspectorView::Mcp || has_mcp()>
                                 <button type="button" role="tab" class="inspector-tab"
                                     data-view=v.as_str()
+                                    title=(v == InspectorView::Both).then_some("The request and its response in two columns")
                                     aria-selected=move || (inspector.view.get() == v).to_string()
                                     on:click=move |_| inspector.view.set(v)>
                                     {v.label()}
@@ -326,10 +327,24 @@ fn body_view(
             let Some(shown) = wire.providers.into_iter().find(|p| p.provider == provider) else {
                 return ().into_any();
             };
-            if view == InspectorView::Request {
-                request_view(shown, inspector).into_any()
-            } else {
-                response_view(shown.answers, wire.format.streamed, running).into_any()
+            match view {
+                InspectorView::Request => request_view(shown, inspector).into_any(),
+                InspectorView::Both => {
+                    let mut shown = shown;
+                    let answers = std::mem::take(&mut shown.answers);
+                    view! {
+                        <div class="wire-pair">
+                            <section class="wire-side" data-side="request" aria-label="Request">
+                                {request_view(shown, inspector)}
+                            </section>
+                            <section class="wire-side" data-side="response" aria-label="Response">
+                                {response_view(answers, wire.format.streamed, running)}
+                            </section>
+                        </div>
+                    }
+                    .into_any()
+                }
+                _ => response_view(shown.answers, wire.format.streamed, running).into_any(),
             }
         }
     }
