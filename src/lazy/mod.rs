@@ -259,12 +259,13 @@ pub async fn read_run_file(text: String, in_view: Record) -> Result<(Record, Vec
         Ok(Import::Otlp(imported)) => {
             let mut notes = imported.notes;
             if !imported.ours {
+                let read = imported.conventions;
                 let first = if imported.record.scenario.is_some() {
-                    "Read from OpenTelemetry GenAI spans written by another tool: its calls and results are as the spans recorded them, and the scenario (system prompt, tools, the model's turns) is rebuilt from them, its tools answering with the recorded results, so the run replays and forks."
+                    format!("Read from OpenTelemetry {read} written by another tool: its calls and results are as the spans recorded them, and the scenario (system prompt, tools, the model's turns) is rebuilt from them, its tools answering with the recorded results, so the run replays and forks.")
                 } else {
-                    "Read from OpenTelemetry GenAI spans written by another tool: the run has no scenario, and its calls and results are as the spans recorded them."
+                    format!("Read from OpenTelemetry {read} written by another tool: the run has no scenario, and its calls and results are as the spans recorded them.")
                 };
-                notes.insert(0, first.to_string());
+                notes.insert(0, first);
             }
             Ok((imported.record, notes))
         }

@@ -144,7 +144,7 @@ pub async fn run_paste(history: History, show_run: Callback<()>) -> AnyView {
     };
     view! {
             <label for="run-paste-text">
-                "A request body for Anthropic Messages, OpenAI Chat Completions or OpenAI Responses; then, if you have it, its response (the body, or the SSE stream as saved); an OpenTelemetry trace (OTLP/JSON); or a record (JSON Lines)"
+                "A request body for Anthropic Messages, OpenAI Chat Completions or OpenAI Responses; then, if you have it, its response (the body, or the SSE stream as saved); an OpenTelemetry trace (OTLP/JSON: GenAI or OpenInference spans); or a record (JSON Lines)"
             </label>
             <textarea
                 id="run-paste-text"
