@@ -582,7 +582,7 @@ fn family(key: &str, tool_spans_define_tools: bool) -> Family {
             "prompt templates (llm.prompt_template)",
         ),
         ("llm.system", "the provider (llm.system)"),
-        ("llm.provider", "the provider (llm.system)"),
+        ("llm.provider", "the provider (llm.provider)"),
         ("session.id", "session and user ids (session.id, user.id)"),
         ("user.id", "session and user ids (session.id, user.id)"),
         ("metadata", "metadata"),
