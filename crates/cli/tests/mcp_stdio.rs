@@ -224,6 +224,58 @@ fn calls_made_at_once_each_get_their_own_answer() {
     );
 }
 
+/// A 2026-07-28 stdio server whose one tool never answers, and which
+/// writes each `notifications/cancelled` it receives to the file named by
+/// its first argument.
+const NEVER_ANSWERS: &str = r#"
+import json, sys
+log = open(sys.argv[1], "a")
+for line in sys.stdin:
+    message = json.loads(line)
+    method, id = message.get("method"), message.get("id")
+    if method == "notifications/cancelled":
+        log.write(json.dumps(message["params"]) + "\n"); log.flush()
+    if id is None:
+        continue
+    if method == "server/discover":
+        result = {"supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}}
+    elif method == "tools/list":
+        result = {"tools": [{"name": "wait_forever", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}}]}
+    else:
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": id, "result": result}), flush=True)
+"#;
+
+#[test]
+fn a_call_the_run_stops_waiting_for_is_cancelled_on_the_server() {
+    let dir = temp_dir("cancel");
+    std::fs::write(dir.join("server.py"), NEVER_ANSWERS).unwrap();
+    let log = dir.join("cancelled.jsonl");
+    let scenario = json!({
+        "name": "stdio cancel",
+        "task": "Wait.",
+        "limits": {"tool_timeout_ms": 300},
+        "mcp_servers": [{"name": "slow", "command": ["python3", "server.py", log.display().to_string()]}],
+        "model": {"type": "scripted", "responses": [
+            {"tool_calls": [{"name": "wait_forever", "args": {}}]},
+            {"text": "Gave up."}
+        ]}
+    });
+    let output = agent_loop(&["run", &write_scenario(&dir, &scenario), "--jsonl"]);
+    let said = stdout(&output);
+    assert!(
+        said.contains("\"type\":\"tool_result\""),
+        "{said}\n{}",
+        stderr(&output)
+    );
+    let cancelled = std::fs::read_to_string(&log).unwrap_or_default();
+    let notice: Value = serde_json::from_str(cancelled.lines().next().unwrap_or("null")).unwrap();
+    assert!(
+        notice["requestId"].is_u64(),
+        "the server got no notifications/cancelled for the call: {cancelled:?}"
+    );
+}
+
 #[test]
 fn the_checked_in_stdio_scenario_runs_its_relative_command_from_its_own_folder() {
     if time_server().is_none() {
