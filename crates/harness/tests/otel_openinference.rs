@@ -251,6 +251,28 @@ fn the_agents_instrumentation_s_spans_import_with_the_tool_defined_by_its_tool_s
     );
 }
 
+/// Only spans of kinds the import does not read (the agents
+/// instrumentation's CHAIN spans): refused, in words that name both
+/// conventions it reads.
+#[test]
+fn a_trace_of_no_model_call_tool_call_or_agent_is_refused_naming_both_conventions() {
+    let mut document = fixture("openinference-openai-agents-2.6.0");
+    for resource in document["resourceSpans"].as_array_mut().unwrap() {
+        for scope in resource["scopeSpans"].as_array_mut().unwrap() {
+            scope["spans"].as_array_mut().unwrap().retain(|span| {
+                span["attributes"].as_array().unwrap().iter().any(|a| {
+                    a["key"] == "openinference.span.kind" && a["value"]["stringValue"] == "CHAIN"
+                })
+            });
+        }
+    }
+    let error = from_otlp(&document).unwrap_err().to_string();
+    assert_eq!(
+        error,
+        "none of the 3 spans is a model call, a tool call or an agent: the trace does not follow the OpenTelemetry GenAI conventions (no gen_ai.operation.name attribute), nor OpenInference's (no openinference.span.kind LLM, TOOL or AGENT)"
+    );
+}
+
 #[tokio::test(start_paused = true)]
 async fn both_imports_replay_to_done() {
     for imported in [openai(), agents()] {

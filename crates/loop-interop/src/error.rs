@@ -161,7 +161,7 @@ impl OtlpError {
             }
             OtlpError::NoGenaiSpans { spans } => write!(
                 f,
-                "none of the {spans} spans is a model call, a tool call or an agent: no gen_ai.operation.name attribute (the OpenTelemetry GenAI conventions) and no openinference.span.kind LLM, TOOL or AGENT (OpenInference's)"
+                "none of the {spans} spans is a model call, a tool call or an agent: the trace does not follow the OpenTelemetry GenAI conventions (no gen_ai.operation.name attribute), nor OpenInference's (no openinference.span.kind LLM, TOOL or AGENT)"
             ),
         }
     }
