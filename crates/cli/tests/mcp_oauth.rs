@@ -107,3 +107,89 @@ fn a_run_whose_server_wants_a_sign_in_says_what_to_do_in_the_scenario() {
         "a run has no such flag: {stderr}"
     );
 }
+
+/// A protected server whose authorization server refuses the sign-in
+/// with an error page instead of redirecting back.
+fn server_whose_sign_in_is_refused() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let base = format!("http://127.0.0.1:{port}");
+    let origin = base.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut buffer = [0u8; 65536];
+            let n = stream.read(&mut buffer).unwrap_or(0);
+            let head = String::from_utf8_lossy(&buffer[..n]);
+            let target = head.split_whitespace().nth(1).unwrap_or("/").to_string();
+            let (status, extra, body) = if target.starts_with("/mcp") {
+                (
+                    "401 Unauthorized",
+                    format!("www-authenticate: Bearer resource_metadata=\"{origin}/.well-known/oauth-protected-resource/mcp\"\r\n"),
+                    r#"{"error":"invalid_token"}"#.to_string(),
+                )
+            } else if target.starts_with("/.well-known/oauth-protected-resource") {
+                let body = serde_json::json!({"resource": format!("{origin}/mcp"), "authorization_servers": [origin]});
+                ("200 OK", String::new(), body.to_string())
+            } else if target.starts_with("/.well-known/oauth-authorization-server") {
+                let body = serde_json::json!({
+                    "issuer": origin,
+                    "authorization_endpoint": format!("{origin}/authorize"),
+                    "token_endpoint": format!("{origin}/token"),
+                    "registration_endpoint": format!("{origin}/register"),
+                    "code_challenge_methods_supported": ["S256"]
+                });
+                ("200 OK", String::new(), body.to_string())
+            } else if target.starts_with("/register") {
+                (
+                    "201 Created",
+                    String::new(),
+                    r#"{"client_id":"c1"}"#.to_string(),
+                )
+            } else if target.starts_with("/authorize") {
+                (
+                    "400 Bad Request",
+                    String::new(),
+                    r#"{"error":"invalid_request","error_description":"unknown client"}"#
+                        .to_string(),
+                )
+            } else {
+                ("404 Not Found", String::new(), String::new())
+            };
+            let response = format!(
+                "HTTP/1.1 {status}\r\ncontent-type: application/json\r\n{extra}content-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.write_all(response.as_bytes());
+        }
+    });
+    format!("{base}/mcp")
+}
+
+#[test]
+fn a_sign_in_the_authorization_server_refuses_ends_with_its_words() {
+    let url = server_whose_sign_in_is_refused();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-loop"))
+        .args(["mcp", "tools", &url, "--authorize", "follow"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("agent-loop waited on a redirect the authorization server never sent");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "the authorization endpoint answered invalid_request (unknown client) instead of redirecting back"
+        ),
+        "{stderr}"
+    );
+}

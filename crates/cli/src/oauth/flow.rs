@@ -230,18 +230,7 @@ pub async fn authorize(
     let returned = match how {
         Authorize::Follow => {
             eprintln!("authorizing at {url} (following its redirect back)");
-            let (returned, fetched) =
-                futures::join!(callback.wait(), http::get(transport, url.as_str()));
-            match (returned, fetched) {
-                (Ok(returned), _) => returned,
-                (Err(why), Ok(answer)) if !answer.ok() => {
-                    return Err(format!(
-                        "{why}; the authorization endpoint answered {}",
-                        answer.refusal()
-                    ))
-                }
-                (Err(why), _) => return Err(why),
-            }
+            follow(transport, url.as_str(), callback).await?
         }
         Authorize::Browser | Authorize::Print => {
             eprintln!("To authorize agent-loop, open this address in a browser and sign in:\n  {url}\n(waiting for the redirect back to {})", callback.redirect_uri);
@@ -363,6 +352,37 @@ async fn token_request(
             .and_then(Value::as_str)
             .map(str::to_string),
     })
+}
+
+/// Fetches the authorization address as a browser would and follows its
+/// redirect back to the callback. An endpoint that answers without
+/// redirecting (an error page) is reported, not waited on.
+async fn follow(
+    transport: &Rc<dyn McpTransport>,
+    url: &str,
+    callback: &Callback,
+) -> Result<super::callback::Returned, String> {
+    use futures::future::{select, Either};
+    let wait = std::pin::pin!(callback.wait());
+    let fetch = std::pin::pin!(http::get(transport, url));
+    match select(wait, fetch).await {
+        Either::Left((returned, _)) => returned,
+        // The redirect back is answered before the fetch sees its end, so
+        // this is an endpoint that did not redirect; a moment's grace
+        // covers a redirect still on its way.
+        Either::Right((fetched, wait)) => {
+            match tokio::time::timeout(std::time::Duration::from_secs(2), wait).await {
+                Ok(returned) => returned,
+                Err(_) => Err(match fetched {
+                    Ok(answer) => format!(
+                        "the authorization endpoint answered {} instead of redirecting back",
+                        answer.refusal()
+                    ),
+                    Err(why) => format!("the authorization endpoint could not be reached: {why}"),
+                }),
+            }
+        }
+    }
 }
 
 fn open_browser(url: &str) {
