@@ -591,9 +591,10 @@ pub struct ExportArgs {
 #[command(after_help = "\
 An OTLP/JSON trace: the first trace in the file. An agent-loop export comes
 back event for event with its scenario. Another tool's GenAI spans (chat,
-execute_tool, invoke_agent) become model turns, calls and results; what the
-trace does not hold (message content is opt-in in every instrumentation) is
-said on stderr.
+execute_tool, invoke_agent), or OpenInference spans (LLM, TOOL, AGENT, as
+Arize Phoenix's instrumentations write them), become model turns, calls and
+results; what the trace does not hold (message content is opt-in in every
+instrumentation) is said on stderr.
 
 A request body (Anthropic Messages, OpenAI Chat Completions or OpenAI
 Responses, detected): the system prompt, tools and first user message become
