@@ -876,10 +876,41 @@ fn nanos(span: &Value, key: &str) -> u128 {
     }
 }
 
+/// A span's status code: 2 is an error. OTLP/JSON writes the number, but
+/// exporters that go through protobuf's JSON printer write the enum's name
+/// (`"STATUS_CODE_ERROR"`), which protobuf's JSON mapping accepts too
+/// (https://protobuf.dev/programming-guides/json/).
 fn status_code(span: &Value) -> u64 {
-    span["status"]["code"].as_u64().unwrap_or(0)
+    match &span["status"]["code"] {
+        Value::String(name) => match name.as_str() {
+            "STATUS_CODE_OK" => 1,
+            "STATUS_CODE_ERROR" => 2,
+            _ => 0,
+        },
+        code => code.as_u64().unwrap_or(0),
+    }
 }
 
 fn string(span: &Value, key: &str) -> String {
     span[key].as_str().unwrap_or_default().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_status_code_is_read_as_a_number_or_an_enum_name() {
+        assert_eq!(status_code(&json!({"status": {"code": 2}})), 2);
+        assert_eq!(
+            status_code(&json!({"status": {"code": "STATUS_CODE_ERROR"}})),
+            2
+        );
+        assert_eq!(
+            status_code(&json!({"status": {"code": "STATUS_CODE_OK"}})),
+            1
+        );
+        assert_eq!(status_code(&json!({"status": {}})), 0);
+    }
 }
