@@ -148,16 +148,16 @@ fn field_view(field: Field, path: Vec<String>, label: Option<String>, form: Form
     let help_id = format!("{id}-help");
     let problem_id = format!("{id}-problem");
     let at = model::pointer(&path);
-    let problems = {
-        let at = at.clone();
-        Memo::new(move |_| form.placed.with(|p| p.by_field.get(&at).cloned()))
-    };
+    let problems = Memo::new(move |_| form.placed.with(|p| p.by_field.get(&at).cloned()));
     let invalid = move || problems.with(Option::is_some).then_some("true");
     let described = format!("{help_id} {problem_id}");
+    // A list's items are there or removed, never left out: only a
+    // property says whether it is required.
+    let marked = field.required && label.is_none();
     let name = label.unwrap_or_else(|| field.name.clone());
     let caption = view! {
         {name.clone()}
-        {field.required.then(|| view! { <span class="sf-required">" (required)"</span> })}
+        {marked.then(|| view! { <span class="sf-required">" (required)"</span> })}
     };
     let help = view! { <p class="sf-help" id=help_id>{field.description.clone()}</p> };
     let problem = view! {

@@ -22,6 +22,7 @@ const SCENARIO = {
         properties: {
           room: { type: 'string', enum: ['single', 'double', 'suite'], description: 'The kind of room.' },
           nights: { type: 'integer', minimum: 1, maximum: 14 },
+          requests: { type: 'array', description: 'Anything asked for.', items: { type: 'string', minLength: 3 } },
           guest: {
             type: 'object',
             description: 'Who stays.',
@@ -140,6 +141,20 @@ test('schema form: a tool\'s schema gives a choice, a number and a nested fields
   await bench.locator('#bench-args').fill('{"room": "double", "nights": 5, "guest": {"name": "Bo"}}');
   await unshown.waitFor({ state: 'detached', timeout: 3_000 });
   assert((await name.inputValue()) === 'Bo', 'the form did not come back with the JSON it can show');
+
+  // A list: items added and removed one by one, each typed by `items`.
+  const requests = form.getByRole('group', { name: 'requests', exact: true });
+  await button(requests, 'Add an item to requests').click();
+  const first = requests.getByRole('textbox', { name: 'requests, item 1', exact: true });
+  await untilJson(bench, { room: 'double', nights: 5, guest: { name: 'Bo' }, requests: [''] }, 'after adding an item');
+  await page.waitForFunction((id) => document.getElementById(`${id}-problem`)?.textContent.includes('3 characters'), await first.getAttribute('id'), { timeout: 3_000 });
+  await first.fill('late checkout');
+  await button(requests, 'Add an item to requests').click();
+  await requests.getByRole('textbox', { name: 'requests, item 2', exact: true }).fill('quiet room');
+  await untilJson(bench, { room: 'double', nights: 5, guest: { name: 'Bo' }, requests: ['late checkout', 'quiet room'] }, 'after two items');
+  await requests.getByRole('button', { name: 'Remove requests, item 1', exact: true }).click();
+  await untilJson(bench, { room: 'double', nights: 5, guest: { name: 'Bo' }, requests: ['quiet room'] }, 'after removing the first item');
+  assert((await first.inputValue()) === 'quiet room', `the item left: ${await first.inputValue()}`);
 });
 
 test('schema form: a schema beyond a form keeps the JSON box alone and says why in one line', async ({ page }) => {
