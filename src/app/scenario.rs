@@ -52,6 +52,35 @@ pub fn ScenarioSection(
         lines.extend(controller.problems().get());
         lines
     });
+    // What a share link brought (it loaded, or why not: cut off, broken)
+    // is said as the page opens, below the loop on a phone: it is brought
+    // into view, so a link that failed does not fail unseen. The loop's
+    // list, drawn above it, arrives just after the paint and would push it
+    // back down, so it waits for the loop (two seconds at most).
+    Effect::new(move |_| {
+        let from_link = editor
+            .arrival()
+            .with(|a| a.as_deref().is_some_and(|a| a.contains("share link")));
+        if from_link {
+            spawn_local(async {
+                for _ in 0..40 {
+                    if document()
+                        .query_selector(".loop-panel")
+                        .ok()
+                        .flatten()
+                        .is_some()
+                    {
+                        break;
+                    }
+                    gloo_timers::future::TimeoutFuture::new(50).await;
+                }
+                crate::browser::page::bring_into_view(
+                    || document().query_selector(".arrival").ok().flatten(),
+                    web_sys::ScrollLogicalPosition::Nearest,
+                );
+            });
+        }
+    });
     view! {
         <section class="panel scenario" aria-label="Scenario">
             <h2>"Scenario"</h2>
