@@ -10,8 +10,9 @@
 //! while a run waits), the
 //! timeline with its cards, the loop diagram, the Compare panel, the Run
 //! state panel, calling a tool by hand, the inspector and the run history's
-//! list (painted right after the page), and the Lessons panel
-//! (fetched the first time the mode opens).
+//! list (painted right after the page), the Lessons panel
+//! (fetched the first time the mode opens) and the Time view (`waterfall`,
+//! fetched the first time it is opened).
 
 pub mod answer_panel;
 pub mod approval_bar;

@@ -3,7 +3,7 @@
 //! person and tool call, on one time axis with the deadline drawn across it.
 //! Picking a row shows its event in the trace and lights its node on the
 //! loop, as picking a trace row does; the event picked in the trace marks
-//! its row here.
+//! its row here. Each row is a button; Up and Down move between them.
 //!
 //! Only the rows in or near the scrolled window are drawn, with padding for
 //! the rest, so a 10,000-turn run keeps a few dozen rows in the page. The
@@ -16,6 +16,7 @@
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::state::controller::Controller;
 use crate::waterfall::{visible_rows, Bar, Waterfall};
@@ -97,6 +98,33 @@ fn WaterfallView(controller: Controller) -> impl IntoView {
             view_px.set((el.client_height() as f64).max(ROW_PX));
         }
     };
+    // Up and down move between the rows, as in a list; the window follows
+    // the row focused, and the rows beyond its edge are drawn already.
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let down = match ev.key().as_str() {
+            "ArrowDown" => true,
+            "ArrowUp" => false,
+            _ => return,
+        };
+        let row = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest(".wf-row").ok().flatten());
+        let next = row.and_then(|row| {
+            if down {
+                row.next_element_sibling()
+            } else {
+                row.previous_element_sibling()
+            }
+        });
+        let button = next
+            .and_then(|row| row.query_selector("button").ok().flatten())
+            .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(button) = button {
+            ev.prevent_default();
+            let _ = button.focus();
+        }
+    };
     let pick = move |seq: u64| {
         controller.pick_event(seq);
         controller.show_event(seq);
@@ -154,7 +182,8 @@ fn WaterfallView(controller: Controller) -> impl IntoView {
                     <p class="wf-note">{note}</p>
                 })}
                 <div class="wf-scroll" node_ref=rows_box on:scroll=on_scroll>
-                    <ol class="wf-rows" aria-label="The run's calls and waits, in order" prop:style=padding>
+                    <ol class="wf-rows" aria-label="The run's calls and waits, in order" prop:style=padding
+                        on:keydown=on_key>
                         <For
                             each=move || {
                                 let run = run_id.get();
