@@ -112,20 +112,28 @@ fn editable_mark(editor: impl FormDoc, path: String) -> impl IntoView {
 /// change, or a field that differs from the text beside it: that section
 /// opens, so the field is in view.
 fn holds_editable(editor: impl FormDoc, section: &'static str) -> bool {
-    let differs = editor.differing().is_some_and(|d| {
-        d.with(|paths| crate::compare::fields::holds(paths, section))
-    });
-    differs || editor.lock().is_some_and(|l| {
-        l.with(|l| {
-            l.as_ref().is_some_and(|paths| {
-                paths.iter().any(|p| {
-                    p == section
-                        || p.starts_with(&format!("{section}."))
-                        || p.starts_with(&format!("{section}["))
+    let differs = editor
+        .differing()
+        .is_some_and(|d| d.with(|paths| crate::compare::fields::holds(paths, section)));
+    differs
+        || editor.lock().is_some_and(|l| {
+            l.with(|l| {
+                l.as_ref().is_some_and(|paths| {
+                    paths.iter().any(|p| {
+                        p == section
+                            || p.starts_with(&format!("{section}."))
+                            || p.starts_with(&format!("{section}["))
+                    })
                 })
             })
         })
-    })
+}
+
+/// Whether a section is open, set only when that changes: a section the
+/// person opened stays open while an edit elsewhere changes what differs.
+fn opens(holds: impl Fn() -> bool + Send + Sync + 'static) -> impl Fn() -> bool {
+    let open = Memo::new(move |_| holds());
+    move || open.get()
 }
 
 /// What an open lesson locks, said once above the fields.
@@ -200,24 +208,24 @@ fn form_view(editor: impl FormDoc, value: &Value, problems: Signal<Vec<String>>)
             <textarea id=id("system") class="prose" rows="2" prop:value=system on:input=string_field("system")
                 prop:readOnly=move || editor.fixed("system")></textarea>
         </details>
-        <details class="form-section" prop:open=move || holds_editable(editor, "tools") || holds_editable(editor, "tool_choice")>
+        <details class="form-section" prop:open=opens(move || holds_editable(editor, "tools") || holds_editable(editor, "tool_choice"))>
             <summary>"Tools"</summary>
             {tools}
             <p class="hint">"Add or remove tools in the JSON below."</p>
             {tool_choice_view(editor, value, problems)}
         </details>
-        <details class="form-section" prop:open=move || holds_editable(editor, "limits")>
+        <details class="form-section" prop:open=opens(move || holds_editable(editor, "limits"))>
             <summary>"Limits"</summary>
             <div class="limits">{limits}</div>
             {problem_list(move || problems.with(|p| form::problems_under(p, "limits")))}
         </details>
-        <details class="form-section" data-section="context" prop:open=move || holds_editable(editor, "context")>
+        <details class="form-section" data-section="context" prop:open=opens(move || holds_editable(editor, "context"))>
             <summary>"Context window"</summary>
             <p class="hint">"The window one request must fit (input plus max output tokens), and the strategy that makes room as the history grows."</p>
             <div class="limits">{context}</div>
             {problem_list(move || problems.with(|p| form::problems_under(p, "context")))}
         </details>
-        <details class="form-section" prop:open=move || holds_editable(editor, "model")>
+        <details class="form-section" prop:open=opens(move || holds_editable(editor, "model"))>
             <summary>"Scripted responses"</summary>
             <label for=id("responses")>"Responses (JSON array, one per model call)"{editable_mark(editor, "model.responses".into())}</label>
             <textarea id=id("responses") rows="10" spellcheck="false" prop:value=responses

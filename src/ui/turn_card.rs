@@ -193,7 +193,9 @@ fn ItemView(item: Item, time: String, inspect: Option<u32>) -> impl IntoView {
         }
     });
     // A turn's request is a step the run can go on from, edited.
-    let fork_here = inspect.is_some().then(|| crate::ui::compare_panel::fork_here(item.seq));
+    let fork_here = inspect
+        .is_some()
+        .then(|| crate::ui::compare_panel::fork_here(item.seq));
     let call_ids = (!item.ids.is_empty()).then(|| item.ids.join(" "));
     let on_wire = on_wire_view(item.kind, item.seq, item.ids.first().cloned());
     let ids = ids_view(item.kind, item.ids, item.answers_no_call);

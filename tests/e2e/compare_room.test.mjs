@@ -64,17 +64,20 @@ test('compare room: choosing a pair puts its other half in B, the differing fiel
   assert(b.tools.length > 0, 'B has no tools');
   const notice = await compare(page).locator('.variant-notice').innerText();
   assert(notice.includes('rules-without-example') && notice.includes('the other half of'), notice);
-  // The description differs: its label says so (not colour only), and so
-  // does the field's accessible name; its section is open to show it.
+  // The pair differs in get_order's schema (the example id in its
+  // property's description): that field's label says so (not colour only),
+  // and so does its accessible name; its section is open to show it.
   const marks = compare(page).locator('.variant-form .differs-from-a');
   await marks.first().waitFor({ timeout: 5_000 });
-  assert((await marks.count()) >= 1, 'no field is marked');
-  const description = compare(page).getByRole('textbox', { name: /^Description\s*≠ differs from A$/ });
-  assert((await description.count()) === 1, 'B\'s description is not named as differing from A');
-  assert(await description.isVisible(), 'the differing description is not in view: its section is closed');
-  assert((await description.getAttribute('id')) === 'b-tool-0-description', await description.getAttribute('id'));
-  const unmarked = compare(page).getByRole('textbox', { name: 'Task', exact: true });
-  assert((await unmarked.count()) === 1, 'the task, the same in both, is marked or missing');
+  assert((await marks.count()) === 1, `${await marks.count()} fields marked`);
+  const schema = compare(page).getByRole('textbox', { name: /^Input schema \(JSON Schema\)\s*≠ differs from A$/ });
+  assert((await schema.count()) === 1, 'B\'s schema is not named as differing from A');
+  assert(await schema.isVisible(), 'the differing schema is not in view: its section is closed');
+  assert((await schema.getAttribute('id')) === 'b-tool-0-schema', await schema.getAttribute('id'));
+  for (const same of ['b-field-task', 'b-tool-0-description']) {
+    const label = await compare(page).locator(`label[for="${same}"]`).innerText();
+    assert(!label.includes('differs'), `${same}, the same in both, is marked: ${label}`);
+  }
 });
 
 test('compare room: picking or running another pair replaces B, and an edited B can be brought back', async ({ page }) => {

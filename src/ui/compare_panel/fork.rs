@@ -191,7 +191,7 @@ fn from_here(
                         "Run the fork beside the original"
                     </button>
                     " "
-                    <button type="button" on:click=move |_| point.set(None)>"Close"</button>
+                    <button type="button" on:click=move |_| point.set(None)>"Close this fork's editor"</button>
                 </section>
             }
         })
