@@ -347,7 +347,12 @@ pub fn LoopDiagramView(
         })
     };
     view! {
-        <section class="loop-diagram" aria-label="Loop diagram">
+        // A comparison's two columns each draw one: their names differ.
+        <section class="loop-diagram" aria-label=match also_drawn_as {
+            Some("compare-a") => "Loop diagram, left column",
+            Some("compare-b") => "Loop diagram, right column",
+            _ => "Loop diagram",
+        }>
             <div class="loop-wide">{drawing}</div>
             <NarrowList diagram on_select_node on_pick_scenario on_full_screen />
             {caption}
