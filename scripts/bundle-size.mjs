@@ -34,7 +34,7 @@ try {
 const bundled = new Set(['.wasm', '.js', '.css', '.html']);
 // The split panels' own stylesheets, linked when each is first drawn
 // (src/browser/stylesheet.rs).
-export const PANEL_STYLES = ['lessons.css', 'modes.css', 'waterfall.css', 'loop-full.css'];
+export const PANEL_STYLES = ['lessons.css', 'modes.css', 'waterfall.css', 'loop-full.css', 'inspector.css'];
 const onDemand = (f) => /^(split|chunk)_.*\.wasm$/.test(f) || f === 'sw.js' || PANEL_STYLES.includes(f);
 const rows = files
   .filter((f) => bundled.has(extname(f)))

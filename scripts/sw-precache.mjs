@@ -46,7 +46,7 @@ function files(at) {
 // panel is first drawn) are minified likewise, as Trunk minifies the first
 // paint's CSS.
 if (process.env.TRUNK_PROFILE === 'release') {
-  for (const [file, loader] of [['offline.js', 'js'], ['lessons.css', 'css'], ['modes.css', 'css'], ['waterfall.css', 'css'], ['loop-full.css', 'css']]) {
+  for (const [file, loader] of [['offline.js', 'js'], ['lessons.css', 'css'], ['modes.css', 'css'], ['waterfall.css', 'css'], ['loop-full.css', 'css'], ['inspector.css', 'css']]) {
     const path = join(dir, file);
     try {
       writeFileSync(path, transformSync(readFileSync(path, 'utf8'), { loader, minify: true }).code);

@@ -34,6 +34,8 @@ pub async fn inspector_panel(
     running: ReadSignal<bool>,
     mcp_wire: ReadSignal<Vec<Exchange>>,
 ) -> AnyView {
+    // Drawn once its stylesheet has loaded: never unstyled.
+    crate::browser::stylesheet::load("inspector.css").await;
     view! { <InspectorPanel inspector events shape running mcp_wire /> }.into_any()
 }
 
