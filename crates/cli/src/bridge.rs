@@ -127,13 +127,16 @@ fn announce(port: u16, gate: &Gate, command_line: &str) {
 }
 
 async fn accept(listener: tokio::net::TcpListener, relay: Rc<Relay>, gate: Rc<Gate>) {
+    // A failing accept (too many open files) pauses and logs as `serve`'s does.
+    let mut failures = crate::serve::AcceptFailures::default();
     loop {
         let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+            Ok((stream, _)) => {
+                failures.accepted();
+                stream
+            }
             Err(err) => {
-                // E.g. too many open files: keep serving the open ones.
-                eprintln!("accept failed: {}", crate::io_problem(&err));
-                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                failures.failed(&err).await;
                 continue;
             }
         };

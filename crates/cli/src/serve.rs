@@ -60,6 +60,7 @@ pub(crate) mod body;
 mod mcp;
 mod models;
 // `agent-loop mcp bridge` guards its endpoint with these too.
+pub(crate) use accept::AcceptFailures;
 pub(crate) use mcp::{loopback_host, random_id};
 mod prepare;
 mod sse_replay;
