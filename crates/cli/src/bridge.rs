@@ -89,6 +89,16 @@ async fn run(args: &McpBridgeArgs) -> ExitCode {
         token: crate::serve::random_id(),
         origins,
     });
+    // Listening for Ctrl-C starts before the URL is printed: one pressed
+    // (or sent by a script) once the URL is out must stop both.
+    let mut interrupt =
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()) {
+            Ok(interrupt) => interrupt,
+            Err(e) => {
+                eprintln!("agent-loop: cannot listen for Ctrl-C: {e}");
+                return ExitCode::from(2);
+            }
+        };
     let relay = Relay::new(server);
     announce(port, &gate, &relay.command_line());
     let accepting = accept(listener, relay.clone(), gate);
@@ -101,7 +111,7 @@ async fn run(args: &McpBridgeArgs) -> ExitCode {
             ExitCode::from(1)
         }
         () = accepting => ExitCode::from(2),
-        _ = tokio::signal::ctrl_c() => {
+        _ = interrupt.recv() => {
             eprintln!("agent-loop: stopped (Ctrl-C); `{}` is stopped with it", relay.command_line());
             ExitCode::from(130)
         }
