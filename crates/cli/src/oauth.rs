@@ -362,7 +362,7 @@ impl OAuthHttp {
 }
 
 /// The Bearer challenge of a refusal that signing in can answer: a 401, or
-/// a 403 for `insufficient_scope` (step-up).
+/// a 403 for `insufficient_scope` (step-up), that carries one.
 fn bearer_challenge(response: &HttpResponse) -> Option<Challenge> {
     if response.status != 401 && response.status != 403 {
         return None;
@@ -370,9 +370,13 @@ fn bearer_challenge(response: &HttpResponse) -> Option<Challenge> {
     let header = response.header("www-authenticate").unwrap_or("");
     let challenge = Challenge::parse(header);
     let bearer = header.to_ascii_lowercase().contains("bearer");
+    // A 401 without a Bearer challenge (the bridge's, say, which wants
+    // the token it printed) is no invitation to sign in with OAuth.
     match response.status {
-        401 => Some(challenge),
-        _ if bearer && challenge.error.as_deref() == Some("insufficient_scope") => Some(challenge),
+        401 if bearer => Some(challenge),
+        403 if bearer && challenge.error.as_deref() == Some("insufficient_scope") => {
+            Some(challenge)
+        }
         _ => None,
     }
 }

@@ -193,3 +193,34 @@ fn a_sign_in_the_authorization_server_refuses_ends_with_its_words() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_401_without_a_bearer_challenge_is_shown_as_it_is() {
+    // The bridge's refusal, say: it wants the token it printed, not OAuth.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut buffer = [0u8; 65536];
+            let _ = stream.read(&mut buffer);
+            let body = "this bridge wants the token it printed";
+            let response = format!(
+                "HTTP/1.1 401 Unauthorized\r\ncontent-type: text/plain\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.write_all(response.as_bytes());
+        }
+    });
+    let out = Command::new(env!("CARGO_BIN_EXE_agent-loop"))
+        .args(["mcp", "tools", &format!("http://127.0.0.1:{port}/mcp")])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("this bridge wants the token it printed"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--authorize"), "{stderr}");
+}
