@@ -23,7 +23,7 @@ test('a command server in the page says the page cannot start it and how to brid
   await failed.waitFor({ timeout: 15_000 });
   const said = await failed.innerText();
   assert(
-    said.includes('mcp_servers[0].command: the page cannot start `uvx mcp-server-time`; run `agent-loop mcp bridge -- uvx mcp-server-time` and use the URL it prints'),
+    said.includes('mcp_servers[0].command: the page cannot start `uvx mcp-server-time`; run `agent-loop mcp bridge -- uvx mcp-server-time` and use the URL and token it prints'),
     said,
   );
   const blocker = page.locator('#run-blocker');

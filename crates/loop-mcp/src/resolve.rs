@@ -73,7 +73,7 @@ pub async fn resolve(
             Ok(transport.clone())
         } else {
             let command = command_line(&server.command);
-            Err(format!("the page cannot start `{command}`; run `agent-loop mcp bridge -- {command}` and use the URL it prints"))
+            Err(format!("the page cannot start `{command}`; run `agent-loop mcp bridge -- {command}` and use the URL and token it prints"))
         }
     })
     .await
@@ -294,7 +294,7 @@ mod tests {
             problems,
             vec![problem(
                 "mcp_servers[0].command",
-                "the page cannot start `uvx mcp-server-time`; run `agent-loop mcp bridge -- uvx mcp-server-time` and use the URL it prints"
+                "the page cannot start `uvx mcp-server-time`; run `agent-loop mcp bridge -- uvx mcp-server-time` and use the URL and token it prints"
             )]
         );
     }
