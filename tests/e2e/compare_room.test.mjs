@@ -90,7 +90,7 @@ test('compare room: picking or running another pair replaces B, and an edited B 
   await pick(page, 'schema-place-enum');
   await bNamed(page, await nameOf(page, 'schema-place-free-string'));
   const notice = compare(page).locator('.variant-notice');
-  assert((await notice.innerText()).includes('Your edited B was put aside.'), await notice.innerText());
+  assert((await notice.innerText()).includes('One edited B of yours is put aside.'), await notice.innerText());
   await button(notice, 'Bring back my edited B').click();
   const back = await compare(page).locator('#variant-json').inputValue();
   assert(back.includes('My own words about orders.'), 'the edited B did not come back');
@@ -98,8 +98,20 @@ test('compare room: picking or running another pair replaces B, and an edited B 
   // Running the pair picked brings its other half into B again.
   await button(compare(page), 'Run the pair side by side').click();
   await bNamed(page, await nameOf(page, 'schema-place-free-string'));
-  assert((await notice.innerText()).includes('Your edited B was put aside.'), await notice.innerText());
+  assert((await notice.innerText()).includes('One edited B of yours is put aside.'), await notice.innerText());
   await compare(page).locator('.compare-summary').waitFor({ timeout: 20_000 });
+  // A second edit put aside keeps the first: both come back, the latest first.
+  await compare(page).locator('#variant-json').fill((await compare(page).locator('#variant-json').inputValue()).replace('"name": "', '"name": "Second edit: '));
+  await pick(page, 'schema-nights-required');
+  await bNamed(page, await nameOf(page, 'schema-nights-default'));
+  assert((await notice.innerText()).includes('2 edited Bs of yours are put aside, the latest first.'), await notice.innerText());
+  await button(notice, 'Bring back my edited B').click();
+  assert((await compare(page).locator('#variant-json').inputValue()).includes('Second edit: '), 'the latest edit did not come back first');
+  assert((await notice.innerText()).includes('One edited B of yours is put aside.'), await notice.innerText());
+  await button(notice, 'Bring back my edited B').click();
+  assert((await compare(page).locator('#variant-json').inputValue()).includes('My own words about orders.'), 'the first edit did not come back');
+  // The B it replaced, the second edit, is put aside in its turn.
+  assert((await notice.innerText()).includes('One edited B of yours is put aside.'), await notice.innerText());
 });
 
 test('compare room: a rewritten description is a before line and an after line, the changed words marked', async ({ page }) => {

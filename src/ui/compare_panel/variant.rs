@@ -29,8 +29,8 @@ pub(super) struct VariantB {
     /// The text the page put into B last (a copy, a pair's half): replacing
     /// it loses nothing the person made.
     put: StoredValue<Option<String>>,
-    /// The person's B, put aside when the page replaced it.
-    aside: RwSignal<Option<String>>,
+    /// The person's Bs put aside when the page replaced them, the latest last.
+    aside: RwSignal<Vec<String>>,
     /// What happened to B last, said above it.
     notice: RwSignal<Option<String>>,
 }
@@ -42,7 +42,7 @@ impl VariantB {
         let b = VariantB {
             variant: Variant::new(),
             put: StoredValue::new(None),
-            aside: RwSignal::new(None),
+            aside: RwSignal::new(Vec::new()),
             notice: RwSignal::new(None),
         };
         if !kept {
@@ -59,9 +59,7 @@ impl VariantB {
         if current == text {
             return;
         }
-        if variant_b::worth_keeping(&current, self.put.get_value().as_deref()) {
-            self.aside.set(Some(current));
-        }
+        self.keep_aside(current);
         self.put.set_value(Some(text.clone()));
         self.variant.replace(text);
         self.notice.set(notice);
@@ -80,14 +78,24 @@ impl VariantB {
         });
     }
 
-    /// The person's B, put aside, back in B.
-    fn bring_back(self) {
-        if let Some(text) = self.aside.get_untracked() {
-            self.aside.set(None);
-            self.put.set_value(None);
-            self.variant.replace(text);
-            self.notice.set(Some("Your edited B is back.".to_string()));
+    /// B's `current` text, put aside if it is the person's own work.
+    fn keep_aside(self, current: String) {
+        if variant_b::worth_keeping(&current, self.put.get_value().as_deref()) {
+            self.aside.update(|aside| aside.push(current));
         }
+    }
+
+    /// The person's B put aside last, back in B; the B it replaces is put
+    /// aside in turn if it is theirs too.
+    fn bring_back(self) {
+        let Some(text) = self.aside.try_update(Vec::pop).flatten() else {
+            return;
+        };
+        let current = self.variant.text().get_untracked();
+        self.keep_aside(current);
+        self.put.set_value(None);
+        self.variant.replace(text);
+        self.notice.set(Some("Your edited B is back.".to_string()));
     }
 }
 
@@ -130,8 +138,11 @@ pub(super) fn variant_way(launcher: Launcher, editor: Editor, b: VariantB) -> im
             {move || b.notice.get().map(|notice| view! {
                 <p class="variant-notice" role="status">
                     {notice}
-                    {move || b.aside.with(Option::is_some).then(|| view! {
-                        " Your edited B was put aside. "
+                    {move || b.aside.with(|aside| !aside.is_empty()).then(|| view! {
+                        {move || match b.aside.with(Vec::len) {
+                            1 => " One edited B of yours is put aside. ".to_string(),
+                            n => format!(" {n} edited Bs of yours are put aside, the latest first. "),
+                        }}
                         <button type="button" class="variant-bring-back" on:click=move |_| b.bring_back()>
                             "Bring back my edited B"
                         </button>
