@@ -5,8 +5,8 @@
 //! - `toolbar`: the header, with the scenario picker, Run / Step / Stop /
 //!   Reset, why Run cannot start, the outcome and the live counters;
 //! - `stage`: the loop diagram, large and always in view; at 1366 px and
-//!   wider it folds to its caption while a request is open, so the
-//!   inspector has half the page (`stage::LoopRoom`);
+//!   wider it folds to a list while a request is open, so the inspector
+//!   has three quarters of the width (`stage::LoopRoom`);
 //! - the Lessons mode's panel (`ui::lessons_panel`), once opened: on a wide
 //!   screen a column of its own beside the loop;
 //! - `trace`: the run's trace, its stop banner and the replay of the run

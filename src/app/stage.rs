@@ -6,9 +6,10 @@
 //! the trace beside it, never this column. On a phone it comes first, above
 //! the trace, as the compact list of gates and exits.
 //!
-//! At 1366 px and wider, a request opened to be read takes half the page:
-//! the loop folds to its caption, where the run is, with one button to show
-//! it whole again (`LoopRoom`).
+//! At 1366 px and wider, a request opened to be read takes three quarters
+//! of the page's width, under the trace: the loop folds to its caption and
+//! the list of its steps and exits, the current one marked, with one button
+//! to show it whole again (`LoopRoom`).
 
 use leptos::prelude::*;
 
@@ -19,10 +20,10 @@ use crate::ui::loop_diagram::loop_panel;
 
 /// Whether the drawn loop folds while something is open beside it. The
 /// drawing is 1120 units wide with 13 px text: shrunk beside a panel of
-/// half the page its text would be unreadable, so it folds to its caption
-/// instead, unless the person keeps it whole (the inspector then keeps
-/// its narrow column). The choice is kept across visits, like the theme.
-/// static/app.css lays the stage out from `main[data-room]`.
+/// half the page its text would be unreadable, so it folds to its list of
+/// steps and exits instead, unless the person keeps it whole (the inspector
+/// then keeps its narrow column). The choice is kept across visits, like
+/// the theme. static/inspector.css lays the stage out from `main[data-room]`.
 #[derive(Clone, Copy)]
 pub struct LoopRoom {
     kept: RwSignal<bool>,
@@ -68,9 +69,9 @@ pub fn LoopStage(editor: Editor, controller: Controller, room: LoopRoom) -> impl
                 view! {
                     <button type="button" class="loop-fold" aria-expanded=(!folded).to_string()
                         title=if folded {
-                            "The loop is folded to where the run is, so the inspector has half the page"
+                            "The loop is folded to where the run is, so the inspector has room"
                         } else {
-                            "Fold the loop to where the run is, so the inspector has half the page"
+                            "Fold the loop to where the run is, so the inspector has room"
                         }
                         on:click=move |_| room.toggle()>
                         {if folded { "Show the whole loop" } else { "Fold the loop" }}

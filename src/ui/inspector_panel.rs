@@ -34,8 +34,6 @@ pub async fn inspector_panel(
     running: ReadSignal<bool>,
     mcp_wire: ReadSignal<Vec<Exchange>>,
 ) -> AnyView {
-    // Drawn once its stylesheet has loaded: never unstyled.
-    crate::browser::stylesheet::load("inspector.css").await;
     view! { <InspectorPanel inspector events shape running mcp_wire /> }.into_any()
 }
 
@@ -48,6 +46,15 @@ fn InspectorPanel(
     mcp_wire: ReadSignal<Vec<Exchange>>,
 ) -> impl IntoView {
     let open = inspector.open;
+    // Its stylesheet (inspector.css: the side-by-side columns, the room it
+    // takes from the loop) is linked when it first opens, not with the
+    // module: that is fetched while the page is idle, and a fetch nobody
+    // needed yet would only be cut by a reload.
+    Effect::new(move |_| {
+        if open.get() {
+            spawn_local(crate::browser::stylesheet::load("inspector.css"));
+        }
+    });
     let has_mcp = move || mcp_wire.with(|w| w.iter().any(|e| e.method.starts_with("tools/call ")));
     // The turns that sent a request; read only while open, so a long run
     // streams at full speed with the inspector closed.
