@@ -77,7 +77,7 @@ pub fn TraceSection(
             // stylesheet, fetched the first time it is opened.
             <button type="button" class="time-toggle" hidden=idle
                 aria-pressed=move || time_shown.get().to_string()
-                on:click=move |_| time_shown.update(|on| *on = !*on)>"⏱ Time view"</button>
+                on:click=move |_| time_shown.update(|on| *on = !*on)>"Time view"</button>
             <Show when=move || time_shown.get() && !idle()>
                 {Suspend::new(waterfall_panel(controller))}
             </Show>

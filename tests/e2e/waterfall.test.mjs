@@ -14,7 +14,7 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** Opens the Time view and waits until its rows are drawn. */
 async function openTime(page) {
-  await button(page, '⏱ Time view').click();
+  await button(page, 'Time view').click();
   await page.locator('.waterfall .wf-row').first().waitFor({ timeout: 10_000 });
   return page.locator('.waterfall');
 }
