@@ -30,6 +30,12 @@ const QUOTED_LINE_CHARS: usize = 200;
 /// finish writing its stderr) before the message is written without its
 /// exit status.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
+/// How long a server is given to exit on its own once its stdin is closed
+/// before it is killed: the MCP spec's shutdown for stdio is to close the
+/// server's input, wait for it to exit, and only then stop it
+/// (https://modelcontextprotocol.io/specification/2025-06-18/basic/lifecycle#stdio).
+/// Lines already sent (a cancellation notice, say) reach it first.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
 
 /// A child process spoken to in newline-delimited JSON-RPC.
 pub struct StdioServer {
@@ -189,6 +195,24 @@ impl StdioServer {
             tail if tail.is_empty() => format!("{message}; it wrote nothing on stderr"),
             tail => format!("{message}; its stderr:\n{tail}"),
         }
+    }
+}
+
+impl Drop for StdioServer {
+    fn drop(&mut self) {
+        // Closing the channel ends the writer thread once it has written
+        // what was sent, and closes the server's stdin.
+        drop(std::mem::replace(&mut self.stdin, mpsc::channel().0));
+        let child = self.child.get_mut();
+        let started = std::time::Instant::now();
+        while started.elapsed() < SHUTDOWN_GRACE {
+            match child.try_wait() {
+                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                // Exited, or cannot be asked: either way nothing to wait for.
+                _ => return,
+            }
+        }
+        // Still running: `kill_on_drop` stops it when `child` is dropped.
     }
 }
 

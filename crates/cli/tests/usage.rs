@@ -237,7 +237,7 @@ fn an_mcp_command_mistake_is_suggested_from_mcps_own_commands() {
     );
     assert_eq!(
         usage_mistake(&["mcp"]),
-        "agent-loop: mcp needs a command: tools or call; see `agent-loop mcp --help`"
+        "agent-loop: mcp needs a command: tools, call or bridge; see `agent-loop mcp --help`"
     );
     assert_eq!(
         usage_mistake(&["mcp", "tools", "--hedaer", "A: b", "http://127.0.0.1:3001/mcp"]),
