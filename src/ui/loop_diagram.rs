@@ -923,6 +923,7 @@ fn LoopPanel(
                             " "
                             <button type="button" disabled=!has_next on:click=move |_| step(1)>"Next ▶"</button>
                         })}
+                        {p.shown().map(|seq| view! { " " {crate::ui::compare_panel::fork_here(seq)} })}
                     </p>
                 }
             }))}
