@@ -7,26 +7,45 @@ use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::process::Command;
 
-/// A server that refuses every request as an MCP server protected with
-/// OAuth does (the Bearer challenge of the MCP TypeScript SDK's middleware).
-fn protected_server() -> String {
+/// A server on 127.0.0.1 that answers each request with what `respond`
+/// makes of its request target; returns its origin.
+fn serve(respond: impl Fn(&str, &str) -> String + Send + 'static) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
+    let origin = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let base = origin.clone();
     std::thread::spawn(move || {
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { continue };
             let mut buffer = [0u8; 65536];
-            let _ = stream.read(&mut buffer);
-            let body =
-                r#"{"error":"invalid_token","error_description":"Missing Authorization header"}"#;
-            let response = format!(
-                "HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\nwww-authenticate: Bearer error=\"invalid_token\", error_description=\"Missing Authorization header\", resource_metadata=\"http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp\"\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                body.len()
-            );
-            let _ = stream.write_all(response.as_bytes());
+            let n = stream.read(&mut buffer).unwrap_or(0);
+            let head = String::from_utf8_lossy(&buffer[..n]);
+            let target = head.split_whitespace().nth(1).unwrap_or("/").to_string();
+            let _ = stream.write_all(respond(&base, &target).as_bytes());
         }
     });
-    format!("http://127.0.0.1:{port}/mcp")
+    origin
+}
+
+/// An HTTP/1.1 response with a body and extra header lines.
+fn response(status: &str, content_type: &str, extra: &str, body: &str) -> String {
+    format!(
+        "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\n{extra}content-length: {}\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+/// A server that refuses every request as an MCP server protected with
+/// OAuth does (the Bearer challenge of the MCP TypeScript SDK's middleware).
+fn protected_server() -> String {
+    let origin = serve(|origin, _| {
+        response(
+            "401 Unauthorized",
+            "application/json",
+            &format!("www-authenticate: Bearer error=\"invalid_token\", error_description=\"Missing Authorization header\", resource_metadata=\"{origin}/.well-known/oauth-protected-resource/mcp\"\r\n"),
+            r#"{"error":"invalid_token","error_description":"Missing Authorization header"}"#,
+        )
+    });
+    format!("{origin}/mcp")
 }
 
 #[test]
@@ -111,59 +130,46 @@ fn a_run_whose_server_wants_a_sign_in_says_what_to_do_in_the_scenario() {
 /// A protected server whose authorization server refuses the sign-in
 /// with an error page instead of redirecting back.
 fn server_whose_sign_in_is_refused() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let base = format!("http://127.0.0.1:{port}");
-    let origin = base.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let mut buffer = [0u8; 65536];
-            let n = stream.read(&mut buffer).unwrap_or(0);
-            let head = String::from_utf8_lossy(&buffer[..n]);
-            let target = head.split_whitespace().nth(1).unwrap_or("/").to_string();
-            let (status, extra, body) = if target.starts_with("/mcp") {
-                (
-                    "401 Unauthorized",
-                    format!("www-authenticate: Bearer resource_metadata=\"{origin}/.well-known/oauth-protected-resource/mcp\"\r\n"),
-                    r#"{"error":"invalid_token"}"#.to_string(),
-                )
-            } else if target.starts_with("/.well-known/oauth-protected-resource") {
-                let body = serde_json::json!({"resource": format!("{origin}/mcp"), "authorization_servers": [origin]});
-                ("200 OK", String::new(), body.to_string())
-            } else if target.starts_with("/.well-known/oauth-authorization-server") {
-                let body = serde_json::json!({
+    let origin = serve(|origin, target| {
+        let json = |status: &str, body: serde_json::Value| {
+            response(status, "application/json", "", &body.to_string())
+        };
+        if target.starts_with("/mcp") {
+            let challenge = format!("www-authenticate: Bearer resource_metadata=\"{origin}/.well-known/oauth-protected-resource/mcp\"\r\n");
+            response(
+                "401 Unauthorized",
+                "application/json",
+                &challenge,
+                r#"{"error":"invalid_token"}"#,
+            )
+        } else if target.starts_with("/.well-known/oauth-protected-resource") {
+            json(
+                "200 OK",
+                serde_json::json!({"resource": format!("{origin}/mcp"), "authorization_servers": [origin]}),
+            )
+        } else if target.starts_with("/.well-known/oauth-authorization-server") {
+            json(
+                "200 OK",
+                serde_json::json!({
                     "issuer": origin,
                     "authorization_endpoint": format!("{origin}/authorize"),
                     "token_endpoint": format!("{origin}/token"),
                     "registration_endpoint": format!("{origin}/register"),
                     "code_challenge_methods_supported": ["S256"]
-                });
-                ("200 OK", String::new(), body.to_string())
-            } else if target.starts_with("/register") {
-                (
-                    "201 Created",
-                    String::new(),
-                    r#"{"client_id":"c1"}"#.to_string(),
-                )
-            } else if target.starts_with("/authorize") {
-                (
-                    "400 Bad Request",
-                    String::new(),
-                    r#"{"error":"invalid_request","error_description":"unknown client"}"#
-                        .to_string(),
-                )
-            } else {
-                ("404 Not Found", String::new(), String::new())
-            };
-            let response = format!(
-                "HTTP/1.1 {status}\r\ncontent-type: application/json\r\n{extra}content-length: {}\r\nconnection: close\r\n\r\n{body}",
-                body.len()
-            );
-            let _ = stream.write_all(response.as_bytes());
+                }),
+            )
+        } else if target.starts_with("/register") {
+            json("201 Created", serde_json::json!({"client_id": "c1"}))
+        } else if target.starts_with("/authorize") {
+            json(
+                "400 Bad Request",
+                serde_json::json!({"error": "invalid_request", "error_description": "unknown client"}),
+            )
+        } else {
+            response("404 Not Found", "text/plain", "", "")
         }
     });
-    format!("{base}/mcp")
+    format!("{origin}/mcp")
 }
 
 #[test]
@@ -197,23 +203,12 @@ fn a_sign_in_the_authorization_server_refuses_ends_with_its_words() {
 #[test]
 fn a_401_without_a_bearer_challenge_is_shown_as_it_is() {
     // The bridge's refusal, say: it wants the token it printed, not OAuth.
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let mut buffer = [0u8; 65536];
-            let _ = stream.read(&mut buffer);
-            let body = "this bridge wants the token it printed";
-            let response = format!(
-                "HTTP/1.1 401 Unauthorized\r\ncontent-type: text/plain\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                body.len()
-            );
-            let _ = stream.write_all(response.as_bytes());
-        }
+    let origin = serve(|_, _| {
+        let body = "this bridge wants the token it printed";
+        response("401 Unauthorized", "text/plain", "", body)
     });
     let out = Command::new(env!("CARGO_BIN_EXE_agent-loop"))
-        .args(["mcp", "tools", &format!("http://127.0.0.1:{port}/mcp")])
+        .args(["mcp", "tools", &format!("{origin}/mcp")])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
