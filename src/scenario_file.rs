@@ -11,7 +11,7 @@ use serde_json::Value;
 
 /// Where a file that is a run belongs.
 const TO_IMPORT_RUN: &str =
-    "open it with \u{201c}Import run\u{2026}\u{201d} (above the Trace, or in Import/Export). The editor is unchanged.";
+    "open it with \u{201c}Import run\u{2026}\u{201d} (in Run files above the Trace, or in Import/Export). The editor is unchanged.";
 
 /// What the file is, when it is not a scenario to load.
 #[derive(Clone, Debug, PartialEq)]
@@ -107,7 +107,7 @@ mod tests {
         let record = "{\"scenario\":{}}\n{\"seq\":0,\"t_ms\":0,\"type\":\"run_started\"}\n";
         assert_eq!(
             said(record),
-            "x.json is a run record (JSON Lines, one event per line), not a scenario: open it with \u{201c}Import run\u{2026}\u{201d} (above the Trace, or in Import/Export). The editor is unchanged."
+            "x.json is a run record (JSON Lines, one event per line), not a scenario: open it with \u{201c}Import run\u{2026}\u{201d} (in Run files above the Trace, or in Import/Export). The editor is unchanged."
         );
         let anthropic = r#"{"model":"claude-sonnet-4-5","max_tokens":100,"messages":[{"role":"user","content":"hi"}]}"#;
         assert!(said(anthropic).starts_with("x.json is a provider's request body, not a scenario"));

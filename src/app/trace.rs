@@ -1,8 +1,10 @@
 //! The trace column of the stage: its heading (the scenario the run ran,
-//! export and import), the timeline of cards with the approval bar under
+//! and the "Run files" menu with export and import), the timeline of cards with the approval bar under
 //! the call that waits, the stop banner and the replay of the run in view,
 //! and while a run is paused in step mode, the answer panel. The timeline
-//! and the run files are split modules painted right after the page; the answer panel, the
+//! is a split module painted right after the page; the run files are one
+//! fetched when their menu first opens (or the Import/Export mode, which
+//! shows them open); the answer panel, the
 //! replay and the History mode's kept runs are split modules fetched when
 //! first needed: the first pause, the first run ended in view, the History
 //! mode's first opening. On a wide screen it scrolls on its own, beside
@@ -68,7 +70,7 @@ pub fn TraceSection(
                         <span class="trace-of">{format!(" of “{}”", s.name)}</span>
                     }))}
                 </h2>
-                {Suspend::new(run_files(history, Callback::new(move |()| modes.open(Mode::Run))))}
+                <RunFilesMenu history modes />
             </div>
             <Show when=idle>
                 <p class="empty">{move || empty_trace_text(kept.with(Vec::len))}</p>
@@ -107,6 +109,52 @@ pub fn TraceSection(
                 {Suspend::new(history_panel(history, Callback::new(move |()| modes.open(Mode::Run))))}
             </Show>
         </section>
+    }
+}
+
+/// The run files (export the run, import one) behind one disclosure
+/// button, so the trace starts with the run: a reader rarely needs them.
+/// Closed, their split module is not fetched; it is the first time the
+/// menu opens, or the Import/Export mode, where they are the point and
+/// show open without the button.
+#[component]
+fn RunFilesMenu(history: History, modes: Modes) -> impl IntoView {
+    let open = RwSignal::new(false);
+    let in_files_mode = move || modes.now().get() == Mode::Files;
+    let shown = move || open.get() || in_files_mode();
+    // Once fetched and drawn they stay, hidden when closed: a paste half
+    // typed or a chosen file survives closing the menu.
+    let wanted = Memo::new(move |was: Option<&bool>| was.copied().unwrap_or(false) || shown());
+    let toggle = NodeRef::<leptos::html::Button>::new();
+    // Esc closes the menu and gives the focus back to its button, as a
+    // disclosure does (https://www.w3.org/WAI/ARIA/apg/patterns/disclosure/).
+    let close_on_escape = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Escape" && open.get_untracked() && !in_files_mode() {
+            open.set(false);
+            if let Some(button) = toggle.get_untracked() {
+                let _ = button.focus();
+            }
+        }
+    };
+    view! {
+        <button type="button" class="run-files-toggle" node_ref=toggle
+            aria-controls="run-files-menu"
+            aria-expanded=move || open.get().to_string()
+            hidden=in_files_mode
+            on:click=move |_| open.update(|o| *o = !*o)
+            on:keydown=close_on_escape>
+            "Run files " <span aria-hidden="true">"▾"</span>
+        </button>
+        <div id="run-files-menu" class="run-files-menu" role="group" aria-label="Run files"
+            hidden=move || !shown()
+            on:keydown=close_on_escape>
+            <Show when=move || wanted.get()>
+                {Suspend::new(run_files(history, Callback::new(move |()| modes.open(Mode::Run))))}
+            </Show>
+        </div>
+        // Outside the menu: an import started elsewhere ("Import scenario"
+        // hands a run file over) says how it went with the menu closed.
+        <p class="run-file-notice" role="status">{move || history.file_notice().get()}</p>
     }
 }
 

@@ -1,12 +1,12 @@
-//! The run history's panel: the trace heading's file controls (export the
-//! run in view, import a record) and, under the stop banner, the replay
+//! The run history's panel: the run files (export the run in view, import
+//! a record; behind the trace heading's "Run files" menu) and, under the stop banner, the replay
 //! list, the kept runs with Open and Delete, and "Replay all against the
 //! current scenario" with its table. What they show and do is
 //! `state::history::History`'s.
 //!
 //! The list sits below the trace, so it is a split module of its own
 //! (`history_panel`, a `#[lazy]` function like those in `lazy`), painted
-//! right after the page; the file controls are in the first paint.
+//! right after the page; the run files are one too (`run_files`).
 
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
@@ -38,14 +38,15 @@ pub async fn run_replay(history: History) -> AnyView {
     view! { <RunReplay history /> }.into_any()
 }
 
-/// The run files (the Import/Export mode's, shown in the Trace's heading
-/// too): a split module, fetched right after the first paint.
+/// The run files (the Import/Export mode's, and the Trace heading's "Run
+/// files" menu's): a split module, fetched when that menu first opens or
+/// that mode first shows.
 #[cfg_attr(feature = "split", lazy)]
 pub async fn run_files(history: History, show_run: Callback<()>) -> AnyView {
     view! { <RunFiles history show_run /> }.into_any()
 }
 
-/// The trace heading's file controls: export the run in view as a record,
+/// The run files: export the run in view as a record,
 /// import a record (or a bare trace) to view and keep it: picked, dropped,
 /// or pasted. `show_run` goes to the Trace (the Run mode's) as an import
 /// starts, where the run imported, or why it was refused, shows.
@@ -128,7 +129,6 @@ pub fn RunFiles(history: History, show_run: Callback<()>) -> impl IntoView {
                 </details>
             }
         }
-        <p class="run-file-notice" role="status">{move || history.file_notice().get()}</p>
     }
 }
 

@@ -5,7 +5,7 @@
 // a JSON error can be found by its line, and the form survives it.
 
 import { join } from 'node:path';
-import { artifacts, assert, bannerStatus, button, env, openMode, pick, test } from './lib.mjs';
+import { artifacts, assert, bannerStatus, button, env, openMode, pick, runFiles, test } from './lib.mjs';
 
 const pickerLabel = (page) =>
   page.locator('#scenario-picker').evaluate((s) => s.selectedOptions[0].textContent.trim());
@@ -85,6 +85,7 @@ test('switching scenarios clears the last run\'s trace, counters and export; the
   assert((await bannerStatus(page)) === 'done', 'get-time did not end done');
   const heading = await page.locator('#trace-heading').innerText();
   assert(heading.includes('What time is it?'), `the trace heading does not name its run's scenario: ${heading}`);
+  await runFiles(page);
   assert(!(await button(page, 'Export trace (JSONL)').isDisabled()), 'nothing to export after the run');
   await pick(page, 'turn-limit');
   await page.waitForFunction(() => document.querySelectorAll('.timeline .event').length === 0, null, { timeout: 5_000 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { readFile, writeFile } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { CLI, SECRET, artifacts, assert, button, openMode, pick, runBuiltin, serveScenario, test, unlabelledControls, useOpenaiChat } from './lib.mjs';
+import { CLI, SECRET, artifacts, assert, button, openMode, pick, runBuiltin, runFiles, serveScenario, test, unlabelledControls, useOpenaiChat } from './lib.mjs';
 
 const entries = (page) => page.locator('.history-entry');
 
@@ -35,6 +35,7 @@ async function waitForCount(page, n) {
 async function exportRun(page, name) {
   // The run files sit in the trace's heading: the Run and Import/Export modes show it.
   if (!['run', 'files'].includes(await modeOf(page))) await openMode(page, 'files');
+  await runFiles(page);
   const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Export trace (JSONL)').click()]);
   assert(download.suggestedFilename() === 'run.jsonl', `export named ${download.suggestedFilename()}`);
   const path = join(artifacts, name);
@@ -43,6 +44,7 @@ async function exportRun(page, name) {
 }
 
 async function importRun(page, path) {
+  await runFiles(page);
   await page.locator('.run-import input[type="file"]').setInputFiles(path);
 }
 
@@ -296,6 +298,7 @@ test('history: the panel works at 360 px in dark mode, every control labelled', 
   await waitForCount(page, 2);
   const inHistory = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert(inHistory <= 0, `the History mode scrolls sideways by ${inHistory} px`);
+  await runFiles(page);
   const unlabelled = await unlabelledControls(page, '.history button, .run-files button, .run-files input');
   assert(unlabelled.length === 0, `unlabelled controls: ${unlabelled.join(' | ')}`);
   const names = await entries(page).first().getByRole('button').evaluateAll((b) => b.map((x) => x.getAttribute('aria-label')));

@@ -316,3 +316,18 @@ export async function bodyHolding(panel, text) {
   await body.filter({ hasText: text }).waitFor({ timeout: 5_000 });
   return body.innerText();
 }
+
+/**
+ * Opens the trace heading's "Run files" menu (export, import, paste, send)
+ * if it is closed; in the Import/Export mode they show without it.
+ */
+export async function runFiles(page) {
+  const toggle = page.locator('.run-files-toggle');
+  const mode = await page.locator('main.layout').getAttribute('data-mode');
+  if (mode !== 'files' && (await toggle.getAttribute('aria-expanded')) !== 'true') {
+    // The History mode hides the trace, menu and all; it opens the same.
+    if (await toggle.isVisible()) await toggle.click();
+    else await toggle.dispatchEvent('click');
+  }
+  await page.locator('.run-files').waitFor({ state: 'attached', timeout: 5_000 });
+}

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, connect } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
 import { join } from 'node:path';
-import { CLI, artifacts, assert, button, loadScenario, root, test, untilBanner } from './lib.mjs';
+import { CLI, artifacts, assert, button, loadScenario, root, runFiles, test, untilBanner } from './lib.mjs';
 
 function freePort() {
   return new Promise((ok, fail) => {
@@ -190,6 +190,7 @@ test('an MCP header token is sent to its server and appears in no trace, export,
       await download.saveAs(path);
       return readFile(path, 'utf8');
     };
+    await runFiles(page);
     const trace = await saved('Export trace (JSONL)', 'mcp-trace.jsonl');
     assert(trace.includes('run_finished') && trace.includes('[redacted]'), 'the exported trace is not the whole run');
     assert(!trace.includes(TOKEN), 'the token is in the exported trace');
@@ -306,6 +307,7 @@ test("the reference server's get-tiny-image shows as an image on its tool_result
     const size = await image.evaluate((img) => img.decode().then(() => [img.naturalWidth, img.naturalHeight]));
     assert(size[0] === 20 && size[1] === 20, `the image decoded as ${size.join('×')}`);
     assert((await card.locator('.tool-media figcaption').innerText()) === 'image/png image, 4033 bytes', 'no caption');
+    await runFiles(page);
     const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Export trace (JSONL)').click()]);
     const path = join(artifacts, 'mcp-image-trace.jsonl');
     await download.saveAs(path);

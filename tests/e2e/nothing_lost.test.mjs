@@ -77,7 +77,7 @@ test('nothing lost: Import scenario sends a run file to Import run, refuses what
   };
   const body = JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
   const said = await importFile('request.json', body);
-  assert(said === 'request.json is a provider\'s request body, not a scenario: open it with “Import run…” (above the Trace, or in Import/Export). The editor is unchanged.', said);
+  assert(said === 'request.json is a provider\'s request body, not a scenario: open it with “Import run…” (in Run files above the Trace, or in Import/Export). The editor is unchanged.', said);
   const record = '{"type":"scenario","scenario":{}}\n{"seq":0,"t_ms":0,"type":"run_started"}\n';
   assert((await importFile('run.jsonl', record)).includes('run.jsonl is a run record (JSON Lines, one event per line), not a scenario'), 'record not recognised');
   const wrong = await importFile('wrong.json', JSON.stringify({ name: 'x', tools: 'none', limits: { max_turns: -1 } }));

@@ -4,11 +4,12 @@
 // says which conventions it was read from and what was not read.
 
 import { join } from 'node:path';
-import { assert, root, test } from './lib.mjs';
+import { assert, root, runFiles, test } from './lib.mjs';
 
 const FIXTURE = join(root, 'crates/harness/tests/fixtures/otel/openinference-openai-0.1.66.json');
 
 test('an OpenInference trace imports as its run, and the notice says it was read as OpenInference spans', async ({ page }) => {
+  await runFiles(page);
   await page.locator('.run-import input[type="file"]').setInputFiles(FIXTURE);
   const notice = page.locator('.run-file-notice');
   await notice.filter({ hasText: 'Imported openinference-openai-0.1.66.json' }).waitFor({ timeout: 5_000 });

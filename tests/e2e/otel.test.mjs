@@ -6,9 +6,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { artifacts, assert, button, openMode, runBuiltin, serveScenario, test, useOpenaiChat } from './lib.mjs';
+import { artifacts, assert, button, openMode, runBuiltin, runFiles, serveScenario, test, useOpenaiChat } from './lib.mjs';
 
 async function exportOtel(page, name) {
+  await runFiles(page);
   const [download] = await Promise.all([page.waitForEvent('download'), button(page, 'Export as OpenTelemetry').click()]);
   assert(download.suggestedFilename() === 'run.otlp.json', `export named ${download.suggestedFilename()}`);
   const path = join(artifacts, name);
@@ -30,6 +31,7 @@ test('a run exports as OpenTelemetry GenAI spans and imports back as the same ru
   const tools = spans.filter((s) => op(s) === 'execute_tool').map((s) => s.attributes.find((a) => a.key === 'gen_ai.tool.call.id').value.stringValue);
   assert(tools.join() === 'toolu_0001,toolu_0002,toolu_0003', `tool call ids: ${tools}`);
   await button(page, 'Reset').click();
+  await runFiles(page);
   await page.locator('.run-import input[type="file"]').setInputFiles(path);
   const notice = page.locator('.run-file-notice');
   await notice.filter({ hasText: 'Imported refund.otlp.json' }).waitFor({ timeout: 5_000 });
@@ -55,6 +57,7 @@ test('spans another tool wrote import as a run with its loop, and say what they 
   const path = join(artifacts, 'foreign.otlp.json');
   writeFileSync(path, JSON.stringify(document));
   await button(page, 'Reset').click();
+  await runFiles(page);
   await page.locator('.run-import input[type="file"]').setInputFiles(path);
   const notice = page.locator('.run-file-notice');
   await notice.filter({ hasText: 'Imported foreign.otlp.json' }).waitFor({ timeout: 5_000 });
@@ -88,6 +91,7 @@ test('an Anthropic request body file that the API would refuse imports as a run,
   const body = brokenBody();
   const path = join(artifacts, 'duplicate-ids-body.json');
   writeFileSync(path, JSON.stringify(body));
+  await runFiles(page);
   await page.locator('.run-import input[type="file"]').setInputFiles(path);
   const notice = page.locator('.run-file-notice');
   await notice.filter({ hasText: 'Imported duplicate-ids-body.json' }).waitFor({ timeout: 5_000 });
@@ -105,6 +109,7 @@ test('an Anthropic request body file that the API would refuse imports as a run,
 // The same body, pasted rather than picked: the page says which format it
 // read, and the verdict's button marks the block it is about.
 test('a pasted broken Anthropic body shows the 400 on its turn, and the verdict marks its block in the request', async ({ page }) => {
+  await runFiles(page);
   await page.locator('.run-paste summary').click();
   const importPasted = button(page, 'Import pasted text');
   assert(await importPasted.isDisabled(), 'Import is offered with nothing pasted');
@@ -128,6 +133,7 @@ test('a pasted broken Anthropic body shows the 400 on its turn, and the verdict 
 test('a request body dropped on the run files imports like a picked one; pasted junk says why and keeps the run in view', async ({ page }) => {
   assert((await runBuiltin(page, 'get-time')) === 'done', 'get-time did not end done');
   const rows = await page.locator('#run-timeline .event').count();
+  await runFiles(page);
   await page.locator('.run-paste summary').click();
   await page.locator('#run-paste-text').fill('{"messages": [ oops');
   await button(page, 'Import pasted text').click();
@@ -162,6 +168,7 @@ const waitingBody = () => ({
 
 test('a fork of an imported body continues to done with a turn typed into its script', async ({ page }) => {
   const body = waitingBody();
+  await runFiles(page);
   await page.locator('.run-paste summary').click();
   await page.locator('#run-paste-text').fill(JSON.stringify(body));
   await button(page, 'Import pasted text').click();
@@ -212,6 +219,7 @@ test('Send the run POSTs it as OTLP/JSON to the endpoint named; a collector with
   const good = await collector({ cors: true });
   const bad = await collector({ cors: false });
   try {
+    await runFiles(page);
     await page.locator('.run-send summary').click();
     const endpoint = page.getByLabel('OTLP/HTTP traces endpoint (a collector, Jaeger, Phoenix, Langfuse)');
     assert((await endpoint.inputValue()) === 'http://127.0.0.1:4318/v1/traces', `default endpoint: ${await endpoint.inputValue()}`);
@@ -252,6 +260,7 @@ test('a response pasted after its request becomes the turn the request waited fo
     ['message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 7 } }],
     ['message_stop', { type: 'message_stop' }],
   ].map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+  await runFiles(page);
   await page.locator('.run-paste summary').click();
   const box = page.locator('#run-paste-text');
   await box.fill(JSON.stringify(body));
@@ -274,6 +283,7 @@ test('a fork of an imported body continues with a real provider chosen in the Mo
   // script, by the number of assistant turns in the history it is sent.
   const server = await serveScenario('get-time');
   try {
+    await runFiles(page);
     await page.locator('.run-paste summary').click();
     await page.locator('#run-paste-text').fill(JSON.stringify(waitingBody()));
     await button(page, 'Import pasted text').click();
@@ -301,6 +311,7 @@ const repoFile = (...parts) => join(import.meta.dirname, '..', '..', ...parts);
 test('OpenLLMetry spans beside the Anthropic SDK\'s own import as one turn per call, and replay', async ({ page }) => {
   // Real spans (crates/harness/tests/fixtures/otel): each model call has two.
   const path = repoFile('crates', 'harness', 'tests', 'fixtures', 'otel', 'anthropic-openllmetry-0.62.4.json');
+  await runFiles(page);
   await page.locator('.run-import input[type="file"]').setInputFiles(path);
   const notice = page.locator('.run-file-notice');
   await notice.filter({ hasText: 'Imported anthropic-openllmetry-0.62.4.json' }).waitFor({ timeout: 5_000 });

@@ -3,7 +3,7 @@
 
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { CANCEL_WITHIN_MS, artifacts, assert, bannerStatus, button, env, loadScenario, pick, refundUntilApproval, rowTexts, runBuiltin, test, unlabelledControls } from './lib.mjs';
+import { CANCEL_WITHIN_MS, artifacts, assert, bannerStatus, button, env, loadScenario, pick, refundUntilApproval, rowTexts, runBuiltin, runFiles, test, unlabelledControls } from './lib.mjs';
 
 test('get-time runs to `done`, showing each step and the stop banner', async ({ page }) => {
   const status = await runBuiltin(page, 'get-time');
@@ -548,6 +548,7 @@ test('a scenario exports and imports as a JSON file; the trace exports as JSON L
   await page.getByRole('button', { name: 'Import scenario' }).setInputFiles(path);
   await page.waitForFunction(() => document.querySelector('#scenario-picker').value === 'get-time');
   assert((await page.locator('#scenario-json').inputValue()) === exported, 'import did not load the file');
+  await runFiles(page);
   assert(await button(page, 'Export trace (JSONL)').isDisabled(), 'trace export enabled with no trace');
   assert((await runBuiltin(page, 'get-time')) === 'done', 'get-time did not finish');
   const [traceFile] = await Promise.all([page.waitForEvent('download'), button(page, 'Export trace (JSONL)').click()]);

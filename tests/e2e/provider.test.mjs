@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { SECRET, artifacts, assert, bannerStatus, button, pick, rowTexts, serveScenario, test, useOpenaiChat } from './lib.mjs';
+import { SECRET, artifacts, assert, bannerStatus, button, pick, rowTexts, runFiles, serveScenario, test, useOpenaiChat } from './lib.mjs';
 
 test('a provider run over OpenAI Chat ends `done` and the key appears in no export, link, storage or log', async ({ page }) => {
   const logs = [];
@@ -15,6 +15,7 @@ test('a provider run over OpenAI Chat ends `done` and the key appears in no expo
     await button(page, 'Run').click();
     const status = await page.locator('.stop-banner').getAttribute('data-status', { timeout: 10_000 });
     assert(status === 'done', `the provider run ended ${status}`);
+    await runFiles(page);
     const [traceFile] = await Promise.all([page.waitForEvent('download'), button(page, 'Export trace (JSONL)').click()]);
     const tracePath = join(artifacts, 'provider-trace.jsonl');
     await traceFile.saveAs(tracePath);

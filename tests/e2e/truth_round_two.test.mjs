@@ -9,7 +9,7 @@
 
 import { createServer } from 'node:net';
 
-import { assert, bannerStatus, button, loadScenario, pick, runBuiltin, test } from './lib.mjs';
+import { assert, bannerStatus, button, loadScenario, pick, runBuiltin, runFiles, test } from './lib.mjs';
 
 const WIDE = { viewport: { width: 1440, height: 900 } };
 
@@ -140,6 +140,7 @@ test('truth: an imported body with a result for a call it never made says so, an
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_orphan', content: '12 units' }] },
     ],
   };
+  await runFiles(page);
   await page.locator('.run-paste summary').click();
   await page.locator('#run-paste-text').fill(JSON.stringify(body));
   await button(page, 'Import pasted text').click();

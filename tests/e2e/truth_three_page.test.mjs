@@ -8,7 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { artifacts, assert, button, openMode, pick, runBuiltin, test } from './lib.mjs';
+import { artifacts, assert, button, openMode, pick, runBuiltin, runFiles, test } from './lib.mjs';
 
 const WIDE = { viewport: { width: 1440, height: 900 } };
 
@@ -29,6 +29,7 @@ const refusedBody = () => {
 
 /** Pastes the refused body into "Paste a request body…" and imports it; returns the notice. */
 async function importRefusedBody(page) {
+  await runFiles(page);
   const paste = page.locator('.run-paste');
   if (!(await paste.evaluate((d) => d.open))) await paste.locator('summary').click();
   await page.locator('#run-paste-text').fill(JSON.stringify(refusedBody(), null, 2));
