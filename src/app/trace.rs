@@ -11,6 +11,7 @@
 //! the loop diagram (`stage`).
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::browser::page;
 use crate::lazy;
@@ -120,37 +121,43 @@ pub fn TraceSection(
 #[component]
 fn RunFilesMenu(history: History, modes: Modes) -> impl IntoView {
     let open = RwSignal::new(false);
-    let in_files_mode = move || modes.now().get() == Mode::Files;
-    let shown = move || open.get() || in_files_mode();
+    let now = modes.now();
     // Once fetched and drawn they stay, hidden when closed: a paste half
-    // typed or a chosen file survives closing the menu.
-    let wanted = Memo::new(move |was: Option<&bool>| was.copied().unwrap_or(false) || shown());
-    let toggle = NodeRef::<leptos::html::Button>::new();
+    // typed or a chosen file survives closing the menu. The Import/Export
+    // mode shows them open (static/app.css), so it fetches them too.
+    let opened = RwSignal::new(false);
+    let files_mode_opened = modes.opened(Mode::Files);
+    let wanted = Memo::new(move |_| opened.get() || files_mode_opened.get());
     // Esc closes the menu and gives the focus back to its button, as a
     // disclosure does (https://www.w3.org/WAI/ARIA/apg/patterns/disclosure/).
     let close_on_escape = move |ev: leptos::ev::KeyboardEvent| {
-        if ev.key() == "Escape" && open.get_untracked() && !in_files_mode() {
+        if ev.key() == "Escape" && open.get_untracked() && now.get_untracked() != Mode::Files {
             open.set(false);
-            if let Some(button) = toggle.get_untracked() {
+            if let Some(button) = document()
+                .get_element_by_id("run-files-toggle")
+                .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+            {
                 let _ = button.focus();
             }
         }
     };
     view! {
-        <button type="button" class="run-files-toggle" node_ref=toggle
-            aria-controls="run-files-menu"
-            aria-expanded=move || open.get().to_string()
-            hidden=in_files_mode
-            on:click=move |_| open.update(|o| *o = !*o)
-            on:keydown=close_on_escape>
-            "Run files " <span aria-hidden="true">"▾"</span>
-        </button>
-        <div id="run-files-menu" class="run-files-menu" role="group" aria-label="Run files"
-            hidden=move || !shown()
-            on:keydown=close_on_escape>
-            <Show when=move || wanted.get()>
-                {Suspend::new(run_files(history, Callback::new(move |()| modes.open(Mode::Run))))}
-            </Show>
+        <div class="run-files-box" on:keydown=close_on_escape>
+            <button type="button" id="run-files-toggle" class="run-files-toggle"
+                aria-controls="run-files-menu"
+                aria-expanded=move || open.get().to_string()
+                on:click=move |_| {
+                    open.update(|o| *o = !*o);
+                    opened.set(true);
+                }>
+                "Run files " <span aria-hidden="true">"▾"</span>
+            </button>
+            <div id="run-files-menu" class="run-files-menu" role="group" aria-label="Run files"
+                hidden=move || !open.get()>
+                {move || wanted.get().then(|| {
+                    Suspend::new(run_files(history, Callback::new(move |()| modes.open(Mode::Run))))
+                })}
+            </div>
         </div>
         // Outside the menu: an import started elsewhere ("Import scenario"
         // hands a run file over) says how it went with the menu closed.
