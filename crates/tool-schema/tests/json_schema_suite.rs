@@ -2,9 +2,9 @@
 //! much of it tool-schema gets right.
 //!
 //! The suite is not copied into the repository: it is read from
-//! `$JSON_SCHEMA_TEST_SUITE`, or from `DEFAULT_SUITE` next to the clone. Without it the test
-//! says SKIPPED on stderr, or fails when `AGENT_LOOP_REQUIRE_SCHEMA_SUITE` is
-//! set, as CI sets it. Groups whose schema
+//! `$JSON_SCHEMA_TEST_SUITE`, or found by its name beside the clone (see
+//! `suite_dir`). Without it the test says SKIPPED on stderr, or fails when
+//! `AGENT_LOOP_REQUIRE_SCHEMA_SUITE` is set, as CI sets it. Groups whose schema
 //! uses a feature this crate deliberately leaves out (it reports
 //! UnsupportedKeyword / UnresolvableRef) are counted as unsupported, not as
 //! failures. Every case that compiles in a claimed file must pass.
@@ -77,15 +77,29 @@ const NOT_CLAIMED: &[(&str, &str)] = &[
     ("vocabulary", "$vocabulary is not supported"),
 ];
 
-/// Where CI machines keep the suite, relative to this crate: a folder next
-/// to the clone, so every clone on the machine reads one copy.
-const DEFAULT_SUITE: &str = "../../../shared/json-schema-test-suite/draft2020-12";
+/// The suite's folder as its repository names it, and the draft read.
+const SUITE_NAME: &str = "json-schema-test-suite";
+const DRAFT: &str = "draft2020-12";
 
+/// `$JSON_SCHEMA_TEST_SUITE`, else the first `json-schema-test-suite`
+/// folder in or one level below a folder above this crate: machines keep
+/// one copy beside their clones, wherever they put it.
 fn suite_dir() -> PathBuf {
-    match std::env::var_os("JSON_SCHEMA_TEST_SUITE") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(DEFAULT_SUITE),
+    if let Some(dir) = std::env::var_os("JSON_SCHEMA_TEST_SUITE") {
+        return PathBuf::from(dir);
     }
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let found = crate_dir.ancestors().skip(1).take(4).find_map(|above| {
+        let beside = |dir: &Path| Some(dir.join(SUITE_NAME).join(DRAFT)).filter(|d| d.is_dir());
+        beside(above).or_else(|| {
+            fs::read_dir(above)
+                .ok()?
+                .filter_map(|entry| entry.ok())
+                .find_map(|entry| beside(&entry.path()))
+        })
+    });
+    // Not found: the message names where it was first looked for.
+    found.unwrap_or_else(|| crate_dir.join(SUITE_NAME).join(DRAFT))
 }
 
 /// Set by CI (`.ci/run`): a missing suite then fails this test instead of
