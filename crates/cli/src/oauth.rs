@@ -82,23 +82,6 @@ pub struct OAuthArgs {
     pub client_metadata_url: Option<String>,
 }
 
-/// Who the client is, as the person said.
-#[derive(Clone, Debug, Default)]
-pub struct ClientOptions {
-    pub client_id: Option<String>,
-    pub client_secret: Option<String>,
-    pub private_key: Option<String>,
-    pub client_metadata_url: Option<String>,
-}
-
-impl ClientOptions {
-    /// Whether the client can prove itself with no person: a secret or a
-    /// key, for the client credentials grant.
-    fn has_credentials(&self) -> bool {
-        self.client_id.is_some() && (self.client_secret.is_some() || self.private_key.is_some())
-    }
-}
-
 impl OAuthArgs {
     /// How to sign in: as asked, else in a browser when a person is at a
     /// terminal to use it, else not at all.
@@ -112,13 +95,10 @@ impl OAuthArgs {
         })
     }
 
-    fn client(&self) -> ClientOptions {
-        ClientOptions {
-            client_id: self.client_id.clone(),
-            client_secret: self.client_secret.clone(),
-            private_key: self.private_key.clone(),
-            client_metadata_url: self.client_metadata_url.clone(),
-        }
+    /// Whether the client can prove itself with no person: a secret or a
+    /// key, for the client credentials grant.
+    fn has_credentials(&self) -> bool {
+        self.client_id.is_some() && (self.client_secret.is_some() || self.private_key.is_some())
     }
 }
 
@@ -132,7 +112,8 @@ const MAX_AUTHORIZATIONS: u32 = 3;
 pub struct OAuthHttp {
     inner: Rc<dyn McpTransport>,
     server_url: String,
-    client: ClientOptions,
+    /// Who the client is, as the person said.
+    client: OAuthArgs,
     how: Authorize,
     state: Rc<RefCell<SignedIn>>,
     /// One sign-in at a time: requests refused together wait for it.
@@ -167,7 +148,7 @@ impl OAuthHttp {
         OAuthHttp {
             inner,
             server_url: server_url.to_string(),
-            client: args.client(),
+            client: args.clone(),
             how: args.how(),
             state: Rc::default(),
             signing_in: Rc::default(),
@@ -230,9 +211,7 @@ impl OAuthHttp {
             }
             if self.how == Authorize::Off && !self.client.has_credentials() {
                 let why = challenge
-                    .error_description
-                    .clone()
-                    .or_else(|| challenge.error.clone())
+                    .reason()
                     .map(|why| format!(" ({why})"))
                     .unwrap_or_default();
                 let text = format!("the server wants authorization{why}; {}", self.hint);
@@ -258,12 +237,9 @@ impl OAuthHttp {
             return Ok(());
         }
         let refused = || {
-            let why = match (&challenge.error, &challenge.error_description) {
-                (Some(error), Some(description)) => format!("{error}: {description}"),
-                (Some(error), None) => error.clone(),
-                (None, Some(description)) => description.clone(),
-                (None, None) => format!("HTTP {status}"),
-            };
+            let why = challenge
+                .reason()
+                .unwrap_or_else(|| format!("HTTP {status}"));
             format!(
                 "the server still refuses after {MAX_AUTHORIZATIONS} sign-ins ({why}); agent-loop stopped asking"
             )

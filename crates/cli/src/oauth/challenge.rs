@@ -36,6 +36,14 @@ impl Challenge {
         challenge
     }
 
+    /// Why the server refused, in its words: the description, else the
+    /// error code.
+    pub fn reason(&self) -> Option<String> {
+        self.error_description
+            .clone()
+            .or_else(|| self.error.clone())
+    }
+
     /// The scopes the challenge asks for, one each.
     pub fn scopes(&self) -> Vec<String> {
         split_scopes(self.scope.as_deref().unwrap_or(""))

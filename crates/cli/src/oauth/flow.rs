@@ -16,7 +16,7 @@ use url::Url;
 use super::callback::Callback;
 use super::discovery::Discovered;
 use super::http::{self, Body};
-use super::{Authorize, ClientOptions};
+use super::{Authorize, OAuthArgs};
 
 /// A registered client and how it proves itself at the token endpoint.
 #[derive(Clone)]
@@ -72,7 +72,7 @@ pub struct Token {
 pub async fn register(
     transport: &Rc<dyn McpTransport>,
     found: &Discovered,
-    options: &ClientOptions,
+    options: &OAuthArgs,
     redirect_uri: &str,
 ) -> Result<Client, String> {
     let supported = found.server.token_endpoint_auth_methods.as_deref();
