@@ -4,18 +4,21 @@
 //! a foreign page (403); the page's preflight answered; the session carried
 //! through; and the bridge ending when its server does.
 //!
-//! Without mcp-server-time these tests say so and pass, unless
-//! AGENT_LOOP_REQUIRE_MCP_PACKAGES=1, where they fail.
+//! Without mcp-server-time these tests say SKIPPED on stderr, or fail when
+//! `AGENT_LOOP_REQUIRE_MCP_PACKAGES` is set.
 
+mod common;
+mod mcp_packages;
 mod process;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use common::{mcp_send as send, start_listening};
+use mcp_packages::installed;
 use serde_json::{json, Value};
 
 /// A running bridge: killed when dropped, its stderr collected.
@@ -34,48 +37,20 @@ impl Drop for Bridge {
     }
 }
 
-/// mcp-server-time as setup installs it; `None` (with a note) when it is
-/// not there and the run does not require it.
+/// mcp-server-time as setup installs it.
 fn time_server() -> Option<String> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.venv-mcp/bin/mcp-server-time");
-    if path.is_file() {
-        return Some(path.to_string_lossy().into_owned());
-    }
-    if std::env::var("AGENT_LOOP_REQUIRE_MCP_PACKAGES").as_deref() == Ok("1") {
-        panic!(
-            "mcp-server-time is not at {} (scripts/setup.sh installs it), and AGENT_LOOP_REQUIRE_MCP_PACKAGES=1",
-            path.display()
-        );
-    }
-    eprintln!("skipped: mcp-server-time is not installed (scripts/setup.sh installs it)");
-    None
+    installed(".venv-mcp/bin/mcp-server-time")
 }
 
 /// Starts the bridge over `command` and reads the line with its URL and token.
 fn bridge(command: &[&str], options: &[&str]) -> Bridge {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-loop"))
+    let mut bridge = Command::new(env!("CARGO_BIN_EXE_agent-loop"));
+    bridge
         .args(["mcp", "bridge", "--port", "0"])
         .args(options)
         .arg("--")
-        .args(command)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("agent-loop starts");
-    let stdout = child.stdout.take().unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let log = Arc::new(Mutex::new(String::new()));
-    let sink = log.clone();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let mut log = sink.lock().unwrap();
-            log.push_str(&line);
-            log.push('\n');
-        }
-    });
-    let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).unwrap();
+        .args(command);
+    let (child, log, line) = start_listening(bridge);
     let (url, token) = line
         .trim()
         .strip_prefix("listening on ")
@@ -98,56 +73,6 @@ fn bridge(command: &[&str], options: &[&str]) -> Bridge {
         port,
         child,
         log,
-    }
-}
-
-struct Reply {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: String,
-}
-
-impl Reply {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-fn send(port: u16, method: &str, headers: &[(&str, &str)], body: &str) -> Reply {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(20)))
-        .unwrap();
-    let mut head = format!(
-        "{method} /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    for (name, value) in headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes()).unwrap();
-    stream.write_all(body.as_bytes()).unwrap();
-    let mut raw = String::new();
-    stream.read_to_string(&mut raw).expect("reads the reply");
-    let (head, body) = raw.split_once("\r\n\r\n").expect("a header block");
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .and_then(|l| l.split(' ').nth(1))
-        .and_then(|s| s.parse().ok())
-        .unwrap();
-    let headers = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
-        .collect();
-    Reply {
-        status,
-        headers,
-        body: body.to_string(),
     }
 }
 

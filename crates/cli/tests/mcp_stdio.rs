@@ -11,45 +11,13 @@
 //! it), since a machine without them would otherwise pass having checked
 //! nothing.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::{json, Value};
 
-const REQUIRE_PACKAGES: &str = "AGENT_LOOP_REQUIRE_MCP_PACKAGES";
-
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-/// The installed server at `relative` (from the repository root), or
-/// `None` after saying SKIPPED; a failure when the packages are required.
-fn installed(relative: &str) -> Option<String> {
-    let path = repo_root().join(relative);
-    if path.exists() {
-        return Some(path.display().to_string());
-    }
-    let missing = format!(
-        "{} is missing (scripts/setup.sh installs the reference MCP servers)",
-        path.display()
-    );
-    let required = std::env::var(REQUIRE_PACKAGES).is_ok_and(|v| !v.is_empty() && v != "0");
-    assert!(
-        !required,
-        "{missing}; {REQUIRE_PACKAGES} is set, so this fails instead of skipping"
-    );
-    // libtest hides what a passing test prints with eprintln!, but not what
-    // it writes to stderr itself: the skip must show in `cargo test`.
-    let _ = writeln!(
-        std::io::stderr(),
-        "SKIPPED: {missing}; set {REQUIRE_PACKAGES}=1 to fail instead"
-    );
-    None
-}
+mod mcp_packages;
+use mcp_packages::{installed, repo_root};
 
 fn time_server() -> Option<String> {
     installed(".venv-mcp/bin/mcp-server-time")

@@ -46,10 +46,35 @@ pub fn serve(name: &str, scenario: &Value) -> Server {
 
 pub fn serve_with(name: &str, scenario: &Value, options: &[&str]) -> Server {
     let path = temp_scenario(name, scenario);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-loop"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_agent-loop"));
+    command
         .args(["serve", "--port", "0"])
         .args(options)
-        .arg(&path)
+        .arg(&path);
+    let (child, log, line) = start_listening(command);
+    let mut server = Server {
+        child,
+        port: 0,
+        log,
+    };
+    let port = line
+        .trim()
+        .strip_prefix("listening on http://127.0.0.1:")
+        .unwrap_or_else(|| {
+            panic!(
+                "expected the listening line, got {line:?}; stderr: {}",
+                server.log.lock().unwrap()
+            )
+        });
+    server.port = port.parse().expect("a port number");
+    server
+}
+
+/// Starts a command that prints one line on stdout once it listens
+/// (`agent-loop serve`, `agent-loop mcp bridge`): the child, its stderr as
+/// it is collected, and that first line.
+pub fn start_listening(mut command: Command) -> (Child, Arc<Mutex<String>>, String) {
+    let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -66,24 +91,9 @@ pub fn serve_with(name: &str, scenario: &Value, options: &[&str]) -> Server {
             log.push('\n');
         }
     });
-    let mut server = Server {
-        child,
-        port: 0,
-        log,
-    };
     let mut line = String::new();
     BufReader::new(stdout).read_line(&mut line).unwrap();
-    let port = line
-        .trim()
-        .strip_prefix("listening on http://127.0.0.1:")
-        .unwrap_or_else(|| {
-            panic!(
-                "expected the listening line, got {line:?}; stderr: {}",
-                server.log.lock().unwrap()
-            )
-        });
-    server.port = port.parse().expect("a port number");
-    server
+    (child, log, line)
 }
 
 /// One HTTP/1.1 request on a fresh connection (`Connection: close`, so the
@@ -101,9 +111,16 @@ pub fn exchange(
     let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects");
     stream.set_read_timeout(Some(timeout)).unwrap();
     let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        "{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n",
         body.len()
     );
+    // A test may name its own Host (DNS rebinding); else the one a client sends.
+    if !headers
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("host"))
+    {
+        head.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
     for (name, value) in headers {
         head.push_str(&format!("{name}: {value}\r\n"));
     }
@@ -113,4 +130,54 @@ pub fn exchange(
     let mut raw = Vec::new();
     stream.read_to_end(&mut raw).expect("reads the reply");
     raw
+}
+
+/// An MCP endpoint's answer as text: status, headers (names lower-cased)
+/// and body as sent (not de-chunked).
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Reply {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+}
+
+/// One request to `/mcp` (of `serve --mcp` or `mcp bridge`), read as text.
+pub fn mcp_send(port: u16, method: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+    let raw = exchange(
+        port,
+        method,
+        "/mcp",
+        headers,
+        body,
+        std::time::Duration::from_secs(20),
+    );
+    let raw = String::from_utf8(raw).expect("the reply is text");
+    let (head, body) = raw.split_once("\r\n\r\n").expect("a header block");
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .expect("a status line");
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    Reply {
+        status,
+        headers,
+        body: body.to_string(),
+    }
 }
