@@ -1,6 +1,7 @@
-//! A scenario text that the structured form edits: the editor's (A), or the
-//! comparison's variant B. One form serves both, so B is edited exactly as A
-//! is (`ui::scenario_form` is generic over this trait).
+//! A scenario text that the structured form edits: the editor's (A), the
+//! comparison's variant B, or a fork's draft. One form serves them all, so
+//! each is edited exactly as A is (`ui::scenario_form` is generic over this
+//! trait).
 //!
 //! The contract the form relies on: `text` is the one source of truth;
 //! `revision` is bumped only when the whole text is replaced from outside
@@ -61,66 +62,37 @@ pub fn set_field_error(errors: RwSignal<Vec<(String, String)>>, key: &str, error
     }
 }
 
-/// The comparison's variant B: a scenario text of its own, checked as it is
-/// edited like the editor's, and kept in this browser as the editor's text
-/// is (a reload brings it back), but not shared.
+/// A scenario text of its own that the form edits, with nothing more to it:
+/// the fork's draft as it is, and the text inside variant B.
 #[derive(Clone, Copy)]
-pub struct Variant {
+pub struct FormText {
     text: RwSignal<String>,
     revision: RwSignal<u64>,
     field_errors: RwSignal<Vec<(String, String)>>,
-    /// Why B cannot run, as `path: message` lines (the engine's own load).
-    problems: RwSignal<Vec<String>>,
+    id_prefix: &'static str,
 }
 
-impl Default for Variant {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Variant {
-    pub fn new() -> Self {
-        let variant = Variant {
-            text: RwSignal::new(page::saved_variant().unwrap_or_default()),
+impl FormText {
+    /// `id_prefix` goes before the form's element ids (see `FormDoc`).
+    pub fn new(text: String, id_prefix: &'static str) -> Self {
+        FormText {
+            text: RwSignal::new(text),
             revision: RwSignal::new(0),
             field_errors: RwSignal::new(Vec::new()),
-            problems: RwSignal::new(Vec::new()),
-        };
-        Effect::new(move |_| {
-            let text = variant.text.get();
-            page::save_variant(&text);
-            if text.trim().is_empty() {
-                variant.problems.set(Vec::new());
-                return;
-            }
-            spawn_local(async move {
-                let lines = match lazy::engine().await.load(&text).await {
-                    Ok(_) => Vec::new(),
-                    Err(problems) => view_model::problem_lines(&problems),
-                };
-                // An answer about a text edited since is dropped.
-                if variant.text.with_untracked(|now| *now == text) {
-                    variant.problems.set(lines);
-                }
-            });
-        });
-        variant
+            id_prefix,
+        }
     }
 
-    /// The whole text replaced (typed in B's JSON box, or copied from A).
+    /// The whole text replaced from outside the form, which rebuilds its
+    /// fields.
     pub fn replace(self, text: String) {
         self.field_errors.set(Vec::new());
         self.text.set(text);
         self.revision.update(|r| *r += 1);
     }
-
-    pub fn problems(&self) -> ReadSignal<Vec<String>> {
-        self.problems.read_only()
-    }
 }
 
-impl FormDoc for Variant {
+impl FormDoc for FormText {
     fn text(&self) -> ReadSignal<String> {
         self.text.read_only()
     }
@@ -143,6 +115,80 @@ impl FormDoc for Variant {
         }
     }
     fn id_prefix(&self) -> &'static str {
-        "b-"
+        self.id_prefix
+    }
+}
+
+/// The comparison's variant B: a scenario text of its own, checked as it is
+/// edited like the editor's, and kept in this browser as the editor's text
+/// is (a reload brings it back), but not shared.
+#[derive(Clone, Copy)]
+pub struct Variant {
+    form: FormText,
+    /// Why B cannot run, as `path: message` lines (the engine's own load).
+    problems: RwSignal<Vec<String>>,
+}
+
+impl Default for Variant {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Variant {
+    pub fn new() -> Self {
+        let variant = Variant {
+            form: FormText::new(page::saved_variant().unwrap_or_default(), "b-"),
+            problems: RwSignal::new(Vec::new()),
+        };
+        Effect::new(move |_| {
+            let text = variant.text().get();
+            page::save_variant(&text);
+            if text.trim().is_empty() {
+                variant.problems.set(Vec::new());
+                return;
+            }
+            spawn_local(async move {
+                let lines = match lazy::engine().await.load(&text).await {
+                    Ok(_) => Vec::new(),
+                    Err(problems) => view_model::problem_lines(&problems),
+                };
+                // An answer about a text edited since is dropped.
+                if variant.text().with_untracked(|now| *now == text) {
+                    variant.problems.set(lines);
+                }
+            });
+        });
+        variant
+    }
+
+    /// The whole text replaced (typed in B's JSON box, or copied from A).
+    pub fn replace(self, text: String) {
+        self.form.replace(text)
+    }
+
+    pub fn problems(&self) -> ReadSignal<Vec<String>> {
+        self.problems.read_only()
+    }
+}
+
+impl FormDoc for Variant {
+    fn text(&self) -> ReadSignal<String> {
+        self.form.text()
+    }
+    fn revision(&self) -> ReadSignal<u64> {
+        self.form.revision()
+    }
+    fn field_errors(&self) -> ReadSignal<Vec<(String, String)>> {
+        self.form.field_errors()
+    }
+    fn set_field_error(self, key: &str, error: Option<String>) {
+        self.form.set_field_error(key, error)
+    }
+    fn edit_field(self, key: &str, path: &[Key], value: Option<Value>) {
+        self.form.edit_field(key, path, value)
+    }
+    fn id_prefix(&self) -> &'static str {
+        self.form.id_prefix()
     }
 }

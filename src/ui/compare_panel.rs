@@ -21,7 +21,6 @@
 mod b_form;
 mod changes;
 mod fork;
-mod fork_draft;
 pub mod fork_here;
 mod pair;
 mod result;

@@ -14,11 +14,10 @@ use leptos::task::spawn_local;
 use crate::compare::{self, prefixed, Compared, Side};
 use crate::state::comparison::{fork_wanted, take_fork_wanted, ForkPicker};
 use crate::state::editor::Editor;
-use crate::state::form_doc::FormDoc;
+use crate::state::form_doc::{FormDoc, FormText};
 use crate::ui::scenario_form::ScenarioForm;
 use crate::view_model;
 
-use super::fork_draft::ForkDraft;
 use super::settings::show_in_field;
 use super::Launcher;
 
@@ -133,7 +132,9 @@ fn from_here(
     events: ReadSignal<Vec<RunEvent>>,
     ran: ReadSignal<Option<Scenario>>,
 ) -> impl IntoView {
-    let draft = ForkDraft::new();
+    // The scenario the fork goes on under, edited beside the step with the
+    // same form as A and B; seeded with the scenario that ran.
+    let draft = FormText::new(String::new(), "fork-");
     let point = RwSignal::new(None::<ForkPoint>);
     Effect::new(move |_| {
         let Some(seq) = fork_wanted() else {
