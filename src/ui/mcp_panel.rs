@@ -175,20 +175,14 @@ fn TokenFields(mcp: Mcp, text: ReadSignal<String>) -> impl IntoView {
                         .into_iter()
                         .enumerate()
                         .map(|(i, server)| {
-                            let id = format!("mcp-token-{i}");
                             let (shown, set) = (server.clone(), server.clone());
-                            view! {
-                                <label for=id.clone()>{format!("Token for {server:?}")}</label>
-                                <input
-                                    id=id
-                                    type="password"
-                                    autocomplete="off"
-                                    spellcheck="false"
-                                    data-server=server.clone()
-                                    prop:value=move || mcp.token(&shown).unwrap_or_default()
-                                    on:change=move |ev| mcp.set_token(&set, event_target_value(&ev))
-                                />
-                            }
+                            secret_field(
+                                format!("mcp-token-{i}"),
+                                format!("Token for {server:?}"),
+                                Some(server),
+                                move || mcp.token(&shown).unwrap_or_default(),
+                                move |value| mcp.set_token(&set, value),
+                            )
                         })
                         .collect_view()
                 }}
@@ -211,20 +205,15 @@ fn HeaderFields(mcp: Mcp, held: Memo<Vec<(String, String)>>) -> impl IntoView {
                         .into_iter()
                         .enumerate()
                         .map(|(i, (server, header))| {
-                            let id = format!("mcp-header-{i}");
+                            let label = format!("{header} for {server:?}");
                             let (s, h) = (server.clone(), header.clone());
-                            let (s2, h2) = (server.clone(), header.clone());
-                            view! {
-                                <label for=id.clone()>{format!("{header} for {server:?}")}</label>
-                                <input
-                                    id=id
-                                    type="password"
-                                    autocomplete="off"
-                                    spellcheck="false"
-                                    prop:value=move || mcp.secret(&s, &h).unwrap_or_default()
-                                    on:change=move |ev| mcp.set_secret(&s2, &h2, event_target_value(&ev))
-                                />
-                            }
+                            secret_field(
+                                format!("mcp-header-{i}"),
+                                label,
+                                None,
+                                move || mcp.secret(&s, &h).unwrap_or_default(),
+                                move |value| mcp.set_secret(&server, &header, value),
+                            )
                         })
                         .collect_view()
                 }}
@@ -233,6 +222,30 @@ fn HeaderFields(mcp: Mcp, held: Memo<Vec<(String, String)>>) -> impl IntoView {
                 </p>
             </fieldset>
         </Show>
+    }
+}
+
+/// One secret's field, a token or a header value: typed in hidden, never
+/// offered to the browser's autofill or spell checker, kept by `set` when
+/// it changes. `server` marks a token's field with the server it goes to.
+fn secret_field(
+    id: String,
+    label: String,
+    server: Option<String>,
+    value: impl Fn() -> String + Send + Sync + 'static,
+    set: impl Fn(String) + 'static,
+) -> impl IntoView {
+    view! {
+        <label for=id.clone()>{label}</label>
+        <input
+            id=id
+            type="password"
+            autocomplete="off"
+            spellcheck="false"
+            data-server=server
+            prop:value=value
+            on:change=move |ev| set(event_target_value(&ev))
+        />
     }
 }
 
