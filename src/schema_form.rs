@@ -511,27 +511,15 @@ mod tests {
         let args = written(&args, &path(&["city"]), None);
         assert_eq!(args, json!({"address": {"zip": "01234"}}));
         let fields = fields(&booking()).unwrap();
-        let args = with_item(
-            &args,
-            &path(&["guests"]),
-            &Field {
-                name: "item".into(),
-                description: String::new(),
-                required: true,
-                kind: Kind::Text,
-            },
-        );
+        let guest = Field {
+            name: "item".into(),
+            description: String::new(),
+            required: true,
+            kind: Kind::Text,
+        };
+        let args = with_item(&args, &path(&["guests"]), &guest);
         let args = written(&args, &path(&["guests", "0"]), Some(json!("Ada")));
-        let args = with_item(
-            &args,
-            &path(&["guests"]),
-            &Field {
-                name: "item".into(),
-                description: String::new(),
-                required: true,
-                kind: Kind::Text,
-            },
-        );
+        let args = with_item(&args, &path(&["guests"]), &guest);
         assert_eq!(args["guests"], json!(["Ada", ""]));
         let args = without_item(&args, &path(&["guests"]), 0);
         assert_eq!(args["guests"], json!([""]));
