@@ -45,22 +45,7 @@ impl Reply {
 /// body ends where the connection does).
 fn request(port: u16, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
     let raw = common::exchange(port, method, path, headers, body, Duration::from_secs(20));
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("a header block");
-    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
-    let mut body = raw[split + 4..].to_vec();
-    let mut lines = head.lines();
-    let status = lines
-        .next()
-        .and_then(|l| l.split(' ').nth(1))
-        .and_then(|s| s.parse().ok())
-        .expect("a status line");
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':'))
-        .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
-        .collect();
+    let (status, headers, mut body) = common::split_reply(&raw);
     if headers
         .iter()
         .any(|(n, v)| n == "transfer-encoding" && v.contains("chunked"))

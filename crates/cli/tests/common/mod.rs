@@ -163,8 +163,22 @@ pub fn mcp_send(port: u16, method: &str, headers: &[(&str, &str)], body: &str) -
         body,
         std::time::Duration::from_secs(20),
     );
-    let raw = String::from_utf8(raw).expect("the reply is text");
-    let (head, body) = raw.split_once("\r\n\r\n").expect("a header block");
+    let (status, headers, body) = split_reply(&raw);
+    Reply {
+        status,
+        headers,
+        body: String::from_utf8(body).expect("the reply is text"),
+    }
+}
+
+/// A raw HTTP/1.1 reply split into its status, its headers (names
+/// lower-cased) and the bytes after the header block, as sent.
+pub fn split_reply(raw: &[u8]) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a header block");
+    let head = String::from_utf8_lossy(&raw[..split]);
     let mut lines = head.lines();
     let status = lines
         .next()
@@ -175,9 +189,5 @@ pub fn mcp_send(port: u16, method: &str, headers: &[(&str, &str)], body: &str) -
         .filter_map(|l| l.split_once(':'))
         .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
-    Reply {
-        status,
-        headers,
-        body: body.to_string(),
-    }
+    (status, headers, raw[split + 4..].to_vec())
 }
