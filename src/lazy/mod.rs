@@ -300,6 +300,9 @@ pub async fn read_run_file(text: String, in_view: Record) -> Result<(Record, Vec
         Err(ImportError::Request(why)) => {
             Err(format!("not a request body the playground can read: {why}"))
         }
+        Err(ImportError::Scenario) => Err(
+            "this is a scenario, not a run: open it with \u{201c}Import scenario\u{201d} (the Scenario panel) to run it".to_string(),
+        ),
         Err(ImportError::Unknown(why)) => Err(format!(
             "none of the files the playground reads ({KINDS_READ}); as a request body, {why}"
         )),

@@ -189,6 +189,17 @@ test('history: a broken import says which line is wrong and keeps the current tr
     `unknown-file message: ${said}`,
   );
   assert((await page.locator('.timeline .event').count()) === rows, 'an unknown file changed the trace');
+  // A scenario picked here by mistake is said to be one, with where it goes.
+  const scenarioFile = join(artifacts, 'history-scenario.json');
+  await writeFile(scenarioFile, JSON.stringify({ task: 'What time is it?', model: { type: 'scripted', responses: [{ text: 'Noon.' }] } }));
+  await importRun(page, scenarioFile);
+  await page.waitForFunction(() => document.querySelector('.run-file-notice').innerText.includes('history-scenario.json'));
+  const scenarioSaid = await notice.innerText();
+  assert(
+    scenarioSaid.includes('this is a scenario, not a run: open it with \u201cImport scenario\u201d (the Scenario panel)'),
+    `scenario-as-run message: ${scenarioSaid}`,
+  );
+  assert((await page.locator('.timeline .event').count()) === rows, 'a scenario file changed the trace');
 });
 
 test('history: replay of an unchanged scenario passes; after a tool change it fails with the difference', async ({ page }) => {

@@ -51,6 +51,12 @@ pub fn import_command(args: &ImportArgs) -> ExitCode {
             eprintln!("agent-loop: {shown}: not a request body it can read: {why}");
             return ExitCode::from(2);
         }
+        Err(ImportError::Scenario) => {
+            eprintln!(
+                "agent-loop: {shown}: a scenario, not a run: run it with `agent-loop run {shown}`"
+            );
+            return ExitCode::from(2);
+        }
         Err(ImportError::Unknown(why)) => {
             eprintln!("agent-loop: {shown}: none of the files it reads ({KINDS_READ}); as a request body, {why}");
             return ExitCode::from(2);

@@ -112,6 +112,18 @@ fn export_needs_a_format_and_import_names_what_is_wrong() {
             && stderr.contains("as a request body, neither \"messages\""),
         "{stderr}"
     );
+    // A scenario, the commonest wrong file: said as what it is.
+    let scenario = format!(
+        "{}/../loop-core/scenarios/get-time.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let import = agent_loop(&["import", &scenario]);
+    assert_eq!(import.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&import.stderr);
+    assert!(
+        stderr.contains("a scenario, not a run: run it with `agent-loop run"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -129,6 +129,8 @@ pub enum ImportError {
     /// A JSON object of none of the known shapes: what reading it as a
     /// request body (the likeliest of them) found.
     Unknown(TranscriptError),
+    /// A scenario (a `task` and a `model`): something to run, not a run.
+    Scenario,
 }
 
 impl ImportError {
@@ -137,7 +139,9 @@ impl ImportError {
         match self {
             ImportError::Record(_) => Kind::Record,
             ImportError::Otlp(_) => Kind::Otlp,
-            ImportError::Request(_) | ImportError::Unknown(_) => Kind::Request,
+            ImportError::Request(_) | ImportError::Unknown(_) | ImportError::Scenario => {
+                Kind::Request
+            }
             ImportError::Response(_) => Kind::Response,
         }
     }
@@ -150,6 +154,9 @@ impl ImportError {
             ImportError::Request(error)
             | ImportError::Response(error)
             | ImportError::Unknown(error) => error.to_string(),
+            ImportError::Scenario => {
+                "it is a scenario (a task and a model): something to run, not a run".to_string()
+            }
         }
     }
 }
@@ -185,6 +192,7 @@ pub fn read(text: &str, in_view: Option<&Record>) -> Result<Import, ImportError>
         (Some(Kind::Request), Some(document)) => import_request(&document)
             .map(Import::Request)
             .map_err(ImportError::Request),
+        (None, Some(document)) if is_scenario(&document) => Err(ImportError::Scenario),
         (None, Some(document)) => import_request(&document)
             .map(Import::Request)
             .map_err(ImportError::Unknown),
@@ -194,9 +202,24 @@ pub fn read(text: &str, in_view: Option<&Record>) -> Result<Import, ImportError>
     }
 }
 
+/// A scenario's two required fields: the commonest wrong file in "Import
+/// run", said as what it is rather than as a request body that is not one.
+fn is_scenario(document: &Value) -> bool {
+    document.get("task").is_some_and(Value::is_string)
+        && document.get("model").is_some_and(Value::is_object)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_scenario_is_refused_as_what_it_is() {
+        let scenario = loop_core::library::OPENING_JSON;
+        let error = read(scenario, None).map(|_| ()).unwrap_err();
+        assert!(matches!(error, ImportError::Scenario), "{error:?}");
+        assert!(error.to_string().contains("it is a scenario"), "{error}");
+    }
 
     #[test]
     fn each_run_file_is_known_by_its_shape() {
