@@ -845,3 +845,21 @@ async fn the_waterfall_of_a_hung_call_ends_it_at_the_deadline() {
     );
     assert_eq!(time.percent(hung.end_ms), 100.0);
 }
+
+/// The Deadline gate without a deadline says the time is what has gone
+/// by: "2 ms (no deadline)" read as a 2 ms deadline.
+#[tokio::test(start_paused = true)]
+async fn the_deadline_gate_without_a_deadline_says_the_time_has_elapsed() {
+    let (_, events) = run_builtin(library::find("get-time").unwrap()).await;
+    let d = LoopDiagram::from_events(&events);
+    let gate = d
+        .gates()
+        .into_iter()
+        .find(|g| g.node == NodeId::GateDeadline)
+        .unwrap();
+    assert!(
+        gate.text.ends_with(" elapsed (no deadline)"),
+        "{}",
+        gate.text
+    );
+}

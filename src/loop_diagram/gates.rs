@@ -85,9 +85,16 @@ impl Gauges {
                 .filter(|_| !shared)
                 .and_then(|max| ratio(self.elapsed_ms as f64, max as f64)),
         );
-        if let (Some(max), true) = (limits.deadline_ms, shared) {
-            deadline.text = format!("{} of this run / {} shared", deadline.value, format_ms(max));
-            deadline.limit = format!("{} shared", format_ms(max));
+        match (limits.deadline_ms, shared) {
+            (Some(max), true) => {
+                deadline.text =
+                    format!("{} of this run / {} shared", deadline.value, format_ms(max));
+                deadline.limit = format!("{} shared", format_ms(max));
+            }
+            // "Deadline: 2 ms" would read as a 2 ms deadline: the time is
+            // what has gone by.
+            (None, _) => deadline.text = format!("{} elapsed (no deadline)", deadline.value),
+            (Some(_), false) => {}
         }
         vec![
             deadline,
