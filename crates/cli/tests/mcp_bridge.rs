@@ -315,8 +315,12 @@ fn the_servers_one_session_is_handed_out_at_initialize_and_required_after() {
     );
     assert_eq!(send(bridge.port, "GET", &[auth, sid], "").status, 405);
     assert_eq!(send(bridge.port, "DELETE", &[auth, sid], "").status, 200);
+    // The ended session is not found, so a client knows to initialize again.
+    let ended = send(bridge.port, "POST", &[auth, accept, sid], &list);
+    assert_eq!(ended.status, 404, "{}", ended.body);
+    assert_eq!(ended.json()["error"]["message"], "Session not found");
     assert_eq!(
-        send(bridge.port, "POST", &[auth, accept, sid], &list).status,
+        send(bridge.port, "POST", &[auth, accept], &list).status,
         400
     );
 }

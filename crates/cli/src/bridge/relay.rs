@@ -41,7 +41,8 @@ pub struct Relay {
 pub enum SessionCheck {
     /// The header names the current session.
     Current,
-    /// No session yet (or it ended): only `initialize` may start one.
+    /// No session (none yet, or it ended) and none named: only
+    /// `initialize` may start one.
     NotStarted,
     /// A session exists, and the request does not name it.
     Missing,
@@ -74,7 +75,13 @@ impl Relay {
 
     pub fn check_session(&self, header: Option<&str>) -> SessionCheck {
         match (self.session.borrow().as_deref(), header) {
-            (None, _) => SessionCheck::NotStarted,
+            (None, None) => SessionCheck::NotStarted,
+            // A session that ended is not found (404), so the client starts
+            // a new one: "the server MUST respond to requests containing
+            // that session ID with HTTP 404 Not Found", and on a 404 the
+            // client "MUST start a new session"
+            // (https://modelcontextprotocol.io/specification/2025-06-18/basic/transports#session-management).
+            (None, Some(_)) => SessionCheck::Unknown,
             (Some(_), None) => SessionCheck::Missing,
             (Some(current), Some(named)) if current == named => SessionCheck::Current,
             (Some(_), Some(_)) => SessionCheck::Unknown,
