@@ -202,6 +202,16 @@ impl Answer {
             note,
         )
     }
+
+    /// A 404 for a session the bridge does not hold, with the code `serve
+    /// --mcp` and the project's MCP server give it.
+    fn session_not_found(note: &str) -> Answer {
+        Answer::json(
+            StatusCode::NOT_FOUND,
+            &jsonrpc::error(&Value::Null, -32001, "Session not found", None),
+            note,
+        )
+    }
 }
 
 async fn handle(relay: &Rc<Relay>, gate: &Gate, request: Request<Incoming>) -> Response<Body> {
@@ -246,11 +256,7 @@ async fn answer_mcp(relay: &Rc<Relay>, method: &Method, request: Request<Incomin
             return if relay.end_session(session.as_deref()) {
                 Answer::json(StatusCode::OK, &json!({}), "session ended")
             } else {
-                Answer::rpc_error(
-                    StatusCode::NOT_FOUND,
-                    "Session not found",
-                    "DELETE of an unknown session",
-                )
+                Answer::session_not_found("DELETE of an unknown session")
             };
         }
         _ => {
@@ -323,7 +329,7 @@ async fn answer_mcp(relay: &Rc<Relay>, method: &Method, request: Request<Incomin
                 )
             }
             SessionCheck::Unknown => {
-                return Answer::rpc_error(StatusCode::NOT_FOUND, "Session not found", "unknown session")
+                return Answer::session_not_found("unknown session")
             }
         }
     }

@@ -319,6 +319,8 @@ fn the_servers_one_session_is_handed_out_at_initialize_and_required_after() {
     let ended = send(bridge.port, "POST", &[auth, accept, sid], &list);
     assert_eq!(ended.status, 404, "{}", ended.body);
     assert_eq!(ended.json()["error"]["message"], "Session not found");
+    // The same code as `serve --mcp` answers with.
+    assert_eq!(ended.json()["error"]["code"], -32001);
     assert_eq!(
         send(bridge.port, "POST", &[auth, accept], &list).status,
         400
