@@ -158,7 +158,7 @@ impl StdioServer {
     }
 
     /// The last few KiB the server wrote on stderr.
-    pub fn stderr_tail(&self) -> String {
+    fn stderr_tail(&self) -> String {
         let tail = self.stderr.lock().map(|t| t.clone()).unwrap_or_default();
         String::from_utf8_lossy(&tail).trim().to_string()
     }
