@@ -184,3 +184,18 @@ test('compare room: axe finds nothing in Compare with a pair\'s B marked', async
   const found = await violations(page);
   assert(found.length === 0, `Compare:\n${found.join('\n')}`);
 }, { viewport: { width: 1440, height: 900 }, bypassCSP: true });
+
+test('compare room: a fork of a broken edit says why in view, under the button pressed', async ({ page }) => {
+  assert((await runBuiltin(page, 'get-time')) === 'done', 'get-time did not finish');
+  await page.locator('#scenario-json').fill('{"name": "broken", "tools": [');
+  const compare = await openCompare(page);
+  await button(compare, 'Fork and compare').click();
+  const problems = page.locator('.compare-problems');
+  await problems.waitFor({ timeout: 10_000 });
+  const reasons = await problems.locator('li').allInnerTexts();
+  assert(reasons.length > 0 && reasons.every((r) => r.startsWith('the edited scenario: ')), `reasons: ${reasons}`);
+  await page.waitForTimeout(300);
+  const box = await problems.boundingBox();
+  const viewport = page.viewportSize();
+  assert(box && box.y >= 0 && box.y + box.height <= viewport.height, `the refusal is out of view: ${JSON.stringify(box)}`);
+});

@@ -28,13 +28,21 @@ pub(super) fn ComparisonView(
             </p>
         }
         .into_any(),
-        Shown::Failed(problems) => view! {
-            <div class="compare-problems" role="alert">
-                <p>"The comparison could not run:"</p>
-                <ul>{problems.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
-            </div>
+        Shown::Failed(problems) => {
+            // Said at the foot of a long panel, under the button pressed:
+            // brought into view, or the refusal goes unseen below the fold.
+            crate::browser::page::bring_into_view(
+                || document().query_selector(".compare-problems").ok().flatten(),
+                web_sys::ScrollLogicalPosition::Nearest,
+            );
+            view! {
+                <div class="compare-problems" role="alert">
+                    <p>"The comparison could not run:"</p>
+                    <ul>{problems.into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}</ul>
+                </div>
+            }
+            .into_any()
         }
-        .into_any(),
         Shown::Compared(compared) => {
             let Compared { left, right } = *compared;
             let counts = (left.len() > 1 || right.len() > 1).then(|| repeats_table(&left, &right));
