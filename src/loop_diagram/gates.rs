@@ -93,7 +93,10 @@ impl Gauges {
             }
             // "Deadline: 2 ms" would read as a 2 ms deadline: the time is
             // what has gone by.
-            (None, _) => deadline.text = format!("{} elapsed (no deadline)", deadline.value),
+            (None, _) => {
+                deadline.value.push_str(" elapsed");
+                deadline.text = format!("{} (no deadline)", deadline.value);
+            }
             (Some(_), false) => {}
         }
         vec![

@@ -32,7 +32,12 @@ pub(super) fn ComparisonView(
             // Said at the foot of a long panel, under the button pressed:
             // brought into view, or the refusal goes unseen below the fold.
             crate::browser::page::bring_into_view(
-                || document().query_selector(".compare-problems").ok().flatten(),
+                || {
+                    document()
+                        .query_selector(".compare-problems")
+                        .ok()
+                        .flatten()
+                },
                 web_sys::ScrollLogicalPosition::Nearest,
             );
             view! {
