@@ -61,6 +61,7 @@ pub mod share;
 pub mod state;
 pub mod turn_view;
 pub mod ui;
+pub mod update;
 pub mod view_model;
 pub mod waterfall;
 pub mod wire_view;
