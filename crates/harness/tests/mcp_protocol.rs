@@ -115,7 +115,8 @@ fn modern_server() -> Rc<Scripted> {
                 "nextCursor": "p2", "ttlMs": 0, "cacheScope": "private"})
             }
             "tools/list" => json!({"resultType": "complete",
-                "tools": [{"name": "delete", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "unevaluatedProperties": false}}],
+                "tools": [{"name": "delete", "inputSchema": {"type": "object", "properties": {"id": {"type": "string"}}, "unevaluatedProperties": false},
+                           "outputSchema": {"type": "object", "properties": {"deleted": {"type": "boolean"}}, "required": ["deleted"]}}],
                 "ttlMs": 0, "cacheScope": "private"}),
             "tools/call" => {
                 json!({"resultType": "complete", "content": [{"type": "text", "text": format!("called {}", body["params"]["name"])}]})
@@ -378,6 +379,15 @@ async fn tools_are_listed_across_pages_filtered_and_prefixed_only_on_collision()
         reports[0].to_string(),
         "MCP server \"shop\" at http://h/mcp (shop 1.0) speaks 2026-07-28: 2 tools, 1 with schema checks left to the server"
     );
+    // A declared `outputSchema` is kept for a person answering as the
+    // tool; a tool that declares none has none.
+    assert_eq!(
+        scenario.output_schema_of("delete"),
+        Some(
+            &json!({"type": "object", "properties": {"deleted": {"type": "boolean"}}, "required": ["deleted"]})
+        )
+    );
+    assert_eq!(scenario.output_schema_of("shop__get_time"), None);
 
     let text = json!({"name": "t", "task": "t",
         "mcp_servers": [{"name": "shop", "url": "http://h/mcp", "allowed_tools": ["delete", "get_tme"]}],
@@ -424,6 +434,7 @@ async fn a_valid_call_says_which_checks_only_the_server_runs() {
         title: None,
         description: String::new(),
         input_schema: json!({"type": "object", "unevaluatedProperties": false}),
+        output_schema: None,
         needs_approval: false,
         annotations: Value::Null,
         left_to_server: Vec::new(),

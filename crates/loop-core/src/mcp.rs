@@ -40,6 +40,11 @@ pub struct McpTool {
     #[serde(default)]
     pub description: String,
     pub input_schema: Value,
+    /// The server's `outputSchema` for the tool's structured result, if it
+    /// declared one (https://modelcontextprotocol.io/specification/2025-06-18/server/tools#output-schema):
+    /// the form a person answers as the tool with. The model is not told it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
     pub needs_approval: bool,
     /// The server's hints (`readOnlyHint`, `destructiveHint`, …), as it sent
     /// them: unverified, shown so a person sees what decided the approval.

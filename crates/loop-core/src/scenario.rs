@@ -107,6 +107,12 @@ pub struct InlineTool {
     pub description: String,
     #[serde(default = "empty_object_schema")]
     pub input_schema: Value,
+    /// A JSON Schema of the tool's result, as MCP's `outputSchema`
+    /// (https://modelcontextprotocol.io/specification/2025-06-18/server/tools#output-schema):
+    /// it shapes the form a person answers as the tool with. Never sent to
+    /// a provider: their tool definitions have no such field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
     #[serde(default)]
     pub needs_approval: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -275,6 +281,26 @@ impl Scenario {
         Ok(listed.into_iter().map(|(spec, _)| spec).collect())
     }
 
+    /// The output schema the tool the model knows as `name` declares (an
+    /// inline tool's `output_schema`, an MCP tool's `outputSchema`), if any:
+    /// what a person answering as that tool fills in.
+    pub fn output_schema_of(&self, name: &str) -> Option<&Value> {
+        let inline = self.tools.iter().find_map(|entry| match entry {
+            ToolEntry::Inline(tool) if tool.name == name => Some(tool.output_schema.as_ref()),
+            _ => None,
+        });
+        let mcp = || {
+            self.mcp
+                .as_ref()?
+                .tools
+                .iter()
+                .find(|tool| tool.name == name)?
+                .output_schema
+                .as_ref()
+        };
+        inline.flatten().or_else(mcp)
+    }
+
     /// The tools an imported conversation called without declaring them
     /// (`InlineTool::undeclared`), in file order.
     pub fn undeclared_tools(&self) -> Vec<String> {
@@ -375,10 +401,16 @@ impl Scenario {
                             "the JavaScript body is empty; it should return the tool's result, e.g. \"return {ok: true};\"",
                         ));
                     }
-                    if let Err(errors) = Schema::compile(&tool.input_schema) {
+                    let schemas = [
+                        ("input_schema", Some(&tool.input_schema)),
+                        ("output_schema", tool.output_schema.as_ref()),
+                    ];
+                    for (field, schema) in schemas {
+                        let Some(Err(errors)) = schema.map(Schema::compile) else {
+                            continue;
+                        };
                         for e in errors {
-                            let at =
-                                format!("{path}.input_schema{}", dotted_suffix(&e.schema_path));
+                            let at = format!("{path}.{field}{}", dotted_suffix(&e.schema_path));
                             problems.push(problem(at, e.message.clone()));
                         }
                     }

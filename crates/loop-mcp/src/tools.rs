@@ -20,6 +20,9 @@ pub struct ListedTool {
     pub title: Option<String>,
     pub description: String,
     pub input_schema: Value,
+    /// Its `outputSchema`, when it declares the shape of its structured
+    /// result (MCP 2025-06-18 and later).
+    pub output_schema: Option<Value>,
     pub annotations: Value,
 }
 
@@ -64,6 +67,7 @@ pub async fn list(session: &Session) -> Result<Vec<ListedTool>, McpError> {
                     .get("inputSchema")
                     .cloned()
                     .unwrap_or_else(|| json!({"type": "object"})),
+                output_schema: tool.get("outputSchema").filter(|s| s.is_object()).cloned(),
                 annotations: tool.get("annotations").cloned().unwrap_or(Value::Null),
             });
         }
@@ -111,6 +115,7 @@ pub fn to_run_tool(server: &McpServer, tool: &ListedTool, name: String) -> McpTo
         title: tool.title.clone(),
         description: tool.description.clone(),
         input_schema: tool.input_schema.clone(),
+        output_schema: tool.output_schema.clone(),
         needs_approval: needs_approval(server, tool),
         annotations: tool.annotations.clone(),
         left_to_server,
@@ -132,6 +137,7 @@ mod tests {
             title: None,
             description: String::new(),
             input_schema: json!({"type": "object"}),
+            output_schema: None,
             annotations,
         }
     }

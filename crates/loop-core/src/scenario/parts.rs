@@ -97,6 +97,7 @@ fn tool_stand_in(entry: &Value, index: usize) -> Option<ToolEntry> {
         name,
         description: String::new(),
         input_schema: json!({"type": "object"}),
+        output_schema: None,
         needs_approval: false,
         result: Some(Value::Null),
         builtin: None,
