@@ -61,13 +61,22 @@ pub struct OAuthArgs {
     /// without one, agent-loop registers itself where the server allows it
     #[arg(long = "oauth-client-id", value_name = "ID")]
     pub client_id: Option<String>,
-    /// That client's secret
+    /// That client's secret. Every user of the machine can read a flag's
+    /// value in the process list: prefer --oauth-client-secret-file
     #[arg(
         long = "oauth-client-secret",
         value_name = "SECRET",
         requires = "client_id"
     )]
     pub client_secret: Option<String>,
+    /// A file holding that client's secret (its first line)
+    #[arg(
+        long = "oauth-client-secret-file",
+        value_name = "FILE",
+        requires = "client_id",
+        conflicts_with = "client_secret"
+    )]
+    pub client_secret_file: Option<String>,
     /// That client's ES256 private key (a PKCS#8 PEM file), to sign in
     /// with a signed assertion (private_key_jwt) instead of a secret
     #[arg(
@@ -98,7 +107,28 @@ impl OAuthArgs {
     /// Whether the client can prove itself with no person: a secret or a
     /// key, for the client credentials grant.
     fn has_credentials(&self) -> bool {
-        self.client_id.is_some() && (self.client_secret.is_some() || self.private_key.is_some())
+        self.client_id.is_some()
+            && (self.client_secret.is_some()
+                || self.client_secret_file.is_some()
+                || self.private_key.is_some())
+    }
+
+    /// The client's secret, from the flag or the first line of the file.
+    fn secret(&self) -> Result<Option<String>, String> {
+        let Some(path) = &self.client_secret_file else {
+            return Ok(self.client_secret.clone());
+        };
+        let text = std::fs::read_to_string(path)
+            .map_err(|err| format!("cannot read the client secret file {path}: {err}"))?;
+        match text
+            .lines()
+            .next()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+        {
+            Some(secret) => Ok(Some(secret.to_string())),
+            None => Err(format!("the client secret file {path} is empty")),
+        }
     }
 }
 
@@ -383,5 +413,61 @@ impl McpTransport for OAuthHttp {
 
     fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
         self.inner.spawn(task)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A folder of this test's own, so tests running at once do not meet.
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("agent-loop-oauth-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn with_file(path: &std::path::Path) -> OAuthArgs {
+        OAuthArgs {
+            client_id: Some("registered".into()),
+            client_secret_file: Some(path.display().to_string()),
+            ..OAuthArgs::default()
+        }
+    }
+
+    #[test]
+    fn a_secret_file_gives_its_first_line_without_the_newline() {
+        let path = scratch("first-line").join("secret");
+        std::fs::write(&path, "s3cret \nignored\n").unwrap();
+        let args = with_file(&path);
+        assert_eq!(args.secret().unwrap().as_deref(), Some("s3cret"));
+        assert!(args.has_credentials());
+    }
+
+    #[test]
+    fn an_empty_or_missing_secret_file_is_refused_by_name() {
+        let dir = scratch("refused");
+        let empty = dir.join("empty");
+        std::fs::write(&empty, "\n").unwrap();
+        let error = with_file(&empty).secret().unwrap_err();
+        assert!(error.ends_with("empty is empty"), "{error}");
+        let missing = dir.join("missing");
+        let error = with_file(&missing).secret().unwrap_err();
+        assert!(
+            error.starts_with("cannot read the client secret file"),
+            "{error}"
+        );
+        assert!(error.contains("missing"), "{error}");
+    }
+
+    #[test]
+    fn without_a_file_the_flag_is_the_secret() {
+        let args = OAuthArgs {
+            client_id: Some("registered".into()),
+            client_secret: Some("on-the-line".into()),
+            ..OAuthArgs::default()
+        };
+        assert_eq!(args.secret().unwrap().as_deref(), Some("on-the-line"));
     }
 }

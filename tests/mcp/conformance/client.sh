@@ -30,7 +30,13 @@ case "${MCP_CONFORMANCE_SCENARIO:-}" in
       secret="$(field client_secret)"
       key="$(field private_key_pem)"
       [ -z "$id" ] || oauth+=(--oauth-client-id "$id")
-      [ -z "$secret" ] || oauth+=(--oauth-client-secret "$secret")
+      if [ -n "$secret" ]; then
+        # From a file, as a person should pass it: a flag's value shows in
+        # the process list.
+        secret_file="$(mktemp)"
+        printf '%s\n' "$secret" >"$secret_file"
+        oauth+=(--oauth-client-secret-file "$secret_file")
+      fi
       if [ -n "$key" ]; then
         key_file="$(mktemp)"
         printf '%s\n' "$key" >"$key_file"

@@ -81,14 +81,15 @@ pub async fn register(
             Some(path) => Some(Rc::new(SigningKey::read(path)?)),
             None => None,
         };
+        let secret = options.secret()?;
         return Ok(Client {
             id: id.clone(),
-            secret: options.client_secret.clone(),
-            auth: match (&key, &options.client_secret) {
+            auth: match (&key, &secret) {
                 (Some(_), _) => TokenAuth::PrivateKeyJwt,
                 (None, Some(_)) => TokenAuth::for_secret(supported),
                 (None, None) => TokenAuth::None,
             },
+            secret,
             key,
         });
     }
