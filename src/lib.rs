@@ -54,6 +54,7 @@ pub mod loop_diagram;
 pub mod marked_json;
 pub mod mcp_text;
 pub mod provenance;
+pub mod run;
 pub mod run_state;
 pub mod scenario_file;
 pub mod schema_form;

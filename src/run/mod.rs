@@ -1,0 +1,8 @@
+//! Runs as the page shows them: what the newest run has done so far (its
+//! log, counters, cards, Run state), whether it waits for a person (an
+//! approval, a step-mode pause) and how long it has taken. The model is
+//! plain data changed by messages (`model`); the controller
+//! (`state::controller`) holds it, drives the harness and performs the
+//! commands it returns.
+
+pub mod model;
