@@ -12,7 +12,7 @@ use harness::limits::Limits;
 use harness::scenario::syntax::describe;
 use serde_json::{Map, Value};
 
-mod json_number;
+pub(crate) mod json_number;
 pub mod tool_choice;
 use json_number::JsonNumber;
 

@@ -1,18 +1,57 @@
-//! The form "Call a tool by hand" builds from a tool's `input_schema`, as
-//! the MCP Inspector does: which fields a schema gives (text, number,
-//! choice, checkbox, list, group), how a field's edit rewrites the
-//! arguments, whether a JSON is one the form can show, and under which field
-//! each of the schema validator's problems belongs.
+//! The form built from a tool's schema, as the MCP Inspector does: from its
+//! `input_schema` for "Call a tool by hand", from its `output_schema` for
+//! "Answer as the tool". Which fields a schema gives (text, number, choice,
+//! checkbox, list, group), how a field's edit rewrites the JSON, whether a
+//! JSON is one the form can show, and under which field each of the schema
+//! validator's problems belongs.
 //!
-//! The arguments' JSON stays the one source of truth, as in the scenario
-//! form (`crate::form`): a field reads its value at its place in the JSON
-//! and an edit writes it back there, so the form and the JSON box never
-//! disagree. Pure and tested natively.
+//! The JSON stays the one source of truth, as in the scenario form
+//! (`crate::form`): a field reads its value at its place in the JSON and an
+//! edit writes it back there, so the form and the JSON box never disagree.
+//! A number is written with the digits typed, as the scenario form keeps
+//! them (`crate::form::json_number`). Pure and tested natively.
 
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 use tool_schema::{Schema, ValidationError};
+
+use crate::form::json_number::{self, JsonNumber};
+
+/// What a form fills in: a call's arguments or a tool's result. Only the
+/// words differ.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Part {
+    #[default]
+    Arguments,
+    Result,
+}
+
+impl Part {
+    /// "arguments", "result": the whole the form fills in.
+    pub fn whole(self) -> &'static str {
+        match self {
+            Part::Arguments => "arguments",
+            Part::Result => "result",
+        }
+    }
+
+    /// How a message names the value at `place` ("the argument \"city\"").
+    fn one(self, place: &str) -> String {
+        match self {
+            Part::Arguments => format!("the argument \"{place}\""),
+            Part::Result => format!("the result's field \"{place}\""),
+        }
+    }
+
+    /// "its arguments are", "its result is".
+    fn its(self) -> &'static str {
+        match self {
+            Part::Arguments => "its arguments are",
+            Part::Result => "its result is",
+        }
+    }
+}
 
 /// One field of the form: a property of an object, or the items of a list.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,17 +105,24 @@ const BEYOND_A_FORM: &[&str] = &[
 /// The form's fields for a tool's `input_schema`, in the order the schema
 /// names them; `Err` says in a few words why the form cannot express it.
 pub fn fields(schema: &Value) -> Result<Vec<Field>, String> {
+    fields_of(schema, Part::Arguments)
+}
+
+/// The form's fields for a schema of `part` (a tool's `input_schema` or
+/// `output_schema`), in the order the schema names them; `Err` says in a
+/// few words why the form cannot express it.
+pub fn fields_of(schema: &Value, part: Part) -> Result<Vec<Field>, String> {
     let is_object = schema["type"] == "object"
         || (schema.get("type").is_none() && schema.get("properties").is_some());
     if !is_object {
-        return Err("its arguments are not described as an object".to_string());
+        return Err(format!("{} not described as an object", part.its()));
     }
     beyond(schema, "the schema")?;
-    group(schema, "")
+    group(schema, "", part)
 }
 
 /// The fields of an object schema; `at` names it in messages ("" for the root).
-fn group(schema: &Value, at: &str) -> Result<Vec<Field>, String> {
+fn group(schema: &Value, at: &str, part: Part) -> Result<Vec<Field>, String> {
     let required: Vec<&str> = schema["required"]
         .as_array()
         .into_iter()
@@ -94,14 +140,26 @@ fn group(schema: &Value, at: &str) -> Result<Vec<Field>, String> {
             } else {
                 format!("{at}.{name}")
             };
-            field(name, property, required.contains(&name.as_str()), &place)
+            field(
+                name,
+                property,
+                required.contains(&name.as_str()),
+                &place,
+                part,
+            )
         })
         .collect()
 }
 
 /// One property's field; `place` names it in messages ("address.city").
-fn field(name: &str, schema: &Value, required: bool, place: &str) -> Result<Field, String> {
-    let about = format!("the argument \"{place}\"");
+fn field(
+    name: &str,
+    schema: &Value,
+    required: bool,
+    place: &str,
+    part: Part,
+) -> Result<Field, String> {
+    let about = part.one(place);
     beyond(schema, &about)?;
     let kind = if let Some(values) = schema["enum"].as_array() {
         Kind::Choice(values.clone())
@@ -122,18 +180,18 @@ fn field(name: &str, schema: &Value, required: bool, place: &str) -> Result<Fiel
                     if !items.is_object() {
                         return Err(format!("{about} is a list of any values"));
                     }
-                    Kind::List(Box::new(field("item", items, true, place)?))
+                    Kind::List(Box::new(field("item", items, true, place, part)?))
                 }
                 "object" => {
                     if schema.get("properties").is_none() {
                         return Err(format!("{about} is an object of any properties"));
                     }
-                    Kind::Group(group(schema, place)?)
+                    Kind::Group(group(schema, place, part)?)
                 }
                 other => return Err(format!("{about} is of type {other}")),
             },
             Value::Array(_) => return Err(format!("{about} may be of several types")),
-            _ if schema.get("properties").is_some() => Kind::Group(group(schema, place)?),
+            _ if schema.get("properties").is_some() => Kind::Group(group(schema, place, part)?),
             _ => return Err(format!("{about} may be any JSON value")),
         }
     };
@@ -253,10 +311,63 @@ pub fn starting(fields: &[Field]) -> Value {
 /// hold); the JSON box still takes it, and the validator says what is
 /// wrong with it.
 pub fn fits(fields: &[Field], args: &Value) -> Result<(), String> {
-    let Value::Object(map) = args else {
-        return Err(format!("the arguments are {}, not an object", found(args)));
+    fits_as(fields, args, Part::Arguments)
+}
+
+/// `fits`, for a form of `part`.
+pub fn fits_as(fields: &[Field], value: &Value, part: Part) -> Result<(), String> {
+    let Value::Object(map) = value else {
+        let whole = match part {
+            Part::Arguments => "the arguments are",
+            Part::Result => "the result is",
+        };
+        return Err(format!("{whole} {}, not an object", found(value)));
     };
     group_fits(fields, map, "")
+}
+
+/// What a number field's text writes into the JSON: the number as typed
+/// (`Some`), so its digits stay as typed (`99999999999999999999` is not
+/// rewritten as `1e20`); `None` for an empty box or a text JSON does not
+/// read as a number (the value is left out), or a number past what JSON
+/// readers hold at all (`1e400`).
+pub fn typed_number(typed: &str) -> Option<&str> {
+    let typed = typed.trim();
+    let finite = typed.parse::<f64>().is_ok_and(f64::is_finite);
+    (json_number::read(typed) != JsonNumber::NotANumber && finite).then_some(typed)
+}
+
+/// `root` with the number `literal` (a JSON number, as `typed_number`
+/// gives it) at `path`, pretty-printed with its digits as written.
+pub fn written_number(root: &Value, path: &[String], literal: &str) -> String {
+    // A stand-in string no JSON already holds takes the number's place,
+    // then its quoted form in the printed text is swapped for the digits.
+    let quote = |s: &String| serde_json::to_string(s).unwrap_or_default();
+    let printed = serde_json::to_string(root).unwrap_or_default();
+    let mut stand_in = "\u{1}number\u{1}".to_string();
+    while printed.contains(quote(&stand_in).trim_matches('"')) {
+        stand_in.push('\u{1}');
+    }
+    let with_stand_in = written(root, path, Some(Value::String(stand_in.clone())));
+    let text = serde_json::to_string_pretty(&with_stand_in).unwrap_or_default();
+    text.replacen(&quote(&stand_in), literal, 1)
+}
+
+/// What a number field shows for `value`: the text last typed into it
+/// while that still is the value (its digits as typed), else the value as
+/// JSON writes it, or nothing.
+pub fn number_shown(value: Option<&Value>, typed: &str) -> String {
+    let Some(value) = value.filter(|v| v.is_number()) else {
+        return String::new();
+    };
+    let still = typed_number(typed)
+        .and_then(|t| serde_json::from_str::<Value>(t).ok())
+        .is_some_and(|t| t == *value);
+    if still {
+        typed.trim().to_string()
+    } else {
+        value.to_string()
+    }
 }
 
 fn group_fits(fields: &[Field], map: &Map<String, Value>, at: &str) -> Result<(), String> {
@@ -598,6 +709,54 @@ mod tests {
         );
         let right = json!({"city": "Oslo", "nights": 2, "address": {"zip": "01234"}});
         assert_eq!(check(&schema, &fields, &right), Placed::default());
+    }
+
+    #[test]
+    fn a_typed_number_keeps_its_digits_in_the_json_and_in_its_box() {
+        let args = json!({"city": "Oslo", "nights": 2});
+        let nights = path(&["nights"]);
+        let typed = "99999999999999999999";
+        let literal = typed_number(typed).unwrap();
+        let text = written_number(&args, &nights, literal);
+        assert_eq!(
+            text,
+            "{\n  \"city\": \"Oslo\",\n  \"nights\": 99999999999999999999\n}"
+        );
+        // The box shows the digits typed while they are the value there...
+        let parsed: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(number_shown(value_at(&parsed, &nights), typed), typed);
+        assert_eq!(number_shown(value_at(&parsed, &nights), " 3.50 "), "1e+20");
+        // ...and each spelling JSON has for a number stays as typed.
+        for typed in ["1e3", "-0", "3.50", "12345678901234567890123", "-7"] {
+            let text = written_number(&args, &nights, typed_number(typed).unwrap());
+            assert!(text.contains(&format!("\"nights\": {typed}\n")), "{text}");
+        }
+        for refused in ["", "ten", "1,000", "+1", "1e400", "NaN"] {
+            assert_eq!(typed_number(refused), None, "{refused:?}");
+        }
+        assert_eq!(number_shown(None, "5"), "");
+        // A string already holding the stand-in's spelling is left as it is.
+        let tricky = json!({"note": "\u{1}number\u{1}", "n": 1});
+        let text = written_number(&tricky, &path(&["n"]), "7");
+        let back: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, json!({"note": "\u{1}number\u{1}", "n": 7}));
+    }
+
+    #[test]
+    fn a_result_form_speaks_of_the_result() {
+        assert_eq!(
+            fields_of(&json!({"type": "array"}), Part::Result).unwrap_err(),
+            "its result is not described as an object"
+        );
+        let any = json!({"type": "object", "properties": {"data": {}}});
+        assert_eq!(
+            fields_of(&any, Part::Result).unwrap_err(),
+            "the result's field \"data\" may be any JSON value"
+        );
+        assert_eq!(
+            fits_as(&[], &json!("sunny"), Part::Result).unwrap_err(),
+            "the result is a string (\"sunny\"), not an object"
+        );
     }
 
     #[test]

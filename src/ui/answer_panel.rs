@@ -2,7 +2,9 @@
 //! step mode, a person takes the next step's part. Before a model call they
 //! write the assistant turn (text, optional thinking, tool calls picked from
 //! the scenario's tools with arguments as JSON, a stop_reason); before a
-//! tool call they type its result, or an error.
+//! tool call they type its result, or an error. A tool that declares an
+//! `output_schema` gets its result typed in the form built from it
+//! (`crate::ui::schema_form`), checked as it is typed.
 //!
 //! A typed turn is checked as it is typed (`harness::person_turn`): ids,
 //! tool names, argument JSON, each tool's schema and the three providers'
@@ -27,8 +29,11 @@ use harness::wire::history_from_trace;
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
 use leptos::prelude::*;
+use serde_json::Value;
 
+use crate::schema_form::{self as schema_form, Part};
 use crate::state::controller::Controller;
+use crate::ui::schema_form::SchemaForm;
 use crate::view_model;
 
 /// Under the trace: the panel for the pause the run is at, a fresh one at
@@ -302,8 +307,23 @@ fn ModelForm(controller: Controller) -> impl IntoView {
     }
 }
 
+/// The result typed as the tool: in the form its `output_schema` gives
+/// when it declares one, else as free text.
 #[component]
 fn ToolForm(controller: Controller, name: String) -> impl IntoView {
+    let schema = controller.ran_scenario().with_untracked(|scenario| {
+        scenario
+            .as_ref()
+            .and_then(|s| s.output_schema_of(&name).cloned())
+    });
+    match schema {
+        Some(schema) => view! { <SchemaToolForm controller name schema /> }.into_any(),
+        None => view! { <TextToolForm controller name /> }.into_any(),
+    }
+}
+
+#[component]
+fn TextToolForm(controller: Controller, name: String) -> impl IntoView {
     let result = RwSignal::new(String::new());
     let is_error = RwSignal::new(false);
     let send = move |_| {
@@ -326,6 +346,108 @@ fn ToolForm(controller: Controller, name: String) -> impl IntoView {
         </label>
         <div class="answer-actions">
             <button type="button" class="answer-send" on:click=send>"Send as the tool"</button>
+        </div>
+    }
+}
+
+/// The result of a tool with an `output_schema`: the schema's form beside
+/// the result's JSON, each problem under its field as it is typed. Send
+/// stays off until the JSON matches the schema; what is sent is the JSON
+/// text as shown (its digits as typed), the tool_result's content. An error
+/// is free text, as a tool that fails returns no structured result.
+#[component]
+fn SchemaToolForm(controller: Controller, name: String, schema: Value) -> impl IntoView {
+    // The form's rules live in the on-demand stylesheet the tool bench uses.
+    leptos::task::spawn_local(crate::browser::stylesheet::load("modes.css"));
+    let start = schema_form::fields_of(&schema, Part::Result)
+        .map(|fields| schema_form::starting(&fields))
+        .unwrap_or_else(|_| Value::Object(Default::default()));
+    let result = RwSignal::new(serde_json::to_string_pretty(&start).unwrap_or_default());
+    let is_error = RwSignal::new(false);
+    let error_text = RwSignal::new(String::new());
+    let compiled = tool_schema::Schema::compile(&schema).ok();
+    let problems = Memo::new(move |_| {
+        result.with(|text| match serde_json::from_str::<Value>(text) {
+            Err(e) => vec![format!("the result is not valid JSON ({e})")],
+            Ok(value) => compiled
+                .as_ref()
+                .and_then(|schema| schema.validate(&value).err())
+                .unwrap_or_default()
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+        })
+    });
+    let blocked = move || !is_error.get() && problems.with(|p| !p.is_empty());
+    let send = move |_| {
+        if blocked() {
+            return;
+        }
+        let typed = if is_error.get_untracked() {
+            typed_tool_result(&error_text.get_untracked(), true)
+        } else {
+            Ok(Value::String(result.get_untracked()))
+        };
+        controller.answer(Resume::AnswerAsTool(typed));
+    };
+    let check = move || {
+        if is_error.get() {
+            return view! {
+                <p class="answer-note">"Sent as an error: the output schema does not apply, and the model reads “tool error: …” and your text."</p>
+            }
+            .into_any();
+        }
+        problems.with(|p| {
+            if p.is_empty() {
+                return view! {
+                    <p class="answer-ok">"✓ The result matches the tool's output schema."</p>
+                }
+                .into_any();
+            }
+            view! {
+                <div class="answer-problems">
+                    <p>{format!("✗ {} found before sending:", view_model::plural(p.len() as u64, "problem"))}</p>
+                    <ul>{p.iter().map(|line| view! { <li>{line.clone()}</li> }).collect_view()}</ul>
+                </div>
+            }
+            .into_any()
+        })
+    };
+    let why_off = move || {
+        blocked().then_some(
+            "Send is off until the result matches the tool's output schema, or you tick “It is an error”.",
+        )
+    };
+    view! {
+        <p class="answer-note">
+            {format!("{name} does not run. Its output schema gives the form; the model receives the JSON beside it, as shown, as the tool's result: the content of its tool_result.")}
+        </p>
+        <div class="bench-io" hidden=move || is_error.get()>
+            <SchemaForm schema args=result part=Part::Result />
+            <div class="bench-json">
+                <label for="answer-result-json">"Result (JSON)"</label>
+                <textarea id="answer-result-json" class="answer-result" rows="8" spellcheck="false"
+                    prop:value=move || result.get()
+                    on:input=move |ev| result.set(event_target_value(&ev))></textarea>
+            </div>
+        </div>
+        <label class="answer-field" hidden=move || !is_error.get()>
+            "Error message"
+            <textarea class="answer-error" rows="3" spellcheck="false" prop:value=move || error_text.get()
+                on:input=move |ev| error_text.set(event_target_value(&ev))></textarea>
+        </label>
+        <label class="answer-anyway">
+            <input type="checkbox" prop:checked=move || is_error.get()
+                on:change=move |ev| is_error.set(event_target_checked(&ev)) />
+            " It is an error"
+        </label>
+        <div class="answer-check" aria-live="polite">{check}</div>
+        <div class="answer-actions">
+            <button type="button" class="answer-send" aria-describedby="answer-send-why"
+                prop:disabled=blocked on:click=send>
+                "Send as the tool"
+            </button>
+            <p id="answer-send-why" class="answer-why">{why_off}</p>
         </div>
     }
 }

@@ -1,18 +1,19 @@
-//! The form a tool's `input_schema` gives, beside the arguments' JSON box it
-//! stays in sync with: each field reads its value from the JSON and writes
-//! its edits back into it (`crate::schema_form` decides what each field is,
-//! whether the JSON fits the form and where each problem belongs). A wrong
-//! value is refused as it is typed, in the schema validator's words, under
-//! its field. A schema the form cannot express keeps the JSON box alone, and
-//! says why in one line.
+//! The form a tool's schema gives (its `input_schema` for a call's
+//! arguments, its `output_schema` for a result typed as the tool), beside
+//! the JSON box it stays in sync with: each field reads its value from the
+//! JSON and writes its edits back into it (`crate::schema_form` decides what
+//! each field is, whether the JSON fits the form and where each problem
+//! belongs). A wrong value is refused as it is typed, in the schema
+//! validator's words, under its field. A schema the form cannot express
+//! keeps the JSON box alone, and says why in one line.
 //!
-//! Drawn only inside "Call a tool by hand", a split module: the first
-//! paint does not carry it.
+//! Drawn only inside "Call a tool by hand" and "Answer as the tool", split
+//! modules: the first paint does not carry it.
 
 use leptos::prelude::*;
 use serde_json::Value;
 
-use crate::schema_form::{self as model, Field, Kind, Placed};
+use crate::schema_form::{self as model, Field, Kind, Part, Placed};
 
 /// What every field of one form shares: the arguments' text (the source
 /// of truth), its parsed value and the problems placed under the fields.
@@ -28,6 +29,14 @@ impl Form {
     /// parse the form is hidden, so there is nothing to write into.
     fn write(self, path: &[String], value: Option<Value>) {
         self.rewrite(|args| model::written(args, path, value));
+    }
+
+    /// Writes a number field's text into the arguments with its digits as
+    /// typed (`model::written_number`).
+    fn write_number(self, path: &[String], literal: &str) {
+        if let Some(args) = self.parsed.get_untracked() {
+            self.args.set(model::written_number(&args, path, literal));
+        }
     }
 
     fn rewrite(self, change: impl FnOnce(&Value) -> Value) {
@@ -46,15 +55,20 @@ fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
-/// The form for `schema` over `args`, or the one line saying why there is none.
+/// The form for `schema` over `args` (a call's arguments, or with `part`
+/// a tool's result), or the one line saying why there is none.
 #[component]
-pub fn SchemaForm(schema: Value, args: RwSignal<String>) -> impl IntoView {
+pub fn SchemaForm(
+    schema: Value,
+    args: RwSignal<String>,
+    #[prop(optional)] part: Part,
+) -> impl IntoView {
     let compiled = tool_schema::Schema::compile(&schema);
-    let fields = match (model::fields(&schema), compiled) {
+    let fields = match (model::fields_of(&schema, part), compiled) {
         (Ok(fields), Ok(compiled)) => (fields, compiled),
-        (Err(why), _) => return no_form(&why),
+        (Err(why), _) => return no_form(&why, part),
         // The scenario's load check reports a schema that does not compile.
-        (_, Err(_)) => return no_form("its schema does not compile"),
+        (_, Err(_)) => return no_form("its schema does not compile", part),
     };
     let (fields, compiled) = fields;
     let parsed = Memo::new(move |_| args.with(|a| serde_json::from_str::<Value>(a).ok()));
@@ -63,7 +77,7 @@ pub fn SchemaForm(schema: Value, args: RwSignal<String>) -> impl IntoView {
         Memo::new(move |_| {
             parsed.with(|p| match p {
                 None => Some("it is not valid JSON".to_string()),
-                Some(args) => model::fits(&fields, args).err(),
+                Some(args) => model::fits_as(&fields, args, part).err(),
             })
         })
     };
@@ -93,11 +107,19 @@ pub fn SchemaForm(schema: Value, args: RwSignal<String>) -> impl IntoView {
             })
         })
     };
-    let empty_note = fields
-        .is_empty()
-        .then(|| view! { <p class="bench-note">"This tool takes no arguments."</p> });
+    let empty_note = fields.is_empty().then(|| {
+        let note = match part {
+            Part::Arguments => "This tool takes no arguments.",
+            Part::Result => "Its output schema names no fields.",
+        };
+        view! { <p class="bench-note">{note}</p> }
+    });
+    let label = match part {
+        Part::Arguments => "Arguments form",
+        Part::Result => "Result form",
+    };
     view! {
-        <div class="sf-form" role="group" aria-label="Arguments form">
+        <div class="sf-form" role="group" aria-label=label>
             {move || unshown.get().map(|why| view! {
                 <p class="sf-unshown" role="status">
                     {format!("The form cannot show this JSON: {why}. Edit it in the JSON box; the form comes back when it can show it.")}
@@ -116,10 +138,11 @@ pub fn SchemaForm(schema: Value, args: RwSignal<String>) -> impl IntoView {
     .into_any()
 }
 
-fn no_form(why: &str) -> AnyView {
+fn no_form(why: &str, part: Part) -> AnyView {
+    let whole = part.whole();
     view! {
         <p class="bench-note sf-none">
-            {format!("No form for this tool: {why}. Type its arguments as JSON.")}
+            {format!("No form for this tool: {why}. Type its {whole} as JSON.")}
         </p>
     }
     .into_any()
@@ -198,11 +221,13 @@ fn field_view(field: Field, path: Vec<String>, label: Option<String>, form: Form
             maximum,
         } => {
             let read = path.clone();
+            // What was last typed here, shown while it is still the value:
+            // the JSON's reader holds 99999999999999999999 as 1e20, and the
+            // box must not rewrite the digits being typed.
+            let typed = RwSignal::new(String::new());
             let number = Memo::new(move |_| {
-                form.value(&read)
-                    .filter(Value::is_number)
-                    .map(|v| v.to_string())
-                    .unwrap_or_default()
+                let value = form.value(&read);
+                typed.with(|t| model::number_shown(value.as_ref(), t))
             });
             view! {
                 <div class="sf-field">
@@ -213,11 +238,15 @@ fn field_view(field: Field, path: Vec<String>, label: Option<String>, form: Form
                         max=maximum.map(|m| m.to_string())
                         prop:value=number
                         on:input=move |ev| {
-                            // Read by JSON's number grammar, so 3 stays an integer and 3.5 a
-                            // fraction the validator can name; an empty box is no value.
-                            let typed = event_target_value(&ev);
-                            let value = serde_json::from_str::<Value>(typed.trim()).ok().filter(Value::is_number);
-                            form.write(&path, value);
+                            // Read by JSON's number grammar and written as typed, so 3 stays
+                            // an integer, 3.5 a fraction the validator can name and every
+                            // digit stays; an empty box is no value.
+                            let text = event_target_value(&ev);
+                            typed.set(text.clone());
+                            match model::typed_number(&text) {
+                                Some(literal) => form.write_number(&path, literal),
+                                None => form.write(&path, None),
+                            }
                         } />
                     {help}
                     {problem}
