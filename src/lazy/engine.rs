@@ -45,48 +45,20 @@ pub struct Play {
     pub on_event: Box<dyn FnMut(&RunEvent)>,
 }
 
-/// A trait with one implementation on purpose: the page calls the engine
-/// through this vtable, which only `lazy::engine` (in the split module) hands
-/// out. A direct call to `PageEngine`'s methods from first-paint code would
-/// pull the engine back into the first paint, which is why `PageEngine` is
-/// private.
+/// The engine's operations, each written once: its signature and its body,
+/// a default method of this trait. The page calls them through the vtable
+/// of the trait's one implementation, `PageEngine`, which is private and
+/// empty and which only `lazy::engine` (in the split module) hands out. A
+/// default method is compiled for `PageEngine` where that vtable is built,
+/// so the operations' code goes where `lazy::engine` goes, out of the first
+/// paint; a direct call from first-paint code would pull it back in, which
+/// is why nothing else can name the implementation.
 pub trait Engine {
     /// The scenario in `text`, or every problem that stops it from loading.
     /// A file with no problem is read by the engine itself; any other is
     /// read by `lazy::check_scenario`, fetched the first time one comes, so
     /// the engine a first run fetches does not carry the reader that words
     /// problems.
-    fn load(&self, text: &str) -> LocalBoxFuture<'static, Result<Scenario, Vec<Problem>>>;
-
-    /// `Scenario::notes` as lines ("note: …"): what a scenario that runs
-    /// does that its run will treat as the model's mistake.
-    fn notes(&self, scenario: &Scenario) -> Vec<String>;
-
-    /// `RequestShape::of`: the system prompt and each tool's spec of
-    /// `scenario`, as its run sends them (the specs the run validates with),
-    /// or the problems of a tool the harness does not have. Behind the engine
-    /// so the built-in tools' spec code stays out of the first paint.
-    fn wire_setup(&self, scenario: &Scenario) -> Result<RequestShape, Vec<Problem>>;
-
-    /// `view_model::check_edited_args`: edited arguments against the tool's schema.
-    fn check_edited_args(&self, text: &str, schema: Option<&Value>) -> Result<Value, Vec<String>>;
-
-    /// Builds the run of `play.scenario` and drives it to the end (see
-    /// `harness::run_scenario`), with the JavaScript sandbox for script tools.
-    fn play(&self, play: Play) -> LocalBoxFuture<'static, Result<Outcome, Vec<Problem>>>;
-}
-
-/// The engine `lazy::engine` hands out.
-struct PageEngine;
-
-pub(super) fn page_engine() -> &'static dyn Engine {
-    // The panic panel writes the trace with the engine's serializer, so
-    // the first paint does not carry one.
-    crate::browser::panic::write_traces_with(harness::event::to_jsonl);
-    &PageEngine
-}
-
-impl Engine for PageEngine {
     fn load(&self, text: &str) -> LocalBoxFuture<'static, Result<Scenario, Vec<Problem>>> {
         match Scenario::load_if_clean(text) {
             Some(scenario) => Box::pin(std::future::ready(Ok(scenario))),
@@ -94,18 +66,27 @@ impl Engine for PageEngine {
         }
     }
 
+    /// `Scenario::notes` as lines ("note: …"): what a scenario that runs
+    /// does that its run will treat as the model's mistake.
     fn notes(&self, scenario: &Scenario) -> Vec<String> {
         scenario.notes().iter().map(ToString::to_string).collect()
     }
 
+    /// `RequestShape::of`: the system prompt and each tool's spec of
+    /// `scenario`, as its run sends them (the specs the run validates with),
+    /// or the problems of a tool the harness does not have. Behind the engine
+    /// so the built-in tools' spec code stays out of the first paint.
     fn wire_setup(&self, scenario: &Scenario) -> Result<RequestShape, Vec<Problem>> {
         RequestShape::of(scenario)
     }
 
+    /// `view_model::check_edited_args`: edited arguments against the tool's schema.
     fn check_edited_args(&self, text: &str, schema: Option<&Value>) -> Result<Value, Vec<String>> {
         view_model::check_edited_args(text, schema)
     }
 
+    /// Builds the run of `play.scenario` and drives it to the end (see
+    /// `harness::run_scenario`), with the JavaScript sandbox for script tools.
     fn play(&self, play: Play) -> LocalBoxFuture<'static, Result<Outcome, Vec<Problem>>> {
         Box::pin(async move {
             let Play {
@@ -138,6 +119,18 @@ impl Engine for PageEngine {
             }
         })
     }
+}
+
+/// The engine `lazy::engine` hands out: every operation is the trait's own.
+struct PageEngine;
+
+impl Engine for PageEngine {}
+
+pub(super) fn page_engine() -> &'static dyn Engine {
+    // The panic panel writes the trace with the engine's serializer, so
+    // the first paint does not carry one.
+    crate::browser::panic::write_traces_with(harness::event::to_jsonl);
+    &PageEngine
 }
 
 /// `harness::mcp::resolve::resolve` over the page's `fetch`: `scenario`

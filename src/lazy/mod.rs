@@ -13,8 +13,7 @@
 //!   fetches it right after the first paint; a run started before it
 //!   arrives shows as running and goes ahead when it lands;
 //! - what the engine does that a first run never needs (`offstage`, handed
-//!   out by [`offstage()`]): the runs nobody watches (`background`: both
-//!   sides of a comparison, forks, replays) and a tool called by hand;
+//!   out by [`offstage()`]): comparisons, forks, replays, a tool called by hand;
 //! - the built-ins' files (the first paint has their names and the opening
 //!   scenario's text, see `harness::library`), preloaded once no run needs
 //!   the network, and the kept run's scenario matched against them
@@ -40,8 +39,9 @@
 //! `BuiltinScenario::json` are called only in this module. `clippy.toml`
 //! lists them under `disallowed-methods`, and this module alone allows them
 //! (`#![allow]` below), so a call anywhere else fails `cargo clippy` at the
-//! call site. The engine's implementation is private to this module, so the
-//! rest of the page reaches it only through [`engine()`]'s `dyn Engine`.
+//! call site. Each engine operation is written once, a default method of the
+//! `Engine` or `Offstage` trait, whose one implementation is private and empty:
+//! the page calls them through the `dyn` [`engine()`] or [`offstage()`] hands out.
 //! `scripts/bundle-size.mjs` in CI still checks the first paint's 256 KiB
 //! budget, which catches the rest (a new heavy dependency, say).
 //!
@@ -404,6 +404,67 @@ pub async fn rejections(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The operations of `trait_name` in `source`: each `fn` of the trait's
+    /// body, which runs from its header to the first line that closes it.
+    fn operations(source: &str, trait_name: &str) -> Vec<String> {
+        let header = format!("pub trait {trait_name} {{");
+        let body = source
+            .split_once(&header)
+            .unwrap_or_else(|| panic!("{trait_name} is declared"))
+            .1;
+        let body = body.split("\n}").next().unwrap_or_default();
+        body.lines()
+            .filter_map(|line| line.strip_prefix("    fn "))
+            .map(|rest| rest.split('(').next().unwrap_or_default().to_string())
+            .collect()
+    }
+
+    /// `Engine`'s and `Offstage`'s operations are each written once, as the
+    /// trait's default method: the one implementation adds no method, and
+    /// no function of the split points' module repeats one to forward to.
+    #[test]
+    fn every_engine_operation_is_written_once() {
+        let sources = [
+            ("engine.rs", include_str!("engine.rs")),
+            ("offstage.rs", include_str!("offstage.rs")),
+            ("background.rs", include_str!("background.rs")),
+            ("mod.rs", include_str!("mod.rs")),
+        ];
+        for (file, trait_name, implementation) in [
+            ("engine.rs", "Engine", "impl Engine for PageEngine {}"),
+            (
+                "offstage.rs",
+                "Offstage",
+                "impl Offstage for PageOffstage {}",
+            ),
+        ] {
+            let source = sources.iter().find(|(name, _)| *name == file).unwrap().1;
+            // Its one implementation adds nothing: every body is the trait's.
+            assert!(
+                source.contains(implementation),
+                "{file}: `{implementation}` is empty, each operation's body being the trait's"
+            );
+            let operations = operations(source, trait_name);
+            assert!(!operations.is_empty(), "{trait_name} has operations");
+            // No function in the split points' module repeats one, for the
+            // trait to forward to.
+            for operation in operations {
+                let declaration = format!("fn {operation}(");
+                let written: Vec<&str> = sources
+                    .iter()
+                    .flat_map(|(name, text)| {
+                        std::iter::repeat_n(*name, text.matches(&declaration).count())
+                    })
+                    .collect();
+                assert_eq!(
+                    written,
+                    [file],
+                    "{trait_name}::{operation} is written once, in the trait"
+                );
+            }
+        }
+    }
 
     #[test]
     fn a_builtin_scenario_comes_back_as_its_own_file() {
