@@ -4,9 +4,12 @@
 // result matches. What is sent is the JSON beside the form, digits as
 // typed, and the model receives it as the tool_result's content.
 
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { artifacts, assert, button, inspect, loadScenario, test } from './lib.mjs';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 // An inline tool, so the output schema under test is spelled out here.
 const SCENARIO = {
@@ -130,3 +133,21 @@ test('answer as the tool: a tool without an output schema keeps the free-text an
   assert((await panel.locator('.sf-form').count()) === 0, 'a form without an output schema');
   assert((await panel.getByLabel('Result (JSON, or plain text)').count()) === 1, 'the free-text answer is gone');
 });
+
+test('answer as the tool: axe finds nothing in the answer panel with the result form shown and a problem under a field', async ({ page }) => {
+  await loadScenario(page, SCENARIO);
+  await stepTo(page, 'Paused before model call (turn 1)');
+  await stepTo(page, 'Paused before tool call forecast');
+  const panel = page.locator('.answer-panel');
+  await button(panel, 'Answer as the tool').click({ timeout: 10_000 });
+  const form = panel.locator('.sf-form[aria-label="Result form"]');
+  await form.waitFor({ timeout: 10_000 });
+  await form.locator('input#sf-celsius').fill('-100');
+  await until(() => form.locator('#sf-celsius-problem').innerText(), '-100 is too small: it must be at least -90', 'the problem under celsius');
+  await page.addScriptTag({ path: AXE });
+  const found = await page.evaluate(async () => {
+    const result = await window.axe.run('.answer-panel', { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  assert(found.length === 0, `axe found:\n${found.join('\n')}`);
+}, { bypassCSP: true });
