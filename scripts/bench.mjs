@@ -68,12 +68,11 @@ export const FIRST_RUN_GOAL = 350 * 1024;
  * engine (`lazy::offstage`), both, to 647 and 557 KiB, and the ceiling to 660;
  * the reader that words a file's problems leaving the engine
  * (`lazy::check_scenario`), to 627 and 553 KiB, and the ceiling to 640.
- * Raised to 645 on 2026-12-06, knowingly: the first paint grew by about
- * 6 KiB (see scripts/bundle-size.mjs) and the loop panel's module by 2 KiB
- * (the phone's full-screen loop, the fork from a step), while the run
- * files left the first visit (8 KiB, fetched when their menu opens): 643
- * KiB in 17 files. Lower the ceiling again as code leaves the first visit. */
-export const FIRST_RUN_CEILING = 645 * 1024;
+ * New page features grew it since; the run files leaving it (fetched when
+ * their menu opens), the event serializer leaving the main module and the
+ * scenario's share actions becoming a split module of their own took it
+ * to 639 KiB in 17 files. */
+export const FIRST_RUN_CEILING = 640 * 1024;
 /** The files of that same first visit: each is a round trip, and on a
  * classroom's 3G (150 ms) the count cost as much as the bytes when it was
  * 336. With the first visit's chunks grouped it is 18. */
