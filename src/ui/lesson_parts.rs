@@ -21,6 +21,7 @@ use serde_json::Value;
 use wasm_bindgen::JsCast;
 
 use crate::state::editor::Editor;
+use crate::ui::field::Field;
 
 /// One JSON box per path an open lesson lets the learner change; nothing
 /// for a lesson that lets nothing change.
@@ -194,13 +195,14 @@ fn LessonPart(editor: Editor, path: String) -> impl IntoView {
             .map_or(1, |shown| shown.lines().count().clamp(1, 8))
     };
     view! {
-        <label for=id.clone()><code>{path.clone()}</code></label>
-        <textarea id=id class="lesson-part" rows=rows spellcheck="false" autocomplete="off"
-            data-path=path.clone()
-            aria-describedby=offered.is_some().then_some(choices_id)
-            node_ref=area on:input=on_input></textarea>
+        <Field id label={
+            let path = path.clone();
+            move || view! { <code>{path}</code> }
+        } described_by=offered.is_some().then_some(choices_id) problem=error>
+            <textarea class="lesson-part" rows=rows spellcheck="false" autocomplete="off"
+                data-path=path node_ref=area on:input=on_input></textarea>
+        </Field>
         {offered}
-        <p class="field-error" role="alert">{move || error.get()}</p>
     }
 }
 

@@ -14,6 +14,7 @@ use leptos::prelude::*;
 use crate::mcp_text::{held_headers, token_servers};
 use crate::state::editor::Editor;
 use crate::state::mcp::{Exchange, Mcp, McpStatus};
+use crate::ui::field::Field;
 
 /// The panel, a split module: the first paint leaves it out (see `lazy`).
 #[cfg_attr(feature = "split", lazy)]
@@ -233,19 +234,19 @@ fn secret_field(
     label: String,
     server: Option<String>,
     value: impl Fn() -> String + Send + Sync + 'static,
-    set: impl Fn(String) + 'static,
+    set: impl Fn(String) + Send + 'static,
 ) -> impl IntoView {
     view! {
-        <label for=id.clone()>{label}</label>
-        <input
-            id=id
-            type="password"
-            autocomplete="off"
-            spellcheck="false"
-            data-server=server
-            prop:value=value
-            on:change=move |ev| set(event_target_value(&ev))
-        />
+        <Field id label=move || label>
+            <input
+                type="password"
+                autocomplete="off"
+                spellcheck="false"
+                data-server=server
+                prop:value=value
+                on:change=move |ev| set(event_target_value(&ev))
+            />
+        </Field>
     }
 }
 

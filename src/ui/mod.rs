@@ -19,6 +19,7 @@ pub mod approval_bar;
 pub mod compare_panel;
 pub mod conversation_view;
 pub mod counters;
+pub mod field;
 pub mod guide_link;
 pub mod history_panel;
 pub mod inspector_panel;

@@ -15,6 +15,7 @@ use leptos::prelude::*;
 
 use crate::browser::page;
 use crate::state::model_choice::ModelChoice;
+use crate::ui::field::Field;
 
 fn source_value(source: Option<Provider>) -> String {
     match source.and_then(|p| Provider::ALL.iter().position(|q| *q == p)) {
@@ -74,21 +75,14 @@ pub fn ModelSettings(choice: ModelChoice) -> impl IntoView {
     let provider_chosen = move || choice.source.with(Option::is_some);
     let problems = Memo::new(move |_| choice.problems());
     // The first problem of a field, shown under it.
-    let error = move |field: SettingField| {
-        move || {
+    let problem = move |field: SettingField| {
+        Signal::derive(move || {
             problems.with(|p| {
                 p.iter()
                     .find(|(f, _)| *f == field)
-                    .map(|(_, message)| view! { <p class="field-error" role="alert">{message.clone()}</p> })
+                    .map(|(_, message)| message.clone())
             })
-        }
-    };
-    let invalid = move |field: SettingField| {
-        move || {
-            problems
-                .with(|p| p.iter().any(|(f, _)| *f == field))
-                .then_some("true")
-        }
+        })
     };
     let price_note = move || {
         let listed = choice.model.with(|m| prices::listed_price(m));
@@ -108,8 +102,8 @@ pub fn ModelSettings(choice: ModelChoice) -> impl IntoView {
     view! {
         <section class="model-settings" aria-label="Model">
             <h3>"Model"</h3>
-            <label for="model-source">"Model source"</label>
-            <select id="model-source" aria-label="Model source" on:change=on_source>
+            <Field id="model-source" label=|| "Model source">
+            <select aria-label="Model source" on:change=on_source>
                 <option value="scripted" prop:selected=move || choice.source.with(Option::is_none)>
                     "Scripted (offline)"
                 </option>
@@ -122,92 +116,79 @@ pub fn ModelSettings(choice: ModelChoice) -> impl IntoView {
                     </option>
                 })}
             </select>
+            </Field>
             <Show when=provider_chosen>
-                <label for="model-base-url">"Base URL"</label>
-                <input
-                    id="model-base-url"
-                    type="url"
-                    spellcheck="false"
-                    autocomplete="off"
-                    aria-invalid=invalid(SettingField::BaseUrl)
-                    prop:value=choice.base_url
-                    on:input=move |ev| choice.base_url.set(event_target_value(&ev))
-                />
-                {error(SettingField::BaseUrl)}
-                <label for="model-name">"Model"</label>
-                <input
-                    id="model-name"
-                    type="text"
-                    spellcheck="false"
-                    autocomplete="off"
-                    aria-invalid=invalid(SettingField::Model)
-                    prop:value=choice.model
-                    on:input=move |ev| choice.set_model_name(event_target_value(&ev))
-                />
-                {error(SettingField::Model)}
-                <label for="model-key">"API key"</label>
-                <input
-                    id="model-key"
-                    type="password"
-                    autocomplete="off"
-                    spellcheck="false"
-                    aria-invalid=invalid(SettingField::Key)
-                    prop:value=choice.key
-                    on:input=on_key
-                />
-                {error(SettingField::Key)}
-                <label for="model-max-tokens">"Max output tokens per call"</label>
-                <input
-                    id="model-max-tokens"
-                    type="text"
-                    inputmode="numeric"
-                    autocomplete="off"
-                    placeholder="as the scenario's limits"
-                    aria-invalid=invalid(SettingField::MaxOutputTokens)
-                    prop:value=choice.max_output_tokens
-                    on:input=move |ev| choice.max_output_tokens.set(event_target_value(&ev))
-                />
-                {error(SettingField::MaxOutputTokens)}
+                <Field id="model-base-url" label=|| "Base URL" problem=problem(SettingField::BaseUrl)>
+                    <input
+                        type="url"
+                        spellcheck="false"
+                        autocomplete="off"
+                        prop:value=choice.base_url
+                        on:input=move |ev| choice.base_url.set(event_target_value(&ev))
+                    />
+                </Field>
+                <Field id="model-name" label=|| "Model" problem=problem(SettingField::Model)>
+                    <input
+                        type="text"
+                        spellcheck="false"
+                        autocomplete="off"
+                        prop:value=choice.model
+                        on:input=move |ev| choice.set_model_name(event_target_value(&ev))
+                    />
+                </Field>
+                <Field id="model-key" label=|| "API key" problem=problem(SettingField::Key)>
+                    <input
+                        type="password"
+                        autocomplete="off"
+                        spellcheck="false"
+                        prop:value=choice.key
+                        on:input=on_key
+                    />
+                </Field>
+                <Field id="model-max-tokens" label=|| "Max output tokens per call" problem=problem(SettingField::MaxOutputTokens)>
+                    <input
+                        type="text"
+                        inputmode="numeric"
+                        autocomplete="off"
+                        placeholder="as the scenario's limits"
+                        prop:value=choice.max_output_tokens
+                        on:input=move |ev| choice.max_output_tokens.set(event_target_value(&ev))
+                    />
+                </Field>
                 <fieldset class="model-price">
                     <legend>"Price (USD per million tokens)"</legend>
-                    <label for="model-price-in">"Input price"</label>
-                    <input
-                        id="model-price-in"
-                        type="text"
-                        inputmode="decimal"
-                        autocomplete="off"
-                        placeholder="0"
-                        aria-invalid=invalid(SettingField::InputPrice)
-                        prop:value=choice.input_price
-                        on:input=move |ev| choice.input_price.set(event_target_value(&ev))
-                    />
-                    {error(SettingField::InputPrice)}
-                    <label for="model-price-out">"Output price"</label>
-                    <input
-                        id="model-price-out"
-                        type="text"
-                        inputmode="decimal"
-                        autocomplete="off"
-                        placeholder="0"
-                        aria-invalid=invalid(SettingField::OutputPrice)
-                        prop:value=choice.output_price
-                        on:input=move |ev| choice.output_price.set(event_target_value(&ev))
-                    />
-                    {error(SettingField::OutputPrice)}
+                    <Field id="model-price-in" label=|| "Input price" problem=problem(SettingField::InputPrice)>
+                        <input
+                            type="text"
+                            inputmode="decimal"
+                            autocomplete="off"
+                            placeholder="0"
+                            prop:value=choice.input_price
+                            on:input=move |ev| choice.input_price.set(event_target_value(&ev))
+                        />
+                    </Field>
+                    <Field id="model-price-out" label=|| "Output price" problem=problem(SettingField::OutputPrice)>
+                        <input
+                            type="text"
+                            inputmode="decimal"
+                            autocomplete="off"
+                            placeholder="0"
+                            prop:value=choice.output_price
+                            on:input=move |ev| choice.output_price.set(event_target_value(&ev))
+                        />
+                    </Field>
                     <p class="price-note">{price_note}</p>
                 </fieldset>
-                <label class="check">
+                <Field id="model-stream" label=|| "Streaming" check=true>
                     <input
                         type="checkbox"
                         prop:checked=choice.stream
                         on:change=move |ev| choice.stream.set(event_target_checked(&ev))
                     />
-                    "Streaming"
-                </label>
-                <label class="check">
+                </Field>
+                <Field id="model-remember-key" label=|| "Remember the key on this device" check=true>
                     <input type="checkbox" prop:checked=choice.remember on:change=on_remember />
-                    "Remember the key on this device"
-                </label>
+                </Field>
                 <p class="key-warning">
                     "If remembered, the key is stored unencrypted in this browser's localStorage. "
                     "Otherwise it stays in memory and is gone when you close the tab."

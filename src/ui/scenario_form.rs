@@ -10,6 +10,7 @@
 //! that did, marked out of date and disabled (an edit could not be written
 //! into a text that is not JSON), so a typo does not make it vanish.
 
+use leptos::either::Either;
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
 use leptos::prelude::*;
@@ -18,6 +19,7 @@ use serde_json::Value;
 use crate::form::{self, FieldKind, Key, ToolForm};
 use crate::state::editor::Editor;
 use crate::state::form_doc::FormDoc;
+use crate::ui::field::Field;
 
 /// The editor's form, a split module: the first paint shows the lesson and
 /// the JSON box, and the fields arrive once no run needs the network
@@ -80,15 +82,16 @@ pub fn ScenarioForm<D: FormDoc>(
     }
 }
 
-fn field_error(editor: impl FormDoc, key: String) -> impl Fn() -> Option<String> + Clone {
-    move || {
+/// What keeps a field's text out of the JSON, said under the field.
+fn field_error(editor: impl FormDoc, key: String) -> Signal<Option<String>> {
+    Signal::derive(move || {
         editor.field_errors().with(|errors| {
             errors
                 .iter()
                 .find(|(k, _)| *k == key)
                 .map(|(_, e)| e.clone())
         })
-    }
+    })
 }
 
 /// Marks a field a lesson lets the learner change, in words and a shape
@@ -200,13 +203,15 @@ fn form_view(editor: impl FormDoc, value: &Value, problems: Signal<Vec<String>>)
         {lock_note(editor)}
         <details class="form-section" open>
             <summary>"Task and system prompt"</summary>
-            <label for=id("task")>"Task"{editable_mark(editor, "task".into())}</label>
-            <textarea id=id("task") class="prose" rows="2" prop:value=task on:input=string_field("task")
-                prop:readOnly=move || editor.fixed("task")></textarea>
+            <Field id=id("task") label=|| "Task" mark=move || editable_mark(editor, "task".into())>
+                <textarea class="prose" rows="2" prop:value=task on:input=string_field("task")
+                    prop:readOnly=move || editor.fixed("task")></textarea>
+            </Field>
             {problem_list(move || problems.with(|p| form::problems_under(p, "task")))}
-            <label for=id("system")>"System prompt"{editable_mark(editor, "system".into())}</label>
-            <textarea id=id("system") class="prose" rows="2" prop:value=system on:input=string_field("system")
-                prop:readOnly=move || editor.fixed("system")></textarea>
+            <Field id=id("system") label=|| "System prompt" mark=move || editable_mark(editor, "system".into())>
+                <textarea class="prose" rows="2" prop:value=system on:input=string_field("system")
+                    prop:readOnly=move || editor.fixed("system")></textarea>
+            </Field>
         </details>
         <details class="form-section" prop:open=opens(move || holds_editable(editor, "tools") || holds_editable(editor, "tool_choice"))>
             <summary>"Tools"</summary>
@@ -227,18 +232,19 @@ fn form_view(editor: impl FormDoc, value: &Value, problems: Signal<Vec<String>>)
         </details>
         <details class="form-section" prop:open=opens(move || holds_editable(editor, "model"))>
             <summary>"Scripted responses"</summary>
-            <label for=id("responses")>"Responses (JSON array, one per model call)"{editable_mark(editor, "model.responses".into())}</label>
-            <textarea id=id("responses") rows="10" spellcheck="false" prop:value=responses
-                prop:disabled=!has_script
-                prop:readOnly=move || editor.fixed("model.responses")
-                on:input=move |ev| {
-                    match form::parse_json_field("model.responses", &event_target_value(&ev)) {
-                        Ok(v) => editor.edit_field("responses", &[Key::Field("model"), Key::Field("responses")], Some(v)),
-                        Err(why) => editor.set_field_error("responses", Some(why)),
+            <Field id=id("responses") problem=responses_error
+                label=|| "Responses (JSON array, one per model call)" mark=move || editable_mark(editor, "model.responses".into())>
+                <textarea rows="10" spellcheck="false" prop:value=responses
+                    prop:disabled=!has_script
+                    prop:readOnly=move || editor.fixed("model.responses")
+                    on:input=move |ev| {
+                        match form::parse_json_field("model.responses", &event_target_value(&ev)) {
+                            Ok(v) => editor.edit_field("responses", &[Key::Field("model"), Key::Field("responses")], Some(v)),
+                            Err(why) => editor.set_field_error("responses", Some(why)),
+                        }
                     }
-                }
-            ></textarea>
-            <p class="field-error" role="alert">{responses_error}</p>
+                ></textarea>
+            </Field>
             {problem_list(move || problems.with(|p| form::problems_under(p, "model")))}
         </details>
     }
@@ -262,14 +268,15 @@ fn tool_choice_view(
     let id = format!("{}field-tool_choice", editor.id_prefix());
     view! {
         <div class="limit" data-field="tool_choice">
-            <label for=id.clone()>"Tool choice"{editable_mark(editor, "tool_choice".into())}</label>
-            <select id=id prop:disabled=move || editor.fixed("tool_choice")
-                on:change=move |ev| {
-                    let value = form::tool_choice::value_of(&event_target_value(&ev));
-                    editor.edit_field("tool_choice", &[Key::Field("tool_choice")], value)
-                }>
-                {options}
-            </select>
+            <Field id label=|| "Tool choice" mark=move || editable_mark(editor, "tool_choice".into())>
+                <select prop:disabled=move || editor.fixed("tool_choice")
+                    on:change=move |ev| {
+                        let value = form::tool_choice::value_of(&event_target_value(&ev));
+                        editor.edit_field("tool_choice", &[Key::Field("tool_choice")], value)
+                    }>
+                    {options}
+                </select>
+            </Field>
         </div>
         {problem_list(move || problems.with(|p| form::problems_under(p, "tool_choice")))}
     }
@@ -318,6 +325,16 @@ fn tool_view(
     let schema_error = field_error(editor, schema_key.clone());
     let p = editor.id_prefix();
     let id = |what: &str| format!("{p}tool-{i}-{what}");
+    let description_path = format!("{prefix}.description");
+    let approval_path = format!("{prefix}.needs_approval");
+    let fixed = move |path: &str| {
+        let path = path.to_string();
+        move || editor.fixed(&path)
+    };
+    let mark = move |path: &str| {
+        let path = path.to_string();
+        move || editable_mark(editor, path)
+    };
     let legend_note = builtin.then_some(" (built-in)");
     let builtin_hint = builtin.then(|| view! {
         <p class="hint">
@@ -328,40 +345,24 @@ fn tool_view(
         <fieldset class="tool" data-tool=name.clone() data-builtin=builtin.then_some("")>
             <legend><code>{name.clone()}</code>{legend_note}</legend>
             {builtin_hint}
-            <label for=id("description")>"Description"{editable_mark(editor, format!("{prefix}.description"))}</label>
-            <textarea id=id("description") class="prose" rows="2" prop:value=description
-                prop:readOnly={
-                    let path = format!("{prefix}.description");
-                    move || editor.fixed(&path)
-                }
-                on:input=move |ev| write("description", "description", Value::from(event_target_value(&ev)))
-            ></textarea>
-            <label for=id("schema")>"Input schema (JSON Schema)"{editable_mark(editor, schema_key.clone())}</label>
-            <textarea id=id("schema") rows="6" spellcheck="false" prop:value=schema
-                prop:readOnly={
-                    let path = schema_key.clone();
-                    move || editor.fixed(&path)
-                }
-                on:input={
-                    let schema_key = schema_key.clone();
-                    move |ev| match form::parse_json_field(&schema_key, &event_target_value(&ev)) {
+            <Field id=id("description") label=|| "Description" mark=mark(&description_path)>
+                <textarea class="prose" rows="2" prop:value=description prop:readOnly=fixed(&description_path)
+                    on:input=move |ev| write("description", "description", Value::from(event_target_value(&ev)))
+                ></textarea>
+            </Field>
+            <Field id=id("schema") problem=schema_error label=|| "Input schema (JSON Schema)" mark=mark(&schema_key)>
+                <textarea rows="6" spellcheck="false" prop:value=schema prop:readOnly=fixed(&schema_key)
+                    on:input=move |ev| match form::parse_json_field(&schema_key, &event_target_value(&ev)) {
                         Ok(v) => write(&schema_key, "input_schema", v),
                         Err(why) => editor.set_field_error(&schema_key, Some(why)),
                     }
-                }
-            ></textarea>
-            <p class="field-error" role="alert">{schema_error}</p>
-            <label class="check">
-                <input type="checkbox" prop:checked=needs_approval
-                    prop:disabled={
-                        let path = format!("{prefix}.needs_approval");
-                        move || editor.fixed(&path)
-                    }
+                ></textarea>
+            </Field>
+            <Field id=id("needs-approval") check=true label=|| "Needs approval" mark=mark(&approval_path)>
+                <input type="checkbox" prop:checked=needs_approval prop:disabled=fixed(&approval_path)
                     on:change=move |ev| write("needs_approval", "needs_approval", Value::from(event_target_checked(&ev)))
                 />
-                "Needs approval"
-                {editable_mark(editor, format!("{prefix}.needs_approval"))}
-            </label>
+            </Field>
             {problem_list(under)}
         </fieldset>
     }
@@ -407,33 +408,35 @@ fn limit_view(
         }
     };
     let choice = |words: &'static [&'static str]| {
-        view! {
-            <select id=id.clone() on:change=on_input.clone() prop:disabled=fixed.clone()>
+        Either::Left(view! {
+            <select on:change=on_input.clone() prop:disabled=fixed.clone()>
                 <option value="" prop:selected=current.is_empty()>{format!("default ({})", field.absent)}</option>
                 {words.iter().map(|w| view! { <option value=*w prop:selected=current == *w>{*w}</option> }).collect_view()}
             </select>
-        }
-        .into_any()
+        })
     };
     let input = match field.kind {
         FieldKind::Choice(words) => choice(words),
         FieldKind::Bool => choice(&["true", "false"]),
-        FieldKind::Names => view! {
-            <input id=id.clone() type="text" spellcheck="false" prop:readOnly=fixed.clone()
-                placeholder=field.absent prop:value=current.clone() on:input=on_input />
+        // A list of names is words; a number is typed on a number pad.
+        kind => {
+            let names = matches!(kind, FieldKind::Names);
+            let pad = match kind {
+                FieldKind::Names => None,
+                FieldKind::Number { .. } => Some("decimal"),
+                _ => Some("numeric"),
+            };
+            Either::Right(view! {
+                <input type="text" spellcheck=names.then_some("false") inputmode=pad
+                    prop:readOnly=fixed.clone() placeholder=field.absent prop:value=current.clone() on:input=on_input />
+            })
         }
-        .into_any(),
-        kind => view! {
-            <input id=id.clone() type="text" inputmode=if matches!(kind, FieldKind::Number { .. }) { "decimal" } else { "numeric" }
-                prop:readOnly=fixed.clone() placeholder=field.absent prop:value=current on:input=on_input />
-        }
-        .into_any(),
     };
     view! {
         <div class="limit" data-limit=field.key data-section=section>
-            <label for=id>{field.label}{(!field.unit.is_empty()).then(|| view! { <span class="unit">{format!(" ({})", field.unit)}</span> })}{editable_mark(editor, path)}</label>
-            {input}
-            <p class="field-error" role="alert">{error}</p>
+            <Field id problem=error unit=field.unit label=move || field.label mark=move || editable_mark(editor, path)>
+                {input}
+            </Field>
         </div>
     }
 }

@@ -15,6 +15,7 @@ use crate::compare::{self, prefixed, Compared, Side};
 use crate::state::comparison::{fork_wanted, take_fork_wanted, ForkPicker};
 use crate::state::editor::Editor;
 use crate::state::form_doc::{FormDoc, FormText};
+use crate::ui::field::Field;
 use crate::ui::scenario_form::ScenarioForm;
 use crate::view_model;
 
@@ -50,11 +51,9 @@ pub(super) fn fork_way(
                 "Edit the scenario in the editor (a description, a limit, a scripted response), pick a step, and the fork continues from there without re-running what came before."
             </p>
             <Show when=move || picker.by_turn()>
-                <label>
-                    "Fork from turn"
+                <Field id="fork-turn" label=|| "Fork from turn" wraps=true hint=Signal::derive(move || format!("The run has {}.", view_model::plural(picker.last_turn().into(), "turn")))>
                     <input
                         type="number"
-                        id="fork-turn"
                         min="1"
                         max=move || picker.last_turn()
                         prop:value=move || picker.chosen_turn().to_string()
@@ -63,13 +62,10 @@ pub(super) fn fork_way(
                             show_in_field(&ev, untrack(|| picker.chosen_turn()));
                         }
                     />
-                    {move || format!(" of {}", picker.last_turn())}
-                </label>
+                </Field>
             </Show>
-            <label>
-                "Fork from"
+            <Field id="fork-point" label=|| "Fork from" wraps=true>
                 <select
-                    id="fork-point"
                     prop:disabled=move || picker.is_empty()
                     on:change=move |ev| picker.pick(&event_target_value(&ev))
                 >
@@ -81,7 +77,7 @@ pub(super) fn fork_way(
                             .collect_view()
                     }}
                 </select>
-            </label>
+            </Field>
             <button
                 type="button"
                 class="compare-fork"

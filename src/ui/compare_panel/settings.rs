@@ -7,20 +7,20 @@ use leptos::prelude::*;
 use crate::lazy::AutoDecision;
 use crate::state::comparison::{typed_count, MOST_TIMES};
 
+use crate::ui::field::Field;
+
 use super::{model_blocked, Launcher};
 
 pub(super) fn approval_answer(launcher: Launcher) -> impl IntoView {
     view! {
-        <label>
-            "Approval requests in these runs"
+        <Field id="compare-approvals" label=|| "Approval requests in these runs" wraps=true>
             <select
-                id="compare-approvals"
                 on:change=move |ev| launcher.decide.set(if event_target_value(&ev) == "deny" { AutoDecision::Deny } else { AutoDecision::Approve })
             >
                 <option value="approve">"Approve each"</option>
                 <option value="deny">"Deny each"</option>
             </select>
-        </label>
+        </Field>
     }
 }
 
@@ -35,11 +35,9 @@ pub(super) fn runs_per_side_field(launcher: Launcher) -> impl IntoView {
     let why = move || times_hint(provider(), blocked(), &model_choice.model.get());
     view! {
         <div class="compare-times">
-            <label>
-                "Runs per side "
+            <Field id="compare-times" label=|| "Runs per side " wraps=true hint=Signal::derive(why)>
                 <input
                     type="number"
-                    id="compare-times"
                     min="1"
                     max=MOST_TIMES.to_string()
                     prop:disabled=move || provider().is_none()
@@ -53,8 +51,7 @@ pub(super) fn runs_per_side_field(launcher: Launcher) -> impl IntoView {
                         show_in_field(&ev, times.get_untracked());
                     }
                 />
-            </label>
-            <p class="hint" id="compare-times-why">{why}</p>
+            </Field>
         </div>
     }
 }

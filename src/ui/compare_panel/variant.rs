@@ -13,6 +13,7 @@ use leptos::task::spawn_local;
 use crate::compare::variant_b;
 use crate::state::editor::Editor;
 use crate::state::form_doc::{FormDoc, Variant};
+use crate::ui::field::Field;
 use crate::ui::scenario_form::ScenarioForm;
 
 use super::b_form::BForm;
@@ -159,15 +160,15 @@ pub(super) fn variant_way(launcher: Launcher, editor: Editor, b: VariantB) -> im
                     <ScenarioForm editor=form problems=variant.problems() />
                 </details>
             </Show>
-            <label for="variant-json">"Variant B (JSON)"</label>
-            <textarea
-                id="variant-json"
-                spellcheck="false"
-                autocomplete="off"
-                rows="8"
-                prop:value=move || variant.text().get()
-                on:input=move |ev| variant.replace(event_target_value(&ev))
-            ></textarea>
+            <Field id="variant-json" label=|| "Variant B (JSON)">
+                <textarea
+                    spellcheck="false"
+                    autocomplete="off"
+                    rows="8"
+                    prop:value=move || variant.text().get()
+                    on:input=move |ev| variant.replace(event_target_value(&ev))
+                ></textarea>
+            </Field>
             <ul class="field-problems" role="alert">
                 {move || variant.problems().get().into_iter().map(|p| view! { <li>{format!("B: {p}")}</li> }).collect_view()}
             </ul>
