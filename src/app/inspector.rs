@@ -19,6 +19,8 @@ use crate::ui::inspector_panel::inspector_panel;
 use crate::ui::run_state_panel::run_state_panel;
 use crate::ui::tool_bench::tool_bench;
 
+use super::stage::LoopRoom;
+
 #[component]
 pub fn Inspector(
     editor: Editor,
@@ -30,6 +32,8 @@ pub fn Inspector(
     /// Set by the header's "⇄ Run the pair side by side": the Compare panel
     /// runs the pair once it is drawn.
     pair_wanted: RwSignal<bool>,
+    /// Calling a tool by hand wants the room beside the loop while open.
+    room: LoopRoom,
 ) -> impl IntoView {
     // Fetched once no run needs the network (see `Controller::quiet`);
     // opening the inspector from a card fetches it at once, even while a
@@ -59,7 +63,7 @@ pub fn Inspector(
             {Suspend::new(run_state_panel(controller.run_state()))}
         </Show>
         <Show when=move || modes.opened(Mode::Scenario).get()>
-            {Suspend::new(tool_bench(editor.text()))}
+            {Suspend::new(tool_bench(editor.text(), room.bench_open()))}
         </Show>
         <Show when=move || modes.opened(Mode::Compare).get()>
             {Suspend::new(compare_panel(editor, model_choice, controller, show_in_trace, pair_wanted))}

@@ -5,8 +5,8 @@
 //! - `toolbar`: the header, with the scenario picker, Run / Step / Stop /
 //!   Reset, why Run cannot start, the outcome and the live counters;
 //! - `stage`: the loop diagram, large and always in view; at 1366 px and
-//!   wider it folds to a list while a request is open, so the inspector
-//!   has three quarters of the width (`stage::LoopRoom`);
+//!   wider it folds to a list while a request, a lesson or calling a tool
+//!   by hand is open, so that has half the width or more (`stage::LoopRoom`);
 //! - the Lessons mode's panel (`ui::lessons_panel`), once opened: on a wide
 //!   screen a column of its own beside the loop;
 //! - `trace`: the run's trace, its stop banner and the replay of the run
@@ -67,13 +67,15 @@ pub fn App() -> impl IntoView {
     let inspector = InspectorState::new();
     ProtocolWatch::new(controller);
     let lessons = Lessons::new();
-    // A request opened to be read takes half a wide page. A lesson keeps
-    // its own column beside the loop (lessons.css), the trace beside it.
-    let room = LoopRoom::new(Signal::derive(move || {
-        inspector.open.get() && !lessons.open().get()
-    }));
     // The mode a `#mode=` link opened the page in; Run without one.
     let modes = Modes::new();
+    // A request opened to be read, an open lesson, or calling a tool by
+    // hand takes at least half a wide page, the loop folded beside it.
+    let room = LoopRoom::new(
+        modes,
+        Signal::derive(move || inspector.open.get()),
+        lessons.open().into(),
+    );
     // Presented to a class (`#present`): the Run mode, its loop at projector size.
     let (presenting, set_presenting) = signal(page::fragment() == mode::PRESENT);
     // "⇄ Run the pair side by side" in the header: the Compare mode opens
@@ -104,7 +106,7 @@ pub fn App() -> impl IntoView {
             {move || lessons.mounted().get().then(|| Suspend::new(lessons_panel(lessons, editor, controller)))}
             <TraceSection controller history approvals modes />
             <div class="detail">
-                <Inspector editor controller inspector model_choice mcp modes pair_wanted />
+                <Inspector editor controller inspector model_choice mcp modes pair_wanted room />
                 <ScenarioSection editor controller model_choice mcp />
             </div>
         </main>

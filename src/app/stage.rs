@@ -6,16 +6,19 @@
 //! the trace beside it, never this column. On a phone it comes first, above
 //! the trace, as the compact list of gates and exits.
 //!
-//! At 1366 px and wider, a request opened to be read takes three quarters
-//! of the page's width, under the trace: the loop folds to its caption and
-//! the list of its steps and exits, the current one marked, with one button
-//! to show it whole again (`LoopRoom`).
+//! At 1366 px and wider, what is opened to work in takes at least half the
+//! page's width: a request opened to be read (three quarters, under the
+//! trace), an open lesson, or calling a tool by hand (the Scenario mode
+//! then shows the loop beside it). The loop folds to its caption and the
+//! list of its steps and exits, the current one marked, with one button to
+//! show it whole again (`LoopRoom`).
 
 use leptos::prelude::*;
 
 use crate::browser::page;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
+use crate::state::mode::{Mode, Modes};
 use crate::ui::loop_diagram::loop_panel;
 
 /// Whether the drawn loop folds while something is open beside it. The
@@ -27,16 +30,37 @@ use crate::ui::loop_diagram::loop_panel;
 #[derive(Clone, Copy)]
 pub struct LoopRoom {
     kept: RwSignal<bool>,
-    /// Something is open that wants the room: the inspector.
+    /// Something open in the mode shown wants the room.
     wanted: Signal<bool>,
+    /// "Call a tool by hand" is open: its panel says so.
+    bench_open: RwSignal<bool>,
+    /// A lesson is open: its own "Show the whole loop" unfolds what the
+    /// course has not taught yet, so the fold's button is named otherwise.
+    lesson_open: Signal<bool>,
 }
 
 impl LoopRoom {
-    pub fn new(wanted: Signal<bool>) -> Self {
+    /// In the Run mode a request opened from a card (`inspector_open`) or
+    /// an open lesson wants the room; in the Scenario mode, calling a tool
+    /// by hand. Each gives it back when it closes, so the loop unfolds.
+    pub fn new(modes: Modes, inspector_open: Signal<bool>, lesson_open: Signal<bool>) -> Self {
+        let bench_open = RwSignal::new(false);
+        let wanted = Signal::derive(move || match modes.now().get() {
+            Mode::Run => inspector_open.get() || lesson_open.get(),
+            Mode::Scenario => bench_open.get(),
+            _ => false,
+        });
         LoopRoom {
             kept: RwSignal::new(page::saved_loop_kept()),
             wanted,
+            bench_open,
+            lesson_open,
         }
+    }
+
+    /// Set by "Call a tool by hand" as it opens and closes.
+    pub fn bench_open(self) -> RwSignal<bool> {
+        self.bench_open
     }
 
     /// `main[data-room]`: `folded` or `kept` while something is open
@@ -45,6 +69,15 @@ impl LoopRoom {
         self.wanted
             .get()
             .then(|| if self.kept.get() { "kept" } else { "folded" })
+    }
+
+    /// The button that unfolds the loop.
+    fn unfold_label(self) -> &'static str {
+        if self.lesson_open.get() {
+            "Show the loop drawn"
+        } else {
+            "Show the whole loop"
+        }
     }
 
     fn toggle(self) {
@@ -69,12 +102,12 @@ pub fn LoopStage(editor: Editor, controller: Controller, room: LoopRoom) -> impl
                 view! {
                     <button type="button" class="loop-fold" aria-expanded=(!folded).to_string()
                         title=if folded {
-                            "The loop is folded to where the run is, so the inspector has room"
+                            "The loop is folded to where the run is, so what is open beside it has room"
                         } else {
-                            "Fold the loop to where the run is, so the inspector has room"
+                            "Fold the loop to where the run is, so what is open beside it has room"
                         }
                         on:click=move |_| room.toggle()>
-                        {if folded { "Show the whole loop" } else { "Fold the loop" }}
+                        {if folded { room.unfold_label() } else { "Fold the loop" }}
                     </button>
                 }
             })}
@@ -91,6 +124,7 @@ pub fn LoopStage(editor: Editor, controller: Controller, room: LoopRoom) -> impl
                 controller.picked_event(),
                 Callback::new(move |seq| controller.show_event(seq)),
                 pick_lesson,
+                Signal::derive(move || room.state().is_some()),
             ))}
         </div>
     }

@@ -11,6 +11,8 @@
 //! the node where the run is, or the exit where it ended, carries
 //! `aria-current="step"`.
 
+mod full_screen;
+
 use harness::event::{RunEvent, Status, StopTone};
 use harness::limits::CostMode;
 use harness::run::PauseBefore;
@@ -733,8 +735,9 @@ pub async fn loop_panel(
     picked_event: ReadSignal<Option<u64>>,
     on_show_event: Callback<u64>,
     on_pick_scenario: Callback<&'static str>,
+    wants_room: Signal<bool>,
 ) -> AnyView {
-    view! { <LoopPanel events run_id paused live_elapsed_ms picked_event on_show_event on_pick_scenario /> }
+    view! { <LoopPanel events run_id paused live_elapsed_ms picked_event on_show_event on_pick_scenario wants_room /> }
         .into_any()
 }
 
@@ -749,7 +752,18 @@ fn LoopPanel(
     /// Shows a trace event: its card is drawn first if it was off screen.
     on_show_event: Callback<u64>,
     on_pick_scenario: Callback<&'static str>,
+    /// Something open beside the loop wants the room (`app::stage::LoopRoom`).
+    wants_room: Signal<bool>,
 ) -> impl IntoView {
+    // The rules that fold the loop beside what wants the room live in
+    // inspector.css: linked the first time a lesson or the tool bench wants
+    // it too, not only the inspector. Here, not on the stage, so the first
+    // paint does not carry the call.
+    Effect::new(move |_| {
+        if wants_room.get() {
+            leptos::task::spawn_local(crate::browser::stylesheet::load(FOLD_STYLES));
+        }
+    });
     let diagram = RwSignal::new(LoopDiagram::default());
     // The stop banner's protocol verdict on the run in view, for the exit.
     let protocol = use_context::<ProtocolWatch>();
@@ -858,10 +872,11 @@ fn LoopPanel(
     // Set once the full-screen stylesheet has loaded: the drawing has its
     // full-screen size, so where the run is can be centred.
     let full_drawn = RwSignal::new(false);
+    let panel = NodeRef::<leptos::html::Details>::new();
     let close_full = move || {
         full.set(false);
         full_drawn.set(false);
-        crate::browser::page::leave_full_screen();
+        full_screen::leave();
     };
     // Drawn full screen, the drawing is wider than a phone: the node where
     // the run is (or the exit it ended at) stays in the middle as it moves.
@@ -883,7 +898,7 @@ fn LoopPanel(
         picked.set(None);
     });
     view! {
-        <details class="panel loop-panel" open data-full=move || full.get().then_some("")
+        <details class="panel loop-panel" open node_ref=panel data-full=move || full.get().then_some("")
             on:keydown=move |ev| if full.get_untracked() && ev.key() == "Escape" { close_full() }>
             <summary><h2 class="loop-heading">"The loop"</h2></summary>
             {move || full.get().then(|| view! {
@@ -902,7 +917,9 @@ fn LoopPanel(
                     view_box=Signal::derive(move || zoom.with(Zoom::view_box))
                     on_full_screen=Callback::new(move |()| {
                         full.set(true);
-                        crate::browser::page::enter_full_screen();
+                        if let Some(panel) = panel.get_untracked() {
+                            full_screen::enter(&panel);
+                        }
                         // Laid out by its own stylesheet, then centred.
                         leptos::task::spawn_local(async move {
                             crate::browser::stylesheet::load(FULL_SCREEN_STYLES).await;
@@ -933,6 +950,9 @@ fn LoopPanel(
 
 /// The stylesheet that lays the drawing out full screen on a phone.
 const FULL_SCREEN_STYLES: &str = "loop-full.css";
+
+/// The stylesheet that folds the loop beside what is open.
+const FOLD_STYLES: &str = "inspector.css";
 
 /// Scrolls the full-screen drawing so `node` is in the middle of the
 /// screen, both ways, once what was just drawn has a box.

@@ -23,10 +23,10 @@ use crate::schema_form;
 use crate::ui::schema_form::SchemaForm;
 
 #[cfg_attr(feature = "split", lazy)]
-pub async fn tool_bench(text: ReadSignal<String>) -> AnyView {
+pub async fn tool_bench(text: ReadSignal<String>, open: RwSignal<bool>) -> AnyView {
     // Drawn once its stylesheet has loaded: never unstyled.
     crate::browser::stylesheet::load("modes.css").await;
-    view! { <ToolBench text /> }.into_any()
+    view! { <ToolBench text open /> }.into_any()
 }
 
 /// Arguments to start from: each required property with an empty value of
@@ -54,9 +54,10 @@ pub fn skeleton(schema: &Value) -> String {
     serde_json::to_string_pretty(&Value::Object(args)).unwrap_or_else(|_| "{}".into())
 }
 
+/// `open` follows the panel's own open state: while it is open the page
+/// gives it the room beside the loop (`app::stage::LoopRoom`).
 #[component]
-fn ToolBench(text: ReadSignal<String>) -> impl IntoView {
-    let open = RwSignal::new(false);
+fn ToolBench(text: ReadSignal<String>, open: RwSignal<bool>) -> impl IntoView {
     // The scenario's tools, read when the panel is open.
     let tools = LocalResource::new(move || {
         let text = open.get().then(|| text.get());
