@@ -1,29 +1,26 @@
-//! The controller owns runs: it loads the scenario text, spawns the harness's
-//! driver on the browser's event loop, appends each `RunEvent` to the run log
-//! as it happens, holds the cancel token that Stop fires, and holds the two
-//! places where a run waits for a person: the pending approval (a oneshot
-//! sender the approval bar resolves) and the step-mode pause (a oneshot
-//! sender the Step and Run buttons resolve with "go on", and the answer
-//! panel with a turn or a result a person wrote).
+//! The controller owns runs: it holds the runs' model (`run::model`: the
+//! log, counters, cards, clock, approval and pause, as plain data changed by
+//! messages) and is its adapter to the browser and to Leptos. It sends the
+//! model what the person and the harness's driver do, performs the commands
+//! the model answers with (start a run on the browser's event loop, cancel
+//! it, answer its approval or pause, take events in at the next frame, tick
+//! the clock), and shows the model in the signals the components read.
+//!
+//! What is not data stays here, kept for the newest run only: the cancel
+//! token Stop fires, and the oneshot senders a waiting run listens on (the
+//! approval bar's decision, step mode's "go on" or a person's answer).
 //!
 //! Invariants:
-//! - The run log is one append-only `RwSignal<Vec<RunEvent>>`: events are only
-//!   pushed, never edited; starting a run replaces the log with an empty one.
-//! - Only the newest run writes. Each run gets an id; a superseded run (one
-//!   cancelled because another started) may still emit its final event, and
-//!   that event is dropped instead of landing in the new run's log.
-//! - A pending approval or pause belongs to the newest run and is cleared when
-//!   that run ends, so the bar never outlives the call it is about.
+//! - The model changes only in `send`, which then shows it (`show`): each
+//!   signal is set only when what it shows changed, and the log and the
+//!   cards are appended to, so a frame's events redraw the newest card only.
 //! - The signals live in the root owner, which lives as long as the page, so
 //!   the spawned task never touches a disposed signal.
 //! - A run hands the main thread back to the browser every few milliseconds
 //!   (see `BrowserStepper`), so a long scripted run streams and Stop works.
-//! - The page takes a run's events in once a frame (`flush`), and at once
-//!   when the run ends or a recorded run is shown: the log, the counters,
-//!   the Run state and the cards each change once per frame, however many
-//!   events arrived in it.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use futures::channel::oneshot;
 use futures::future::{self, LocalBoxFuture};
@@ -39,26 +36,16 @@ use harness::scenario::Scenario;
 use harness::wire::RequestShape;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use serde_json::Value;
 
 use crate::browser::runtime::{BrowserRuntime, HostYield};
 use crate::lazy::{self, Play};
+use crate::run::model::{CardSpan, RunCmd, RunModel, RunMsg};
 use crate::run_state::RunStateBook;
 use crate::state::mcp::Mcp;
-use crate::turn_view::{self, Placement};
+use crate::update::Update as _;
 use crate::view_model::{self, Counters};
 
-/// A call waiting for the person at the page, as the approval bar shows it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PendingApproval {
-    pub call_id: String,
-    pub tool: String,
-    pub args: Value,
-    /// Why the last edit of the arguments was refused by the run, if it was.
-    pub edit_error: Option<String>,
-    /// The tool's input schema, so the bar can check an edit before sending it.
-    pub schema: Option<Value>,
-}
+pub use crate::run::model::PendingApproval;
 
 /// One card of the timeline: a model turn, or the run's start or end. Its
 /// events live in their own signal, so an event appended to the newest card
@@ -78,54 +65,43 @@ pub struct Card {
 /// How often the elapsed-time counter refreshes while a run is in flight.
 const CLOCK_TICK_MS: u32 = 100;
 
+/// What the newest run needs that is not data: Stop's token, the senders
+/// its waits listen on, and its clock.
+#[derive(Default)]
+struct Handles {
+    cancel: Option<CancelToken>,
+    decision_tx: Option<oneshot::Sender<Decision>>,
+    step_tx: Option<oneshot::Sender<Resume>>,
+    /// The run's runtime, whose clock the elapsed counter reads.
+    clock: Option<Rc<dyn Runtime>>,
+}
+
 #[derive(Clone, Copy)]
 pub struct Controller {
+    /// The runs as plain data (see `run::model`); changed only by `send`.
+    model: StoredValue<RunModel, LocalStorage>,
+    /// The newest run's token, waits and clock (see `Handles`).
+    handles: StoredValue<Handles, LocalStorage>,
+    // What the model holds, as the components read it (kept by `show`).
     events: RwSignal<Vec<RunEvent>>,
-    /// Events of the newest run not on the page yet (see `flush`).
-    arrived: StoredValue<Vec<RunEvent>>,
-    flush_queued: StoredValue<bool>,
-    /// The top bar's numbers, kept up to date per event (see `Counters::apply`).
     counters: RwSignal<Counters>,
-    /// The same events grouped into cards (see `turn_view::placement`).
+    /// The log's cards, each with its own events' signal (see `Card`).
     cards: RwSignal<Vec<Card>>,
-    /// The Run state panel's facts and stores, followed per event.
     run_state: RwSignal<RunStateBook>,
-    /// Bumped when a run starts or the trace is reset; the event list
-    /// remounts on it, because a new run's `seq` starts again at 0 and keyed
-    /// rows must not be reused.
+    /// The event list remounts on it, because a new run's `seq` starts again
+    /// at 0 and keyed rows must not be reused.
     run_id: RwSignal<u64>,
-    /// Why the last scenario could not run, as `path: message` lines.
     problems: RwSignal<Vec<String>>,
     running: RwSignal<bool>,
-    /// The run in flight's own time, as its driver counts it: milliseconds
-    /// since it started, less the time step mode held it for a person
-    /// (refreshed by a timer; see `harness::driver`).
     elapsed_ms: RwSignal<u64>,
-    /// Time step mode has held the run in flight: the total, and since when
-    /// it is held now, on the run's runtime clock.
-    held: StoredValue<Held>,
     pending: RwSignal<Option<PendingApproval>>,
-    /// What a paused run does next, while it is paused in step mode.
     paused: RwSignal<Option<PauseBefore>>,
-    /// Why the run refused the last answer given at this pause (one that
-    /// did not fit it), shown by the answer panel.
     pause_refused: RwSignal<Option<String>>,
-    /// Step mode for the next pause decision; read by the driver before every step.
-    step_mode: StoredValue<bool>,
-    /// The cancel token of the run in flight; the token is `!Send`, hence local storage.
-    cancel: StoredValue<Option<CancelToken>, LocalStorage>,
-    decision_tx: StoredValue<Option<oneshot::Sender<Decision>>, LocalStorage>,
-    step_tx: StoredValue<Option<oneshot::Sender<Resume>>, LocalStorage>,
-    /// Tool name → input schema of the run in flight.
-    schemas: StoredValue<Vec<(String, Value)>>,
-    /// The system prompt and tool specs of the last run, for the inspector.
     wire_setup: RwSignal<RequestShape>,
+    ran: RwSignal<Option<Scenario>>,
     /// The provider the next run talks to, with its key; `None` plays the
     /// scenario's scripted model. Read when a run starts, never logged.
-    model: StoredValue<Option<ProviderRun>>,
-    /// The scenario the run in the log ran (as loaded when it started), so the
-    /// run can be exported as a record, kept in the history and forked.
-    ran: RwSignal<Option<Scenario>>,
+    model_choice: StoredValue<Option<ProviderRun>>,
     /// The trace event the person picked (its `seq`), for the loop diagram
     /// to show where it happened.
     picked_event: RwSignal<Option<u64>>,
@@ -139,17 +115,24 @@ pub struct Controller {
     /// page's own first need. Made here so it lives as long as the page.
     engine_here: RwSignal<bool>,
     engine_awaited: StoredValue<bool>,
+    /// The model's scenario and request shape as last shown (see `show`).
+    shown_parts: StoredValue<ShownParts, LocalStorage>,
 }
+
+type ShownParts = (Option<Arc<Scenario>>, Arc<RequestShape>);
 
 impl Controller {
     /// Call once, in the root component, so the signals live as long as the
     /// page. It is also provided as context, for the components that show
     /// what it holds without being handed it (the stop banner).
     pub fn new(mcp: Mcp) -> Self {
+        let model = RunModel::default();
+        let shown_parts = (None, model.wire_setup().clone());
         let controller = Controller {
+            model: StoredValue::new_local(model),
+            shown_parts: StoredValue::new_local(shown_parts),
+            handles: StoredValue::new_local(Handles::default()),
             events: RwSignal::new(Vec::new()),
-            arrived: StoredValue::new(Vec::new()),
-            flush_queued: StoredValue::new(false),
             cards: RwSignal::new(Vec::new()),
             run_state: RwSignal::new(RunStateBook::default()),
             counters: RwSignal::new(Counters::default()),
@@ -157,17 +140,11 @@ impl Controller {
             problems: RwSignal::new(Vec::new()),
             running: RwSignal::new(false),
             elapsed_ms: RwSignal::new(0),
-            held: StoredValue::new(Held::default()),
             pending: RwSignal::new(None),
             paused: RwSignal::new(None),
             pause_refused: RwSignal::new(None),
-            step_mode: StoredValue::new(false),
-            cancel: StoredValue::new_local(None),
-            decision_tx: StoredValue::new_local(None),
-            step_tx: StoredValue::new_local(None),
-            schemas: StoredValue::new(Vec::new()),
             wire_setup: RwSignal::new(RequestShape::default()),
-            model: StoredValue::new(None),
+            model_choice: StoredValue::new(None),
             ran: RwSignal::new(None),
             picked_event: RwSignal::new(None),
             shown_event: RwSignal::new(None),
@@ -222,7 +199,7 @@ impl Controller {
     /// The run goes a step at a time (Step, or an answer typed at a pause)
     /// rather than on to its end (Run): a lesson counts the steps.
     pub fn stepping(&self) -> bool {
-        self.step_mode.get_value()
+        self.model.with_value(RunModel::step_mode)
     }
 
     /// Why the run refused the answer last given at the current pause.
@@ -277,10 +254,10 @@ impl Controller {
         let here = self.engine_here;
         if !self.engine_awaited.get_value() {
             self.engine_awaited.set_value(true);
-            spawn_local(async move {
+            spawn(Box::pin(async move {
                 lazy::engine().await;
                 here.set(true);
-            });
+            }));
         }
         here
     }
@@ -318,292 +295,36 @@ impl Controller {
     }
 
     pub fn set_model(self, model: Option<ProviderRun>) {
-        self.model.set_value(model);
+        self.model_choice.set_value(model);
     }
 
     /// Run: starts a run, or lets a paused one continue without pausing again.
     pub fn run(self, scenario_text: &str) {
-        self.step_mode.set_value(false);
-        if self.running.get_untracked() {
-            self.release_step();
-        } else {
-            self.start(scenario_text);
-        }
+        self.send(RunMsg::RunPressed(scenario_text.to_string()));
     }
 
     /// Step: starts a run paused before its first model call; releases a
     /// paused run for one model or tool call; or asks a running one to pause
     /// before its next call.
     pub fn step(self, scenario_text: &str) {
-        self.step_mode.set_value(true);
-        if self.running.get_untracked() {
-            self.release_step();
-        } else {
-            self.start(scenario_text);
-        }
-    }
-
-    /// Loads `scenario_text` and runs it. A scenario that does not load lists
-    /// its problems and runs nothing. A run already in flight is cancelled first.
-    /// The run engine is a split module (see `lazy`): the run shows as
-    /// running at once, and loads when the engine has arrived.
-    fn start(self, scenario_text: &str) {
-        self.stop();
-        self.clear_waits();
-        let run = self.run_id.get_untracked() + 1;
-        self.run_id.set(run);
-        self.arrived.set_value(Vec::new());
-        self.events.set(Vec::new());
-        self.cards.set(Vec::new());
-        self.run_state.set(RunStateBook::default());
-        self.counters.set(Counters::default());
-        self.elapsed_ms.set(0);
-        self.held.set_value(Held::default());
-        self.picked_event.set(None);
-        self.shown_event.set(None);
-        self.problems.set(Vec::new());
-        self.running.set(true);
-        let token = CancelToken::new();
-        self.cancel.set_value(Some(token.clone()));
-        let provider = self.model.get_value();
-        let text = scenario_text.to_string();
-        let current = move || self.run_id.get_untracked() == run;
-        spawn_local(async move {
-            let engine = lazy::engine().await;
-            let loaded = engine.load(&text).await;
-            if !current() {
-                return;
-            }
-            let scenario = match loaded {
-                Ok(scenario) => scenario,
-                Err(problems) => {
-                    self.problems.set(view_model::problem_lines(&problems));
-                    self.ran.set(None);
-                    self.end_run();
-                    return;
-                }
-            };
-            // Tools from MCP servers: the loaded ones, or loaded now.
-            let ready = self.mcp.ready(&text, scenario).await;
-            if !current() {
-                return;
-            }
-            let scenario = match ready {
-                Ok(scenario) => scenario,
-                Err(lines) => {
-                    self.problems.set(lines);
-                    self.ran.set(None);
-                    self.end_run();
-                    return;
-                }
-            };
-            // A provider run sends the settings' output cap and is costed at
-            // their price (counters, cost budget, banner), not the scenario's;
-            // the kept scenario says so too, so a replay of it ends the same way.
-            let scenario = match &provider {
-                Some(provider) => provider.apply(scenario),
-                None => scenario,
-            };
-            self.ran.set(Some(scenario.clone()));
-            let runtime: Rc<dyn Runtime> = Rc::new(BrowserRuntime::new());
-            // A loaded scenario names only tools the harness has, so this is
-            // the building problem the run would report, shown before it starts.
-            let setup = match engine.wire_setup(&scenario) {
-                Ok(setup) => setup,
-                Err(problems) => {
-                    self.problems.set(view_model::problem_lines(&problems));
-                    self.end_run();
-                    return;
-                }
-            };
-            self.schemas.set_value(
-                setup
-                    .tools
-                    .iter()
-                    .map(|spec| (spec.name.clone(), spec.input_schema.clone()))
-                    .collect(),
-            );
-            self.wire_setup.set(setup);
-            self.tick_clock(run, runtime.clone());
-
-            let model = match provider {
-                Some(provider) => Some(lazy::provider_model(provider).await),
-                None => None,
-            };
-            let play = Play {
-                scenario,
-                runtime: runtime.clone(),
-                model,
-                approver: Box::new(BrowserApprover {
-                    controller: self,
-                    run,
-                }),
-                stepper: Box::new(BrowserStepper {
-                    controller: self,
-                    run,
-                    clock: runtime.clone(),
-                    host: HostYield::new(runtime),
-                }),
-                cancel: token,
-                on_event: Box::new(move |event: &RunEvent| {
-                    if current() {
-                        self.append(event);
-                    }
-                }),
-            };
-            let result = engine.play(play).await;
-            if !current() {
-                return;
-            }
-            match result {
-                Ok(outcome) => self.elapsed_ms.set(outcome.elapsed_ms),
-                // Loading passed but building the run failed: same alert, same words.
-                Err(problems) => self.problems.set(view_model::problem_lines(&problems)),
-            }
-            self.end_run();
-        });
-    }
-
-    /// The elapsed counter of run `run`: a timer task, not an effect, that
-    /// stops with its run. It stands still while step mode holds the run,
-    /// as the run's own clock does (`harness::driver`).
-    fn tick_clock(self, run: u64, clock: Rc<dyn Runtime>) {
-        let started = clock.now_ms();
-        spawn_local(async move {
-            while self.run_id.get_untracked() == run && self.running.get_untracked() {
-                let now = clock.now_ms();
-                let held = self.held.with_value(|held| held.total_at(now));
-                self.elapsed_ms.set((now - started - held).max(0.0) as u64);
-                TimeoutFuture::new(CLOCK_TICK_MS).await;
-            }
-        });
-    }
-
-    /// The newest run has ended: its last events shown, no wait, no token,
-    /// not running.
-    fn end_run(self) {
-        self.flush();
-        self.clear_waits();
-        self.running.set(false);
-        self.cancel.set_value(None);
-    }
-
-    /// Takes in an event of the newest run: it reaches the page with the
-    /// others of its frame (see `flush`).
-    fn append(self, event: &RunEvent) {
-        self.arrived
-            .update_value(|arrived| arrived.push(event.clone()));
-        if !self.flush_queued.get_value() {
-            self.flush_queued.set_value(true);
-            request_animation_frame(move || {
-                if self.flush_queued.try_set_value(false).is_none() {
-                    self.flush();
-                }
-            });
-        }
-    }
-
-    /// Puts the events that arrived since the last frame on the page: the
-    /// log, the counters, the Run state and the cards each change once, so
-    /// what the page redraws per frame does not grow with the events in it.
-    fn flush(self) {
-        let arrived = self
-            .arrived
-            .try_update_value(std::mem::take)
-            .unwrap_or_default();
-        if arrived.is_empty() {
-            return;
-        }
-        self.counters
-            .update(|counters| arrived.iter().for_each(|e| counters.apply(e)));
-        self.run_state.maybe_update(|book| {
-            arrived
-                .iter()
-                .fold(false, |changed, e| book.observe(e) | changed)
-        });
-        self.add_to_cards(&arrived);
-        self.events.update(|events| events.extend(arrived));
-    }
-
-    /// Adds events to the newest card and opens the cards they start
-    /// (`turn_view::placement`): one update of the newest card's events and
-    /// one of the card list, whatever the number of events.
-    fn add_to_cards(self, arrived: &[RunEvent]) {
-        let last = self
-            .cards
-            .with_untracked(|cards| cards.last().map(|c| (c.turn, c.events.clone())));
-        let mut current = last.as_ref().and_then(|(turn, _)| *turn);
-        let mut to_last = Vec::new();
-        // The cards these events open: (turn, first event's seq, events).
-        let mut opened: Vec<(Option<u32>, u64, Vec<RunEvent>)> = Vec::new();
-        for event in arrived {
-            match turn_view::placement(current, event) {
-                Placement::Append => match opened.last_mut() {
-                    Some((_, _, events)) => events.push(event.clone()),
-                    None if last.is_some() => to_last.push(event.clone()),
-                    // An event before any card (none is expected) opens a run-level one.
-                    None => opened.push((None, event.seq, vec![event.clone()])),
-                },
-                Placement::NewCard(turn) => {
-                    current = turn;
-                    opened.push((turn, event.seq, vec![event.clone()]));
-                }
-            }
-        }
-        if let (Some((_, events)), false) = (last, to_last.is_empty()) {
-            events.update(|events| events.extend(to_last));
-        }
-        if !opened.is_empty() {
-            self.cards.update(|cards| {
-                for (turn, first_seq, events) in opened {
-                    cards.push(Card {
-                        key: cards.len(),
-                        turn,
-                        first_seq,
-                        events: ArcRwSignal::new(events),
-                    });
-                }
-            });
-        }
+        self.send(RunMsg::StepPressed(scenario_text.to_string()));
     }
 
     /// Cancels the run in flight, if any; it ends `cancelled` at its next
     /// await, including a pending approval, a pause or a delayed call.
     pub fn stop(self) {
-        if let Some(token) = self.cancel.get_value() {
-            token.cancel();
-        }
+        self.send(RunMsg::StopPressed);
     }
 
     /// Stops any run and empties the trace.
     pub fn reset(self) {
-        self.stop();
-        self.clear_waits();
-        // A new id: the cancelled run's last event is dropped, not shown.
-        self.run_id.update(|id| *id += 1);
-        self.arrived.set_value(Vec::new());
-        self.events.set(Vec::new());
-        self.cards.set(Vec::new());
-        self.run_state.set(RunStateBook::default());
-        self.counters.set(Counters::default());
-        self.problems.set(Vec::new());
-        self.ran.set(None);
-        self.elapsed_ms.set(0);
-        self.picked_event.set(None);
-        self.shown_event.set(None);
-        self.running.set(false);
-        self.cancel.set_value(None);
+        self.send(RunMsg::ResetPressed);
     }
 
     /// The answer to the pending call (from the approval bar, see
     /// `ui::approval_bar::Approvals`).
     pub fn decide(self, decision: Decision) {
-        let sender = self.decision_tx.try_update_value(Option::take).flatten();
-        if let Some(sender) = sender {
-            self.pending.set(None);
-            // A dropped receiver means the run already ended; nothing to tell it.
-            let _ = sender.send(decision);
-        }
+        self.send(RunMsg::Decided(decision));
     }
 
     /// Another scenario is coming into the editor (picked, imported, opened
@@ -611,55 +332,14 @@ impl Controller {
     /// made them, so they go (the run stays in the history). A run still
     /// going is left alone, and the trace's heading names its scenario.
     pub fn clear_for_another_scenario(self) {
-        if !self.running.get_untracked() {
-            self.reset();
-        }
-    }
-
-    fn release_step(self) {
-        self.resume(Resume::Go);
+        self.send(RunMsg::AnotherScenario);
     }
 
     /// A person takes the paused step's part (see `ui::answer_panel`): a
     /// turn written as the model, or a result typed as the tool. The run
     /// stays in step mode and pauses again before its next call.
     pub fn answer(self, resume: Resume) {
-        self.step_mode.set_value(true);
-        self.resume(resume);
-    }
-
-    fn resume(self, resume: Resume) {
-        let sender = self.step_tx.try_update_value(Option::take).flatten();
-        if let Some(sender) = sender {
-            self.paused.set(None);
-            // A dropped receiver means the run already ended; nothing to tell it.
-            let _ = sender.send(resume);
-        }
-    }
-
-    /// Drops the senders (their receivers then wait forever, and the run's
-    /// race against cancel ends them) and hides the bar and the pause.
-    fn clear_waits(self) {
-        self.decision_tx.set_value(None);
-        self.step_tx.set_value(None);
-        if self.pending.get_untracked().is_some() {
-            self.pending.set(None);
-        }
-        if self.paused.get_untracked().is_some() {
-            self.paused.set(None);
-        }
-        if self.pause_refused.get_untracked().is_some() {
-            self.pause_refused.set(None);
-        }
-    }
-
-    fn schema_of(self, tool: &str) -> Option<Value> {
-        self.schemas.with_value(|schemas| {
-            schemas
-                .iter()
-                .find(|(name, _)| name == tool)
-                .map(|(_, schema)| schema.clone())
-        })
+        self.send(RunMsg::Answered(resume));
     }
 
     /// Shows a recorded run (opened from the history or imported) as if it
@@ -667,49 +347,298 @@ impl Controller {
     /// Any run in flight is stopped and the log replaced; nothing is started,
     /// and Run starts a fresh run as usual.
     pub fn show_record(self, record: &harness::replay::Record) {
-        // A new id (in reset): the stopped run's last event is dropped, and
-        // the keyed rows remount (the record's `seq` starts at 0 again).
-        self.reset();
-        self.arrived.set_value(record.events.clone());
-        self.flush();
-        self.elapsed_ms
-            .set(record.outcome().map_or(0, |outcome| outcome.elapsed_ms));
-        self.wire_setup.set(RequestShape::default());
-        self.ran.set(record.scenario.clone());
-        // The inspector's setup comes from the engine (a split module).
-        if let Some(scenario) = record.scenario.clone() {
-            let run = self.run_id.get_untracked();
-            spawn_local(async move {
-                let setup = lazy::engine().await.wire_setup(&scenario);
-                if self.run_id.get_untracked() != run {
-                    return;
+        self.send(RunMsg::RecordShown(record.clone()));
+    }
+
+    /// The one way the runs change: the model takes `msg`, the page shows
+    /// the model, and the commands it answered with are performed.
+    fn send(self, msg: RunMsg) {
+        // An event waits in the model for the next frame: nothing shown
+        // changes until then, so there is nothing to show yet.
+        let shows = !matches!(msg, RunMsg::Event { .. });
+        let Some(commands) = self.model.try_update_value(|model| model.update(msg)) else {
+            return; // The page is gone.
+        };
+        if shows {
+            self.show();
+        }
+        for command in commands {
+            self.perform(command);
+        }
+    }
+
+    /// Whether `run` is still the newest run (work for an older one stops).
+    fn is_current(self, run: u64) -> bool {
+        self.model
+            .try_with_value(|model| model.run() == run)
+            .unwrap_or(false)
+    }
+
+    /// Does what the model asked. Everything asynchronous the runs need is
+    /// spawned here, and reports back through `send`.
+    fn perform(self, command: RunCmd) {
+        if let Some(work) = self.work_for(command) {
+            spawn(work);
+        }
+    }
+
+    /// Does at once what `command` needs now, and returns what it awaits.
+    fn work_for(self, command: RunCmd) -> Option<LocalBoxFuture<'static, ()>> {
+        match command {
+            RunCmd::Start { run, text } => {
+                let token = CancelToken::new();
+                self.handles.set_value(Handles {
+                    cancel: Some(token.clone()),
+                    ..Handles::default()
+                });
+                return Some(Box::pin(self.play(run, text, token)));
+            }
+            RunCmd::Cancel { .. } => {
+                let token = self.handles.with_value(|h| h.cancel.clone());
+                if let Some(token) = token {
+                    token.cancel();
                 }
-                // A record from elsewhere may name a tool this harness lacks:
-                // its requests cannot be rebuilt, and the alert says why.
-                match setup {
-                    Ok(setup) => self.wire_setup.set(setup),
-                    Err(problems) => self.problems.set(view_model::problem_lines(&problems)),
+            }
+            // Dropped senders leave their receivers waiting forever, and the
+            // run's race against cancel ends them.
+            RunCmd::LetGo => self.handles.set_value(Handles::default()),
+            RunCmd::Decide { decision, .. } => {
+                let sender = self.handles.try_update_value(|h| h.decision_tx.take());
+                if let Some(sender) = sender.flatten() {
+                    // A dropped receiver means the run already ended; nothing to tell it.
+                    let _ = sender.send(decision);
                 }
+            }
+            RunCmd::Resume { resume, .. } => {
+                let sender = self.handles.try_update_value(|h| h.step_tx.take());
+                if let Some(sender) = sender.flatten() {
+                    // A dropped receiver means the run already ended; nothing to tell it.
+                    let _ = sender.send(resume);
+                }
+            }
+            RunCmd::FlushAtNextFrame => request_animation_frame(move || self.send(RunMsg::Frame)),
+            RunCmd::ScheduleTick { run } => {
+                let clock = self.handles.with_value(|h| h.clock.clone())?;
+                return Some(Box::pin(async move {
+                    TimeoutFuture::new(CLOCK_TICK_MS).await;
+                    let now = clock.now_ms();
+                    self.send(RunMsg::Tick { run, now });
+                }));
+            }
+            // The inspector's setup comes from the engine (a split module).
+            RunCmd::BuildSetup { run, scenario } => {
+                return Some(Box::pin(async move {
+                    let setup = lazy::engine()
+                        .await
+                        .wire_setup(&scenario)
+                        .map_err(|problems| view_model::problem_lines(&problems));
+                    self.send(RunMsg::SetupRebuilt { run, setup });
+                }));
+            }
+        }
+        None
+    }
+
+    /// Run `run`: loads `text`, readies its MCP tools and plays it, telling
+    /// the model as it goes. The run engine is a split module (see `lazy`):
+    /// the run shows as running at once, and loads when the engine has arrived.
+    async fn play(self, run: u64, text: String, token: CancelToken) {
+        let engine = lazy::engine().await;
+        let loaded = engine.load(&text).await;
+        if !self.is_current(run) {
+            return;
+        }
+        let scenario = match loaded {
+            Ok(scenario) => scenario,
+            Err(problems) => {
+                let problems = view_model::problem_lines(&problems);
+                return self.send(RunMsg::Refused { run, problems });
+            }
+        };
+        // Tools from MCP servers: the loaded ones, or loaded now.
+        let ready = self.mcp.ready(&text, scenario).await;
+        if !self.is_current(run) {
+            return;
+        }
+        let scenario = match ready {
+            Ok(scenario) => scenario,
+            Err(problems) => return self.send(RunMsg::Refused { run, problems }),
+        };
+        // A provider run sends the settings' output cap and is costed at
+        // their price (counters, cost budget, banner), not the scenario's;
+        // the kept scenario says so too, so a replay of it ends the same way.
+        let provider = self.model_choice.get_value();
+        let scenario = match &provider {
+            Some(provider) => provider.apply(scenario),
+            None => scenario,
+        };
+        let runtime: Rc<dyn Runtime> = Rc::new(BrowserRuntime::new());
+        self.handles
+            .update_value(|h| h.clock = Some(runtime.clone()));
+        // A loaded scenario names only tools the harness has, so this is
+        // the building problem the run would report, shown before it starts.
+        let setup = engine
+            .wire_setup(&scenario)
+            .map_err(|problems| view_model::problem_lines(&problems));
+        let built = setup.is_ok();
+        self.send(RunMsg::SetUp {
+            run,
+            scenario: scenario.clone(),
+            setup,
+            now: runtime.now_ms(),
+        });
+        if !built {
+            return;
+        }
+        let model = match provider {
+            Some(provider) => Some(lazy::provider_model(provider).await),
+            None => None,
+        };
+        let play = Play {
+            scenario,
+            runtime: runtime.clone(),
+            model,
+            approver: Box::new(BrowserApprover {
+                controller: self,
+                run,
+            }),
+            stepper: Box::new(BrowserStepper {
+                controller: self,
+                run,
+                clock: runtime.clone(),
+                host: HostYield::new(runtime),
+            }),
+            cancel: token,
+            on_event: Box::new(move |event: &RunEvent| {
+                self.send(RunMsg::Event {
+                    run,
+                    event: event.clone(),
+                })
+            }),
+        };
+        let result = engine
+            .play(play)
+            .await
+            .map(|outcome| outcome.elapsed_ms)
+            // Loading passed but building the run failed: same alert, same words.
+            .map_err(|problems| view_model::problem_lines(&problems));
+        self.send(RunMsg::Ended { run, result });
+    }
+
+    /// Shows the model in the signals the components read, each set only
+    /// when what it shows changed.
+    fn show(self) {
+        self.model.with_value(|model| {
+            let new_run = model.run() != self.run_id.get_untracked();
+            if new_run {
+                self.run_id.set(model.run());
+                self.picked_event.set(None);
+                self.shown_event.set(None);
+            }
+            self.show_log(model, new_run);
+            set_if_changed(self.counters, model.counters());
+            set_if_changed(self.run_state, model.run_state());
+            set_if_changed(self.problems, model.problems());
+            set_if_changed(self.running, &model.running());
+            set_if_changed(self.elapsed_ms, &model.elapsed_ms());
+            set_option_if_changed(self.pending, model.pending());
+            set_option_if_changed(self.paused, model.paused());
+            set_option_if_changed(self.pause_refused, model.pause_refused());
+            // The scenario and the request shape are shared, not compared:
+            // a new one is a new `Arc`.
+            let (ran, setup) = (model.ran(), model.wire_setup());
+            self.shown_parts.update_value(|(shown_ran, shown_setup)| {
+                if !Arc::ptr_eq(shown_setup, setup) {
+                    *shown_setup = setup.clone();
+                    self.wire_setup.set((**setup).clone());
+                }
+                if shown_ran.as_ref().map(Arc::as_ptr) != ran.map(Arc::as_ptr) {
+                    *shown_ran = ran.cloned();
+                    self.ran.set(ran.map(|ran| (**ran).clone()));
+                }
+            });
+        });
+    }
+
+    /// The log and the cards: appended to as the model's grow, built again
+    /// when a new run (or a record) replaced them.
+    fn show_log(self, model: &RunModel, new_run: bool) {
+        let log = model.events();
+        let shown = self.events.with_untracked(Vec::len);
+        if new_run || log.len() < shown {
+            self.events.set(log.to_vec());
+            let cards = model.cards().iter().enumerate();
+            self.cards
+                .set(cards.map(|(key, span)| card(log, key, span)).collect());
+            return;
+        }
+        if log.len() == shown {
+            return;
+        }
+        self.events
+            .update(|events| events.extend_from_slice(&log[shown..]));
+        let spans = model.cards();
+        let cards_shown = self.cards.with_untracked(Vec::len);
+        // The newest card shown may have grown.
+        if let Some(span) = cards_shown.checked_sub(1).and_then(|last| spans.get(last)) {
+            let events = self
+                .cards
+                .with_untracked(|cards| cards[cards_shown - 1].events.clone());
+            let had = events.with_untracked(Vec::len);
+            if span.len > had {
+                let grown = &log[span.start + had..span.start + span.len];
+                events.update(|events| events.extend_from_slice(grown));
+            }
+        }
+        if spans.len() > cards_shown {
+            self.cards.update(|cards| {
+                let opened = spans.iter().enumerate().skip(cards_shown);
+                cards.extend(opened.map(|(key, span)| card(log, key, span)));
             });
         }
     }
 }
 
-/// The time step mode held a run for a person, on its runtime's clock.
-#[derive(Clone, Copy, Debug, Default)]
-struct Held {
-    total_ms: f64,
-    since: Option<f64>,
+/// Puts `work` on the browser's event loop: the controller's one way to
+/// start something asynchronous.
+fn spawn(work: LocalBoxFuture<'static, ()>) {
+    spawn_local(work);
 }
 
-impl Held {
-    fn total_at(self, now: f64) -> f64 {
-        self.total_ms + self.since.map_or(0.0, |since| (now - since).max(0.0))
+/// A card of the timeline from its span of the log.
+fn card(log: &[RunEvent], key: usize, span: &CardSpan) -> Card {
+    Card {
+        key,
+        turn: span.turn,
+        first_seq: span.first_seq,
+        events: ArcRwSignal::new(log[span.start..span.start + span.len].to_vec()),
     }
 }
 
-/// Waits for the approval bar: each request shows the bar and parks a sender
-/// that `Controller::decide` resolves.
+/// Sets `signal` to `value` only if it shows something else now, so what
+/// reads it redraws only on a change.
+fn set_if_changed<T, V>(signal: RwSignal<T>, value: &V)
+where
+    T: PartialEq<V> + Send + Sync + 'static,
+    V: ToOwned<Owned = T> + ?Sized,
+{
+    if signal.with_untracked(|shown| shown != value) {
+        signal.set(value.to_owned());
+    }
+}
+
+/// `set_if_changed` for what may be absent.
+fn set_option_if_changed<T>(signal: RwSignal<Option<T>>, value: Option<&T>)
+where
+    T: Clone + PartialEq + Send + Sync + 'static,
+{
+    if signal.with_untracked(|shown| shown.as_ref() != value) {
+        signal.set(value.cloned());
+    }
+}
+
+/// Waits for the approval bar: each request parks a sender that the
+/// person's decision resolves, and tells the model to show the bar.
 struct BrowserApprover {
     controller: Controller,
     run: u64,
@@ -719,15 +648,12 @@ impl Approver for BrowserApprover {
     fn decide<'a>(&'a self, request: &'a ApprovalRequest) -> LocalBoxFuture<'a, Decision> {
         let c = self.controller;
         let (tx, rx) = oneshot::channel();
-        if c.run_id.get_untracked() == self.run {
-            c.decision_tx.set_value(Some(tx));
-            c.pending.set(Some(PendingApproval {
-                call_id: request.call_id.clone(),
-                tool: request.tool.clone(),
-                args: request.args.clone(),
-                edit_error: request.edit_error.clone(),
-                schema: c.schema_of(&request.tool),
-            }));
+        if c.is_current(self.run) {
+            c.handles.update_value(|h| h.decision_tx = Some(tx));
+            c.send(RunMsg::ApprovalAsked {
+                run: self.run,
+                request: request.clone(),
+            });
         }
         Box::pin(async move {
             match rx.await {
@@ -739,9 +665,10 @@ impl Approver for BrowserApprover {
     }
 }
 
-/// Step mode: reads the controller's flag before every step, and parks a
-/// sender that the Step or Run button resolves. Between steps it hands the
-/// page back (`HostYield`), so a long run renders as it goes and Stop works.
+/// Step mode: asks the model whether to pause before every step, and parks a
+/// sender that the Step or Run button (or an answer) resolves. Between steps
+/// it hands the page back (`HostYield`), so a long run renders as it goes
+/// and Stop works.
 struct BrowserStepper {
     controller: Controller,
     run: u64,
@@ -752,7 +679,7 @@ struct BrowserStepper {
 
 impl Stepper for BrowserStepper {
     fn step_mode(&self) -> bool {
-        self.controller.step_mode.get_value()
+        self.controller.stepping()
     }
 
     fn yield_to_host(&self) -> Option<LocalBoxFuture<'static, ()>> {
@@ -762,28 +689,21 @@ impl Stepper for BrowserStepper {
     fn wait(&self, pause: &Pause) -> LocalBoxFuture<'static, Resume> {
         let c = self.controller;
         let (tx, rx) = oneshot::channel();
-        let current = c.run_id.get_untracked() == self.run;
-        if current {
-            c.step_tx.set_value(Some(tx));
-            c.pause_refused.set(pause.refused.clone());
-            c.paused.set(Some(pause.before.clone()));
-            let now = self.clock.now_ms();
-            c.held.update_value(|held| held.since = Some(now));
+        let run = self.run;
+        if c.is_current(run) {
+            c.handles.update_value(|h| h.step_tx = Some(tx));
+            c.send(RunMsg::Paused {
+                run,
+                pause: pause.clone(),
+                now: self.clock.now_ms(),
+            });
         }
         let clock = self.clock.clone();
-        let run = self.run;
         Box::pin(async move {
             let resume = rx.await;
             // The driver's clock goes on from here, and the header's with it.
-            if c.run_id.get_untracked() == run {
-                let now = clock.now_ms();
-                c.held.update_value(|held| {
-                    *held = Held {
-                        total_ms: held.total_at(now),
-                        since: None,
-                    }
-                });
-            }
+            let now = clock.now_ms();
+            c.send(RunMsg::Continued { run, now });
             match resume {
                 Ok(resume) => resume,
                 // The sender was dropped (reset or a new run): only cancel ends this wait.
