@@ -1057,3 +1057,133 @@ fn run_after_a_recorded_run_starts_a_fresh_run() {
     assert!(model.events().is_empty());
     assert_eq!(model.elapsed_ms(), 0);
 }
+
+// --- More of what a person sees ----------------------------------------------
+
+#[test]
+fn an_edited_approval_carries_the_new_arguments_to_the_run() {
+    let mut model = RunModel::default();
+    let run = started(&mut model, "refund-with-approval", 0.0);
+    model.update(RunMsg::ApprovalAsked {
+        run,
+        request: request("refund"),
+    });
+    let edited = Decision::ApproveEdited(json!({"order_id": "B-2"}));
+    let cmds = model.update(RunMsg::Decided(edited.clone()));
+    assert_eq!(
+        cmds,
+        vec![RunCmd::Decide {
+            run,
+            decision: edited
+        }]
+    );
+}
+
+#[test]
+fn another_scenario_keeps_a_paused_runs_pause() {
+    let mut model = RunModel::default();
+    model.update(RunMsg::StepPressed("{}".into()));
+    let run = model.run();
+    model.update(RunMsg::Paused {
+        run,
+        pause: pause_before_model(1, None),
+        now: 0.0,
+    });
+    model.update(RunMsg::AnotherScenario);
+    assert_eq!(model.paused(), Some(&PauseBefore::ModelCall { turn: 1 }));
+}
+
+#[test]
+fn a_frame_with_nothing_new_leaves_the_trace_as_it_is() {
+    let mut model = RunModel::default();
+    let run = started(&mut model, "get-time", 0.0);
+    let events = trace("get-time");
+    feed(&mut model, run, &events[..3]);
+    let cards = model.cards().to_vec();
+    model.update(RunMsg::Frame);
+    assert_eq!(model.events(), &events[..3]);
+    assert_eq!(model.cards(), &cards[..]);
+}
+
+#[test]
+fn a_superseded_runs_continuing_leaves_the_clock_alone() {
+    let mut model = RunModel::default();
+    let old = started(&mut model, "get-time", 0.0);
+    model.update(RunMsg::ResetPressed);
+    let run = started(&mut model, "get-time", 0.0);
+    model.update(RunMsg::Paused {
+        run,
+        pause: pause_before_model(1, None),
+        now: 100.0,
+    });
+    model.update(RunMsg::Continued {
+        run: old,
+        now: 900.0,
+    });
+    model.update(RunMsg::Tick { run, now: 1100.0 });
+    assert_eq!(model.elapsed_ms(), 100, "the new run's hold was ended");
+}
+
+#[test]
+fn the_run_in_flight_is_stopped_once_even_if_stop_is_pressed_twice_after_it_ended() {
+    let mut model = RunModel::default();
+    let run = started(&mut model, "get-time", 0.0);
+    assert_eq!(model.update(RunMsg::StopPressed).len(), 1);
+    feed(&mut model, run, &cancelled_trace("get-time"));
+    ended(&mut model, run, 1);
+    assert!(model.update(RunMsg::StopPressed).is_empty());
+}
+
+#[test]
+fn a_pause_before_a_tool_call_answered_as_the_tool_sends_the_result() {
+    let mut model = RunModel::default();
+    model.update(RunMsg::StepPressed("{}".into()));
+    let run = model.run();
+    model.update(RunMsg::Paused {
+        run,
+        pause: Pause {
+            before: PauseBefore::ToolCall {
+                id: "c1".into(),
+                name: "get_time".into(),
+            },
+            refused: None,
+        },
+        now: 0.0,
+    });
+    let answer = Resume::AnswerAsTool(Err("the clock is broken".into()));
+    let cmds = model.update(RunMsg::Answered(answer.clone()));
+    assert_eq!(
+        cmds,
+        vec![RunCmd::Resume {
+            run,
+            resume: answer
+        }]
+    );
+    assert!(model.paused().is_none());
+}
+
+#[test]
+fn reset_after_a_finished_run_cancels_nothing() {
+    let mut model = RunModel::default();
+    let run = started(&mut model, "get-time", 0.0);
+    ended(&mut model, run, 2);
+    assert_eq!(model.update(RunMsg::ResetPressed), vec![RunCmd::LetGo]);
+}
+
+#[test]
+fn a_record_shown_twice_is_shown_once_not_doubled() {
+    let mut model = RunModel::default();
+    let shown = record("get-time");
+    model.update(RunMsg::RecordShown(shown.clone()));
+    model.update(RunMsg::RecordShown(shown.clone()));
+    assert_eq!(model.events(), &shown.events[..]);
+    assert_eq!(model.counters(), &view_model::counters(&shown.events));
+}
+
+#[test]
+fn a_new_run_after_a_record_takes_a_new_id() {
+    let mut model = RunModel::default();
+    model.update(RunMsg::RecordShown(record("get-time")));
+    let shown = model.run();
+    assert_ne!(run_pressed(&mut model), shown);
+}
