@@ -416,6 +416,13 @@ impl LoopDiagram {
         let Some(node) = self.node(id) else {
             return String::new();
         };
+        // Where the run is, as drawn under the node (not under an exit): said
+        // right after what the node draws above it, in the drawing's order,
+        // so the name holds the words a person sees and can say to pick it
+        // (WCAG 2.5.3, axe's label-content-name-mismatch).
+        let here = self
+            .current()
+            .filter(|c| c.node == id && node.kind != NodeKind::Exit);
         let mut name = match id {
             NodeId::Exit(status) => match self.exit.as_ref().filter(|e| e.status == status) {
                 Some(exit) => format!(
@@ -428,7 +435,7 @@ impl LoopDiagram {
                 let reading = self.gates().into_iter().find(|g| g.node == id);
                 // It starts with what the drawing and the list show (the
                 // label, then the reading), so a person who says what they
-                // see names it (WCAG 2.5.3, axe's label-content-name-mismatch).
+                // see names it.
                 let mut text = node.label.clone();
                 match reading {
                     // The drawn halves, as a parenthesis does not count
@@ -447,6 +454,10 @@ impl LoopDiagram {
                     }
                     None => {}
                 }
+                if let Some(here) = &here {
+                    text.push_str(", ");
+                    text.push_str(&here.text);
+                }
                 text.push_str(", a gate");
                 if self.tripped_gate() == Some(id) {
                     text.push_str(", tripped: it stopped the run");
@@ -455,17 +466,16 @@ impl LoopDiagram {
             }
             _ => {
                 let n = node.events.len();
-                format!("{}, {n} event{}", node.label, if n == 1 { "" } else { "s" })
+                let plural = if n == 1 { "" } else { "s" };
+                match &here {
+                    Some(here) => format!("{}, {}, {n} event{plural}", node.label, here.text),
+                    None => format!("{}, {n} event{plural}", node.label),
+                }
             }
         };
-        if let Some(current) = self.current().filter(|c| c.node == id) {
-            if current.next {
-                name.push_str(", ");
-                name.push_str(&current.text);
-            } else if self.exit.is_none() {
-                name.push_str(", the run is here: ");
-                name.push_str(&current.text);
-            }
+        // Running there (not paused before it, which the text says).
+        if here.is_some_and(|c| !c.next) && self.exit.is_none() {
+            name.push_str(", the run is here");
         }
         name
     }

@@ -446,6 +446,43 @@ async fn in_step_mode_the_node_about_to_run_is_marked_next() {
     assert_eq!(d.current().unwrap().node, NodeId::Exit(Status::Done));
 }
 
+/// The node where the run is draws its label and, under it, where the run
+/// is; its accessible name says those words first, in that order, so a
+/// person who says what they see names it (axe's
+/// label-content-name-mismatch). Running there (not paused before it), it
+/// also says the run is there.
+#[tokio::test(start_paused = true)]
+async fn the_node_where_the_run_is_is_named_first_by_the_words_it_draws() {
+    let (_, events) = run_builtin(library::find("refund-with-approval").unwrap()).await;
+    let mut seen = 0;
+    for end in 1..events.len() {
+        let d = LoopDiagram::from_events(&events[..end]);
+        let Some(current) = d.current().filter(|c| !matches!(c.node, NodeId::Exit(_))) else {
+            continue;
+        };
+        let label = &d.node(current.node).unwrap().label;
+        let name = d.accessible_name(current.node);
+        assert!(
+            name.starts_with(&format!("{label}, {}", current.text)),
+            "after event {end}: {name}"
+        );
+        assert!(
+            name.ends_with(", the run is here"),
+            "after event {end}: {name}"
+        );
+        seen += 1;
+    }
+    assert!(seen > 0, "the run was never at a node");
+    // Paused before a step: the words drawn say it is next.
+    let mut d = LoopDiagram::default();
+    d.set_paused(Some(PauseBefore::ModelCall { turn: 1 }));
+    let name = d.accessible_name(NodeId::ModelCall);
+    assert!(
+        name.starts_with("Model call, next: model call, turn 1"),
+        "{name}"
+    );
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_naive_cost_check_is_a_gate_after_the_call_and_a_strict_one_before_it() {
     let (_, naive) = run_builtin(library::find("cost-limit-naive").unwrap()).await;

@@ -582,7 +582,8 @@ fn node_view(
                 <text class="loop-limit" x=s.x y={s.y + 24.0} text-anchor="middle">{move || reading().1}</text>
             })}
             <text class="loop-where" x=s.x y=below text-anchor="middle" filter=format!("url(#{ids}-ground)")>
-                {move || current().filter(|_| kind != NodeKind::Exit).map(|c| c.text).unwrap_or_default()}
+                // A space first, as the gate's lines end in one: read with the label, words apart.
+                {move || current().filter(|_| kind != NodeKind::Exit).map(|c| format!(" {}", c.text)).unwrap_or_default()}
             </text>
         </g>
         {lesson.map(|(status, lesson, on_pick)| {
@@ -735,9 +736,8 @@ pub async fn loop_panel(
     picked_event: ReadSignal<Option<u64>>,
     on_show_event: Callback<u64>,
     on_pick_scenario: Callback<&'static str>,
-    wants_room: Signal<bool>,
 ) -> AnyView {
-    view! { <LoopPanel events run_id paused live_elapsed_ms picked_event on_show_event on_pick_scenario wants_room /> }
+    view! { <LoopPanel events run_id paused live_elapsed_ms picked_event on_show_event on_pick_scenario /> }
         .into_any()
 }
 
@@ -752,18 +752,18 @@ fn LoopPanel(
     /// Shows a trace event: its card is drawn first if it was off screen.
     on_show_event: Callback<u64>,
     on_pick_scenario: Callback<&'static str>,
-    /// Something open beside the loop wants the room (`app::stage::LoopRoom`).
-    wants_room: Signal<bool>,
 ) -> impl IntoView {
     // The rules that fold the loop beside what wants the room live in
     // inspector.css: linked the first time a lesson or the tool bench wants
     // it too, not only the inspector. Here, not on the stage, so the first
     // paint does not carry the call.
-    Effect::new(move |_| {
-        if wants_room.get() {
-            leptos::task::spawn_local(crate::browser::stylesheet::load(FOLD_STYLES));
-        }
-    });
+    if let Some(RoomWanted(wanted)) = use_context::<RoomWanted>() {
+        Effect::new(move |_| {
+            if wanted.get() {
+                leptos::task::spawn_local(crate::browser::stylesheet::load(FOLD_STYLES));
+            }
+        });
+    }
     let diagram = RwSignal::new(LoopDiagram::default());
     // The stop banner's protocol verdict on the run in view, for the exit.
     let protocol = use_context::<ProtocolWatch>();
@@ -953,6 +953,11 @@ const FULL_SCREEN_STYLES: &str = "loop-full.css";
 
 /// The stylesheet that folds the loop beside what is open.
 const FOLD_STYLES: &str = "inspector.css";
+
+/// Provided by the stage: something open beside the loop wants the room
+/// (`app::stage::LoopRoom`), so the rules that fold it must be linked.
+#[derive(Clone, Copy)]
+pub struct RoomWanted(pub Signal<bool>);
 
 /// Scrolls the full-screen drawing so `node` is in the middle of the
 /// screen, both ways, once what was just drawn has a box.
