@@ -255,9 +255,12 @@ pub fn ApprovalBar(pending: PendingApproval, approvals: Approvals) -> impl IntoV
                                 check_edit(text);
                             }
                         ></textarea>
-                        <ul class="edit-errors" role="alert">
-                            {move || edit_errors.get().into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}
-                        </ul>
+                        // The alert holds the list: a list with the alert role is no list to a screen reader.
+                        <div role="alert">
+                            <ul class="edit-errors">
+                                {move || edit_errors.get().into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}
+                            </ul>
+                        </div>
                         <p id="approval-edit-note" class="approval-edit-note">
                             "Approve runs the tool with the arguments in this box; the model's history keeps its own request. "
                             "Always allow stays off until you discard the edit."

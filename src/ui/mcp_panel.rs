@@ -74,9 +74,12 @@ fn status_view(status: McpStatus) -> AnyView {
         }
         .into_any(),
         McpStatus::Loaded { reports, tools } => view! {
-            <ul class="mcp-reports" role="status">
-                {reports.into_iter().map(|line| view! { <li>{format!("✓ {line}")}</li> }).collect_view()}
-            </ul>
+            // The status holds the list: a list with the status role is no list to a screen reader.
+            <div role="status">
+                <ul class="mcp-reports">
+                    {reports.into_iter().map(|line| view! { <li>{format!("✓ {line}")}</li> }).collect_view()}
+                </ul>
+            </div>
             <ul class="mcp-tools" aria-label="Tools from MCP servers">
                 {tools.into_iter().map(tool_view).collect_view()}
             </ul>

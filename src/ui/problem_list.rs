@@ -12,13 +12,19 @@ pub fn ProblemList(
 ) -> impl IntoView {
     view! {
         <Show when=any(problems)>
-            <div class="problems">
+            // The alert is the box, not its list: a list given the alert
+            // role stops being a list to a screen reader, and its title is
+            // said with the problems.
+            <div class="problems" role="alert">
                 <p class="problems-title">"This scenario cannot run:"</p>
-                <ul role="alert">{items(problems)}</ul>
+                <ul>{items(problems)}</ul>
             </div>
         </Show>
         <Show when=any(notes)>
-            <ul class="notes" role="status" aria-label="Notes on the scenario">{items(notes)}</ul>
+            // The status holds the list, as the alert above does.
+            <div role="status">
+                <ul class="notes" aria-label="Notes on the scenario">{items(notes)}</ul>
+            </div>
         </Show>
     }
 }

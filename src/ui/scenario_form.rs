@@ -158,9 +158,12 @@ fn lock_note(editor: impl FormDoc) -> impl IntoView {
 
 fn problem_list(lines: impl Fn() -> Vec<String> + Send + Sync + 'static) -> impl IntoView {
     view! {
-        <ul class="field-problems" role="alert">
-            {move || lines().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
-        </ul>
+        // The alert holds the list: a list with the alert role is no list to a screen reader.
+        <div role="alert">
+            <ul class="field-problems">
+                {move || lines().into_iter().map(|p| view! { <li>{p}</li> }).collect_view()}
+            </ul>
+        </div>
     }
 }
 

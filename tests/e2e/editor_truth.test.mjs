@@ -150,7 +150,7 @@ test('editor problems: an unknown field suggests the nearest key, -5 says the mi
   scenario.limits.max_turn = 3;
   scenario.limits.max_turns = -5;
   await page.locator('#scenario-json').fill(JSON.stringify(scenario, null, 2));
-  const items = page.locator('.problems ul[role="alert"] li');
+  const items = page.locator('.problems[role="alert"] li');
   await items.first().waitFor({ timeout: 5_000 });
   const texts = await items.allInnerTexts();
   assert(texts.length === 2, `expected 2 problems, got ${JSON.stringify(texts)}`);

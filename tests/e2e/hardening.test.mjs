@@ -327,7 +327,7 @@ test('code splitting: the page paints and shows its scenario with no split modul
   await openMode(page, 'run');
   const broken = { ...opening, limits: { max_turn: 3 } };
   await page.locator('#scenario-json').fill(JSON.stringify(broken, null, 2));
-  const problem = page.locator('.problems ul[role="alert"] li').first();
+  const problem = page.locator('.problems[role="alert"] li').first();
   await problem.waitFor({ timeout: 5_000 });
   const said = await problem.innerText();
   assert(said.startsWith('limits.max_turn: '), `the problem shown: ${said}`);

@@ -40,7 +40,7 @@ test('turn-limit stops `turn_limit` after three model calls', async ({ page }) =
 test('broken JSON lists its problem in an alert and disables Run with the reason', async ({ page }) => {
   await page.locator('#scenario-json').fill('{"name": "broken",');
   assert((await page.locator('#scenario-picker').inputValue()) === 'custom', 'editing did not switch the picker to Custom');
-  const alert = page.locator('.problems ul[role="alert"]');
+  const alert = page.locator('.problems[role="alert"]');
   await alert.waitFor();
   const items = await alert.locator('li').allInnerTexts();
   assert(items.length === 1 && items[0].startsWith('not valid JSON'), `alert: ${JSON.stringify(items)}`);
@@ -59,7 +59,7 @@ test('a scenario with several problems lists every one with its path', async ({ 
     model: { type: 'scripted', responses: [{ tool_calls: [{ name: 't', args: 'oops' }] }] },
   };
   await loadScenario(page, bad);
-  const items = page.locator('.problems ul[role="alert"] li');
+  const items = page.locator('.problems[role="alert"] li');
   await items.first().waitFor();
   const texts = await items.allInnerTexts();
   assert(texts.length === 2, `expected 2 problems, got ${JSON.stringify(texts)}`);
@@ -72,7 +72,7 @@ test('a scenario with several problems lists every one with its path', async ({ 
   // Fixing the scenario clears the alert and runs.
   const status = await runBuiltin(page, 'get-time');
   assert(status === 'done', `expected done after fixing, got ${status}`);
-  assert((await page.locator('ul[role="alert"] li').count()) === 0, 'the alert stayed after a good run');
+  assert((await page.locator('.problems[role="alert"] li').count()) === 0, 'the alert stayed after a good run');
 });
 
 test('an invalid tool schema is flagged under its tool and disables Run with the reason', async ({ page }) => {

@@ -169,9 +169,12 @@ pub(super) fn variant_way(launcher: Launcher, editor: Editor, b: VariantB) -> im
                     on:input=move |ev| variant.replace(event_target_value(&ev))
                 ></textarea>
             </Field>
-            <ul class="field-problems" role="alert">
-                {move || variant.problems().get().into_iter().map(|p| view! { <li>{format!("B: {p}")}</li> }).collect_view()}
-            </ul>
+            // The alert holds the list: a list with the alert role is no list to a screen reader.
+            <div role="alert">
+                <ul class="field-problems">
+                    {move || variant.problems().get().into_iter().map(|p| view! { <li>{format!("B: {p}")}</li> }).collect_view()}
+                </ul>
+            </div>
             <button
                 type="button"
                 class="compare-ab"
