@@ -69,7 +69,7 @@ fn RunStatePanel(book: ReadSignal<RunStateBook>) -> impl IntoView {
                                         " · "
                                         {store.caption}
                                     </figcaption>
-                                    <pre class="event-pre">{store.state}</pre>
+                                    <pre class="event-pre" tabindex="0">{store.state}</pre>
                                 </figure>
                             }
                         })

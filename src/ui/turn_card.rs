@@ -162,7 +162,7 @@ fn ItemView(item: Item, time: String, inspect: Option<u32>) -> impl IntoView {
         view! {
             <details class="tool-state">
                 <summary>"Store after this call"</summary>
-                <pre class="event-pre">{state}</pre>
+                <pre class="event-pre" tabindex="0">{state}</pre>
             </details>
         }
     });
@@ -402,13 +402,16 @@ fn media_view(media: Vec<Media>) -> AnyView {
 }
 
 /// Assistant text as prose; arguments and results as preformatted blocks,
-/// long ones collapsed behind "Show all".
+/// long ones collapsed behind "Show all". A block is a tab stop: its height
+/// is capped and the rest scrolls, which in a narrow column even a collapsed
+/// one does, so a person on the keyboard reaches it and scrolls it with the
+/// arrow keys.
 fn body_view(kind: EventType, body: String, collapsible: bool) -> AnyView {
     if kind == EventType::ModelResponse {
         return view! { <p class="assistant-text">{body}</p> }.into_any();
     }
     if !collapsible {
-        return view! { <pre class="event-pre">{body}</pre> }.into_any();
+        return view! { <pre class="event-pre" tabindex="0">{body}</pre> }.into_any();
     }
     let expanded = RwSignal::new(false);
     let short = turn_view::collapsed(&body);
@@ -420,7 +423,7 @@ fn body_view(kind: EventType, body: String, collapsible: bool) -> AnyView {
         }
     };
     view! {
-        <pre class="event-pre">{text}</pre>
+        <pre class="event-pre" tabindex="0">{text}</pre>
         <button
             type="button"
             class="show-all"
