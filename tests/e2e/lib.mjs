@@ -331,3 +331,29 @@ export async function runFiles(page) {
   }
   await page.locator('.run-files').waitFor({ state: 'attached', timeout: 5_000 });
 }
+
+// ---------------------------------------------------------------------------
+// Accessibility
+
+/**
+ * axe-core's violations in the page as it is now, each a line that names
+ * `label` (the state the page is in), the rule, and up to five of its nodes
+ * with what axe found wrong there. axe runs with its defaults, as in
+ * a11y.test.mjs. The page's Content-Security-Policy allows no injected
+ * script: the context must be opened with `bypassCSP: true`.
+ */
+export async function axeCheck(page, label) {
+  if (!(await page.evaluate(() => 'axe' in window))) {
+    const { createRequire } = await import('node:module');
+    await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+  }
+  const found = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      help: v.help,
+      nodes: v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 100)} → ${(n.any[0] ?? n.all[0] ?? n.none[0])?.message ?? ''}`),
+    }));
+  });
+  return found.map((v) => `[${label}] ${v.id} (${v.nodes.length}): ${v.help}\n    ${v.nodes.slice(0, 5).join('\n    ')}`);
+}
