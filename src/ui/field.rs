@@ -23,9 +23,10 @@ pub fn problem_id(input_id: &str) -> String {
     format!("{input_id}-problem")
 }
 
-/// The id of the paragraph that holds a field's hint.
+/// The id of the paragraph that holds a field's hint: why the value is
+/// what it is, or what it takes.
 pub fn hint_id(input_id: &str) -> String {
-    format!("{input_id}-hint")
+    format!("{input_id}-why")
 }
 
 #[component]
