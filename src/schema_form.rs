@@ -16,6 +16,8 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 use tool_schema::{Schema, ValidationError};
 
+use harness::scenario::number_spellings;
+
 use crate::form::json_number::{self, JsonNumber};
 
 /// What a form fills in: a call's arguments or a tool's result. Only the
@@ -337,37 +339,66 @@ pub fn typed_number(typed: &str) -> Option<&str> {
     (json_number::read(typed) != JsonNumber::NotANumber && finite).then_some(typed)
 }
 
-/// `root` with the number `literal` (a JSON number, as `typed_number`
-/// gives it) at `path`, pretty-printed with its digits as written.
-pub fn written_number(root: &Value, path: &[String], literal: &str) -> String {
-    // A stand-in string no JSON already holds takes the number's place,
-    // then its quoted form in the printed text is swapped for the digits.
-    let quote = |s: &String| serde_json::to_string(s).unwrap_or_default();
-    let printed = serde_json::to_string(root).unwrap_or_default();
-    let mut stand_in = "\u{1}number\u{1}".to_string();
-    while printed.contains(quote(&stand_in).trim_matches('"')) {
-        stand_in.push('\u{1}');
+/// `value` pretty-printed as the new text of a form edited from `before`:
+/// each number the edit left as it was keeps the spelling it had there
+/// (`99999999999999999999`, which the JSON reader holds as 1e20; `1e3`;
+/// `3.50`), and `typed`, a number field's path and text, is written as
+/// typed.
+pub fn respelled(before: &str, value: &Value, typed: Option<(&[String], &str)>) -> String {
+    let mut literals: Vec<(String, String)> = number_spellings(before)
+        .into_iter()
+        .filter(|(at, text)| serde_json::from_str::<Value>(text).ok().as_ref() == value.pointer(at))
+        .collect();
+    if let Some((path, literal)) = typed {
+        let at = pointer(path);
+        literals.retain(|(other, _)| *other != at);
+        literals.push((at, literal.to_string()));
     }
-    let with_stand_in = written(root, path, Some(Value::String(stand_in.clone())));
-    let text = serde_json::to_string_pretty(&with_stand_in).unwrap_or_default();
-    text.replacen(&quote(&stand_in), literal, 1)
+    printed_with(value, &literals)
 }
 
-/// What a number field shows for `value`: the text last typed into it
-/// while that still is the value (its digits as typed), else the value as
-/// JSON writes it, or nothing.
-pub fn number_shown(value: Option<&Value>, typed: &str) -> String {
+/// `value` pretty-printed with the number at each pointer written as the
+/// text given for it.
+fn printed_with(value: &Value, literals: &[(String, String)]) -> String {
+    if literals.is_empty() {
+        return serde_json::to_string_pretty(value).unwrap_or_default();
+    }
+    // A stand-in string no JSON string already holds takes each number's
+    // place; its quoted form in the printed text is then swapped for the
+    // number's text.
+    let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    let printed = serde_json::to_string(value).unwrap_or_default();
+    let mut mark = "\u{1}".to_string();
+    while printed.contains(quote(&mark).trim_matches('"')) {
+        mark.push('\u{1}');
+    }
+    let mut marked = value.clone();
+    let mut swaps = Vec::new();
+    for (i, (at, literal)) in literals.iter().enumerate() {
+        if let Some(slot) = marked.pointer_mut(at) {
+            let stand_in = format!("{mark}{i}{mark}");
+            swaps.push((quote(&stand_in), literal));
+            *slot = Value::String(stand_in);
+        }
+    }
+    let mut text = serde_json::to_string_pretty(&marked).unwrap_or_default();
+    for (quoted, literal) in swaps {
+        text = text.replacen(&quoted, literal, 1);
+    }
+    text
+}
+
+/// What a number field at `path` shows: the number as `text` (the JSON the
+/// form shows) spells it, or nothing when it holds no number there.
+pub fn number_shown(text: &str, value: Option<&Value>, path: &[String]) -> String {
     let Some(value) = value.filter(|v| v.is_number()) else {
         return String::new();
     };
-    let still = typed_number(typed)
-        .and_then(|t| serde_json::from_str::<Value>(t).ok())
-        .is_some_and(|t| t == *value);
-    if still {
-        typed.trim().to_string()
-    } else {
-        value.to_string()
-    }
+    let at = pointer(path);
+    number_spellings(text)
+        .into_iter()
+        .find(|(other, _)| *other == at)
+        .map_or_else(|| value.to_string(), |(_, spelled)| spelled)
 }
 
 fn group_fits(fields: &[Field], map: &Map<String, Value>, at: &str) -> Result<(), String> {
@@ -713,33 +744,49 @@ mod tests {
 
     #[test]
     fn a_typed_number_keeps_its_digits_in_the_json_and_in_its_box() {
-        let args = json!({"city": "Oslo", "nights": 2});
+        let before = "{\n  \"city\": \"Oslo\",\n  \"nights\": 2\n}";
         let nights = path(&["nights"]);
         let typed = "99999999999999999999";
         let literal = typed_number(typed).unwrap();
-        let text = written_number(&args, &nights, literal);
+        let value: Value = serde_json::from_str(before).unwrap();
+        let edited = written(&value, &nights, serde_json::from_str(literal).ok());
+        let text = respelled(before, &edited, Some((&nights, literal)));
         assert_eq!(
             text,
             "{\n  \"city\": \"Oslo\",\n  \"nights\": 99999999999999999999\n}"
         );
-        // The box shows the digits typed while they are the value there...
+        // The box shows the digits the JSON holds, not the float read from them.
         let parsed: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(number_shown(value_at(&parsed, &nights), typed), typed);
-        assert_eq!(number_shown(value_at(&parsed, &nights), " 3.50 "), "1e+20");
-        // ...and each spelling JSON has for a number stays as typed.
+        assert_eq!(
+            number_shown(&text, value_at(&parsed, &nights), &nights),
+            typed
+        );
+        assert_eq!(number_shown(&text, None, &nights), "");
+        // Editing another field keeps them, and every spelling JSON has for
+        // a number, as typed.
+        let text = text.replace(
+            "\"nights\": 9",
+            "\"rate\": 3.50,\n  \"per\": 1e3,\n  \"nights\": 9",
+        );
+        let value: Value = serde_json::from_str(&text).unwrap();
+        let edited = written(&value, &path(&["city"]), Some(json!("Bergen")));
+        assert_eq!(
+            respelled(&text, &edited, None),
+            "{\n  \"city\": \"Bergen\",\n  \"rate\": 3.50,\n  \"per\": 1e3,\n  \"nights\": 99999999999999999999\n}"
+        );
+        // A number the edit changed is written as the JSON writes it.
+        let changed = written(&value, &path(&["per"]), Some(json!(7)));
+        assert!(respelled(&text, &changed, None).contains("\"per\": 7,"));
         for typed in ["1e3", "-0", "3.50", "12345678901234567890123", "-7"] {
-            let text = written_number(&args, &nights, typed_number(typed).unwrap());
-            assert!(text.contains(&format!("\"nights\": {typed}\n")), "{text}");
+            assert_eq!(typed_number(typed), Some(typed));
         }
         for refused in ["", "ten", "1,000", "+1", "1e400", "NaN"] {
             assert_eq!(typed_number(refused), None, "{refused:?}");
         }
-        assert_eq!(number_shown(None, "5"), "");
-        // A string already holding the stand-in's spelling is left as it is.
-        let tricky = json!({"note": "\u{1}number\u{1}", "n": 1});
-        let text = written_number(&tricky, &path(&["n"]), "7");
-        let back: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(back, json!({"note": "\u{1}number\u{1}", "n": 7}));
+        // A string already holding a stand-in's spelling is left as it is.
+        let tricky = json!({"note": "\u{1}0\u{1}", "n": 1});
+        let text = respelled("{}", &tricky, Some((&path(&["n"]), "1.0")));
+        assert_eq!(text, "{\n  \"note\": \"\\u00010\\u0001\",\n  \"n\": 1.0\n}");
     }
 
     #[test]

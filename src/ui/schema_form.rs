@@ -32,16 +32,27 @@ impl Form {
     }
 
     /// Writes a number field's text into the arguments with its digits as
-    /// typed (`model::written_number`).
+    /// typed (`model::respelled`).
     fn write_number(self, path: &[String], literal: &str) {
-        if let Some(args) = self.parsed.get_untracked() {
-            self.args.set(model::written_number(&args, path, literal));
-        }
+        let number = serde_json::from_str::<Value>(literal).ok();
+        self.edit(
+            |args| model::written(args, path, number),
+            Some((path, literal)),
+        );
     }
 
     fn rewrite(self, change: impl FnOnce(&Value) -> Value) {
+        self.edit(change, None);
+    }
+
+    /// The new text, with every number the edit left as it was still
+    /// spelled as it was (the JSON reader holds 99999999999999999999 as
+    /// 1e20; printing that back would rewrite the digits).
+    fn edit(self, change: impl FnOnce(&Value) -> Value, typed: Option<(&[String], &str)>) {
         if let Some(args) = self.parsed.get_untracked() {
-            self.args.set(pretty(&change(&args)));
+            let before = self.args.get_untracked();
+            self.args
+                .set(model::respelled(&before, &change(&args), typed));
         }
     }
 
@@ -49,10 +60,6 @@ impl Form {
         self.parsed
             .with(|p| p.as_ref().and_then(|v| model::value_at(v, path)).cloned())
     }
-}
-
-fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
 /// The form for `schema` over `args` (a call's arguments, or with `part`
@@ -221,13 +228,13 @@ fn field_view(field: Field, path: Vec<String>, label: Option<String>, form: Form
             maximum,
         } => {
             let read = path.clone();
-            // What was last typed here, shown while it is still the value:
-            // the JSON's reader holds 99999999999999999999 as 1e20, and the
-            // box must not rewrite the digits being typed.
-            let typed = RwSignal::new(String::new());
+            // Spelled as the JSON spells it: its reader holds
+            // 99999999999999999999 as 1e20, and the box must not rewrite
+            // the digits being typed.
             let number = Memo::new(move |_| {
                 let value = form.value(&read);
-                typed.with(|t| model::number_shown(value.as_ref(), t))
+                form.args
+                    .with(|text| model::number_shown(text, value.as_ref(), &read))
             });
             view! {
                 <div class="sf-field">
@@ -242,7 +249,6 @@ fn field_view(field: Field, path: Vec<String>, label: Option<String>, form: Form
                             // an integer, 3.5 a fraction the validator can name and every
                             // digit stays; an empty box is no value.
                             let text = event_target_value(&ev);
-                            typed.set(text.clone());
                             match model::typed_number(&text) {
                                 Some(literal) => form.write_number(&path, literal),
                                 None => form.write(&path, None),

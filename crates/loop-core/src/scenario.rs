@@ -226,6 +226,19 @@ fn scenario_schema() -> Result<&'static Schema, Problem> {
         })
 }
 
+/// The numbers of a JSON text that `serde_json` does not print as written
+/// (`99999999999999999999` reads as 1e20, `1e3` prints as 1000.0), each as
+/// its JSON pointer and its text; numbers past a float's range are left
+/// out (such a text does not parse). An editor that rewrites a JSON keeps
+/// them as typed with these.
+pub fn number_spellings(text: &str) -> Vec<(String, String)> {
+    numbers::Spellings::scan(text)
+        .all()
+        .filter(|s| !s.overflows)
+        .map(|s| (s.pointer.clone(), s.text.clone()))
+        .collect()
+}
+
 impl Scenario {
     /// Parses and checks a scenario file, reporting every problem found: a
     /// syntax error alone, else everything else at once.

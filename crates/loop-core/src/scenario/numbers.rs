@@ -83,6 +83,11 @@ impl Spellings {
         self.found.iter().find(|s| s.pointer == pointer)
     }
 
+    /// Every number found, in text order.
+    pub(crate) fn all(&self) -> impl Iterator<Item = &Spelling> {
+        self.found.iter()
+    }
+
     /// The numbers past f64's range.
     pub(crate) fn overflowing(&self) -> impl Iterator<Item = &Spelling> {
         self.found.iter().filter(|s| s.overflows)
