@@ -6,9 +6,9 @@
 //! The field wires the input to what is said about it, so a screen reader
 //! reads it with the input: the hint's id, and the problem's while one
 //! shows, are in the input's `aria-describedby`, and `aria-invalid="true"`
-//! is set while a problem shows. The problem's paragraph is always there
-//! (empty and hidden while there is none) and is a live region, so a
-//! problem that appears is announced as it is typed.
+//! is set while a problem shows. A field that can have a problem always has
+//! its paragraph (empty and hidden while there is none), a live region, so
+//! a problem that appears is announced as it is typed.
 //!
 //! It renders no wrapper of its own: each form keeps its layout (a grid row,
 //! a `.limit` cell) around it. Only the wiring of the input is generic (one
@@ -53,9 +53,10 @@ pub fn Field<C>(
     /// the values it takes), read with the input too.
     #[prop(optional_no_strip)]
     described_by: Option<String>,
-    /// What is wrong with the value as typed, if anything.
+    /// What is wrong with the value as typed, if anything. A field that
+    /// cannot be wrong (free text, a checkbox) has no problem paragraph.
     #[prop(optional, into)]
-    problem: Signal<Option<String>>,
+    problem: Option<Signal<Option<String>>>,
     /// A checkbox: the label holds the input, before its words.
     #[prop(optional)]
     check: bool,
@@ -70,7 +71,7 @@ where
     C: AddAnyAttr + IntoView + 'static,
 {
     let described = description(&id, hint.is_some(), described_by, problem);
-    let invalid = move || problem.with(Option::is_some).then_some("true");
+    let invalid = move || shows(problem).then_some("true");
     // On the input's own type, not on an `AnyView`: attributes added to an
     // `AnyView` stop following their signals once the view is redrawn.
     let input = children.into_inner()().into_inner().add_any_attr((
@@ -116,20 +117,23 @@ struct Label {
     layout: Layout,
 }
 
+/// Whether a problem shows now.
+fn shows(problem: Option<Signal<Option<String>>>) -> bool {
+    problem.is_some_and(|p| p.with(Option::is_some))
+}
+
 /// The ids the input's `aria-describedby` names: another element's, the
 /// hint's, and the problem's while one shows.
 fn description(
     id: &str,
     has_hint: bool,
     other: Option<String>,
-    problem: Signal<Option<String>>,
+    problem: Option<Signal<Option<String>>>,
 ) -> impl Fn() -> Option<String> + Clone + Send + Sync + 'static {
     let hint = has_hint.then(|| hint_id(id));
     let problem_ref = problem_id(id);
     move || {
-        let shows = problem
-            .with(Option::is_some)
-            .then_some(problem_ref.as_str());
+        let shows = shows(problem).then_some(problem_ref.as_str());
         let ids: Vec<&str> = [other.as_deref(), hint.as_deref(), shows]
             .into_iter()
             .flatten()
@@ -143,7 +147,7 @@ fn frame(
     id: String,
     label: Label,
     hint: Option<Signal<String>>,
-    problem: Signal<Option<String>>,
+    problem: Option<Signal<Option<String>>>,
     input: AnyView,
 ) -> AnyView {
     let Label {
@@ -156,7 +160,9 @@ fn frame(
         (!unit.is_empty()).then(|| view! { <span class="unit">{format!(" ({unit})")}</span> });
     let mark = mark.map(ViewFnOnce::run);
     let hint = hint.map(|hint| view! { <p class="hint" id=hint_id(&id)>{hint}</p> });
-    let problem_ref = problem_id(&id);
+    let problem = problem.map(|problem| {
+        view! { <p class="field-error" role="alert" id=problem_id(&id)>{move || problem.get()}</p> }
+    });
     let label = match layout {
         Layout::Check => {
             view! { <label class="check">{input}{words.run()}{mark}</label> }.into_any()
@@ -169,7 +175,7 @@ fn frame(
     view! {
         {label}
         {hint}
-        <p class="field-error" role="alert" id=problem_ref>{move || problem.get()}</p>
+        {problem}
     }
     .into_any()
 }
