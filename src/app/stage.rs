@@ -19,7 +19,7 @@ use crate::browser::page;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::mode::{Mode, Modes};
-use crate::ui::loop_diagram::loop_panel;
+use crate::ui::loop_diagram::{loop_panel, RoomWanted};
 
 /// Whether the drawn loop folds while something is open beside it. The
 /// drawing is 1120 units wide with 13 px text: shrunk beside a panel of
@@ -94,6 +94,7 @@ pub fn LoopStage(editor: Editor, controller: Controller, room: LoopRoom) -> impl
         controller.clear_for_another_scenario();
         editor.select(id.to_string());
     });
+    provide_context(RoomWanted(Signal::derive(move || room.state().is_some())));
     view! {
         <div class="stage-loop">
             // Shown at 1366 px and wider only, where the fold applies.
@@ -124,7 +125,6 @@ pub fn LoopStage(editor: Editor, controller: Controller, room: LoopRoom) -> impl
                 controller.picked_event(),
                 Callback::new(move |seq| controller.show_event(seq)),
                 pick_lesson,
-                Signal::derive(move || room.state().is_some()),
             ))}
         </div>
     }
