@@ -5,8 +5,9 @@
 //! with its run, a paused run continued) is a native `cargo test`: build the
 //! model, send it messages, look at its fields and the commands it returned.
 //!
-//! The page holds each model in one signal and runs its commands in one
-//! place, the command runner, which feeds their results back as messages.
+//! The page holds a model in its adapter (`state::controller` holds the
+//! runs'), which performs the commands and sends their answers back as
+//! messages.
 
 /// A model changed by messages. `update` is the only way in: it changes the
 /// model and returns the commands the change calls for, in order.

@@ -9,7 +9,6 @@ pub mod mcp_fetch;
 pub mod offline;
 pub mod page;
 pub mod panic;
-pub mod runner;
 pub mod runtime;
 pub mod sandbox;
 pub mod stylesheet;

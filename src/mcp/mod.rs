@@ -3,7 +3,7 @@
 //! tokens held in memory only, and which load's answer counts.
 //!
 //! The page still runs the servers through `state::mcp`'s signals; this
-//! model is what that module is to become the adapter of, by the pattern
-//! `state::history` follows (the runner holding the model, memos reading it).
+//! model is what that module is to become the adapter of, as
+//! `state::controller` is the runs' (`run::model`).
 
 pub mod model;

@@ -426,6 +426,9 @@ impl RunModel {
     }
 }
 
+/// `RunModel::update` as a plain function, as the engine hands it out.
+pub type RunStep = fn(&mut RunModel, RunMsg) -> Vec<RunCmd>;
+
 impl Update for RunModel {
     type Msg = RunMsg;
     type Cmd = RunCmd;

@@ -60,7 +60,7 @@ pub fn RunFiles(history: History, show_run: Callback<()>) -> impl IntoView {
         show_run.run(());
         spawn_local(async move {
             match files::take_picked(&input).await {
-                Some((name, Ok(text))) => history.import(name, text),
+                Some((name, Ok(text))) => history.import(name, text).await,
                 Some((name, Err(why))) => history.import_unreadable(&name, &why),
                 None => {}
             }
@@ -75,7 +75,7 @@ pub fn RunFiles(history: History, show_run: Callback<()>) -> impl IntoView {
         show_run.run(());
         spawn_local(async move {
             match files::read_file(&file).await {
-                Ok(text) => history.import(file.name(), text),
+                Ok(text) => history.import(file.name(), text).await,
                 Err(why) => history.import_unreadable(&file.name(), &why),
             }
         });
@@ -140,7 +140,7 @@ pub async fn run_paste(history: History, show_run: Callback<()>) -> AnyView {
     let import_pasted = move |_| {
         let text = pasted.get_untracked();
         show_run.run(());
-        history.import(PASTED.to_string(), text);
+        spawn_local(async move { history.import(PASTED.to_string(), text).await });
     };
     view! {
             <label for="run-paste-text">
@@ -229,8 +229,8 @@ fn RunReplay(history: History) -> impl IntoView {
                 <label class="check replay-mcp">
                     <input
                         type="checkbox"
-                        prop:checked=move || history.call_mcp()
-                        on:change=move |ev| history.set_call_mcp(event_target_checked(&ev))
+                        prop:checked=history.call_mcp()
+                        on:change=move |ev| history.call_mcp().set(event_target_checked(&ev))
                     />
                     "Call the MCP servers again (else their tools answer with this run's results, offline)"
                 </label>
@@ -319,7 +319,7 @@ pub fn HistoryPanel(history: History, show_run: Callback<()>) -> impl IntoView {
                                             aria-label=format!("Open {label}")
                                             on:click=move |_| {
                                                 show_run.run(());
-                                                history.open(open_id.clone());
+                                                spawn_local(history.open(open_id.clone()));
                                             }
                                         >
                                             "Open"
@@ -451,7 +451,7 @@ fn BatchRow(history: History, row: Row, show_run: Callback<()>) -> impl IntoView
                         title="Show this run in the Trace; the editor keeps the scenario it was replayed against"
                         on:click=move |_| {
                             show_run.run(());
-                            history.open_in_trace(open_id.clone());
+                            spawn_local(history.open_in_trace(open_id.clone()));
                         }
                     >
                         "Open"
