@@ -40,6 +40,8 @@ use crate::view_model;
 /// each pause, none while it runs.
 #[cfg_attr(feature = "split", lazy)]
 pub async fn answer_panel(controller: Controller) -> AnyView {
+    // Its rules are in the on-demand stylesheet the tool bench uses too.
+    crate::browser::stylesheet::load("modes.css").await;
     let paused = controller.paused();
     (move || {
         paused
@@ -357,8 +359,6 @@ fn TextToolForm(controller: Controller, name: String) -> impl IntoView {
 /// is free text, as a tool that fails returns no structured result.
 #[component]
 fn SchemaToolForm(controller: Controller, name: String, schema: Value) -> impl IntoView {
-    // The form's rules live in the on-demand stylesheet the tool bench uses.
-    leptos::task::spawn_local(crate::browser::stylesheet::load("modes.css"));
     let start = schema_form::fields_of(&schema, Part::Result)
         .map(|fields| schema_form::starting(&fields))
         .unwrap_or_else(|_| Value::Object(Default::default()));
