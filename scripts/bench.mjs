@@ -73,7 +73,7 @@ export const FIRST_RUN_GOAL = 350 * 1024;
  * scenario's share actions becoming a split module of their own, and
  * wasm-opt at -O2 (scripts/wasm-split.mjs), took it to 638 KiB in 17 files. The
  * runs becoming a plain model (`run::model`, with the controller as its
- * adapter, the model's update fetched with the engine) took it to 644 KiB,
+ * adapter) took it to 643 KiB,
  * knowingly: the adapter that shows the model in the components' signals
  * is code the old controller did not have. The ceiling is 645 until that
  * is won back. */

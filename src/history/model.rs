@@ -5,8 +5,8 @@
 //! `crate::update`). The page does not use it yet: `state::history` still
 //! keeps the history in signals of its own. An adapter that held this model
 //! and performed its commands put about 4 KiB (brotli) on the first paint
-//! and 8 KiB on the first visit, over their budgets; the model waits for an adapter that costs less (its
-//! `update` fetched with the engine, as the runs' is).
+//! and 8 KiB on the first visit, over their budgets; the model waits for an
+//! adapter that costs less.
 //!
 //! What belongs to a run in view (which kept run is open, a replay's
 //! verdict) is kept with that run's id: the page draws it only while that

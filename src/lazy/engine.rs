@@ -26,8 +26,6 @@ use harness::RunOptions;
 use serde_json::Value;
 
 use crate::browser::mcp_fetch::{McpFetch, McpWire};
-use crate::run::model::{RunModel, RunStep};
-use crate::update::Update;
 use crate::view_model;
 
 /// A scenario with its MCP servers' tools loaded and a line per server,
@@ -56,16 +54,6 @@ pub struct Play {
 /// paint; a direct call from first-paint code would pull it back in, which
 /// is why nothing else can name the implementation.
 pub trait Engine {
-    /// The runs' `update`: fetched with the engine, which a run needs
-    /// anyway, so the first paint carries the runs' state, not the code
-    /// that changes it; until it has come the controller keeps what it is
-    /// sent. Through `black_box`, so the optimizer, which sees the whole
-    /// program before it is split, cannot call it straight from the
-    /// controller.
-    fn run_step(&self) -> RunStep {
-        std::hint::black_box(<RunModel as Update>::update)
-    }
-
     /// The scenario in `text`, or every problem that stops it from loading.
     /// A file with no problem is read by the engine itself; any other is
     /// read by `lazy::check_scenario`, fetched the first time one comes, so

@@ -426,9 +426,6 @@ impl RunModel {
     }
 }
 
-/// `RunModel::update` as a plain function, as the engine hands it out.
-pub type RunStep = fn(&mut RunModel, RunMsg) -> Vec<RunCmd>;
-
 impl Update for RunModel {
     type Msg = RunMsg;
     type Cmd = RunCmd;

@@ -39,9 +39,10 @@ use leptos::task::spawn_local;
 
 use crate::browser::runtime::{BrowserRuntime, HostYield};
 use crate::lazy::{self, Play};
-use crate::run::model::{CardSpan, RunCmd, RunModel, RunMsg, RunStep};
+use crate::run::model::{CardSpan, RunCmd, RunModel, RunMsg};
 use crate::run_state::RunStateBook;
 use crate::state::mcp::Mcp;
+use crate::update::Update as _;
 use crate::view_model::{self, Counters};
 
 pub use crate::run::model::PendingApproval;
@@ -79,10 +80,6 @@ struct Handles {
 pub struct Controller {
     /// The runs as plain data (see `run::model`); changed only by `send`.
     model: StoredValue<RunModel, LocalStorage>,
-    /// `RunModel::update`, once it has come with the engine (see
-    /// `Engine::run_step`); until then what is sent waits in `waiting`.
-    step: StoredValue<Option<RunStep>, LocalStorage>,
-    waiting: StoredValue<Vec<RunMsg>, LocalStorage>,
     /// The newest run's token, waits and clock (see `Handles`).
     handles: StoredValue<Handles, LocalStorage>,
     // What the model holds, as the components read it (kept by `show`).
@@ -133,8 +130,6 @@ impl Controller {
         let shown_parts = (None, model.wire_setup().clone());
         let controller = Controller {
             model: StoredValue::new_local(model),
-            step: StoredValue::new_local(None),
-            waiting: StoredValue::new_local(Vec::new()),
             shown_parts: StoredValue::new_local(shown_parts),
             handles: StoredValue::new_local(Handles::default()),
             events: RwSignal::new(Vec::new()),
@@ -158,20 +153,6 @@ impl Controller {
             engine_awaited: StoredValue::new(false),
         };
         provide_context(controller);
-        spawn(Box::pin(async move {
-            let step = lazy::engine().await.run_step();
-            if controller
-                .step
-                .try_update_value(|held| *held = Some(step))
-                .is_none()
-            {
-                return; // The page is gone.
-            }
-            let waiting = controller.waiting.try_update_value(std::mem::take);
-            for msg in waiting.unwrap_or_default() {
-                controller.send(msg);
-            }
-        }));
         controller
     }
 
@@ -375,17 +356,7 @@ impl Controller {
         // An event waits in the model for the next frame: nothing shown
         // changes until then, so there is nothing to show yet.
         let shows = !matches!(msg, RunMsg::Event { .. });
-        let step = match self.step.try_with_value(|step| *step) {
-            Some(Some(step)) => step,
-            Some(None) => {
-                // Before the engine: the model changes, in the order sent,
-                // once its update has come (see `new`).
-                self.waiting.update_value(|waiting| waiting.push(msg));
-                return;
-            }
-            None => return, // The page is gone.
-        };
-        let Some(commands) = self.model.try_update_value(|model| step(model, msg)) else {
+        let Some(commands) = self.model.try_update_value(|model| model.update(msg)) else {
             return; // The page is gone.
         };
         if shows {
