@@ -16,7 +16,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::view_model::plural;
 
-pub mod model;
 pub mod replay_all;
 
 /// How many bytes of records the history may keep. `localStorage` gives an

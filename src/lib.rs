@@ -52,7 +52,6 @@ pub mod lazy;
 pub mod lesson_words;
 pub mod loop_diagram;
 pub mod marked_json;
-pub mod mcp;
 pub mod mcp_text;
 pub mod provenance;
 pub mod run;
