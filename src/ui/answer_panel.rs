@@ -420,7 +420,7 @@ fn SchemaToolForm(controller: Controller, name: String, schema: Value) -> impl I
     };
     view! {
         <p class="answer-note">
-            {format!("{name} does not run. Its output schema gives the form; the model receives the JSON beside it, as shown, as the tool's result: the content of its tool_result.")}
+            {format!("{name} does not run. Its output schema gives the form; the model receives the text of the Result (JSON) box, as shown, as the tool's result: the content of its tool_result.")}
         </p>
         <div class="bench-io" hidden=move || is_error.get()>
             <SchemaForm schema args=result part=Part::Result />

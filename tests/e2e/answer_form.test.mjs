@@ -65,7 +65,7 @@ test('answer as the tool: the output schema gives a form, a wrong value is refus
   const form = panel.locator('.sf-form[aria-label="Result form"]');
   await form.waitFor({ timeout: 10_000 });
   const note = await panel.locator('.answer-note').first().innerText();
-  assert(note.includes('the model receives the JSON beside it') && note.includes('tool_result'), `the panel does not say what is sent: ${note}`);
+  assert(note.includes('the model receives the text of the Result (JSON) box') && note.includes('tool_result'), `the panel does not say what is sent: ${note}`);
 
   // The enum is a choice, the numbers are number inputs; the JSON starts
   // from the required fields.
