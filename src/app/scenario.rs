@@ -3,7 +3,6 @@
 //! and every problem that keeps the scenario from running.
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 use crate::lazy;
 use crate::state::controller::Controller;
@@ -36,7 +35,7 @@ pub fn ScenarioSection(
         }
         let now = due.get();
         if now {
-            spawn_local(lazy::preload_builtins());
+            crate::browser::runner::start(lazy::preload_builtins());
         }
         now
     });
@@ -62,7 +61,7 @@ pub fn ScenarioSection(
             .arrival()
             .with(|a| a.as_deref().is_some_and(|a| a.contains("share link")));
         if from_link {
-            spawn_local(async {
+            crate::browser::runner::start(async {
                 for _ in 0..40 {
                     if document()
                         .query_selector(".loop-panel")

@@ -125,7 +125,7 @@ impl McpTransport for McpFetch {
     }
 
     fn spawn(&self, task: LocalBoxFuture<'static, ()>) {
-        wasm_bindgen_futures::spawn_local(task);
+        crate::browser::runner::start(task);
     }
 }
 

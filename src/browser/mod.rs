@@ -9,6 +9,7 @@ pub mod mcp_fetch;
 pub mod offline;
 pub mod page;
 pub mod panic;
+pub mod runner;
 pub mod runtime;
 pub mod sandbox;
 pub mod stylesheet;

@@ -274,7 +274,7 @@ fn start_frame(state: &Rc<RefCell<State>>) -> Result<(), String> {
     let weak = Rc::downgrade(state);
     let on_load = Closure::<dyn FnMut(JsValue)>::new(move |_: JsValue| {
         let weak = weak.clone();
-        wasm_bindgen_futures::spawn_local(async move {
+        crate::browser::runner::start(async move {
             TimeoutFuture::new(READY_AFTER_LOAD_MS).await;
             if let Some(state) = weak.upgrade() {
                 if !state.borrow().ready {
@@ -298,7 +298,7 @@ fn start_frame(state: &Rc<RefCell<State>>) -> Result<(), String> {
     // (an iframe added without one would fire `load` for about:blank); calls
     // wait in `queued` until it says it is ready.
     let weak = Rc::downgrade(state);
-    wasm_bindgen_futures::spawn_local(async move {
+    crate::browser::runner::start(async move {
         if let Err(why) = load_document(&element, &body).await {
             if let Some(state) = weak.upgrade() {
                 fail_all(&state, why);

@@ -10,8 +10,8 @@ use harness::cancel::CancelToken;
 use harness::fork::ForkPoint;
 use leptos::prelude::*;
 
+use crate::browser::runner::{Generation, Ticket};
 use crate::compare::Compared;
-use crate::state::generation::{Generation, Ticket};
 
 /// The most runs a side may have with a provider: each is a paid request
 /// or several, and ten already shows how often a description misleads.

@@ -35,7 +35,6 @@ use harness::runtime::Runtime;
 use harness::scenario::Scenario;
 use harness::wire::RequestShape;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 use crate::browser::runtime::{BrowserRuntime, HostYield};
 use crate::lazy::{self, Play};
@@ -602,7 +601,7 @@ impl Controller {
 /// Puts `work` on the browser's event loop: the controller's one way to
 /// start something asynchronous.
 fn spawn(work: LocalBoxFuture<'static, ()>) {
-    spawn_local(work);
+    crate::browser::runner::start(work);
 }
 
 /// A card of the timeline from its span of the log.

@@ -26,13 +26,12 @@
 
 use harness::library::{BUILTIN, OPENING_ID, OPENING_JSON};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 use crate::browser::page;
+use crate::browser::runner::{Generation, Ticket};
 use crate::provenance::{self, Lesson, Provenance, Source};
 use crate::share;
 use crate::state::form_doc;
-use crate::state::generation::{Generation, Ticket};
 use crate::state::mcp::Mcp;
 use crate::state::tied_notice::TiedNotice;
 use crate::view_model::{self, CUSTOM};
@@ -208,7 +207,7 @@ impl Editor {
     fn check_as_edited(self) {
         Effect::new(move |_| {
             let text = self.text.get();
-            spawn_local(async move {
+            crate::browser::runner::start(async move {
                 let engine = lazy::engine().await;
                 let (lines, notes) = match engine.load(&text).await {
                     Ok(scenario) => (Vec::new(), engine.notes(&scenario)),
@@ -356,7 +355,7 @@ impl Editor {
         self.arrival.set(None);
         // The picker shows the choice at once; it is saved with its text.
         self.selected.set(id.clone());
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             let json = lazy::builtin_json(id.clone()).await;
             if !pick.is_current() {
                 return;
@@ -533,7 +532,7 @@ impl Editor {
     /// Names in the picker the built-in `text` is, if it is one, once the
     /// built-ins' module answers (and `text` is still the text).
     fn identify(self, text: String) {
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             let id = lazy::builtin_id_of(text.clone()).await;
             if let Some(id) = id {
                 if self.text.with_untracked(|now| *now == text) {

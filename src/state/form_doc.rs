@@ -9,7 +9,6 @@
 //! typed in); `edit_field` rewrites one value of the text in place.
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use serde_json::Value;
 
 use crate::browser::page;
@@ -148,7 +147,7 @@ impl Variant {
                 variant.problems.set(Vec::new());
                 return;
             }
-            spawn_local(async move {
+            crate::browser::runner::start(async move {
                 let lines = match lazy::engine().await.load(&text).await {
                     Ok(_) => Vec::new(),
                     Err(problems) => view_model::problem_lines(&problems),

@@ -19,7 +19,6 @@ use gloo_timers::future::TimeoutFuture;
 use harness::event::{EventKind, RunEvent};
 use harness::replay::{Assertions, Record};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 use crate::browser::history_store::{self as store, StoreError};
 use crate::browser::{files, page};
@@ -120,12 +119,12 @@ impl History {
                 events: events.get_untracked(),
                 forked_at: None,
             };
-            spawn_local(async move {
+            crate::browser::runner::start(async move {
                 history.keep(record, Origin::Run).await;
             });
         });
-        spawn_local(history.relist());
-        spawn_local(async move {
+        crate::browser::runner::start(history.relist());
+        crate::browser::runner::start(async move {
             loop {
                 TimeoutFuture::new(CLOCK_REFRESH_MS).await;
                 history.now_ms.set(js_sys::Date::now());
@@ -252,7 +251,7 @@ impl History {
         let run = self.show_trace(record, entry_id);
         if let Some(scenario) = record.scenario.clone() {
             // Which built-in it is takes their files (a split module).
-            spawn_local(async move {
+            crate::browser::runner::start(async move {
                 let text = lazy::scenario_text(scenario).await;
                 // Another run was opened or started meanwhile: its scenario stays.
                 if self.controller.run_id().get_untracked() != run {
@@ -431,7 +430,7 @@ impl History {
     /// Saves the run in view with its scenario as `run.jsonl`.
     pub fn export(self) {
         let record = self.current_record();
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             let text = lazy::record_jsonl(record).await;
             let notice = match files::download(EXPORT_NAME, "application/x-ndjson", &text) {
                 Ok(()) => format!("Saved {EXPORT_NAME}: the scenario and the trace."),
@@ -451,7 +450,7 @@ impl History {
     /// relative to its start.
     pub fn export_otel(self) {
         let record = self.current_record();
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             let text = lazy::otlp_json(record, js_sys::Date::now() as u64).await;
             let notice = match files::download(OTEL_EXPORT_NAME, "application/json", &text) {
                 Ok(()) => format!("Saved {OTEL_EXPORT_NAME}: OpenTelemetry GenAI spans (OTLP/JSON), dated from now. POST it to a collector's /v1/traces, or import it back here."),
@@ -467,7 +466,7 @@ impl History {
         let record = self.current_record();
         self.file_notice
             .set(Some(format!("Sending the run to {}…", endpoint.trim())));
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             let said = lazy::send_otlp(record, js_sys::Date::now() as u64, endpoint).await;
             self.file_notice.set(Some(match said {
                 Ok(sent) => sent,
@@ -515,7 +514,7 @@ impl History {
         let record = self.current_record();
         let text = self.editor.text().get_untracked();
         self.replaying.set(true);
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             let scenario = match lazy::engine().await.load(&text).await {
                 Ok(scenario) => scenario,
                 Err(problems) => {
@@ -582,7 +581,7 @@ impl History {
         self.batch_busy.set_value(true);
         self.stop_batch.set_value(false);
         let text = self.editor.text().get_untracked();
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             self.replay_batch(text).await;
             self.batch_busy.set_value(false);
         });

@@ -20,14 +20,13 @@ use harness::mcp::config::REDACTED;
 use harness::mcp::McpTool;
 use harness::scenario::Scenario;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 use crate::browser::mcp_fetch::McpWire;
+use crate::browser::runner::Generation;
 use crate::lazy;
 pub use crate::mcp_text::HeaderSecret;
 pub use crate::mcp_text::ServerToken;
 use crate::mcp_text::{extract_secrets, servers_key};
-use crate::state::generation::Generation;
 
 /// Exchanges kept for the wire view: the newest.
 const WIRE_KEPT: usize = 200;
@@ -217,7 +216,7 @@ impl Mcp {
                 == Some(true)
                 || self.loading_key.with_value(|k| k.as_ref() == Some(&key));
             if !known {
-                spawn_local(async move {
+                crate::browser::runner::start(async move {
                     let _ = self.load(text, key).await;
                 });
             }
@@ -228,7 +227,7 @@ impl Mcp {
     pub fn reload(self, text: String) {
         let secrets = self.held(false);
         if let Some(key) = servers_key(&text, &secrets) {
-            spawn_local(async move {
+            crate::browser::runner::start(async move {
                 let _ = self.load(text, key).await;
             });
         }

@@ -13,9 +13,6 @@
 //!   and its live check (what blocks Run).
 //! - [`form_doc`]: a scenario text the structured form edits (A's, or
 //!   the comparison's variant B).
-//! - [`generation`]: the one way work the page awaits drops an answer a
-//!   newer start has overtaken (a pick's text, an MCP load, a live check,
-//!   a comparison).
 //! - [`history`]: the kept runs and their actions (keep, open, delete,
 //!   import, export, replay).
 //! - [`mcp`]: the scenario's MCP servers: their tools, loaded; the
@@ -37,7 +34,6 @@ pub mod comparison;
 pub mod controller;
 pub mod editor;
 pub mod form_doc;
-pub mod generation;
 pub mod history;
 pub mod inspector;
 pub mod lessons;

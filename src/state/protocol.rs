@@ -13,11 +13,10 @@ use gloo_timers::future::TimeoutFuture;
 use harness::event::{EventKind, RunEvent, Status};
 use harness::wire::{Rejection, RequestShape};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
+use crate::browser::runner::Generation;
 use crate::lazy;
 use crate::state::controller::Controller;
-use crate::state::generation::Generation;
 
 /// Past this many requests a run is checked only when it ends: each check
 /// reads the whole history, so checking every turn of a 10,000-turn run
@@ -101,7 +100,7 @@ impl ProtocolWatch {
             let ask = asked.next();
             last_asked_ms.set_value(js_sys::Date::now());
             let events = events.get_untracked();
-            spawn_local(async move {
+            crate::browser::runner::start(async move {
                 let (rejections, would_refuse) = lazy::rejections(events, shape.clone()).await;
                 if ask.is_current() {
                     watch.checked.set(Checked {
@@ -136,7 +135,7 @@ impl ProtocolWatch {
             } else if !deferred.get_value() {
                 // The requests sent until then are checked in one go.
                 deferred.set_value(true);
-                spawn_local(async move {
+                crate::browser::runner::start(async move {
                     TimeoutFuture::new((LIVE_CHECK_GAP_MS - since).ceil() as u32).await;
                     deferred.set_value(false);
                     let still_live =

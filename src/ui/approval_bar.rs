@@ -22,7 +22,6 @@ use leptos::ev;
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 use crate::browser::page;
@@ -143,7 +142,7 @@ pub fn ApprovalBar(pending: PendingApproval, approvals: Approvals) -> impl IntoV
     let approve_edit = move || {
         let text = edit_text.get_untracked();
         let schema = schema.get_value();
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             match crate::lazy::engine()
                 .await
                 .check_edited_args(&text, schema.as_ref())
@@ -164,7 +163,7 @@ pub fn ApprovalBar(pending: PendingApproval, approvals: Approvals) -> impl IntoV
     // breaks the schema and the problems show before any click.
     let check_edit = move |text: String| {
         let schema = schema.get_value();
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             let errors = crate::lazy::engine()
                 .await
                 .check_edited_args(&text, schema.as_ref())

@@ -35,7 +35,6 @@ use harness::scenario::Scenario;
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 use crate::compare::Compared;
 use crate::lazy::{AutoDecision, Rounds};
@@ -148,7 +147,7 @@ impl Launcher {
         let model = self.model_choice.current();
         let times = comparison::runs_per_side(model.is_some(), self.times.get_untracked());
         let progress = Box::new(move |round: u32, rounds: u32| started.round(&what, round, rounds));
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             let result = work(
                 token,
                 Rounds {

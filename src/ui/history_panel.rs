@@ -11,7 +11,6 @@
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 use crate::browser::files;
 use crate::history::replay_all::{Batch, Row};
@@ -58,7 +57,7 @@ pub fn RunFiles(history: History, show_run: Callback<()>) -> impl IntoView {
             return;
         };
         show_run.run(());
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             match files::take_picked(&input).await {
                 Some((name, Ok(text))) => history.import(name, text).await,
                 Some((name, Err(why))) => history.import_unreadable(&name, &why),
@@ -73,7 +72,7 @@ pub fn RunFiles(history: History, show_run: Callback<()>) -> impl IntoView {
             return;
         };
         show_run.run(());
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             match files::read_file(&file).await {
                 Ok(text) => history.import(file.name(), text).await,
                 Err(why) => history.import_unreadable(&file.name(), &why),
@@ -140,7 +139,9 @@ pub async fn run_paste(history: History, show_run: Callback<()>) -> AnyView {
     let import_pasted = move |_| {
         let text = pasted.get_untracked();
         show_run.run(());
-        spawn_local(async move { history.import(PASTED.to_string(), text).await });
+        crate::browser::runner::start(
+            async move { history.import(PASTED.to_string(), text).await },
+        );
     };
     view! {
             <label for="run-paste-text">
@@ -319,7 +320,7 @@ pub fn HistoryPanel(history: History, show_run: Callback<()>) -> impl IntoView {
                                             aria-label=format!("Open {label}")
                                             on:click=move |_| {
                                                 show_run.run(());
-                                                spawn_local(history.open(open_id.clone()));
+                                                crate::browser::runner::start(history.open(open_id.clone()));
                                             }
                                         >
                                             "Open"
@@ -451,7 +452,7 @@ fn BatchRow(history: History, row: Row, show_run: Callback<()>) -> impl IntoView
                         title="Show this run in the Trace; the editor keeps the scenario it was replayed against"
                         on:click=move |_| {
                             show_run.run(());
-                            spawn_local(history.open_in_trace(open_id.clone()));
+                            crate::browser::runner::start(history.open_in_trace(open_id.clone()));
                         }
                     >
                         "Open"

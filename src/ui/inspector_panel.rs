@@ -15,7 +15,6 @@ use harness::wire::{Provider, RequestShape};
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 use crate::browser::page;
 use crate::lazy;
@@ -52,7 +51,7 @@ fn InspectorPanel(
     // needed yet would only be cut by a reload.
     Effect::new(move |_| {
         if open.get() {
-            spawn_local(crate::browser::stylesheet::load("inspector.css"));
+            crate::browser::runner::start(crate::browser::stylesheet::load("inspector.css"));
         }
     });
     let has_mcp = move || mcp_wire.with(|w| w.iter().any(|e| e.method.starts_with("tools/call ")));
@@ -364,7 +363,7 @@ fn request_view(wire: ProviderWire, inspector: InspectorState) -> impl IntoView 
     let label = wire.label;
     let notice = RwSignal::new(None::<&'static str>);
     let copy = move |text: String, what: &'static str| {
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             notice.set(Some(match page::copy_text(&text).await {
                 Ok(()) => what,
                 Err(()) => "This browser would not copy: select the text and copy it.",

@@ -760,7 +760,7 @@ fn LoopPanel(
     if let Some(RoomWanted(wanted)) = use_context::<RoomWanted>() {
         Effect::new(move |_| {
             if wanted.get() {
-                leptos::task::spawn_local(crate::browser::stylesheet::load(FOLD_STYLES));
+                crate::browser::runner::start(crate::browser::stylesheet::load(FOLD_STYLES));
             }
         });
     }
@@ -921,7 +921,7 @@ fn LoopPanel(
                             full_screen::enter(&panel);
                         }
                         // Laid out by its own stylesheet, then centred.
-                        leptos::task::spawn_local(async move {
+                        crate::browser::runner::start(async move {
                             crate::browser::stylesheet::load(FULL_SCREEN_STYLES).await;
                             full_drawn.set(true);
                         });

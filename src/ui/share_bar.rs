@@ -8,7 +8,6 @@
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use wasm_bindgen::JsCast;
 
 use crate::browser::{files, page};
@@ -35,13 +34,13 @@ pub fn ShareBar(
     let import = move |ev: leptos::ev::Event| {
         // The input is read now, while the event is the one that changed it.
         if let Some(input) = files::picked_input(&ev) {
-            spawn_local(share_action(Press::Import(input), bar));
+            crate::browser::runner::start(share_action(Press::Import(input), bar));
         }
     };
     view! {
         <div class="share-bar">
-            <button type="button" on:click=move |_| spawn_local(share_action(Press::CopyLink, bar))>"Copy link"</button>
-            <button type="button" on:click=move |_| spawn_local(share_action(Press::Export, bar))>"Export scenario"</button>
+            <button type="button" on:click=move |_| crate::browser::runner::start(share_action(Press::CopyLink, bar))>"Copy link"</button>
+            <button type="button" on:click=move |_| crate::browser::runner::start(share_action(Press::Export, bar))>"Export scenario"</button>
             <label class="file-button">
                 "Import scenario"
                 <input type="file" accept=".json,application/json" on:change=import />

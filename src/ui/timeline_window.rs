@@ -158,7 +158,7 @@ impl Windowing {
         // The list is drawn from this plan right after (see `focus_out`).
         if !self.redrawing.get_value() {
             self.redrawing.set_value(true);
-            leptos::task::spawn_local(async move {
+            crate::browser::runner::start(async move {
                 self.redrawing.try_set_value(false);
             });
         }
@@ -259,7 +259,7 @@ impl Windowing {
             self.focus_moved(None);
             return;
         }
-        leptos::task::spawn_local(async move {
+        crate::browser::runner::start(async move {
             let Some(element) = self.focus_element.try_get_value().flatten() else {
                 return;
             };
@@ -379,7 +379,7 @@ impl Windowing {
                     // The redraw that `changed` wakes runs first, and this
                     // before the next paint, so the scroll and the spacers'
                     // new heights show together.
-                    leptos::task::spawn_local(async move {
+                    crate::browser::runner::start(async move {
                         column.set_scroll_top((top + moved).round() as i32);
                     });
                 }

@@ -15,7 +15,6 @@ use harness::model::ToolSpec;
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use serde_json::Value;
 
 use crate::lazy;
@@ -112,7 +111,7 @@ fn ToolBench(text: ReadSignal<String>, open: RwSignal<bool>) -> impl IntoView {
         calling.set_value(Some(cancel.clone()));
         busy.set(true);
         answer.set(None);
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             let ended = lazy::offstage()
                 .await
                 .call_tool(text, tool.clone(), typed, cancel)

@@ -9,7 +9,6 @@ use harness::fork::ForkPoint;
 use harness::replay::Record;
 use harness::scenario::Scenario;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 use crate::compare::{self, prefixed, Compared, Side};
 use crate::state::comparison::{fork_wanted, take_fork_wanted, ForkPicker};
@@ -109,7 +108,7 @@ fn list_steps_when_forkable(
             picker.clear();
             return;
         }
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             TimeoutFuture::new(0).await;
             // A run may have started meanwhile: its steps are not forkable yet.
             if untrack(forkable) {
@@ -148,7 +147,7 @@ fn from_here(
         };
         picker.pick(&at.seq.to_string());
         let scenario = ran.get_untracked();
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             let text = match scenario {
                 Some(scenario) => crate::lazy::scenario_text(scenario).await,
                 None => String::new(),

@@ -8,7 +8,6 @@
 //! A B the person edited is put aside then, with a button to bring it back.
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 use crate::compare::variant_b;
 use crate::state::editor::Editor;
@@ -72,7 +71,7 @@ impl VariantB {
         if id.is_empty() {
             return;
         }
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             if let Some(json) = crate::lazy::builtin_json(id.to_string()).await {
                 self.put_in(json.to_string(), Some(notice));
             }

@@ -16,7 +16,6 @@ use harness::lesson::goal::GoalPart;
 use harness::lesson::{By, Lesson};
 use harness::scenario::syntax::describe;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use serde_json::Value;
 
 use crate::lazy;
@@ -98,7 +97,7 @@ fn check_the_edit(tutor: Tutor) {
         )));
         return;
     }
-    spawn_local(async move {
+    crate::browser::runner::start(async move {
         let loaded = lazy::engine().await.load(&text).await;
         // The learner may have edited again meanwhile: that text is the
         // next Check's.

@@ -5,7 +5,6 @@ use harness::lesson::course::{self, Course};
 use harness::lesson::Lesson;
 use harness::scenario::syntax::describe;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use serde_json::Value;
 
 use crate::browser::files;
@@ -19,7 +18,7 @@ pub(super) fn file_picker(tutor: Tutor) -> impl IntoView {
         let Some(input) = files::picked_input(&ev) else {
             return;
         };
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             match files::take_picked(&input).await {
                 Some((name, Ok(text))) => tutor.open_linked(lesson_file(&name, &text)),
                 Some((_, Err(why))) => tutor.note.set(Some(why)),

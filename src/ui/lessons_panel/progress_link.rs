@@ -7,7 +7,6 @@ use std::ops::Range;
 
 use harness::lesson::course;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
 use crate::browser::page;
 use crate::lesson_words;
@@ -37,7 +36,7 @@ pub(super) fn progress_link(tutor: Tutor) -> impl IntoView {
             return;
         };
         link.set(Some(url.clone()));
-        spawn_local(async move {
+        crate::browser::runner::start(async move {
             said.set(Some(match page::copy_text(&url).await {
                 Ok(()) => "Progress link copied to the clipboard.",
                 Err(()) => "Copy the progress link from the box.",

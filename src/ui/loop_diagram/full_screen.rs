@@ -18,7 +18,7 @@ pub fn enter(panel: &web_sys::Element) {
     let Some(asked) = call(panel, "requestFullscreen", None) else {
         return;
     };
-    leptos::task::spawn_local(async move {
+    crate::browser::runner::start(async move {
         if JsFuture::from(asked).await.is_err() {
             return;
         }

@@ -1,0 +1,3 @@
+//! The inspector: what it shows (open, turn, view, format, the block a
+//! verdict points at). The model is plain data changed by messages
+//! (`model`); `state::inspector` holds it.

@@ -1,0 +1,4 @@
+//! The Lessons mode: the course open, a lesson's attempt (verdict, failed
+//! checks, hints, the run Check waits for) and the edits it undoes. The
+//! model is plain data changed by messages (`model`); `state::lessons`
+//! holds it and performs its commands.

@@ -1,0 +1,4 @@
+//! The scenario's MCP servers: their tools, loaded; the JSON-RPC
+//! exchanges; header values, held in memory only. The model is plain data
+//! changed by messages (`model`); `state::mcp` holds it and performs its
+//! commands.
