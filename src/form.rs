@@ -105,15 +105,15 @@ pub fn parse_limit(field: &Field, input: &str) -> Result<Option<Value>, String> 
             let range = format!("a number above {above} and at most {}", max.words());
             // Rust also reads "inf" and "NaN", which JSON does not write.
             let spelled = input.contains(|c: char| c.is_ascii_alphabetic() && !"eE".contains(c));
-            let why = match input.parse::<f64>() {
-                Ok(_) if spelled => format!("“{input}” is not a number"),
-                Ok(n) if n <= above => format!("{input} is too small"),
-                Ok(n) if n > max.value => format!("{input} is too large"),
-                Ok(n) => match serde_json::Number::from_f64(n) {
+            let why = match harness::float_text::parse_f64(input) {
+                Some(_) if spelled => format!("“{input}” is not a number"),
+                Some(n) if n <= above => format!("{input} is too small"),
+                Some(n) if n > max.value => format!("{input} is too large"),
+                Some(n) => match serde_json::Number::from_f64(n) {
                     Some(n) => return Ok(Some(Value::Number(n))),
                     None => format!("“{input}” is not a number"),
                 },
-                Err(_) => format!("“{input}” is not a number"),
+                None => format!("“{input}” is not a number"),
             };
             Err(format!("{label}: {range}; {why}"))
         }

@@ -272,12 +272,14 @@ pub fn records_to_relist(keys: &[String], entries: &[Entry]) -> Vec<String> {
 }
 
 /// When the run with `id` was kept, from the id itself (`new_id` makes it
-/// from the time), for a run listed again from its record.
+/// from the time), for a run listed again from its record. Read as whole
+/// milliseconds, as `new_id` writes them: a float parse here would bring
+/// Rust's float parser into the page's first paint.
 pub fn saved_at_of(id: &str) -> f64 {
     id.split('-')
         .next()
-        .and_then(|ms| ms.parse::<f64>().ok())
-        .unwrap_or(0.0)
+        .and_then(|ms| ms.parse::<u64>().ok())
+        .map_or(0.0, |ms| ms as f64)
 }
 
 /// The entries, newest first; entries saved at the same time keep their

@@ -335,7 +335,7 @@ pub fn fits_as(fields: &[Field], value: &Value, part: Part) -> Result<(), String
 /// readers hold at all (`1e400`).
 pub fn typed_number(typed: &str) -> Option<&str> {
     let typed = typed.trim();
-    let finite = typed.parse::<f64>().is_ok_and(f64::is_finite);
+    let finite = harness::float_text::parse_f64(typed).is_some_and(f64::is_finite);
     (json_number::read(typed) != JsonNumber::NotANumber && finite).then_some(typed)
 }
 

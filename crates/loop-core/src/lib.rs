@@ -26,6 +26,7 @@ pub mod event;
 pub mod facts;
 pub mod field;
 pub mod fixed_by;
+pub mod float_text;
 pub mod fork;
 pub mod hand_call;
 pub mod instant;

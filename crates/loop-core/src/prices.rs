@@ -88,12 +88,13 @@ pub fn parse_usd_per_mtok(text: &str, what: &str) -> Result<f64, PriceError> {
     if text.is_empty() {
         return Ok(0.0);
     }
-    let problem = match text.parse::<f64>() {
-        Ok(value) if !value.is_finite() => PriceProblem::NotFinite,
-        Ok(value) if value < 0.0 => PriceProblem::Negative,
-        Ok(value) if value > crate::scenario::bounds::MAX_USD_PER_MTOK => PriceProblem::TooLarge,
-        Ok(value) => return Ok(value),
-        Err(_) => PriceProblem::NotANumber,
+    // Not `str::parse`: the same value without its tables (see `float_text`).
+    let problem = match crate::float_text::parse_f64(text) {
+        Some(value) if !value.is_finite() => PriceProblem::NotFinite,
+        Some(value) if value < 0.0 => PriceProblem::Negative,
+        Some(value) if value > crate::scenario::bounds::MAX_USD_PER_MTOK => PriceProblem::TooLarge,
+        Some(value) => return Ok(value),
+        None => PriceProblem::NotANumber,
     };
     Err(PriceError {
         what: what.to_string(),

@@ -430,7 +430,7 @@ fn fill_one(
                 .get("minimum")
                 .and_then(Value::as_f64)
                 .unwrap_or(f64::MIN);
-            match words(task).find_map(|w| w.parse::<f64>().ok()) {
+            match words(task).find_map(crate::float_text::parse_f64) {
                 Some(n) => (
                     number(n.max(minimum), kind),
                     "the first number in the task".to_string(),

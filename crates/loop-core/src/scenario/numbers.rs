@@ -173,7 +173,7 @@ impl Scanner {
         if !is_json_number(token) {
             return; // serde_json reports it
         }
-        let float = token.parse::<f64>().unwrap_or(f64::NAN);
+        let float = crate::float_text::parse_f64(token).unwrap_or(f64::NAN);
         let overflows = float.is_infinite();
         let whole = !token.contains(['.', 'e', 'E']);
         let respelt = if whole {

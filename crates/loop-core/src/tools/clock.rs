@@ -123,7 +123,7 @@ pub fn parse_utc(text: &str) -> Option<f64> {
     let time = time.strip_suffix('Z')?;
     let (hms, fraction) = match time.split_once('.') {
         Some((hms, f)) if !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()) => {
-            (hms, format!("0.{f}").parse::<f64>().ok()?)
+            (hms, crate::float_text::parse_f64(&format!("0.{f}"))?)
         }
         Some(_) => return None,
         None => (time, 0.0),
