@@ -10,6 +10,7 @@
 
 pub mod change;
 pub mod fields;
+pub mod model;
 pub mod repeats;
 mod steps;
 pub mod variant_b;
