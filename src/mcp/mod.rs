@@ -2,3 +2,5 @@
 //! exchanges; header values, held in memory only. The model is plain data
 //! changed by messages (`model`); `state::mcp` holds it and performs its
 //! commands.
+
+pub mod model;
