@@ -1,126 +1,324 @@
-//! The Compare panel's state machine: what the panel shows under
-//! its controls (nothing yet, a comparison going with its progress, why it
-//! could not run, or its two sides), and the comparison in flight. Starting
-//! one cancels the one going, whose late answer is then dropped; Stop
-//! cancels it. The panel (`ui::compare_panel`) does the runs and reports
-//! through a `Started`. Beside it, the panel's two counts (runs per side,
-//! a fork's turn) and its fork picker (`ForkPicker`).
+//! The Compare panel's adapter: it holds the panel's plain model
+//! (`compare::model`), sends it what the person and the work it started
+//! do, and performs its commands: a comparison's runs (through the runner,
+//! with the cancel token Stop fires), the listing of the Trace's steps, the
+//! fetch of a built-in for B or of the scenario that ran for a fork's
+//! editor, and the texts put into B and into that editor. What the panel
+//! reads of the model is memoized here, so a view redraws only when what
+//! it shows changed.
+//!
+//! Beside it, the step a fork was asked from on a card or the drawn loop
+//! (`want_fork`): the cards are in the first paint, the panel is not.
 
+use futures::future::LocalBoxFuture;
+use gloo_timers::future::TimeoutFuture;
 use harness::cancel::CancelToken;
+use harness::event::RunEvent;
 use harness::fork::ForkPoint;
+use harness::provider::ProviderRun;
+use harness::scenario::Scenario;
 use leptos::prelude::*;
 
-use crate::browser::runner::{Generation, Ticket};
-use crate::compare::Compared;
+use crate::browser::runner;
+use crate::compare::model::{CompareCmd, CompareModel, CompareMsg};
+use crate::compare::{self, Compared};
+use crate::lazy::{AutoDecision, Rounds};
+use crate::state::form_doc::{FormDoc, FormText, Variant};
+use crate::update::Update as _;
 
-/// The most runs a side may have with a provider: each is a paid request
-/// or several, and ten already shows how often a description misleads.
-pub const MOST_TIMES: u32 = 10;
+pub use crate::compare::model::Shown;
 
-/// Past this many steps, the fork picker lists one turn's steps at a time,
-/// picked with a turn field: a 10,000-turn run has 20,000 steps, too many
-/// for one list (and for the page, as 20,000 options).
-const LIST_EVERY_FORK_POINT_UP_TO: usize = 200;
+/// A comparison's work: given its cancel token and rounds, the two
+/// finished sides or why they could not run.
+pub type Work =
+    Box<dyn FnOnce(CancelToken, Rounds) -> LocalBoxFuture<'static, Result<Compared, Vec<String>>>>;
 
-/// What the panel shows under its controls.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Shown {
-    Nothing,
-    /// A comparison going, and where it is.
-    Running(String),
-    /// Why the comparison could not run.
-    Failed(Vec<String>),
-    /// Boxed: records are large, and the other states are small.
-    Compared(Box<Compared>),
-}
-
+/// The Compare panel's state (see the module's doc).
 #[derive(Clone, Copy)]
 pub struct Comparison {
-    shown: RwSignal<Shown>,
-    /// The comparison in flight's token; `None` when none is.
-    in_flight: StoredValue<Option<CancelToken>, LocalStorage>,
-    runs: Generation,
-}
-
-/// One comparison started: its progress and its end are shown only while
-/// no newer one has started.
-#[derive(Clone, Copy)]
-pub struct Started {
-    comparison: Comparison,
-    ticket: Ticket,
+    /// The panel as plain data; changed only by `send`.
+    model: RwSignal<CompareModel>,
+    shown: Memo<Shown>,
+    /// Bound to fields' values: set anew only when they change, so a
+    /// count being typed is not overwritten by an unrelated message.
+    times: Memo<u32>,
+    chosen_turn: Memo<u32>,
+    listed: Memo<Vec<ForkPoint>>,
+    fork_here: Memo<Option<(u64, ForkPoint)>>,
+    b_notice: Memo<Option<String>>,
+    b_aside: Memo<usize>,
+    /// The work pressed, till the model launches it, and the provider its
+    /// runs go to (`None`: the scenarios' own models).
+    pressed: StoredValue<Option<(Work, Option<ProviderRun>)>, LocalStorage>,
+    /// The newest comparison's cancel token.
+    token: StoredValue<Option<CancelToken>, LocalStorage>,
+    /// The run in the Trace, and the scenario it ran: what a fork starts from.
+    events: ReadSignal<Vec<RunEvent>>,
+    ran: ReadSignal<Option<Scenario>>,
+    /// Variant B's text, and the scenario a "go on from here" fork runs.
+    variant: Variant,
+    fork_draft: FormText,
 }
 
 impl Comparison {
-    pub fn new() -> Self {
+    pub fn new(events: ReadSignal<Vec<RunEvent>>, ran: ReadSignal<Option<Scenario>>) -> Self {
+        let model = RwSignal::new(CompareModel::default());
         Comparison {
-            shown: RwSignal::new(Shown::Nothing),
-            in_flight: StoredValue::new_local(None),
-            runs: Generation::new(),
+            model,
+            shown: Memo::new(move |_| model.with(|m| m.shown().clone())),
+            times: Memo::new(move |_| model.with(CompareModel::times)),
+            chosen_turn: Memo::new(move |_| model.with(CompareModel::chosen_turn)),
+            listed: Memo::new(move |_| model.with(CompareModel::listed)),
+            fork_here: Memo::new(move |_| model.with(CompareModel::fork_here_opened)),
+            b_notice: Memo::new(move |_| model.with(|m| m.b_notice().map(str::to_string))),
+            b_aside: Memo::new(move |_| model.with(CompareModel::b_aside)),
+            pressed: StoredValue::new_local(None),
+            token: StoredValue::new_local(None),
+            events,
+            ran,
+            variant: Variant::new(),
+            fork_draft: FormText::new(String::new(), "fork-"),
         }
     }
 
-    pub fn shown(self) -> ReadSignal<Shown> {
-        self.shown.read_only()
+    /// What the panel shows under its controls.
+    pub fn shown(self) -> Memo<Shown> {
+        self.shown
     }
 
     /// A comparison is going (tracked).
     pub fn busy(self) -> bool {
-        self.shown.with(|s| matches!(s, Shown::Running(_)))
+        self.model.with(CompareModel::busy)
     }
 
     /// Starts a comparison that says `what` while it runs, cancelling the
-    /// one going; returns how it reports, and the token its runs obey.
-    pub fn start(self, what: String) -> (Started, CancelToken) {
-        self.stop();
-        let token = CancelToken::new();
-        self.in_flight.set_value(Some(token.clone()));
-        self.shown.set(Shown::Running(what));
-        let started = Started {
-            comparison: self,
-            ticket: self.runs.next(),
-        };
-        (started, token)
+    /// one going: `work` runs with `provider` (or the scenarios' own models).
+    pub fn start(self, what: String, provider: Option<ProviderRun>, work: Work) {
+        let with_provider = provider.is_some();
+        self.pressed.set_value(Some((work, provider)));
+        self.send(CompareMsg::Started {
+            what,
+            with_provider,
+        });
     }
 
     /// Stop: the comparison going ends as its runs see the token cancelled.
     pub fn stop(self) {
-        if let Some(token) = self.in_flight.get_value() {
-            token.cancel();
-        }
-    }
-}
-
-impl Default for Comparison {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Started {
-    /// Where it is now ("Running A and B… Round 2 of 3.").
-    pub fn progress(self, text: String) {
-        if self.ticket.is_current() {
-            self.comparison.shown.set(Shown::Running(text));
-        }
+        self.send(CompareMsg::StopPressed);
     }
 
-    /// Round `round` of `rounds` has begun: said only when there are several.
-    pub fn round(self, what: &str, round: u32, rounds: u32) {
-        if rounds > 1 {
-            self.progress(format!("{what} Round {round} of {rounds}."));
+    /// Runs per side asked for (tracked).
+    pub fn times(self) -> u32 {
+        self.times.get()
+    }
+
+    pub fn type_times(self, typed: String) {
+        self.send(CompareMsg::TimesTyped(typed));
+    }
+
+    /// How the runs' approval requests are answered.
+    pub fn decide(self) -> AutoDecision {
+        if self.model.with_untracked(CompareModel::deny_approvals) {
+            AutoDecision::Deny
+        } else {
+            AutoDecision::Approve
         }
     }
 
-    /// Its end: the two sides, or why it could not run.
-    pub fn finish(self, result: Result<Compared, Vec<String>>) {
-        if !self.ticket.is_current() {
-            return;
-        }
-        self.comparison.in_flight.set_value(None);
-        self.comparison.shown.set(match result {
-            Ok(sides) => Shown::Compared(Box::new(sides)),
-            Err(problems) => Shown::Failed(problems),
+    pub fn choose_deny(self, deny: bool) {
+        self.send(CompareMsg::ApprovalsDenied(deny));
+    }
+
+    /// The run in the Trace changed: forkable once it ended or paused.
+    pub fn trace_changed(self, forkable: bool) {
+        self.send(CompareMsg::TraceChanged { forkable });
+    }
+
+    /// Nothing to fork from (tracked).
+    pub fn no_steps(self) -> bool {
+        self.model.with(CompareModel::no_steps)
+    }
+
+    /// Too many steps for one list: one turn's are listed (tracked).
+    pub fn by_turn(self) -> bool {
+        self.model.with(CompareModel::by_turn)
+    }
+
+    /// The run's last turn (tracked).
+    pub fn last_turn(self) -> u32 {
+        self.model.with(CompareModel::last_turn)
+    }
+
+    /// The turn whose steps are listed (tracked).
+    pub fn chosen_turn(self) -> u32 {
+        self.chosen_turn.get()
+    }
+
+    pub fn type_turn(self, typed: String) {
+        self.send(CompareMsg::TurnTyped(typed));
+    }
+
+    /// The steps the fork picker lists.
+    pub fn listed(self) -> Memo<Vec<ForkPoint>> {
+        self.listed
+    }
+
+    pub fn pick_step(self, value: String) {
+        self.send(CompareMsg::StepPicked(value));
+    }
+
+    /// The step a fork starts from (untracked).
+    pub fn fork_from(self) -> Option<ForkPoint> {
+        self.model.with_untracked(CompareModel::fork_from)
+    }
+
+    /// "Go on from here" asked at the event `seq`.
+    pub fn ask_fork(self, seq: u64) {
+        self.send(CompareMsg::ForkAsked(seq));
+    }
+
+    /// The step whose "go on from here" editor is open, with the ask that
+    /// opened it.
+    pub fn fork_here(self) -> Memo<Option<(u64, ForkPoint)>> {
+        self.fork_here
+    }
+
+    pub fn close_fork_here(self) {
+        self.send(CompareMsg::ForkEditorClosed);
+    }
+
+    /// The scenario a "go on from here" fork runs, as its editor edits it.
+    pub fn fork_draft(self) -> FormText {
+        self.fork_draft
+    }
+
+    /// The run in the Trace.
+    pub fn events(self) -> ReadSignal<Vec<RunEvent>> {
+        self.events
+    }
+
+    /// The run in the Trace and the scenario it ran (untracked).
+    pub fn trace(self) -> (Vec<RunEvent>, Option<Scenario>) {
+        (self.events.get_untracked(), self.ran.get_untracked())
+    }
+
+    /// Variant B's text.
+    pub fn variant(self) -> Variant {
+        self.variant
+    }
+
+    /// Puts `text` into B, saying `notice`; the person's own B is put aside.
+    pub fn put_b(self, text: String, notice: Option<String>) {
+        let current = self.variant.text().get_untracked();
+        self.send(CompareMsg::BPut {
+            current,
+            text,
+            notice,
         });
+    }
+
+    /// B follows the scenario `picked` (`compare::variant_b`).
+    pub fn follow(self, picked: String) {
+        self.send(CompareMsg::PickFollowed(picked));
+    }
+
+    pub fn bring_back_b(self) {
+        let current = self.variant.text().get_untracked();
+        self.send(CompareMsg::BringBackPressed { current });
+    }
+
+    /// What happened to B last.
+    pub fn b_notice(self) -> Memo<Option<String>> {
+        self.b_notice
+    }
+
+    /// How many of the person's Bs are put aside.
+    pub fn b_aside(self) -> Memo<usize> {
+        self.b_aside
+    }
+
+    /// The one way the panel changes: the model takes `msg`, and the
+    /// commands it answered with are performed.
+    fn send(self, msg: CompareMsg) {
+        let Some(commands) = self.model.try_update(|model| model.update(msg)) else {
+            return; // The panel is gone.
+        };
+        for command in commands {
+            self.perform(command);
+        }
+    }
+
+    /// Does what the model asked; what is awaited goes through the runner
+    /// and comes back through `send`.
+    fn perform(self, command: CompareCmd) {
+        match command {
+            CompareCmd::Cancel { .. } => {
+                if let Some(token) = self.token.get_value() {
+                    token.cancel();
+                }
+            }
+            CompareCmd::Launch { comparison, times } => {
+                let Some((work, model)) = self.pressed.try_update_value(Option::take).flatten()
+                else {
+                    return;
+                };
+                let token = CancelToken::new();
+                self.token.set_value(Some(token.clone()));
+                let progress = Box::new(move |round, rounds| {
+                    self.send(CompareMsg::Round {
+                        comparison,
+                        round,
+                        rounds,
+                    })
+                });
+                let rounds = Rounds {
+                    model,
+                    times,
+                    progress,
+                };
+                runner::answer(work(token, rounds), move |result| {
+                    self.send(CompareMsg::Finished { comparison, result })
+                });
+            }
+            // After a frame: the task that paints a long run's end should
+            // not list its 20,000 steps too.
+            CompareCmd::ListSteps { listing } => {
+                let events = self.events;
+                let steps = async move {
+                    TimeoutFuture::new(0).await;
+                    events
+                        .try_with_untracked(|e| compare::fork_points_by_turn(e))
+                        .unwrap_or_default()
+                };
+                runner::answer(steps, move |points| {
+                    self.send(CompareMsg::StepsListed { listing, points })
+                });
+            }
+            CompareCmd::LoadForkDraft { ask } => {
+                let scenario = self.ran.get_untracked();
+                let text = async move {
+                    match scenario {
+                        Some(scenario) => crate::lazy::scenario_text(scenario).await,
+                        None => String::new(),
+                    }
+                };
+                runner::answer(text, move |text| {
+                    self.send(CompareMsg::ForkDraftArrived { ask, text })
+                });
+            }
+            CompareCmd::FillForkDraft(text) => self.fork_draft.replace(text),
+            CompareCmd::FetchBuiltin { follow, id } => {
+                runner::answer(crate::lazy::builtin_json(id.to_string()), move |json| {
+                    let current = self.variant.text().get_untracked();
+                    self.send(CompareMsg::BuiltinArrived {
+                        follow,
+                        current,
+                        json: json.map(str::to_string),
+                    })
+                });
+            }
+            CompareCmd::SetB(text) => self.variant.replace(text),
+        }
     }
 }
 
@@ -145,260 +343,4 @@ pub fn fork_wanted() -> Option<u64> {
 /// The fork asked for, taken: asked for again, it opens again.
 pub fn take_fork_wanted() {
     FORK_WANTED.with(|wanted| wanted.set(None));
-}
-
-/// The runs a side gets: with a provider, as many as asked (1 to
-/// `MOST_TIMES`); the scenarios' own models answer the same way every
-/// time, so once.
-pub fn runs_per_side(with_provider: bool, asked: u32) -> u32 {
-    if with_provider {
-        asked.clamp(1, MOST_TIMES)
-    } else {
-        1
-    }
-}
-
-/// A count typed into a number field from 1 to `most`: any number goes to
-/// the nearest whole count in range (`-1` is 1, `1e300` is `most`, `2.4`
-/// is 2); not a number is `None` and changes nothing.
-pub fn typed_count(typed: &str, most: u32) -> Option<u32> {
-    let number = typed.trim().parse::<f64>().ok().filter(|n| !n.is_nan())?;
-    Some(number.round().clamp(1.0, f64::from(most)) as u32)
-}
-
-/// The steps of the run in the Trace a fork can start from, each with its
-/// turn, and the one picked. A long run's steps are listed one turn at a
-/// time (the turn picked with a field of its own).
-#[derive(Clone, Copy)]
-pub struct ForkPicker {
-    points: RwSignal<Vec<(u32, ForkPoint)>>,
-    turn: RwSignal<u32>,
-    /// The `seq` of the step picked, while one is.
-    picked: RwSignal<Option<u64>>,
-}
-
-impl ForkPicker {
-    pub fn new() -> Self {
-        ForkPicker {
-            points: RwSignal::new(Vec::new()),
-            turn: RwSignal::new(1),
-            picked: RwSignal::new(None),
-        }
-    }
-
-    /// The run's steps, each with its turn (`compare::fork_points_by_turn`).
-    pub fn set_points(self, points: Vec<(u32, ForkPoint)>) {
-        self.points.set(points);
-    }
-
-    /// No step to fork from: a run started, which has none yet.
-    pub fn clear(self) {
-        if self.points.with_untracked(|p| !p.is_empty()) {
-            self.points.set(Vec::new());
-        }
-    }
-
-    /// Nothing to fork from (tracked).
-    pub fn is_empty(self) -> bool {
-        self.points.with(Vec::is_empty)
-    }
-
-    /// Too many steps for one list: the picker lists one turn's (tracked).
-    pub fn by_turn(self) -> bool {
-        self.points.with(|p| p.len() > LIST_EVERY_FORK_POINT_UP_TO)
-    }
-
-    /// The run's last turn, 1 when it has no steps (tracked).
-    pub fn last_turn(self) -> u32 {
-        self.points.with(|p| p.last().map_or(1, |(turn, _)| *turn))
-    }
-
-    /// The turn chosen, within this run: a turn chosen for a longer run
-    /// before stands for this run's last (tracked).
-    pub fn chosen_turn(self) -> u32 {
-        self.turn.get().clamp(1, self.last_turn())
-    }
-
-    /// A turn typed: its steps are listed, none of them picked yet. The
-    /// field then shows `chosen_turn`, whatever was typed.
-    pub fn choose_turn(self, typed: &str) {
-        if let Some(turn) = typed_count(typed, self.last_turn()) {
-            self.turn.set(turn);
-            self.picked.set(None);
-        }
-    }
-
-    /// A step picked in the list, by its `seq` as the option's value.
-    pub fn pick(self, value: &str) {
-        self.picked.set(value.parse().ok());
-    }
-
-    /// The steps the picker lists: all of them, or those of the turn
-    /// chosen (tracked).
-    pub fn listed(self) -> Vec<ForkPoint> {
-        let turn = self.chosen_turn();
-        let by_turn = self.by_turn();
-        self.points.with(|p| {
-            p.iter()
-                .filter(|(t, _)| !by_turn || *t == turn)
-                .map(|(_, point)| point.clone())
-                .collect()
-        })
-    }
-
-    /// The step the picker shows, which a fork starts from: the one
-    /// picked if it is listed, else the first listed.
-    pub fn shown(self) -> Option<ForkPoint> {
-        let listed = untrack(|| self.listed());
-        let picked = self.picked.get_untracked();
-        listed
-            .iter()
-            .find(|p| Some(p.seq) == picked)
-            .or(listed.first())
-            .cloned()
-    }
-}
-
-impl Default for ForkPicker {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_newer_comparison_cancels_the_older_and_drops_its_answer() {
-        let comparison = Comparison::new();
-        assert_eq!(comparison.shown().get_untracked(), Shown::Nothing);
-        let (first, first_token) = comparison.start("Running A and B…".into());
-        assert!(comparison.busy());
-        let (second, second_token) = comparison.start("Running the pair…".into());
-        assert!(first_token.is_cancelled() && !second_token.is_cancelled());
-        // The older one's progress and end come too late to be shown.
-        first.progress("Running A and B… Round 2 of 3.".into());
-        first.finish(Ok(Compared::default()));
-        assert_eq!(
-            comparison.shown().get_untracked(),
-            Shown::Running("Running the pair…".into())
-        );
-        second.progress("Running the pair… Round 2 of 3.".into());
-        assert_eq!(
-            comparison.shown().get_untracked(),
-            Shown::Running("Running the pair… Round 2 of 3.".into())
-        );
-        second.finish(Err(vec!["B: tools: expected a list".into()]));
-        assert_eq!(
-            comparison.shown().get_untracked(),
-            Shown::Failed(vec!["B: tools: expected a list".into()])
-        );
-        assert!(!comparison.busy());
-    }
-
-    #[test]
-    fn stop_cancels_the_comparison_going_and_nothing_when_none_is() {
-        let comparison = Comparison::new();
-        comparison.stop();
-        let (started, token) = comparison.start("Running A and B…".into());
-        comparison.stop();
-        assert!(token.is_cancelled());
-        // The runs, cancelled, still report their end: shown as it comes.
-        started.finish(Ok(Compared::default()));
-        assert_eq!(
-            comparison.shown().get_untracked(),
-            Shown::Compared(Box::default())
-        );
-        // After its end, Stop has no token left to cancel.
-        comparison.stop();
-    }
-
-    #[test]
-    fn a_side_runs_as_often_as_asked_only_with_a_provider() {
-        assert_eq!(runs_per_side(false, 5), 1);
-        assert_eq!(runs_per_side(true, 5), 5);
-        assert_eq!(runs_per_side(true, 0), 1);
-        assert_eq!(runs_per_side(true, 99), MOST_TIMES);
-    }
-
-    #[test]
-    fn a_typed_count_goes_to_the_nearest_and_text_changes_nothing() {
-        assert_eq!(typed_count(" 3 ", 10), Some(3));
-        assert_eq!(typed_count("0", 10), Some(1));
-        assert_eq!(typed_count("12", 10), Some(10));
-        assert_eq!(typed_count("three", 10), None);
-        assert_eq!(typed_count("", 10), None);
-        assert_eq!(typed_count("-1", 10), Some(1));
-        assert_eq!(typed_count("1e300", 10), Some(10));
-        assert_eq!(typed_count("99999999999999999999", 10), Some(10));
-        assert_eq!(typed_count("2.4", 10), Some(2));
-    }
-
-    #[test]
-    fn rounds_are_told_only_when_there_are_several() {
-        let comparison = Comparison::new();
-        let (started, _) = comparison.start("Running A and B…".into());
-        started.round("Running A and B…", 1, 1);
-        assert_eq!(
-            comparison.shown().get_untracked(),
-            Shown::Running("Running A and B…".into())
-        );
-        started.round("Running A and B…", 2, 3);
-        assert_eq!(
-            comparison.shown().get_untracked(),
-            Shown::Running("Running A and B… Round 2 of 3.".into())
-        );
-    }
-
-    /// Two steps a turn (a model call and a tool call) for `turns` turns.
-    fn steps(turns: u32) -> Vec<(u32, ForkPoint)> {
-        let mut seq = 0;
-        (1..=turns)
-            .flat_map(|turn| ["before turn", "before tool call"].map(|what| (turn, what)))
-            .map(|(turn, what)| {
-                seq += 1;
-                let label = format!("{what} {turn}");
-                (turn, ForkPoint { seq, label })
-            })
-            .collect()
-    }
-
-    #[test]
-    fn a_short_run_lists_every_step_and_forks_from_the_one_picked() {
-        let picker = ForkPicker::new();
-        assert!(picker.is_empty() && picker.shown().is_none());
-        picker.set_points(steps(3));
-        assert!(!picker.by_turn());
-        assert_eq!(picker.listed().len(), 6);
-        assert_eq!(picker.shown().map(|p| p.seq), Some(1));
-        picker.pick("4");
-        assert_eq!(picker.shown().map(|p| p.seq), Some(4));
-        // A value that names no listed step stands for the first.
-        picker.pick("99");
-        assert_eq!(picker.shown().map(|p| p.seq), Some(1));
-        picker.clear();
-        assert!(picker.is_empty() && picker.shown().is_none());
-    }
-
-    #[test]
-    fn a_long_run_lists_one_turn_and_a_turn_typed_clears_the_pick() {
-        let picker = ForkPicker::new();
-        picker.set_points(steps(150));
-        assert!(picker.by_turn());
-        assert_eq!(picker.last_turn(), 150);
-        let seqs = |picker: ForkPicker| picker.listed().iter().map(|p| p.seq).collect::<Vec<_>>();
-        assert_eq!(seqs(picker), vec![1, 2]);
-        picker.pick("2");
-        picker.choose_turn("not a turn");
-        assert_eq!(picker.shown().map(|p| p.seq), Some(2));
-        picker.choose_turn("500");
-        assert_eq!(picker.chosen_turn(), 150);
-        assert_eq!(seqs(picker), vec![299, 300]);
-        assert_eq!(picker.shown().map(|p| p.seq), Some(299));
-        // A shorter run next: the turn chosen stands for its last.
-        picker.set_points(steps(120));
-        assert_eq!(picker.chosen_turn(), 120);
-        assert_eq!(seqs(picker), vec![239, 240]);
-    }
 }

@@ -28,17 +28,13 @@ mod settings;
 mod steps_table;
 mod variant;
 
-use futures::future::LocalBoxFuture;
-use harness::cancel::CancelToken;
 use harness::event::RunEvent;
 use harness::scenario::Scenario;
 #[cfg(feature = "split")]
 use leptos::prelude::lazy;
 use leptos::prelude::*;
 
-use crate::compare::Compared;
-use crate::lazy::{AutoDecision, Rounds};
-use crate::state::comparison::{self, Comparison};
+use crate::state::comparison::{Comparison, Work};
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
 use crate::state::model_choice::ModelChoice;
@@ -50,10 +46,6 @@ use pair::pair_way;
 use result::ComparisonView;
 use settings::{approval_answer, runs_per_side_field};
 use variant::{variant_b, variant_way};
-
-/// A comparison's work: given its cancel token, the two finished sides.
-type Work =
-    Box<dyn FnOnce(CancelToken, Rounds) -> LocalBoxFuture<'static, Result<Compared, Vec<String>>>>;
 
 /// The Compare panel, its view and its actions (see the module's doc).
 #[cfg_attr(feature = "split", lazy)]
@@ -95,8 +87,11 @@ pub fn ComparePanel(
     /// the scenario picked, as this panel's own button does.
     pair_wanted: RwSignal<bool>,
 ) -> impl IntoView {
-    let launcher = Launcher::new(model_choice);
-    let b = variant_b(editor);
+    let launcher = Launcher {
+        comparison: Comparison::new(events, ran),
+        model_choice,
+    };
+    variant_b(editor, launcher.comparison);
     view! {
         <section class="panel compare" aria-labelledby="compare-heading">
             <h2 id="compare-heading">"Compare runs side by side"</h2>
@@ -104,37 +99,24 @@ pub fn ComparePanel(
             <div class="compare-controls">
                 {approval_answer(launcher)}
                 {runs_per_side_field(launcher)}
-                {pair_way(launcher, editor, pair_wanted, b)}
-                {variant_way(launcher, editor, b)}
-                {fork_way(launcher, editor, events, ran, running, paused)}
+                {pair_way(launcher, editor, pair_wanted)}
+                {variant_way(launcher, editor)}
+                {fork_way(launcher, editor, running, paused)}
             </div>
             <ComparisonView comparison=launcher.comparison events=events show_event=show_event />
         </section>
     }
 }
 
-/// What every way into a comparison shares: the comparison it starts, and
-/// the settings its runs take.
+/// What every way into a comparison shares: the panel's state, and the
+/// Model settings its runs take.
 #[derive(Clone, Copy)]
 struct Launcher {
     comparison: Comparison,
     model_choice: ModelChoice,
-    /// How the runs' approval requests are answered.
-    decide: RwSignal<AutoDecision>,
-    /// Runs per side with a provider; the scenarios' own models run once.
-    times: RwSignal<u32>,
 }
 
 impl Launcher {
-    fn new(model_choice: ModelChoice) -> Self {
-        Launcher {
-            comparison: Comparison::new(),
-            model_choice,
-            decide: RwSignal::new(AutoDecision::Approve),
-            times: RwSignal::new(1),
-        }
-    }
-
     /// A comparison is going, or the Model settings cannot run (tracked).
     fn cannot_start(self) -> bool {
         self.comparison.busy() || model_blocked(self.model_choice)
@@ -143,22 +125,8 @@ impl Launcher {
     /// Starts a comparison that says `what` while it runs: `work` produces
     /// the two sides or the problems.
     fn start(self, what: String, work: Work) {
-        let (started, token) = self.comparison.start(what.clone());
-        let model = self.model_choice.current();
-        let times = comparison::runs_per_side(model.is_some(), self.times.get_untracked());
-        let progress = Box::new(move |round: u32, rounds: u32| started.round(&what, round, rounds));
-        crate::browser::runner::start(async move {
-            let result = work(
-                token,
-                Rounds {
-                    model,
-                    times,
-                    progress,
-                },
-            )
-            .await;
-            started.finish(result);
-        });
+        let provider = self.model_choice.current();
+        self.comparison.start(what, provider, work);
     }
 }
 

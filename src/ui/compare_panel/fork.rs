@@ -3,17 +3,14 @@
 //! from a card or the drawn loop ("Go on from here with an edit"), it opens
 //! the scenario that ran in a form of its own, to edit and run from there.
 
-use gloo_timers::future::TimeoutFuture;
-use harness::event::RunEvent;
 use harness::fork::ForkPoint;
 use harness::replay::Record;
-use harness::scenario::Scenario;
 use leptos::prelude::*;
 
-use crate::compare::{self, prefixed, Compared, Side};
-use crate::state::comparison::{fork_wanted, take_fork_wanted, ForkPicker};
+use crate::compare::{prefixed, Compared, Side};
+use crate::state::comparison::{fork_wanted, take_fork_wanted, Comparison};
 use crate::state::editor::Editor;
-use crate::state::form_doc::{FormDoc, FormText};
+use crate::state::form_doc::FormDoc;
 use crate::ui::field::Field;
 use crate::ui::scenario_form::ScenarioForm;
 use crate::view_model;
@@ -24,24 +21,22 @@ use super::Launcher;
 pub(super) fn fork_way(
     launcher: Launcher,
     editor: Editor,
-    events: ReadSignal<Vec<RunEvent>>,
-    ran: ReadSignal<Option<Scenario>>,
     running: ReadSignal<bool>,
     paused: Signal<bool>,
 ) -> impl IntoView {
-    let picker = ForkPicker::new();
-    list_steps_when_forkable(picker, events, running, paused);
-    let parent = move || Record {
-        scenario: ran.get_untracked(),
-        events: events.get_untracked(),
-        forked_at: None,
-    };
+    let picker = launcher.comparison;
+    list_steps_when_forkable(picker, running, paused);
     let fork = move |_| {
-        if let Some(point) = picker.shown() {
-            run(launcher, editor.text().get_untracked(), parent(), point);
+        if let Some(point) = picker.fork_from() {
+            run(
+                launcher,
+                editor.text().get_untracked(),
+                parent(picker),
+                point,
+            );
         }
     };
-    let from_here = from_here(launcher, picker, events, ran);
+    let from_here = from_here(launcher);
     view! {
         {from_here}
         <div class="compare-way">
@@ -57,7 +52,7 @@ pub(super) fn fork_way(
                         max=move || picker.last_turn()
                         prop:value=move || picker.chosen_turn().to_string()
                         on:change=move |ev| {
-                            picker.choose_turn(&event_target_value(&ev));
+                            picker.type_turn(event_target_value(&ev));
                             show_in_field(&ev, untrack(|| picker.chosen_turn()));
                         }
                     />
@@ -65,12 +60,13 @@ pub(super) fn fork_way(
             </Show>
             <Field id="fork-point" label=|| "Fork from" wraps=true>
                 <select
-                    prop:disabled=move || picker.is_empty()
-                    on:change=move |ev| picker.pick(&event_target_value(&ev))
+                    prop:disabled=move || picker.no_steps()
+                    on:change=move |ev| picker.pick_step(event_target_value(&ev))
                 >
                     {move || {
                         picker
                             .listed()
+                            .get()
                             .into_iter()
                             .map(|p| view! { <option value=p.seq.to_string()>{p.label}</option> })
                             .collect_view()
@@ -80,95 +76,75 @@ pub(super) fn fork_way(
             <button
                 type="button"
                 class="compare-fork"
-                prop:disabled=move || launcher.comparison.busy() || picker.is_empty()
+                prop:disabled=move || picker.busy() || picker.no_steps()
                 on:click=fork
             >
                 "Fork and compare"
             </button>
-            <Show when=move || picker.is_empty()>
+            <Show when=move || picker.no_steps()>
                 <p class="hint">"Run or open a run first; a run in progress can be forked once it pauses or ends."</p>
             </Show>
         </div>
     }
 }
 
-/// Lists the steps the run in the Trace can be forked from once it ends or
-/// pauses, in a task of their own: a 10,000-turn run has 20,000 of them,
-/// and the task that paints the run's end should not list them too.
+/// The run in the Trace, as a fork's parent.
+fn parent(comparison: Comparison) -> Record {
+    let (events, scenario) = comparison.trace();
+    Record {
+        scenario,
+        events,
+        forked_at: None,
+    }
+}
+
+/// Tells the panel's state when the run in the Trace changes: its steps
+/// can be forked from once it ends or pauses.
 fn list_steps_when_forkable(
-    picker: ForkPicker,
-    events: ReadSignal<Vec<RunEvent>>,
+    comparison: Comparison,
     running: ReadSignal<bool>,
     paused: Signal<bool>,
 ) {
-    let forkable = move || !running.get() || paused.get();
+    let events = comparison.events();
     Effect::new(move |_| {
         events.track();
-        if !forkable() {
-            picker.clear();
-            return;
-        }
-        crate::browser::runner::start(async move {
-            TimeoutFuture::new(0).await;
-            // A run may have started meanwhile: its steps are not forkable yet.
-            if untrack(forkable) {
-                picker.set_points(events.with_untracked(|e| compare::fork_points_by_turn(e)));
-            }
-        });
+        comparison.trace_changed(!running.get() || paused.get());
     });
 }
 
 /// "Go on from here with an edit": the step asked for (from a card or the
 /// drawn loop), once the run can be forked, and the scenario that ran in a
 /// form, to edit; its button runs the fork beside the original.
-fn from_here(
-    launcher: Launcher,
-    picker: ForkPicker,
-    events: ReadSignal<Vec<RunEvent>>,
-    ran: ReadSignal<Option<Scenario>>,
-) -> impl IntoView {
+fn from_here(launcher: Launcher) -> impl IntoView {
+    let comparison = launcher.comparison;
     // The scenario the fork goes on under, edited beside the step with the
     // same form as A and B; seeded with the scenario that ran.
-    let draft = FormText::new(String::new(), "fork-");
-    let point = RwSignal::new(None::<ForkPoint>);
+    let draft = comparison.fork_draft();
+    let point = comparison.fork_here();
     Effect::new(move |_| {
         let Some(seq) = fork_wanted() else {
             return;
         };
         // Listed once the run ends or pauses: the request waits till then.
-        if picker.is_empty() {
+        if comparison.no_steps() {
             return;
         }
         take_fork_wanted();
-        let at = events
-            .with_untracked(|e| compare::fork_point_at(&compare::fork_points_by_turn(e), seq));
-        let Some(at) = at else {
-            return;
-        };
-        picker.pick(&at.seq.to_string());
-        let scenario = ran.get_untracked();
-        crate::browser::runner::start(async move {
-            let text = match scenario {
-                Some(scenario) => crate::lazy::scenario_text(scenario).await,
-                None => String::new(),
-            };
-            draft.replace(text);
-            point.set(Some(at));
-            bring_into_view();
-        });
+        comparison.ask_fork(seq);
     });
     let go = move |_| {
-        if let Some(at) = point.get_untracked() {
-            let parent = Record {
-                scenario: ran.get_untracked(),
-                events: events.get_untracked(),
-                forked_at: None,
-            };
-            run(launcher, draft.text().get_untracked(), parent, at);
+        if let Some((_, at)) = point.get_untracked() {
+            run(
+                launcher,
+                draft.text().get_untracked(),
+                parent(comparison),
+                at,
+            );
         }
     };
     move || {
-        point.get().map(|at| {
+        point.get().map(|(_, at)| {
+            bring_into_view();
             let heading = format!("Go on from {} with an edit", at.label);
             view! {
                 <section class="compare-way fork-here-editor" aria-labelledby="fork-here-heading">
@@ -187,7 +163,7 @@ fn from_here(
                         "Run the fork beside the original"
                     </button>
                     " "
-                    <button type="button" on:click=move |_| point.set(None)>"Close this fork's editor"</button>
+                    <button type="button" on:click=move |_| comparison.close_fork_here()>"Close this fork's editor"</button>
                 </section>
             }
         })
@@ -215,7 +191,7 @@ fn bring_into_view() {
 /// settings if one is chosen, else the scenario's own model.
 fn run(launcher: Launcher, text: String, parent: Record, point: ForkPoint) {
     let ForkPoint { seq, label } = point;
-    let choice = launcher.decide.get_untracked();
+    let choice = launcher.comparison.decide();
     launcher.start(
         format!("Forking {label}…"),
         Box::new(move |token, rounds| {

@@ -7,21 +7,21 @@ use leptos::prelude::*;
 
 use crate::state::editor::Editor;
 
-use super::variant::VariantB;
 use super::Launcher;
 
 pub(super) fn pair_way(
     launcher: Launcher,
     editor: Editor,
     pair_wanted: RwSignal<bool>,
-    b: VariantB,
 ) -> impl IntoView {
     // The pair's A (or naive) half always goes on the left.
     let pair = Memo::new(move |_| editor.selected().with(|id| library::pair_containing(id)));
     let run_pair = move || {
         if let Some(pair) = pair.get_untracked() {
             // B follows the pair run: its other half, as A is this one.
-            b.follow(editor.selected().get_untracked());
+            launcher
+                .comparison
+                .follow(editor.selected().get_untracked());
             run(launcher, pair);
         }
     };
@@ -59,7 +59,7 @@ pub(super) fn pair_way(
 
 /// Runs both halves of `pair`, each from its built-in file.
 fn run(launcher: Launcher, pair: Pair) {
-    let choice = launcher.decide.get_untracked();
+    let choice = launcher.comparison.decide();
     let (a_label, b_label) = pair.labels();
     launcher.start(
         format!("Running {} and {}…", pair.a, pair.b),

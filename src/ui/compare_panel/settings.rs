@@ -1,11 +1,9 @@
 //! What every run of a comparison takes: how its approval requests are
 //! answered, and how many times each side runs with a provider.
 
-use harness::wire::Provider;
 use leptos::prelude::*;
 
-use crate::lazy::AutoDecision;
-use crate::state::comparison::{typed_count, MOST_TIMES};
+use crate::compare::model::{times_hint, MOST_TIMES};
 
 use crate::ui::field::Field;
 
@@ -15,7 +13,7 @@ pub(super) fn approval_answer(launcher: Launcher) -> impl IntoView {
     view! {
         <Field id="compare-approvals" label=|| "Approval requests in these runs" wraps=true>
             <select
-                on:change=move |ev| launcher.decide.set(if event_target_value(&ev) == "deny" { AutoDecision::Deny } else { AutoDecision::Approve })
+                on:change=move |ev| launcher.comparison.choose_deny(event_target_value(&ev) == "deny")
             >
                 <option value="approve">"Approve each"</option>
                 <option value="deny">"Deny each"</option>
@@ -27,8 +25,7 @@ pub(super) fn approval_answer(launcher: Launcher) -> impl IntoView {
 pub(super) fn runs_per_side_field(launcher: Launcher) -> impl IntoView {
     let Launcher {
         model_choice,
-        times,
-        ..
+        comparison,
     } = launcher;
     let provider = move || model_choice.source.get();
     let blocked = move || model_blocked(model_choice);
@@ -41,27 +38,16 @@ pub(super) fn runs_per_side_field(launcher: Launcher) -> impl IntoView {
                     min="1"
                     max=MOST_TIMES.to_string()
                     prop:disabled=move || provider().is_none()
-                    prop:value=move || if provider().is_some() { times.get().to_string() } else { "1".to_string() }
+                    prop:value=move || if provider().is_some() { comparison.times().to_string() } else { "1".to_string() }
                     on:change=move |ev| {
-                        if let Some(n) = typed_count(&event_target_value(&ev), MOST_TIMES) {
-                            times.set(n);
-                        }
+                        comparison.type_times(event_target_value(&ev));
                         // The count that applies, not what was typed: a
-                        // signal set to its own value draws nothing anew.
-                        show_in_field(&ev, times.get_untracked());
+                        // count set to its own value draws nothing anew.
+                        show_in_field(&ev, untrack(|| comparison.times()));
                     }
                 />
             </Field>
         </div>
-    }
-}
-
-/// Why a side runs as often as it does, under the field.
-fn times_hint(provider: Option<Provider>, blocked: bool, model: &str) -> String {
-    match provider {
-        None => "1: the scenario's own model (scripted or rules) answers the same way every time, so one run a side shows all it does. Choose a provider in the Model settings (the Scenario tab, below the editor) to run each side up to 10 times and count what the real model did.".to_string(),
-        Some(_) if blocked => "The Model settings have problems (listed there): fix them, and the runs go to the provider.".to_string(),
-        Some(p) => format!("Each side runs up to {MOST_TIMES} times with {} ({}); the result counts how each run went. A fork runs once, with this provider.", p.label(), model.trim()),
     }
 }
 
