@@ -2,3 +2,5 @@
 //! Import/Export) and those opened so far, whose panels are drawn. The
 //! model is plain data changed by messages (`model`); `state::mode` holds
 //! it.
+
+pub mod model;

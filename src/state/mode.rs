@@ -11,96 +11,35 @@
 //! time it opens (`Modes::opened`), not with the first paint nor a first
 //! run, and from then on hidden, never removed, while another
 //! mode is open (static/app.css draws `main[data-mode]`), so each keeps its
-//! state.
+//! state. The decisions are the plain model's (`modes::model`); this
+//! adapter holds it, shows it in two signals and goes to the links it asks
+//! for.
 
 use leptos::prelude::*;
 
 use crate::browser::page;
+use crate::modes::model::{ModesCmd, ModesModel, ModesMsg};
+use crate::update::Update;
 
-/// The fragment that names a mode.
-pub const PREFIX: &str = "#mode=";
-
-/// The link of the Run mode presented to a class: the loop at projector
-/// size with the trace beside it and nothing else (see `Present`).
-pub const PRESENT: &str = "#present";
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    Run,
-    Compare,
-    Scenario,
-    History,
-    Files,
-}
-
-impl Mode {
-    pub const ALL: [Mode; 5] = [
-        Mode::Run,
-        Mode::Compare,
-        Mode::Scenario,
-        Mode::History,
-        Mode::Files,
-    ];
-
-    /// Its name in a link and in `main[data-mode]`.
-    pub fn key(self) -> &'static str {
-        match self {
-            Mode::Run => "run",
-            Mode::Compare => "compare",
-            Mode::Scenario => "scenario",
-            Mode::History => "history",
-            Mode::Files => "files",
-        }
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Mode::Run => "Run",
-            Mode::Compare => "Compare",
-            Mode::Scenario => "Scenario",
-            Mode::History => "History",
-            Mode::Files => "Import/Export",
-        }
-    }
-
-    /// The mode a fragment names, if it names one.
-    pub fn of_fragment(fragment: &str) -> Option<Mode> {
-        let key = fragment.strip_prefix(PREFIX)?;
-        Mode::ALL.into_iter().find(|m| m.key() == key)
-    }
-
-    /// The mode after the fragment changed to `fragment` (a link followed,
-    /// the back button): the one it names; Run for no fragment (back to the
-    /// page as first opened); otherwise (a scenario or lesson link) `now`.
-    pub fn after(now: Mode, fragment: &str) -> Mode {
-        match Mode::of_fragment(fragment) {
-            Some(mode) => mode,
-            None if fragment.is_empty() || fragment == "#" || fragment == PRESENT => Mode::Run,
-            None => now,
-        }
-    }
-
-    /// Its bit in `Modes::opened`.
-    fn bit(self) -> u8 {
-        1 << self as u8
-    }
-}
+pub use crate::modes::model::{Mode, PREFIX, PRESENT};
 
 /// The mode open now, and every mode opened since the page loaded.
 #[derive(Clone, Copy)]
 pub struct Modes {
+    model: StoredValue<ModesModel>,
     now: RwSignal<Mode>,
-    /// A bit per mode (`Mode::bit`) that has been open.
+    /// A bit per mode that has been open (`ModesModel::opened_bits`).
     opened: RwSignal<u8>,
 }
 
 impl Modes {
     /// In the mode the page's link names, Run without one.
     pub fn new() -> Self {
-        let first = Mode::after(Mode::Run, &page::fragment());
+        let model = ModesModel::new(&page::fragment());
         Modes {
-            now: RwSignal::new(first),
-            opened: RwSignal::new(first.bit()),
+            model: StoredValue::new(model),
+            now: RwSignal::new(model.now()),
+            opened: RwSignal::new(model.opened_bits()),
         }
     }
 
@@ -111,36 +50,44 @@ impl Modes {
     /// The page's fragment changed to `fragment` (a link followed, the back
     /// button): shows the mode it names (see `Mode::after`).
     pub fn follow(self, fragment: &str) {
-        self.show(Mode::after(self.now.get_untracked(), fragment));
+        self.send(ModesMsg::Followed(fragment.to_string()));
     }
 
     /// Goes to `mode` as its link does (so the back button returns), and
-    /// shows it at once, not only when the browser reports the new fragment:
-    /// what the caller does next (bring a card into view) finds it shown.
-    /// When `mode` is already shown nothing happens: no second history
-    /// entry for the back button, and a Run presented to a class
-    /// (`#present`) stays presented.
+    /// shows it at once (see `ModesMsg::Opened`).
     pub fn open(self, mode: Mode) {
-        if self.now.get_untracked() == mode {
-            return;
-        }
-        self.show(mode);
-        page::go_to_fragment(&format!("{PREFIX}{}", mode.key()));
+        self.send(ModesMsg::Opened(mode));
     }
 
     /// True from the first time `mode` is open: its panels are fetched and
     /// drawn then, and kept.
     pub fn opened(self, mode: Mode) -> Signal<bool> {
+        let model = self.model;
         let opened = self.opened;
-        Signal::derive(move || opened.get() & mode.bit() != 0)
+        Signal::derive(move || {
+            opened.track();
+            model.with_value(|m| m.opened(mode))
+        })
     }
 
-    fn show(self, mode: Mode) {
-        if self.now.get_untracked() != mode {
-            self.now.set(mode);
+    /// The one way the modes change: the model takes `msg`, the signals
+    /// show it (each set only when it changed), and the link it asks for
+    /// is gone to.
+    fn send(self, msg: ModesMsg) {
+        let Some((commands, model)) = self.model.try_update_value(|model| {
+            let commands = model.update(msg);
+            (commands, *model)
+        }) else {
+            return; // The page is gone.
+        };
+        if self.now.get_untracked() != model.now() {
+            self.now.set(model.now());
         }
-        if self.opened.get_untracked() & mode.bit() == 0 {
-            self.opened.update(|opened| *opened |= mode.bit());
+        if self.opened.get_untracked() != model.opened_bits() {
+            self.opened.set(model.opened_bits());
+        }
+        for ModesCmd::GoTo(fragment) in commands {
+            page::go_to_fragment(&fragment);
         }
     }
 }
@@ -148,27 +95,5 @@ impl Modes {
 impl Default for Modes {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_link_names_its_mode_and_anything_else_keeps_or_resets_it() {
-        for mode in Mode::ALL {
-            assert_eq!(
-                Mode::of_fragment(&format!("#mode={}", mode.key())),
-                Some(mode)
-            );
-        }
-        assert_eq!(Mode::of_fragment("#mode=nothing"), None);
-        assert_eq!(Mode::after(Mode::Compare, "#mode=history"), Mode::History);
-        assert_eq!(Mode::after(Mode::Compare, ""), Mode::Run);
-        assert_eq!(Mode::after(Mode::Compare, "#s=abc"), Mode::Compare);
-        assert_eq!(Mode::after(Mode::Scenario, "#lesson=x"), Mode::Scenario);
-        // Presenting is the Run mode.
-        assert_eq!(Mode::after(Mode::Compare, PRESENT), Mode::Run);
     }
 }
