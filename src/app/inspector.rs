@@ -38,7 +38,7 @@ pub fn Inspector(
     // Fetched once no run needs the network (see `Controller::quiet`);
     // opening the inspector from a card fetches it at once, even while a
     // first run goes on.
-    let open = inspector.open;
+    let open = inspector.open();
     let due = controller.quiet(Signal::derive(move || open.get()));
     // "Show in the Trace" from a comparison: the Trace is the Run mode's.
     // Shown a frame later, once the Trace's column is laid out again: the
@@ -52,6 +52,7 @@ pub fn Inspector(
         <Show when=move || due.get()>
             {Suspend::new(inspector_panel(
                 inspector,
+                controller.run_id(),
                 controller.events(),
                 controller.wire_setup(),
                 controller.running(),

@@ -73,7 +73,7 @@ pub fn App() -> impl IntoView {
     // hand takes at least half a wide page, the loop folded beside it.
     let room = LoopRoom::new(
         modes,
-        Signal::derive(move || inspector.open.get()),
+        Signal::derive(move || inspector.open().get()),
         lessons.open().into(),
     );
     // Presented to a class (`#present`): the Run mode, its loop at projector size.

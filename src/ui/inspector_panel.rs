@@ -17,6 +17,7 @@ use leptos::prelude::lazy;
 use leptos::prelude::*;
 
 use crate::browser::page;
+use crate::inspector::model::InspectorMsg;
 use crate::lazy;
 use crate::marked_json::{is_within, mark_of, mark_of_tool};
 use crate::state::inspector::{InspectorState, InspectorView, Pointed};
@@ -28,23 +29,28 @@ use crate::wire_view::{self, AnswerWire, ProviderWire, RunFormat, TurnWire};
 #[cfg_attr(feature = "split", lazy)]
 pub async fn inspector_panel(
     inspector: InspectorState,
+    run_id: ReadSignal<u64>,
     events: ReadSignal<Vec<RunEvent>>,
     shape: ReadSignal<RequestShape>,
     running: ReadSignal<bool>,
     mcp_wire: ReadSignal<Vec<Exchange>>,
 ) -> AnyView {
-    view! { <InspectorPanel inspector events shape running mcp_wire /> }.into_any()
+    view! { <InspectorPanel inspector run_id events shape running mcp_wire /> }.into_any()
 }
 
 #[component]
 fn InspectorPanel(
     inspector: InspectorState,
+    run_id: ReadSignal<u64>,
     events: ReadSignal<Vec<RunEvent>>,
     shape: ReadSignal<RequestShape>,
     running: ReadSignal<bool>,
     mcp_wire: ReadSignal<Vec<Exchange>>,
 ) -> impl IntoView {
-    let open = inspector.open;
+    let open = inspector.open();
+    // What is marked was asked about the run in view then: another run's
+    // request may have nothing at that place.
+    Effect::new(move |_| inspector.send(InspectorMsg::RunInView(run_id.get())));
     // Its stylesheet (inspector.css: the side-by-side columns, the room it
     // takes from the loop) is linked when it first opens, not with the
     // module: that is fetched while the page is idle, and a fetch nobody
@@ -65,7 +71,7 @@ fn InspectorPanel(
         }
     });
     let turn = Memo::new(move |_| {
-        let selected = inspector.turn.get();
+        let selected = inspector.turn().get();
         open.get()
             .then(|| turns.with(|t| selected.filter(|s| t.contains(s)).or(t.last().copied())))
             .flatten()
@@ -94,7 +100,7 @@ fn InspectorPanel(
     let shown = move || wire.get().flatten();
     // The tab: the person's pick, else the run's own format.
     let provider = Memo::new(move |_| {
-        inspector.provider.get().unwrap_or_else(|| {
+        inspector.provider().get().unwrap_or_else(|| {
             shown()
                 .and_then(|w| w.format.provider)
                 .unwrap_or(Provider::Anthropic)
@@ -106,8 +112,7 @@ fn InspectorPanel(
         };
         let at = list.iter().position(|t| *t == now).unwrap_or(0) as i64 + by;
         if let Some(next) = usize::try_from(at).ok().and_then(|i| list.get(i)) {
-            inspector.turn.set(Some(*next));
-            inspector.pointed.set(None);
+            inspector.send(InspectorMsg::SteppedTo(*next));
         }
     };
     let first = move || turns.with(|t| t.first().copied()) == turn.get();
@@ -134,7 +139,7 @@ fn InspectorPanel(
                     fallback=move || view! {
                         <button type="button" class="inspector-open"
                             prop:disabled=move || !has_turns()
-                            on:click=move |_| { inspector.turn.set(None); open.set(true) }>
+                            on:click=move |_| inspector.send(InspectorMsg::OpenedLatest)>
                             "Open at the latest turn"
                         </button>
                     }
@@ -167,26 +172,20 @@ fn InspectorPanel(
                                 <button type="button" role="tab" class="inspector-tab"
                                     data-view=v.as_str()
                                     title=(v == InspectorView::Both).then_some("The request and its response in two columns")
-                                    aria-selected=move || (inspector.view.get() == v).to_string()
-                                    on:click=move |_| inspector.view.set(v)>
+                                    aria-selected=move || (inspector.view().get() == v).to_string()
+                                    on:click=move |_| inspector.send(InspectorMsg::ViewPicked(v))>
                                     {v.label()}
                                 </button>
                             </Show>
                         })}
                     </div>
-                    <Show when=move || !matches!(inspector.view.get(), InspectorView::Conversation | InspectorView::Mcp)>
+                    <Show when=move || !matches!(inspector.view().get(), InspectorView::Conversation | InspectorView::Mcp)>
                         <div class="wire-tabs" role="tablist" aria-label="Wire format">
                             {Provider::ALL.map(|p| view! {
                                 <button type="button" role="tab" class="wire-tab"
                                     data-provider=p.label()
                                     aria-selected=move || (provider.get() == p).to_string()
-                                    on:click=move |_| {
-                                        inspector.provider.set(Some(p));
-                                        // A verdict's place is in one format; a tool block, in each.
-                                        if matches!(inspector.pointed.get_untracked(), Some(Pointed::Path { .. })) {
-                                            inspector.pointed.set(None);
-                                        }
-                                    }>
+                                    on:click=move |_| inspector.send(InspectorMsg::FormatPicked(p))>
                                     {p.label()}
                                     {move || (shown().and_then(|w| w.format.provider) == Some(p)).then_some(" (in use)")}
                                 </button>
@@ -194,8 +193,8 @@ fn InspectorPanel(
                         </div>
                     </Show>
                     <div class="inspector-body" role="tabpanel"
-                        aria-label=move || inspector.view.get().label()>
-                        {move || match (inspector.view.get(), turn.get()) {
+                        aria-label=move || inspector.view().get().label()>
+                        {move || match (inspector.view().get(), turn.get()) {
                             (InspectorView::Mcp, Some(t)) => Some(mcp_view(
                                 events.with(|e| calls_of_turn(e, t)),
                                 mcp_wire.get(),
@@ -322,7 +321,7 @@ fn body_view(
     provider: Provider,
     running: ReadSignal<bool>,
 ) -> AnyView {
-    match inspector.view.get() {
+    match inspector.view().get() {
         InspectorView::Conversation => view! {
             <ConversationView
                 conversation=wire.conversation
@@ -373,7 +372,7 @@ fn request_view(wire: ProviderWire, inspector: InspectorState) -> impl IntoView 
     let (json, curl) = (wire.request_json.clone(), wire.curl.clone());
     // Read once, for a tool block pointed at by its id.
     let body = std::sync::Arc::new(serde_json::from_str::<serde_json::Value>(&json).ok());
-    let target = Memo::new(move |_| match inspector.pointed.get()? {
+    let target = Memo::new(move |_| match inspector.pointed().get()? {
         Pointed::Path { provider: p, path } if p == provider => mark_of(&path),
         Pointed::Path { .. } => None,
         Pointed::Tool { id, block } => mark_of_tool(body.as_ref().as_ref()?, &id, block),
@@ -395,7 +394,7 @@ fn request_view(wire: ProviderWire, inspector: InspectorState) -> impl IntoView 
                 let is_pointed = {
                     let path = path.clone();
                     move || {
-                        inspector.pointed.with(|p| {
+                        inspector.pointed().with(|p| {
                             matches!(p, Some(Pointed::Path { provider: p, path: at }) if *p == provider && *at == path)
                         })
                     }
@@ -408,7 +407,7 @@ fn request_view(wire: ProviderWire, inspector: InspectorState) -> impl IntoView 
                         {markable.then(|| view! {
                             <button type="button" class="mark-block"
                                 on:click=move |_| {
-                                    inspector.pointed.set(Some(Pointed::Path { provider, path: path.clone() }));
+                                    inspector.send(InspectorMsg::Marked { provider, path: path.clone() });
                                     bring_marked_into_view();
                                 }>
                                 {format!("Mark it in the body ({})", v.path)}
@@ -463,7 +462,7 @@ fn request_view(wire: ProviderWire, inspector: InspectorState) -> impl IntoView 
         // A tool block asked for from its card is marked as found, not as
         // a fault: only a verdict's place is drawn as one.
         <pre class="wire-json" aria-label=format!("Request body, {label}") tabindex="0"
-            data-pointing=move || inspector.pointed.with(|p| matches!(p, Some(Pointed::Tool { .. })).then_some("tool"))>{segments}</pre>
+            data-pointing=move || inspector.pointed().with(|p| matches!(p, Some(Pointed::Tool { .. })).then_some("tool"))>{segments}</pre>
     }
 }
 
