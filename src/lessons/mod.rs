@@ -2,3 +2,5 @@
 //! checks, hints, the run Check waits for) and the edits it undoes. The
 //! model is plain data changed by messages (`model`); `state::lessons`
 //! holds it and performs its commands.
+
+pub mod model;

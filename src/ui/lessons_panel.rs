@@ -76,12 +76,10 @@ fn LessonsPanel(lessons: Lessons, editor: Editor, controller: Controller) -> imp
     tutor.follow_links();
     guard::lock_editor(tutor);
     guard::undo_outside_edits(tutor);
-    check::judge_when_its_run_ends(tutor);
-    check::forget_the_verdict_when_the_run_changes(tutor);
+    check::follow_the_run_in_view(tutor);
     fold::fold_the_loop(tutor);
     predict::hold_runs_until_predicted(tutor);
     predict::remember_what_the_start_did(tutor);
-    walk::count_steps(tutor);
     // Opening the mode goes to it: on a phone the panel is far below the
     // Lessons button, and at any width its column may be scrolled past it.
     Effect::new(move |was_open: Option<bool>| {

@@ -19,6 +19,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use crate::lazy;
+use crate::lessons::model::AttemptMsg;
 use crate::ui::lesson_parts::unapplied_edits;
 use crate::view_model;
 
@@ -31,7 +32,7 @@ pub(super) fn check(tutor: Tutor) {
     };
     let controller = tutor.controller;
     tutor.note.set(None);
-    tutor.attempt.clear_verdict();
+    tutor.send(AttemptMsg::CheckPressed);
     // Editing, or predicting and then maybe editing: the scenario as
     // edited is run here.
     if matches!(lesson.by, By::Editing | By::Predicting) {
@@ -48,7 +49,7 @@ pub(super) fn check(tutor: Tutor) {
         .ran_scenario()
         .with_untracked(|s| s.as_ref().is_some_and(|s| s.name == lesson.scenario.name));
     match judge(&lesson, tutor) {
-        Some(parts) if same => tutor.record(parts),
+        Some(parts) if same => tutor.record(controller.run_id().get_untracked(), parts),
         // A lesson decided in the approval bar or ended with Stop needs the
         // run going: Check starts it and waits, saying where to act.
         _ if matches!(lesson.by, By::Deciding | By::PressingStop) => {
@@ -65,9 +66,8 @@ pub(super) fn check(tutor: Tutor) {
 
 /// Check waits for the run in view to end, its notice (where to act) in view.
 fn await_in_view(tutor: Tutor) {
-    tutor
-        .attempt
-        .await_run(tutor.controller.run_id().get_untracked());
+    let run = tutor.controller.run_id().get_untracked();
+    tutor.send(AttemptMsg::AwaitRun(run));
     crate::browser::page::bring_into_view_after_others(
         || {
             web_sys::window()?
@@ -118,7 +118,7 @@ fn check_the_edit(tutor: Tutor) {
                     controller.reset();
                 }
                 controller.run(&text);
-                tutor.attempt.await_run(controller.run_id().get_untracked());
+                tutor.send(AttemptMsg::AwaitRun(controller.run_id().get_untracked()));
             }
         }
     });
@@ -132,50 +132,41 @@ fn not_applied(problems: &[String]) -> String {
     )
 }
 
-/// Judges the run Check started once it has ended.
-pub(super) fn judge_when_its_run_ends(tutor: Tutor) {
+/// The run in view as the attempt follows it: a verdict goes with the run
+/// it judged, Steps are counted, and the run Check awaits is judged once
+/// it has ended (`lessons::model::Attempt`).
+pub(super) fn follow_the_run_in_view(tutor: Tutor) {
     let controller = tutor.controller;
     Effect::new(move |_| {
-        if !tutor.attempt.checking() {
-            return;
-        }
-        let running = controller.running().get();
-        let run = controller.run_id().get();
-        if !tutor.attempt.run_moved(run, running) {
-            return;
-        }
-        let Some(lesson) = tutor.lesson() else {
-            return;
+        let msg = AttemptMsg::RunSeen {
+            run: controller.run_id().get(),
+            running: controller.running().get(),
+            pause: controller.paused().get(),
+            stepping: controller.stepping(),
         };
-        match judge(&lesson, tutor) {
-            Some(parts) => tutor.record(parts),
-            None => {
-                let problems = controller.problems().get_untracked();
-                tutor.note.set(Some(format!(
-                    "Check could not run the scenario: {}",
-                    if problems.is_empty() {
-                        "the run did not end".to_string()
-                    } else {
-                        problems.join("; ")
-                    }
-                )));
-            }
-        }
+        tutor.send(msg);
     });
 }
 
-/// A verdict is about the run it judged: once another run is in view (Run
-/// pressed again, Reset, a run opened from the history), it would describe
-/// a run no longer shown, so it goes until the next Check.
-pub(super) fn forget_the_verdict_when_the_run_changes(tutor: Tutor) {
-    let run = tutor.controller.run_id();
-    Effect::new(move |judged: Option<u64>| {
-        let now = run.get();
-        if judged.is_some_and(|judged| judged != now) {
-            tutor.attempt.clear_verdict();
+/// Judges `run`, the run Check awaited, which has ended.
+pub(super) fn judge_ended(tutor: Tutor, run: u64) {
+    let Some(lesson) = tutor.lesson() else {
+        return;
+    };
+    match judge(&lesson, tutor) {
+        Some(parts) => tutor.record(run, parts),
+        None => {
+            let problems = tutor.controller.problems().get_untracked();
+            tutor.note.set(Some(format!(
+                "Check could not run the scenario: {}",
+                if problems.is_empty() {
+                    "the run did not end".to_string()
+                } else {
+                    problems.join("; ")
+                }
+            )));
         }
-        now
-    });
+    }
 }
 
 /// The goal judged on the run in view, the scenario as edited and what the

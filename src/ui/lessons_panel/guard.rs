@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::state::lessons::{judge_edit, LessonEdit};
+use crate::lessons::model::AttemptMsg;
 
 use super::tutor::Tutor;
 
@@ -28,19 +28,7 @@ pub(super) fn undo_outside_edits(tutor: Tutor) {
     let editor = tutor.editor;
     Effect::new(move |_| {
         let text = editor.text().get();
-        if !tutor.lessons.open().get_untracked() {
-            return;
-        }
-        let Some(lesson) = tutor.lesson() else {
-            return;
-        };
-        match judge_edit(&lesson, &text) {
-            LessonEdit::Unfinished => {}
-            LessonEdit::Allowed => tutor.allowed.set_value(text),
-            LessonEdit::Undone(note) => {
-                tutor.note.set(Some(note));
-                editor.edit(tutor.allowed.get_value());
-            }
-        }
+        let mode_open = tutor.lessons.open().get_untracked();
+        tutor.send(AttemptMsg::Edited { text, mode_open });
     });
 }

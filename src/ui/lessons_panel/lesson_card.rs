@@ -11,6 +11,7 @@ use harness::lesson::{terms, By, Checked, Lesson};
 use leptos::prelude::*;
 
 use crate::lesson_words;
+use crate::lessons::model::AttemptMsg;
 use crate::view_model;
 
 use crate::ui::lesson_parts::LessonParts;
@@ -89,7 +90,7 @@ fn lesson_actions(tutor: Tutor, hint_count: usize) -> impl IntoView {
                 prop:disabled=move || attempt.checking() || awaits_prediction(tutor)>"Check"</button>
             <button type="button" class="lesson-hint"
                 prop:disabled=move || { attempt.hints_shown() >= hint_count }
-                on:click=move |_| attempt.show_hint()>
+                on:click=move |_| tutor.send(AttemptMsg::HintShown)>
                 {hint_label}
             </button>
             {move || attempt.offers_solution().then(|| view! {

@@ -8,6 +8,7 @@ use harness::lesson::predict::Predict;
 use harness::scenario::Scenario;
 use leptos::prelude::*;
 
+use crate::lessons::model::AttemptMsg;
 use crate::view_model;
 
 use super::glossary::rich_text;
@@ -60,7 +61,7 @@ pub(super) fn remember_what_the_start_did(tutor: Tutor) {
             view_model::outcome_of(events).map(|outcome| predict.actual(events, outcome))
         });
         if let Some(value) = value {
-            tutor.attempt.saw_start(value);
+            tutor.send(AttemptMsg::SawStart(value));
         }
     });
 }
@@ -111,7 +112,7 @@ pub(super) fn prediction(tutor: Tutor, predict: Predict, start: Scenario) -> imp
                     <input type="radio" name="lesson-predict" value=choice.clone()
                         prop:checked=move || attempt.prediction().as_deref() == Some(checked.as_str())
                         prop:disabled=move || locked.get()
-                        on:change=move |_| attempt.predict(picked.clone()) />
+                        on:change=move |_| tutor.send(AttemptMsg::Predicted(picked.clone())) />
                     " " {choice.clone()}
                 </label>
             }

@@ -6,6 +6,8 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
+use crate::lessons::model::AttemptMsg;
+
 use super::tutor::{pretty, Tutor};
 
 pub(super) fn show_solution(tutor: Tutor) {
@@ -13,47 +15,47 @@ pub(super) fn show_solution(tutor: Tutor) {
         return;
     };
     let patch = Value::Object(lesson.solution.clone());
-    if lesson.by.edits_scenario() {
-        // A predicting lesson's solution also makes a prediction: it is
-        // picked for the learner only if they have not picked one.
-        let (scenario_part, work_part) = lesson.split_patch(&lesson.solution);
-        let predicted = work_part
-            .get("prediction")
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        if let Some(prediction) = &predicted {
-            if untrack(|| tutor.attempt.prediction()).is_none() {
-                tutor.attempt.predict(prediction.clone());
-            }
-        }
-        let scenario_part = Value::Object(scenario_part);
-        let paths = harness::lesson::patch::patch_paths(&scenario_part);
-        if !paths.is_empty() {
-            let mut value = serde_json::from_str::<Value>(&tutor.editor.text().get_untracked())
-                .unwrap_or_else(|_| lesson.start.clone());
-            harness::lesson::patch::merge_patch(&mut value, &scenario_part);
-            let text = pretty(&value);
-            tutor.allowed.set_value(text.clone());
-            tutor.editor.edit(text);
-        }
-        let mut said = Vec::new();
-        if !paths.is_empty() {
-            said.push(format!("it sets {}", paths.join(", ")));
-        }
-        if let Some(prediction) = predicted {
-            said.push(format!("its prediction is {prediction}"));
-        }
-        if let Some(decisions) = work_part.get("decisions") {
-            said.push(format!("in the run, decide: {}", pretty(decisions)));
-        }
-        tutor.attempt.set_solution_note(format!(
+    if !lesson.by.edits_scenario() {
+        return tutor.send(AttemptMsg::SolutionApplied {
+            prediction: None,
+            text: None,
+            note: format!(
+                "The solution, as the lesson file writes it (what to do in the run):\n{}",
+                pretty(&patch)
+            ),
+        });
+    }
+    // A predicting lesson's solution also makes a prediction: it is picked
+    // for the learner only if they have not picked one (the attempt's rule).
+    let (scenario_part, work_part) = lesson.split_patch(&lesson.solution);
+    let prediction = work_part
+        .get("prediction")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let scenario_part = Value::Object(scenario_part);
+    let paths = harness::lesson::patch::patch_paths(&scenario_part);
+    let text = (!paths.is_empty()).then(|| {
+        let mut value = serde_json::from_str::<Value>(&tutor.editor.text().get_untracked())
+            .unwrap_or_else(|_| lesson.start.clone());
+        harness::lesson::patch::merge_patch(&mut value, &scenario_part);
+        pretty(&value)
+    });
+    let mut said = Vec::new();
+    if !paths.is_empty() {
+        said.push(format!("it sets {}", paths.join(", ")));
+    }
+    if let Some(prediction) = &prediction {
+        said.push(format!("its prediction is {prediction}"));
+    }
+    if let Some(decisions) = work_part.get("decisions") {
+        said.push(format!("in the run, decide: {}", pretty(decisions)));
+    }
+    tutor.send(AttemptMsg::SolutionApplied {
+        prediction,
+        text,
+        note: format!(
             "Applied the solution: {}. Press Check to see the goal hold.",
             said.join("; ")
-        ));
-    } else {
-        tutor.attempt.set_solution_note(format!(
-            "The solution, as the lesson file writes it (what to do in the run):\n{}",
-            pretty(&patch)
-        ));
-    }
+        ),
+    });
 }

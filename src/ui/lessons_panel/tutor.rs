@@ -9,10 +9,11 @@ use harness::lesson::goal::GoalPart;
 use harness::lesson::play::Work;
 use harness::lesson::Lesson;
 use leptos::prelude::*;
-use serde_json::Value;
 
 use crate::browser::page;
 use crate::lesson_words::{self, Linked};
+pub(super) use crate::lessons::model::pretty;
+use crate::lessons::model::{AttemptCmd, AttemptMsg};
 use crate::provenance::Source;
 use crate::state::controller::Controller;
 use crate::state::editor::Editor;
@@ -50,7 +51,7 @@ pub(super) struct Tutor {
     pub(super) controller: Controller,
     pub(super) course: RwSignal<Result<Course, String>>,
     /// The solved lessons' keys (`lesson_words::progress_key`).
-    pub(super) solved: RwSignal<Vec<String>>,
+    pub(super) solved: ReadSignal<Vec<String>>,
     pub(super) open: RwSignal<Option<Open>>,
     /// Shown in place of the open lesson or the list, when set.
     pub(super) page: RwSignal<Option<Page>>,
@@ -60,24 +61,37 @@ pub(super) struct Tutor {
     /// What the panel has to say where the learner looks: a link that did
     /// not open, an edit that was refused, a run that could not start.
     pub(super) note: RwSignal<Option<String>>,
-    /// The editor's last text the lesson allows, to go back to.
-    pub(super) allowed: StoredValue<String>,
 }
 
 impl Tutor {
     pub(super) fn new(lessons: Lessons, editor: Editor, controller: Controller) -> Self {
-        Tutor {
+        let attempt = Attempt::new();
+        let tutor = Tutor {
             lessons,
             editor,
             controller,
             course: RwSignal::new(builtin()),
-            solved: RwSignal::new(load_solved()),
+            solved: attempt.progress(),
             open: RwSignal::new(None),
             page: RwSignal::new(None),
             whole_loop: RwSignal::new(false),
-            attempt: Attempt::new(),
+            attempt,
             note: RwSignal::new(None),
-            allowed: StoredValue::new(String::new()),
+        };
+        tutor.send(AttemptMsg::Restored(load_solved()));
+        tutor
+    }
+
+    /// The one way the attempt changes: its model takes `msg`, and what
+    /// it asks for is done here.
+    pub(super) fn send(self, msg: AttemptMsg) {
+        for command in self.attempt.send(msg) {
+            match command {
+                AttemptCmd::Judge { run } => super::check::judge_ended(self, run),
+                AttemptCmd::SaveProgress(text) => save_solved(&text),
+                AttemptCmd::Edit(text) => self.editor.edit(text),
+                AttemptCmd::Note(note) => self.note.set(Some(note)),
+            }
         }
     }
 
@@ -101,13 +115,15 @@ impl Tutor {
     /// Opens `lesson` afresh: its start in the editor, the run in view
     /// cleared, nothing checked yet.
     fn start(self, key: String, index: Option<usize>, lesson: Lesson) {
-        let text = pretty(&lesson.start);
-        self.allowed.set_value(text.clone());
+        self.send(AttemptMsg::Opened {
+            key: key.clone(),
+            lesson: Box::new(lesson.clone()),
+        });
+        let text = self.attempt.with(|a| a.allowed().to_string());
         self.controller.clear_for_another_scenario();
         self.editor.load(text, Source::Lesson(lesson.title.clone()));
         self.editor
             .set_arrival(Some(format!("Opened the lesson “{}”.", lesson.title)));
-        self.attempt.restart();
         self.note.set(None);
         self.page.set(None);
         self.open.set(Some(Open { key, index, lesson }));
@@ -118,6 +134,7 @@ impl Tutor {
     pub(super) fn show_list(self) {
         self.page.set(None);
         self.open.set(None);
+        self.send(AttemptMsg::Closed);
     }
 
     /// The chapter the course's lesson at `index` is in (tracked).
@@ -207,6 +224,7 @@ impl Tutor {
             }
             Ok(Linked::Progress(names)) => {
                 self.open.set(None);
+                self.send(AttemptMsg::Closed);
                 self.page.set(Some(Page::Progress(names)));
             }
             Err(why) => self.note.set(Some(why)),
@@ -225,9 +243,9 @@ impl Tutor {
         });
     }
 
-    /// Check's verdict: solved marks the lesson in this browser.
-    pub(super) fn record(self, parts: Vec<GoalPart>) {
-        let holds = self.attempt.record(parts);
+    /// Check's verdict on `run`: solved marks the lesson in this browser.
+    pub(super) fn record(self, run: u64, parts: Vec<GoalPart>) {
+        self.send(AttemptMsg::Judged { run, parts });
         // The answer the learner asked for. The lesson sits atop the trace,
         // which a run that just ended scrolls to its stop banner: the
         // verdict goes into view after that.
@@ -240,20 +258,6 @@ impl Tutor {
             },
             web_sys::ScrollLogicalPosition::Nearest,
         );
-        if !holds {
-            return;
-        }
-        if let Some(key) = self
-            .open
-            .with_untracked(|o| o.as_ref().map(|o| o.key.clone()))
-        {
-            self.solved.update(|s| {
-                if !s.contains(&key) {
-                    s.push(key);
-                }
-            });
-            save_solved(&self.solved.get_untracked());
-        }
     }
 
     /// The open lesson has a next one in the course (tracked).
@@ -288,10 +292,6 @@ impl Tutor {
     }
 }
 
-pub(super) fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_default()
-}
-
 /// The course the panel lists: the built-in one until a course link or file
 /// brings another.
 fn builtin() -> Result<Course, String> {
@@ -307,16 +307,14 @@ fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
-fn load_solved() -> Vec<String> {
-    lesson_words::solved_from(
-        storage()
-            .and_then(|s| s.get_item(SOLVED_KEY).ok().flatten())
-            .as_deref(),
-    )
+/// The progress as this browser saved it, if it did.
+fn load_solved() -> Option<String> {
+    storage().and_then(|s| s.get_item(SOLVED_KEY).ok().flatten())
 }
 
-fn save_solved(solved: &[String]) {
-    if let (Some(storage), Ok(text)) = (storage(), serde_json::to_string(solved)) {
-        let _ = storage.set_item(SOLVED_KEY, &text);
+fn save_solved(text: &str) {
+    if let Some(storage) = storage() {
+        // A browser that refuses to store keeps the progress for this visit.
+        let _ = storage.set_item(SOLVED_KEY, text);
     }
 }

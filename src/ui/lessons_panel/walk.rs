@@ -2,48 +2,13 @@
 //! what is about to happen at the run's current pause and why (the
 //! lesson's `walk`, one entry per pause), and counts each Step that moves
 //! the run on, for the goal's `min_steps`. Run (Continue) moves it on too,
-//! but is no step: a run let go is honestly not stepped through.
+//! but is no step: a run let go is honestly not stepped through. The
+//! counting is the attempt's (`lessons::model::Attempt`).
 
-use harness::run::PauseBefore;
 use leptos::prelude::*;
 
 use super::glossary::rich_text;
 use super::tutor::Tutor;
-
-/// Counts the pauses the run in view reaches and the Steps that move it on.
-pub(super) fn count_steps(tutor: Tutor) {
-    let controller = tutor.controller;
-    let attempt = tutor.attempt;
-    Effect::new(move |before: Option<(u64, Option<PauseBefore>)>| {
-        let run = controller.run_id().get();
-        let pause = controller.paused().get();
-        match &before {
-            Some((was_run, _)) if *was_run != run => {
-                attempt.new_run();
-                if pause.is_some() {
-                    attempt.paused();
-                }
-            }
-            Some((_, was)) if *was != pause => {
-                // One pause left (by Step or Run), another reached, or both
-                // between two looks.
-                if was.is_some() {
-                    attempt.went_on(controller.stepping());
-                }
-                if pause.is_some() {
-                    attempt.paused();
-                }
-            }
-            Some(_) => {}
-            None => {
-                if pause.is_some() {
-                    attempt.paused();
-                }
-            }
-        }
-        (run, pause)
-    });
-}
 
 /// The walk's entry for the pause the run is at, or what to press.
 pub(super) fn walk_view(tutor: Tutor, walk: Vec<String>) -> impl IntoView {
