@@ -16,7 +16,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::view_model::plural;
 
+pub mod batch;
+pub mod model;
+pub mod opening;
 pub mod replay_all;
+pub mod replays;
 
 /// How many bytes of records the history may keep. `localStorage` gives an
 /// origin about 5 million UTF-16 units in Chromium and Firefox; the scenario
@@ -26,6 +30,16 @@ pub const BUDGET_BYTES: usize = 4_000_000;
 
 /// The version of the stored index; another version is not read as this one.
 pub const INDEX_VERSION: u32 = 1;
+
+/// Why storage refused a read or a write (the browser's storage says which,
+/// `browser::history_store`; the model words it).
+#[derive(Clone, Debug, PartialEq)]
+pub enum StoreError {
+    /// The origin's quota is used up.
+    Full,
+    /// No `localStorage`, or the browser refused an access; the text says how.
+    Unavailable(String),
+}
 
 /// Where a kept run came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -59,7 +59,7 @@ pub fn RunFiles(history: History, show_run: Callback<()>) -> impl IntoView {
         show_run.run(());
         crate::browser::runner::start(async move {
             match files::take_picked(&input).await {
-                Some((name, Ok(text))) => history.import(name, text).await,
+                Some((name, Ok(text))) => history.import(name, text),
                 Some((name, Err(why))) => history.import_unreadable(&name, &why),
                 None => {}
             }
@@ -74,7 +74,7 @@ pub fn RunFiles(history: History, show_run: Callback<()>) -> impl IntoView {
         show_run.run(());
         crate::browser::runner::start(async move {
             match files::read_file(&file).await {
-                Ok(text) => history.import(file.name(), text).await,
+                Ok(text) => history.import(file.name(), text),
                 Err(why) => history.import_unreadable(&file.name(), &why),
             }
         });
@@ -139,9 +139,7 @@ pub async fn run_paste(history: History, show_run: Callback<()>) -> AnyView {
     let import_pasted = move |_| {
         let text = pasted.get_untracked();
         show_run.run(());
-        crate::browser::runner::start(
-            async move { history.import(PASTED.to_string(), text).await },
-        );
+        history.import(PASTED.to_string(), text);
     };
     view! {
             <label for="run-paste-text">
@@ -230,8 +228,8 @@ fn RunReplay(history: History) -> impl IntoView {
                 <label class="check replay-mcp">
                     <input
                         type="checkbox"
-                        prop:checked=history.call_mcp()
-                        on:change=move |ev| history.call_mcp().set(event_target_checked(&ev))
+                        prop:checked=move || history.call_mcp()
+                        on:change=move |ev| history.set_call_mcp(event_target_checked(&ev))
                     />
                     "Call the MCP servers again (else their tools answer with this run's results, offline)"
                 </label>
@@ -320,7 +318,7 @@ pub fn HistoryPanel(history: History, show_run: Callback<()>) -> impl IntoView {
                                             aria-label=format!("Open {label}")
                                             on:click=move |_| {
                                                 show_run.run(());
-                                                crate::browser::runner::start(history.open(open_id.clone()));
+                                                history.open(open_id.clone());
                                             }
                                         >
                                             "Open"
@@ -452,7 +450,7 @@ fn BatchRow(history: History, row: Row, show_run: Callback<()>) -> impl IntoView
                         title="Show this run in the Trace; the editor keeps the scenario it was replayed against"
                         on:click=move |_| {
                             show_run.run(());
-                            crate::browser::runner::start(history.open_in_trace(open_id.clone()));
+                            history.open_in_trace(open_id.clone());
                         }
                     >
                         "Open"
