@@ -1,6 +1,6 @@
-//! The scenario text's MCP header values, as plain functions (the page
-//! state `state::mcp` and the engine's split point `lazy::load_mcp` use
-//! them): moving a value out of the text, naming the fields the page asks
+//! The scenario text's MCP header values, as plain functions (the MCP
+//! servers' model `mcp::model` and the engine's split point `lazy::load_mcp`
+//! use them): moving a value out of the text, naming the fields the page asks
 //! for, putting the held values back into a loaded scenario, the tokens
 //! typed in the panel (sent as `Authorization: Bearer …`), and the key
 //! that says when the servers must be reached again.

@@ -5,11 +5,12 @@
 //! message and its `update` decides what it means.
 //!
 //! Work can be overtaken by a newer start before it answers (a built-in's
-//! text fetched for a pick, an MCP load, a live protocol check, a
-//! comparison); the newer one wins and the older answer is dropped. Each
-//! such kind of work keeps a `Generation`, takes a `Ticket` when it starts,
-//! and [`answer_if_current`] drops what lands after the ticket went stale.
-//! (The run in view has an id of its own, which the runs' model compares.)
+//! text fetched for a pick, a live protocol check, a comparison); the newer
+//! one wins and the older answer is dropped. Each such kind of work keeps a
+//! `Generation`, takes a `Ticket` when it starts, and [`answer_if_current`]
+//! drops what lands after the ticket went stale. (The run in view has an id
+//! of its own, which the runs' model compares; an MCP load has a number,
+//! which the MCP model compares.)
 
 use std::future::Future;
 use std::pin::Pin;

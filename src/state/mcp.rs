@@ -1,84 +1,50 @@
-//! The scenario's MCP servers in the page: their tools, loaded when the
-//! scenario names them (and again when their entries or header values
-//! change), the JSON-RPC exchanges on the wire, and the header values.
+//! The scenario's MCP servers in the page: the adapter of their plain model
+//! (`mcp::model`: where loading their tools stands, the JSON-RPC exchanges
+//! on the wire, the header values and tokens, and which load's answer
+//! counts). It sends the model what the editor, the panel and a run do,
+//! performs its commands (reach the servers through the engine, tell a
+//! waiting run how its load settled), and shows the model in the signals the
+//! components read.
 //!
-//! Header values are secrets, held like the API key: in memory only. A value
-//! written into the scenario text is moved out of it as the text arrives
-//! (typed, pasted, picked, from a link or a saved draft) and replaced by
-//! `"[redacted]"`, so the text, which is saved in this browser and shared in
-//! links, never carries it; a record or an export writes `"[redacted]"` too
-//! (`harness::mcp::config::Secret`). The value goes into the request to its
-//! server and nowhere else.
-//!
-//! A token typed into a server's Token field (what `agent-loop mcp bridge`
+//! Header values are secrets, held like the API key: in memory only (see
+//! `mcp::model`). A value written into the scenario text is moved out as the
+//! text arrives (typed, pasted, picked, from a link or a saved draft); a
+//! token typed into a server's Token field (what `agent-loop mcp bridge`
 //! prints) is held the same way, and sent as `Authorization: Bearer …`.
 //!
 //! A run takes the loaded tools when the servers are the ones loaded; else
-//! it loads them first (`ready`).
+//! it loads them first and waits for that load to settle (`ready`).
 
-use harness::mcp::config::REDACTED;
-use harness::mcp::McpTool;
+use std::rc::Rc;
+
+use futures::channel::oneshot;
 use harness::scenario::Scenario;
 use leptos::prelude::*;
 
 use crate::browser::mcp_fetch::McpWire;
-use crate::browser::runner::Generation;
+use crate::browser::runner;
 use crate::lazy;
-pub use crate::mcp_text::HeaderSecret;
-pub use crate::mcp_text::ServerToken;
-use crate::mcp_text::{extract_secrets, servers_key};
+use crate::mcp::model::{Cmd, McpModel, Msg, Ready, Settled, CHANGED_WHILE_LOADING};
+pub use crate::mcp::model::{Exchange, McpStatus};
+use crate::update::Update as _;
 
-/// Exchanges kept for the wire view: the newest.
-const WIRE_KEPT: usize = 200;
-
-/// Where loading the scenario's servers stands.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub enum McpStatus {
-    /// The scenario names no MCP server (or does not load).
-    #[default]
-    None,
-    /// Reaching these servers (names and URLs).
-    Loading(String),
-    /// A line per server (who answered, which version, how many tools),
-    /// and the tools the run can call.
-    Loaded {
-        reports: Vec<String>,
-        tools: Vec<McpTool>,
-    },
-    /// Every problem, as lines; CORS explained where the browser got no answer.
-    Failed(Vec<String>),
-}
-
-/// One JSON-RPC exchange as the wire view shows it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Exchange {
-    pub n: u64,
-    pub url: String,
-    pub headers: Vec<(String, String)>,
-    /// The JSON-RPC method (`tools/call`, …) and, for a call, the tool.
-    pub method: String,
-    pub request: String,
-    pub status: Option<u16>,
-    pub content_type: String,
-    pub response: String,
-    pub no_answer: Option<String>,
-}
+/// A run waiting for a load to settle: the load's number and where to say.
+type Waiter = (u64, oneshot::Sender<Settled>);
 
 #[derive(Clone, Copy)]
 pub struct Mcp {
+    /// The servers' state as plain data; changed only by `send` (and
+    /// `take_secrets`).
+    model: StoredValue<McpModel>,
+    // What the model holds, as the components read it (kept by `show`).
     status: RwSignal<McpStatus>,
     wire: RwSignal<Vec<Exchange>>,
-    secrets: RwSignal<Vec<HeaderSecret>>,
-    /// Tokens by server, from the panel's Token fields (memory only).
-    tokens: RwSignal<Vec<ServerToken>>,
-    /// Said once a value was moved out of the text.
     moved: RwSignal<Option<String>>,
-    /// The servers' key (see `servers_key`) and the scenario loaded with them.
-    loaded: StoredValue<Option<(String, Scenario)>>,
-    /// A new attempt at every load, so an older load's answer is dropped.
-    loads: Generation,
-    /// The key of the load in flight, if one is.
-    loading_key: StoredValue<Option<String>>,
+    /// Changes whenever a header value or a token is held or forgotten, so
+    /// the fields that show one read it again.
+    held: RwSignal<u64>,
+    /// Runs waiting for a load (see `ready`).
+    waiting: StoredValue<Vec<Waiter>, LocalStorage>,
 }
 
 impl Default for Mcp {
@@ -90,14 +56,12 @@ impl Default for Mcp {
 impl Mcp {
     pub fn new() -> Self {
         Mcp {
+            model: StoredValue::new(McpModel::default()),
             status: RwSignal::new(McpStatus::None),
             wire: RwSignal::new(Vec::new()),
-            secrets: RwSignal::new(Vec::new()),
-            tokens: RwSignal::new(Vec::new()),
             moved: RwSignal::new(None),
-            loaded: StoredValue::new(None),
-            loads: Generation::new(),
-            loading_key: StoredValue::new(None),
+            held: RwSignal::new(0),
+            waiting: StoredValue::new_local(Vec::new()),
         }
     }
 
@@ -115,260 +79,138 @@ impl Mcp {
 
     /// The value held for `server`'s `header`, if one is (tracked).
     pub fn secret(&self, server: &str, header: &str) -> Option<String> {
-        self.secrets.with(|all| {
-            all.iter()
-                .find(|s| s.server == server && s.header == header)
-                .map(|s| s.value.clone())
-        })
+        self.held.track();
+        self.model.with_value(|m| m.secret(server, header))
     }
 
     /// Holds `value` for `server`'s `header` (an empty value forgets it).
     pub fn set_secret(self, server: &str, header: &str, value: String) {
-        self.secrets.update(|all| {
-            all.retain(|s| !(s.server == server && s.header == header));
-            if !value.is_empty() {
-                all.push(HeaderSecret {
-                    server: server.into(),
-                    header: header.into(),
-                    value,
-                });
-            }
+        self.send(Msg::SetSecret {
+            server: server.into(),
+            header: header.into(),
+            value,
         });
+        self.held.update(|n| *n += 1);
     }
 
     /// The token held for `server`, if one is (tracked).
     pub fn token(&self, server: &str) -> Option<String> {
-        self.tokens.with(|all| {
-            all.iter()
-                .find(|t| t.server == server)
-                .map(|t| t.token.clone())
-        })
+        self.held.track();
+        self.model.with_value(|m| m.token(server))
     }
 
     /// Holds `token` for `server` (an empty one forgets it).
     pub fn set_token(self, server: &str, token: String) {
-        let token = token.trim().to_string();
-        self.tokens.update(|all| {
-            all.retain(|t| t.server != server);
-            if !token.is_empty() {
-                all.push(ServerToken {
-                    server: server.into(),
-                    token,
-                });
-            }
+        self.send(Msg::SetToken {
+            server: server.into(),
+            token,
         });
+        self.held.update(|n| *n += 1);
     }
 
-    /// The header values and the tokens, as the key of a load sees them.
-    fn held(&self, tracked: bool) -> Vec<HeaderSecret> {
-        let (mut all, tokens) = if tracked {
-            (self.secrets.get(), self.tokens.get())
-        } else {
-            (self.secrets.get_untracked(), self.tokens.get_untracked())
-        };
-        all.extend(tokens.into_iter().map(|t| HeaderSecret {
-            server: t.server,
-            header: "token".into(),
-            value: t.token,
-        }));
-        all
-    }
-
-    /// `text` with every header value moved out into memory (see the module
-    /// doc); said in `moved` when there was one.
+    /// `text` with every header value moved out into memory (see
+    /// `McpModel::take_secrets`); said in `moved` when there was one.
     pub fn take_secrets(self, text: String) -> String {
-        let Some((clean, taken)) = extract_secrets(&text) else {
-            return text;
-        };
-        let names: Vec<String> = taken
-            .iter()
-            .map(|s| format!("{} of server {:?}", s.header, s.server))
-            .collect();
-        for secret in taken {
-            self.set_secret(&secret.server, &secret.header, secret.value);
-        }
-        self.moved.set(Some(format!(
-            "The value of {} was moved out of the scenario into memory: it is sent to its server only, \
-             and is never saved, put in a link, a record or an export. The JSON says {REDACTED:?} in its place.",
-            names.join(" and ")
-        )));
+        // The model lives as long as the page, as do the editor that asks.
+        let clean = self
+            .model
+            .try_update_value(|m| m.take_secrets(text))
+            .unwrap_or_default();
+        self.show();
+        self.held.update(|n| *n += 1);
         clean
     }
 
     /// Loads the servers of the scenario in `text` whenever they (or the
     /// header values) change; the status says where that stands.
     pub fn watch(self, text: ReadSignal<String>) {
-        Effect::new(move |_| {
-            let text = text.get();
-            let secrets = self.held(true);
-            let Some(key) = servers_key(&text, &secrets) else {
-                self.loads.drop_all();
-                self.loading_key.set_value(None);
-                self.loaded.set_value(None);
-                if self.status.with_untracked(|s| *s != McpStatus::None) {
-                    self.status.set(McpStatus::None);
-                }
-                return;
-            };
-            let known = self
-                .loaded
-                .with_value(|l| l.as_ref().map(|(k, _)| k == &key))
-                == Some(true)
-                || self.loading_key.with_value(|k| k.as_ref() == Some(&key));
-            if !known {
-                crate::browser::runner::start(async move {
-                    let _ = self.load(text, key).await;
-                });
-            }
-        });
+        Effect::new(move |_| self.send(Msg::Text(text.get())));
     }
 
     /// Loads the servers again, as if they had changed.
     pub fn reload(self, text: String) {
-        let secrets = self.held(false);
-        if let Some(key) = servers_key(&text, &secrets) {
-            crate::browser::runner::start(async move {
-                let _ = self.load(text, key).await;
-            });
-        }
+        self.send(Msg::Reload(text));
     }
 
     /// `scenario` (loaded from `text`) ready to run: with its servers' tools,
     /// the loaded ones when its servers are the loaded servers, else loaded
     /// now; or the lines that say why not.
     pub async fn ready(self, text: &str, scenario: Scenario) -> Result<Scenario, Vec<String>> {
-        if scenario.mcp_servers.is_empty() || scenario.mcp.is_some() {
-            return Ok(scenario);
-        }
-        let Some(key) = servers_key(text, &self.held(false)) else {
-            return Ok(scenario);
-        };
-        let loaded = self.loaded.with_value(|l| {
-            l.as_ref()
-                .filter(|(k, _)| *k == key)
-                .and_then(|(_, s)| s.mcp.clone())
-        });
-        let mcp = match loaded {
-            Some(mcp) => mcp,
-            None => match self.load(text.to_string(), key).await? {
-                Some(loaded) => loaded
-                    .mcp
-                    .ok_or_else(|| vec!["the MCP tools did not load".to_string()])?,
-                None => {
-                    return Err(vec![
-                        "the scenario changed while its MCP servers were loading; run again".into(),
-                    ])
+        let mcp = match self.model.with_value(|m| m.ready(text, &scenario)) {
+            Ready::AsIs => return Ok(scenario),
+            Ready::Loaded(mcp) => mcp,
+            Ready::Load => {
+                self.send(Msg::Reload(text.to_string()));
+                let (tx, rx) = oneshot::channel();
+                if let Some(load) = self.model.with_value(McpModel::loading) {
+                    self.waiting.update_value(|w| w.push((load, tx)));
                 }
-            },
+                // A dropped sender (no load started, or the page going away)
+                // says the same as a load made moot.
+                rx.await
+                    .unwrap_or_else(|_| Err(vec![CHANGED_WHILE_LOADING.to_string()]))?
+            }
         };
         Ok(scenario.with_mcp(mcp))
     }
 
-    /// Reaches the servers of `text`; `Ok(None)` when a newer load or edit
-    /// made this one moot, or the text does not load (the problem list
-    /// says why).
-    async fn load(self, text: String, key: String) -> Result<Option<Scenario>, Vec<String>> {
-        let this_load = self.loads.next();
-        let current = move || this_load.is_current();
-        self.loading_key.set_value(Some(key.clone()));
-        self.status.set(McpStatus::Loading(servers_named(&text)));
-        let on_wire = std::rc::Rc::new(move |wire: McpWire| self.note_wire(wire));
-        let answer = lazy::load_mcp(
-            text,
-            self.secrets.get_untracked(),
-            self.tokens.get_untracked(),
-            on_wire,
-        )
-        .await;
-        if !current() {
-            return Ok(None);
+    /// The one way the servers' state changes: the model takes `msg`, the
+    /// page shows the model, and the commands it answered with are performed.
+    fn send(self, msg: Msg) {
+        let Some(cmds) = self.model.try_update_value(|m| m.update(msg)) else {
+            return; // The page is gone.
+        };
+        self.show();
+        for cmd in cmds {
+            self.perform(cmd);
         }
-        self.loading_key.set_value(None);
-        match answer {
-            None => {
-                self.status.set(McpStatus::None);
-                Ok(None)
+    }
+
+    fn perform(self, cmd: Cmd) {
+        match cmd {
+            Cmd::Load {
+                load,
+                text,
+                secrets,
+                tokens,
+            } => {
+                let on_wire = Rc::new(move |wire: McpWire| self.send(Msg::Wire(wire)));
+                runner::answer(
+                    lazy::load_mcp(text, secrets, tokens, on_wire),
+                    move |answer| {
+                        self.send(Msg::Loaded {
+                            load,
+                            answer: Box::new(answer),
+                        })
+                    },
+                );
             }
-            Some(Ok((scenario, reports))) => {
-                let tools = scenario
-                    .mcp
-                    .as_ref()
-                    .map(|m| m.tools.clone())
-                    .unwrap_or_default();
-                self.loaded.set_value(Some((key, scenario.clone())));
-                self.status.set(McpStatus::Loaded { reports, tools });
-                Ok(Some(scenario))
-            }
-            Some(Err(lines)) => {
-                self.loaded.set_value(None);
-                self.status.set(McpStatus::Failed(lines.clone()));
-                Err(lines)
+            Cmd::Settle { load, settled } => {
+                let waiter = self.waiting.try_update_value(|w| {
+                    let at = w.iter().position(|(n, _)| *n == load)?;
+                    Some(w.swap_remove(at).1)
+                });
+                if let Some(tx) = waiter.flatten() {
+                    // A dropped receiver means the run has gone; nothing to tell it.
+                    let _ = tx.send(settled);
+                }
             }
         }
     }
 
-    fn note_wire(self, wire: McpWire) {
-        self.wire.update(|all| match wire {
-            McpWire::Request {
-                n,
-                url,
-                headers,
-                method,
-                body: request,
-            } => {
-                all.push(Exchange {
-                    n,
-                    url,
-                    headers,
-                    method,
-                    request,
-                    status: None,
-                    content_type: String::new(),
-                    response: String::new(),
-                    no_answer: None,
-                });
-                if all.len() > WIRE_KEPT {
-                    all.remove(0);
-                }
+    /// Shows the model in the signals the components read, each set only
+    /// when what it shows changed.
+    fn show(self) {
+        self.model.with_value(|m| {
+            if self.status.with_untracked(|s| s != m.status()) {
+                self.status.set(m.status().clone());
             }
-            McpWire::Answer {
-                n,
-                status,
-                content_type,
-            } => {
-                if let Some(e) = all.iter_mut().rev().find(|e| e.n == n) {
-                    e.status = Some(status);
-                    e.content_type = content_type;
-                }
+            if self.wire.with_untracked(|w| w != m.wire()) {
+                self.wire.set(m.wire().to_vec());
             }
-            McpWire::Chunk { n, text } => {
-                if let Some(e) = all.iter_mut().rev().find(|e| e.n == n) {
-                    e.response.push_str(&text);
-                }
-            }
-            McpWire::NoAnswer { n, why } => {
-                if let Some(e) = all.iter_mut().rev().find(|e| e.n == n) {
-                    e.no_answer = Some(why);
-                }
+            if self.moved.with_untracked(|s| s.as_ref() != m.moved()) {
+                self.moved.set(m.moved().cloned());
             }
         });
     }
-}
-
-/// The servers of the scenario in `text`, for "Loading tools from …".
-fn servers_named(text: &str) -> String {
-    let doc: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
-    doc.get("mcp_servers")
-        .and_then(|s| s.as_array())
-        .into_iter()
-        .flatten()
-        .map(|s| {
-            format!(
-                "{:?} at {}",
-                s.get("name").and_then(|v| v.as_str()).unwrap_or_default(),
-                s.get("url").and_then(|v| v.as_str()).unwrap_or_default()
-            )
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
 }
