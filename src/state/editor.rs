@@ -1,5 +1,8 @@
 //! The scenario editor's state: which scenario the picker shows and the JSON
-//! text the next run will load, kept in the browser across reloads.
+//! text the next run will load, kept in the browser across reloads. Its
+//! rules live in the plain model `editor::model`; this adapter sends it what
+//! the person and the page do, performs its commands (fetch, check, save)
+//! and shows it in the signals the components read.
 //!
 //! Picking a built-in replaces the text with its JSON; editing the text moves
 //! the picker to "Custom", so the picker never names a built-in the text no
@@ -24,200 +27,176 @@
 //! load), so the form shows each problem under its field and Run says why it
 //! cannot start (`run_blocker`).
 
-use harness::library::{BUILTIN, OPENING_ID, OPENING_JSON};
+use harness::library::BUILTIN;
 use leptos::prelude::*;
 
-use crate::browser::page;
-use crate::browser::runner::{Generation, Ticket};
+use crate::browser::{page, runner};
+use crate::editor::model::{EditorCmd, EditorModel, EditorMsg, Opening};
 use crate::provenance::{self, Lesson, Provenance, Source};
 use crate::share;
 use crate::state::form_doc;
 use crate::state::mcp::Mcp;
-use crate::state::tied_notice::TiedNotice;
-use crate::view_model::{self, CUSTOM};
+use crate::update::Update;
+use crate::view_model;
 use crate::{form, lazy};
-
-/// What the editor says after an Undo.
-pub const UNDONE: &str =
-    "Brought back the scenario that was replaced; Undo again returns to the one that replaced it.";
 
 #[derive(Clone, Copy)]
 pub struct Editor {
+    /// The editor as plain data (see `editor::model`); changed only by `send`.
+    model: StoredValue<EditorModel>,
+    // What the model holds, as the components read it (kept by `show`).
     selected: RwSignal<String>,
     text: RwSignal<String>,
-    /// A message about the share bar's actions (copied, exported): about
-    /// the text it linked or saved, so it goes when the text changes.
-    notice: TiedNotice,
+    /// The share bar's message (copied, exported), while the text it was
+    /// about is the text.
+    notice: RwSignal<Option<String>>,
     /// What arrived in the editor and from where: a share link (loaded or
     /// broken), an imported file. Shown under the lesson, where the person looks.
     arrival: RwSignal<Option<String>>,
-    /// Where the text came from, and whether it was edited since.
     provenance: RwSignal<Provenance>,
-    /// Bumped when the whole text is replaced from outside the form (picker,
-    /// raw JSON box, import, link), so the form rebuilds its fields from it;
-    /// the form's own edits do not bump it, so a field keeps its focus.
+    /// Bumped when the whole text is replaced from outside the form, so the
+    /// form rebuilds its fields from it.
     revision: RwSignal<u64>,
-    /// Form fields whose text cannot go into the JSON yet (a schema that is
-    /// not JSON, a limit that is not a number), by field key.
+    /// Form fields whose text cannot go into the JSON yet, by field key.
     field_errors: RwSignal<Vec<(String, String)>>,
     /// A picked built-in's text is on its way: Run waits for it.
     loading: RwSignal<bool>,
-    /// A new attempt at every pick and edit, so a pick's text that arrives after a
-    /// newer pick or edit is dropped.
-    picks: Generation,
-    /// Why the text cannot run, as `path: message` lines (the live check).
     live_problems: RwSignal<Vec<String>>,
-    /// What a text that runs does that its run will treat as the model's
-    /// mistake, as "note: …" lines (the live check). They hold nothing up.
     live_notes: RwSignal<Vec<String>>,
     /// The scenario's lesson: its own `description`.
     lesson: Memo<String>,
     /// Takes header values out of the text as it arrives (see `state::mcp`).
     mcp: Mcp,
-    /// The person's text that the last replacement (a pick, an import, an
-    /// opened run, a link) took away, for "Undo". Undo swaps it back in and
-    /// keeps what it replaced, so nothing is lost either way.
-    replaced: RwSignal<Option<Replaced>>,
-    /// The picker made the last replacement that kept something for Undo:
-    /// the header then offers Undo beside the picker, where the person
-    /// acted (the Scenario panel's may be far below, or scrolled away).
-    replaced_by_pick: RwSignal<bool>,
-    /// While a lesson is open, the paths it lets the learner change (see
-    /// `harness::lesson::patch::covers`): every other field of the form and
-    /// the JSON box are read-only. `None`: everything is editable.
+    /// Undo is there, and whether the picker made the replacement it undoes
+    /// (the header then offers it beside the picker, where the person acted).
+    can_undo: RwSignal<bool>,
+    can_undo_pick: RwSignal<bool>,
+    /// While a lesson is open, the paths it lets the learner change.
     lock: RwSignal<Option<Vec<String>>>,
-    /// Why a lesson holds Run and Step back for now (a prediction to make
-    /// first): said where Run's other blockers are.
+    /// Why a lesson holds Run and Step back for now.
     hold: RwSignal<Option<String>>,
-}
-
-/// A text a replacement took away, with where it came from and the picker's
-/// value then.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Replaced {
-    text: String,
-    provenance: Provenance,
-    selected: String,
 }
 
 impl Editor {
     pub fn new(mcp: Mcp) -> Self {
-        let saved = page::saved_scenario();
-        // A link replaces the saved draft: the draft stays one Undo away.
-        let draft = saved.clone().map(|text| Replaced {
-            provenance: page::saved_provenance()
-                .map(|p| Provenance::from_saved(&p))
-                .unwrap_or(Provenance::fresh(Source::Own)),
-            selected: page::saved_selection().unwrap_or_else(|| CUSTOM.to_string()),
-            text,
+        let (model, commands) = EditorModel::open(Opening {
+            fragment: page::fragment(),
+            saved_text: page::saved_scenario(),
+            saved_provenance: page::saved_provenance(),
+            saved_selection: page::saved_selection(),
+            saved_replaced: page::saved_replaced(),
         });
-        let (initial, link_error) = share::initial_text(&page::fragment(), saved);
-        // A header value in a link or a saved draft leaves the text before
-        // it is saved again (a draft from before the page held them).
-        let initial = initial.map(|(text, source)| (mcp.take_secrets(text), source));
-        let (text, provenance) = match initial {
-            Some((text, share::Source::Link)) => {
-                // The link's scenario is now the current one, also after a reload.
-                page::save_scenario(&text);
-                (text, Provenance::fresh(Source::Link))
-            }
-            Some((text, share::Source::Saved)) => {
-                let provenance = page::saved_provenance()
-                    .map(|saved| Provenance::from_saved(&saved))
-                    .unwrap_or(Provenance::fresh(Source::Own));
-                (text, provenance)
-            }
-            None => (
-                OPENING_JSON.to_string(),
-                Provenance::fresh(Source::Builtin(OPENING_ID.to_string())),
-            ),
-        };
-        // Which built-in the text is, where that is known without the files.
-        let known = if text == OPENING_JSON {
-            Some(OPENING_ID.to_string())
-        } else if provenance.source != Source::Link {
-            page::saved_selection().filter(|id| id != CUSTOM)
-        } else {
-            None
-        };
-        let arrival = match link_error {
-            Some(error) => Some(error),
-            None if provenance.source == Source::Link => Some(share::LINK_LOADED.to_string()),
-            None => None,
-        };
-        page::save_provenance(&provenance.to_saved());
-        let text_signal = RwSignal::new(text.clone());
+        let text = RwSignal::new(String::new());
         let loading = RwSignal::new(false);
         let editor = Editor {
-            selected: RwSignal::new(known.clone().unwrap_or_else(|| CUSTOM.to_string())),
-            text: text_signal,
-            notice: TiedNotice::about_text(text_signal.read_only()),
-            arrival: RwSignal::new(arrival),
-            provenance: RwSignal::new(provenance),
+            model: StoredValue::new(model),
+            selected: RwSignal::new(String::new()),
+            text,
+            notice: RwSignal::new(None),
+            arrival: RwSignal::new(None),
+            provenance: RwSignal::new(Provenance::fresh(Source::Own)),
             revision: RwSignal::new(0),
             field_errors: RwSignal::new(Vec::new()),
             loading,
-            picks: Generation::new(),
             live_problems: RwSignal::new(Vec::new()),
             live_notes: RwSignal::new(Vec::new()),
-            lesson: lesson_of(text_signal.read_only(), loading.read_only()),
+            lesson: lesson_of(text.read_only(), loading.read_only()),
             mcp,
-            replaced: RwSignal::new(None),
-            replaced_by_pick: RwSignal::new(false),
+            can_undo: RwSignal::new(false),
+            can_undo_pick: RwSignal::new(false),
             lock: RwSignal::new(None),
             hold: RwSignal::new(None),
         };
-        let from_link = editor
-            .provenance
-            .with_untracked(|p| p.source == Source::Link);
-        if let (Some(draft), true) = (draft, from_link) {
-            let pristine =
-                matches!(draft.provenance.source, Source::Builtin(_)) && !draft.provenance.edited;
-            if !pristine && draft.text != editor.text.get_untracked() {
-                editor.set_replaced(draft);
-            }
-        } else if let Some((text, provenance, selected)) = page::saved_replaced() {
-            // The Undo offered before the reload, still offered.
-            editor.replaced.set(Some(Replaced {
-                text,
-                provenance: Provenance::from_saved(&provenance),
-                selected: if selected.is_empty() {
-                    CUSTOM.to_string()
-                } else {
-                    selected
-                },
-            }));
+        editor.show();
+        for command in commands {
+            editor.perform(command);
         }
-        if mcp.moved().get_untracked().is_some() {
-            page::save_scenario(&editor.text.get_untracked());
-        }
-        mcp.watch(editor.text.read_only());
-        page::save_selection(&editor.selected.get_untracked());
-        if known.is_none() {
-            editor.identify(text);
-        }
-        editor.check_as_edited();
+        mcp.watch(text.read_only());
         editor
     }
 
-    /// Checks the text each time it changes. The check is the engine's (a
-    /// split module): the first one fetches it, right after the first paint.
-    /// An answer about text that has changed since is dropped; the newer
-    /// text's check follows.
-    fn check_as_edited(self) {
-        Effect::new(move |_| {
-            let text = self.text.get();
-            crate::browser::runner::start(async move {
-                let engine = lazy::engine().await;
-                let (lines, notes) = match engine.load(&text).await {
-                    Ok(scenario) => (Vec::new(), engine.notes(&scenario)),
-                    Err(problems) => (view_model::problem_lines(&problems), Vec::new()),
-                };
-                if self.text.with_untracked(|now| *now == text) {
-                    self.live_problems.set(lines);
-                    self.live_notes.set(notes);
+    /// The one way the editor changes: the model takes `msg`, the page shows
+    /// the model, and the commands it answered with are performed.
+    fn send(self, msg: EditorMsg) {
+        let Some(commands) = self.model.try_update_value(|model| model.update(msg)) else {
+            return; // The page is gone.
+        };
+        self.show();
+        for command in commands {
+            self.perform(command);
+        }
+    }
+
+    /// Does what the model asked; what it awaits answers through `send`.
+    fn perform(self, command: EditorCmd) {
+        match command {
+            EditorCmd::FetchBuiltin { pick, id } => {
+                runner::answer(lazy::builtin_json(id.clone()), move |json| {
+                    self.send(EditorMsg::BuiltinArrived { pick, id, json })
+                })
+            }
+            EditorCmd::Identify(text) => {
+                runner::answer(lazy::builtin_id_of(text.clone()), move |id| {
+                    if let Some(id) = id {
+                        let id = id.to_string();
+                        self.send(EditorMsg::Identified { text, id });
+                    }
+                })
+            }
+            // The check is the engine's (a split module): the first one
+            // fetches it, right after the first paint.
+            EditorCmd::Check(text) => runner::answer(
+                async move {
+                    let engine = lazy::engine().await;
+                    let (problems, notes) = match engine.load(&text).await {
+                        Ok(scenario) => (Vec::new(), engine.notes(&scenario)),
+                        Err(problems) => (view_model::problem_lines(&problems), Vec::new()),
+                    };
+                    EditorMsg::Checked {
+                        text,
+                        problems,
+                        notes,
+                    }
+                },
+                move |checked| self.send(checked),
+            ),
+            EditorCmd::SaveText(text) => page::save_scenario(&text),
+            EditorCmd::ForgetLink => {
+                if page::fragment().starts_with(share::FRAGMENT_PREFIX) {
+                    page::set_fragment("");
                 }
-            });
+            }
+            EditorCmd::SaveSelection(id) => page::save_selection(&id),
+            EditorCmd::SaveProvenance(saved) => page::save_provenance(&saved),
+            EditorCmd::SaveReplaced(replaced) => page::save_replaced(
+                &replaced.text,
+                &replaced.provenance.to_saved(),
+                &replaced.selected,
+            ),
+            EditorCmd::HoldSecrets(text) => {
+                self.mcp.take_secrets(text);
+            }
+        }
+    }
+
+    /// Shows the model in the signals the components read, each set only
+    /// when what it shows changed.
+    fn show(self) {
+        self.model.with_value(|model| {
+            set_if_changed(self.text, model.text());
+            set_if_changed(self.selected, model.selected());
+            set_if_changed(self.provenance, model.provenance());
+            set_if_changed(self.field_errors, model.field_errors());
+            set_if_changed(self.revision, &model.revision());
+            set_if_changed(self.loading, &model.loading());
+            set_if_changed(self.live_problems, model.live_problems());
+            set_if_changed(self.live_notes, model.live_notes());
+            set_option_if_changed(self.arrival, model.arrival());
+            set_option_if_changed(self.notice, model.notice());
+            set_if_changed(self.can_undo, &model.can_undo_replacement());
+            set_if_changed(self.can_undo_pick, &model.can_undo_pick());
+            set_option_if_changed(self.lock, model.lock());
+            set_option_if_changed(self.hold, model.hold());
         });
     }
 
@@ -231,24 +210,17 @@ impl Editor {
         self.live_notes.read_only()
     }
 
-    /// Why Run cannot start, if it cannot (tracked): a lesson's hold (a
-    /// prediction to make first), a built-in still on its
-    /// way, a form field that cannot go into the JSON, a problem of
-    /// `other_fields` (the Model settings' fields, which block Run the same
-    /// way), or the live check's problems.
+    /// Why Run cannot start, if it cannot (tracked; see
+    /// `EditorModel::run_blocker`). `other_fields`: the Model settings'
+    /// fields' problems, which block Run the same way.
     pub fn run_blocker(&self, other_fields: impl FnOnce() -> Vec<String>) -> Option<String> {
-        if let Some(why) = self.hold.get() {
-            return Some(why);
-        }
-        if self.loading.get() {
-            return Some(view_model::LOADING_BLOCKER.to_string());
-        }
-        let mut field_errors: Vec<String> = self
-            .field_errors
-            .with(|errors| errors.iter().map(|(_, e)| e.clone()).collect());
-        field_errors.extend(other_fields());
-        self.live_problems
-            .with(|p| form::run_blocker(p, &field_errors))
+        self.hold.track();
+        self.loading.track();
+        self.field_errors.track();
+        self.live_problems.track();
+        let other_fields = other_fields();
+        self.model
+            .with_value(|model| model.run_blocker(other_fields))
     }
 
     /// The lesson the page shows above the form (see `lesson_of`).
@@ -267,18 +239,12 @@ impl Editor {
     /// A share link pasted into this tab changed only the fragment: loads
     /// its scenario (true), or says why the link is broken.
     pub fn open_link(self, fragment: &str) -> bool {
-        match share::scenario_from_fragment(fragment) {
-            Some(Ok(text)) => {
-                self.load(text, Source::Link);
-                self.set_arrival(Some(share::LINK_LOADED.to_string()));
-                true
-            }
-            Some(Err(why)) => {
-                self.set_arrival(Some(share::broken_link_notice(&why)));
-                false
-            }
-            None => false,
-        }
+        let Some(link) = share::scenario_from_fragment(fragment) else {
+            return false;
+        };
+        let loaded = link.is_ok();
+        self.send(EditorMsg::LinkOpened(link));
+        loaded
     }
 
     pub fn loading(&self) -> ReadSignal<bool> {
@@ -294,8 +260,8 @@ impl Editor {
     }
 
     /// The share bar's message, while the text it was about is the text.
-    pub fn notice(&self) -> TiedNotice {
-        self.notice
+    pub fn notice(&self) -> ReadSignal<Option<String>> {
+        self.notice.read_only()
     }
 
     pub fn arrival(&self) -> ReadSignal<Option<String>> {
@@ -308,7 +274,7 @@ impl Editor {
 
     /// Says what arrived in the editor (or why nothing did).
     pub fn set_arrival(self, arrival: Option<String>) {
-        self.arrival.set(arrival);
+        self.send(EditorMsg::ArrivalSaid(arrival));
     }
 
     pub fn revision(&self) -> ReadSignal<u64> {
@@ -321,55 +287,28 @@ impl Editor {
 
     /// Records (or clears, with `None`) why form field `key` cannot be applied.
     pub fn set_field_error(self, key: &str, error: Option<String>) {
-        form_doc::set_field_error(self.field_errors, key, error)
+        let key = key.to_string();
+        self.send(EditorMsg::FieldError { key, error });
     }
 
     /// A form field changed: rewrite that one value in the JSON text.
     pub fn edit_field(self, key: &str, path: &[form::Key], value: Option<serde_json::Value>) {
-        match form::set_path(&self.text.get_untracked(), path, value) {
-            Ok(text) => {
-                self.next_pick();
-                self.set_field_error(key, None);
-                self.set_text(text);
-                self.set_selected(CUSTOM);
-                self.mark_edited();
-            }
-            Err(why) => self.set_field_error(key, Some(why)),
-        }
+        self.send(EditorMsg::FieldEdited {
+            key: key.to_string(),
+            path: path.to_vec(),
+            value,
+        });
     }
 
+    /// The share bar says `notice` about the text as it is now.
     pub fn set_notice(self, notice: Option<String>) {
-        self.notice.set(notice);
+        self.send(EditorMsg::NoticeSaid(notice));
     }
 
     /// The picker changed: a built-in brings its JSON; "Custom" keeps the text
     /// as a starting point.
     pub fn select(self, id: String) {
-        let pick = self.next_pick();
-        if id == CUSTOM {
-            self.set_selected(CUSTOM);
-            return;
-        }
-        self.loading.set(true);
-        // What arrived before (a link, a file) is no longer what the editor holds.
-        self.arrival.set(None);
-        // The picker shows the choice at once; it is saved with its text.
-        self.selected.set(id.clone());
-        crate::browser::runner::start(async move {
-            let json = lazy::builtin_json(id.clone()).await;
-            if !pick.is_current() {
-                return;
-            }
-            self.loading.set(false);
-            if let Some(json) = json {
-                let kept = self.remember(json);
-                self.replaced_by_pick.set(kept);
-                self.set_text(json.to_string());
-                self.replaced();
-                self.set_provenance(Provenance::fresh(Source::Builtin(id.clone())));
-                self.set_selected(&id);
-            }
-        });
+        self.send(EditorMsg::Picked(id));
     }
 
     /// The paths a lesson lets the learner change, or `None` for no lesson.
@@ -379,15 +318,11 @@ impl Editor {
 
     /// A lesson holds Run and Step back, saying why; `None` lets them go.
     pub fn set_hold(self, why: Option<String>) {
-        if self.hold.with_untracked(|h| *h != why) {
-            self.hold.set(why);
-        }
+        self.send(EditorMsg::Held(why));
     }
 
     pub fn set_lock(self, editable: Option<Vec<String>>) {
-        if self.lock.with_untracked(|l| *l != editable) {
-            self.lock.set(editable);
-        }
+        self.send(EditorMsg::Locked(editable));
     }
 
     /// Whether a lesson keeps the field at `path` as it is (reactive).
@@ -398,172 +333,52 @@ impl Editor {
         })
     }
 
-    /// The user typed or pasted into the JSON box. A whole scenario pasted
-    /// over the text arrives as a paste (`provenance::replaced_whole`): the
-    /// picker then says "Pasted", not "Edited from" what it replaced, and
-    /// what it replaced is kept for Undo. An open lesson's own edits (its
-    /// guard, its solution) are never a paste.
+    /// The user typed or pasted into the JSON box (or a lesson set it).
     pub fn edit(self, text: String) {
-        // An input that leaves the text as it is changes nothing: Chromium
-        // sends one input event per line of a multi-line insertion, each
-        // with the final text, and the ones after the first are no edit.
-        if self.text.with_untracked(|now| *now == text) {
-            return;
-        }
-        let unlocked = self.lock.with_untracked(Option::is_none);
-        if unlocked
-            && self
-                .text
-                .with_untracked(|before| provenance::replaced_whole(before, &text))
-        {
-            // What arrived before (a link, a file) is not what the editor holds.
-            self.arrival.set(None);
-            self.load(text, Source::Pasted);
-            return;
-        }
-        self.next_pick();
-        self.set_text(text);
-        self.replaced();
-        self.set_selected(CUSTOM);
-        self.mark_edited();
+        self.send(EditorMsg::Typed(text));
     }
 
     /// A whole scenario arrived (an imported file, a pasted link, an opened run).
     pub fn load(self, text: String, source: Source) {
-        if self.remember(&text) {
-            self.replaced_by_pick.set(false);
-        }
-        self.next_pick();
-        self.set_selected(CUSTOM);
-        self.set_provenance(Provenance::fresh(source));
-        self.set_text(text.clone());
-        self.replaced();
-        self.identify(text);
+        self.send(EditorMsg::Loaded { text, source });
     }
 
     /// A text the last replacement took away, if it was the person's (tracked).
     pub fn can_undo_replacement(&self) -> bool {
-        self.replaced.with(Option::is_some)
+        self.can_undo.get()
     }
 
     /// Undo is offered, for what a pick replaced (tracked).
     pub fn can_undo_pick(&self) -> bool {
-        self.replaced_by_pick.get() && self.can_undo_replacement()
+        self.can_undo_pick.get()
     }
 
     /// "Undo": brings back the text the last replacement took away, and keeps
     /// the one it replaces in its place, so a second Undo undoes the first.
     pub fn undo_replacement(self) {
-        let Some(back) = self.replaced.get_untracked() else {
-            return;
-        };
-        let now = self.current();
-        // Undone: the header's offer beside the picker has done its job;
-        // "Undo again" stays in the Scenario panel.
-        self.replaced_by_pick.set(false);
-        self.next_pick();
-        self.set_text(back.text);
-        self.replaced();
-        self.set_provenance(back.provenance);
-        self.set_selected(&back.selected);
-        self.set_replaced(now);
-        self.arrival.set(Some(UNDONE.to_string()));
+        self.send(EditorMsg::UndoPressed);
     }
+}
 
-    fn current(self) -> Replaced {
-        Replaced {
-            text: self.text.get_untracked(),
-            provenance: self.provenance.get_untracked(),
-            selected: self.selected.get_untracked(),
-        }
+/// Sets `signal` to `value` only if it shows something else now, so what
+/// reads it redraws only on a change.
+fn set_if_changed<T, V>(signal: RwSignal<T>, value: &V)
+where
+    T: PartialEq<V> + Send + Sync + 'static,
+    V: ToOwned<Owned = T> + ?Sized,
+{
+    if signal.with_untracked(|shown| shown != value) {
+        signal.set(value.to_owned());
     }
+}
 
-    /// Before `incoming` replaces the text: keeps what the editor holds for
-    /// Undo when it is work a pick cannot bring back (anything but an
-    /// unedited built-in) and differs from what comes in. Such a text is no
-    /// built-in, so Undo shows it as "Custom", whatever the picker says now
-    /// (a pick still loading has already moved it). True when it kept it.
-    fn remember(self, incoming: &str) -> bool {
-        let before = self.current();
-        let pristine =
-            matches!(before.provenance.source, Source::Builtin(_)) && !before.provenance.edited;
-        let kept = !pristine && before.text != incoming;
-        if kept {
-            self.set_replaced(Replaced {
-                selected: CUSTOM.to_string(),
-                ..before
-            });
-        }
-        kept
-    }
-
-    /// The Undo slot, saved beside the text: a reload must not lose the
-    /// person's work that a pick replaced.
-    fn set_replaced(self, replaced: Replaced) {
-        page::save_replaced(
-            &replaced.text,
-            &replaced.provenance.to_saved(),
-            &replaced.selected,
-        );
-        self.replaced.set(Some(replaced));
-    }
-
-    fn mark_edited(self) {
-        if !self.provenance.with_untracked(|p| p.edited) {
-            let mut provenance = self.provenance.get_untracked();
-            provenance.edited = true;
-            self.set_provenance(provenance);
-        }
-    }
-
-    fn set_provenance(self, provenance: Provenance) {
-        page::save_provenance(&provenance.to_saved());
-        self.provenance.set(provenance);
-    }
-
-    /// A new pick or edit: the text of any pick still loading is not wanted.
-    fn next_pick(self) -> Ticket {
-        if self.loading.get_untracked() {
-            self.loading.set(false);
-        }
-        self.picks.next()
-    }
-
-    /// Names in the picker the built-in `text` is, if it is one, once the
-    /// built-ins' module answers (and `text` is still the text).
-    fn identify(self, text: String) {
-        crate::browser::runner::start(async move {
-            let id = lazy::builtin_id_of(text.clone()).await;
-            if let Some(id) = id {
-                if self.text.with_untracked(|now| *now == text) {
-                    self.set_provenance(Provenance::fresh(Source::Builtin(id.to_string())));
-                    self.set_selected(id);
-                }
-            }
-        });
-    }
-
-    /// The picker's value, saved with the text it names.
-    fn set_selected(self, id: &str) {
-        page::save_selection(id);
-        if self.selected.with_untracked(|now| now != id) {
-            self.selected.set(id.to_string());
-        }
-    }
-
-    /// The text came from outside the form: rebuild the form, forget its errors.
-    fn replaced(self) {
-        self.field_errors.set(Vec::new());
-        self.revision.update(|r| *r += 1);
-    }
-
-    fn set_text(self, text: String) {
-        let text = self.mcp.take_secrets(text);
-        page::save_scenario(&text);
-        if page::fragment().starts_with(share::FRAGMENT_PREFIX) {
-            page::set_fragment("");
-        }
-        self.text.set(text);
+/// `set_if_changed` for what may be absent.
+fn set_option_if_changed<T>(signal: RwSignal<Option<T>>, value: Option<&T>)
+where
+    T: Clone + PartialEq + Send + Sync + 'static,
+{
+    if signal.with_untracked(|shown| shown.as_ref() != value) {
+        signal.set(value.cloned());
     }
 }
 
