@@ -144,12 +144,14 @@ pub(super) fn follow_the_run_in_view(tutor: Tutor) {
             pause: controller.paused().get(),
             stepping: controller.stepping(),
         };
-        tutor.send(msg);
+        if let Some(run) = tutor.send(msg) {
+            judge_ended(tutor, run);
+        }
     });
 }
 
 /// Judges `run`, the run Check awaited, which has ended.
-pub(super) fn judge_ended(tutor: Tutor, run: u64) {
+fn judge_ended(tutor: Tutor, run: u64) {
     let Some(lesson) = tutor.lesson() else {
         return;
     };

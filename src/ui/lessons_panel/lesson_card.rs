@@ -90,7 +90,7 @@ fn lesson_actions(tutor: Tutor, hint_count: usize) -> impl IntoView {
                 prop:disabled=move || attempt.checking() || awaits_prediction(tutor)>"Check"</button>
             <button type="button" class="lesson-hint"
                 prop:disabled=move || { attempt.hints_shown() >= hint_count }
-                on:click=move |_| tutor.send(AttemptMsg::HintShown)>
+                on:click=move |_| { tutor.send(AttemptMsg::HintShown); }>
                 {hint_label}
             </button>
             {move || attempt.offers_solution().then(|| view! {

@@ -112,7 +112,7 @@ pub(super) fn prediction(tutor: Tutor, predict: Predict, start: Scenario) -> imp
                     <input type="radio" name="lesson-predict" value=choice.clone()
                         prop:checked=move || attempt.prediction().as_deref() == Some(checked.as_str())
                         prop:disabled=move || locked.get()
-                        on:change=move |_| tutor.send(AttemptMsg::Predicted(picked.clone())) />
+                        on:change=move |_| { tutor.send(AttemptMsg::Predicted(picked.clone())); } />
                     " " {choice.clone()}
                 </label>
             }

@@ -16,7 +16,7 @@ pub(super) fn show_solution(tutor: Tutor) {
     };
     let patch = Value::Object(lesson.solution.clone());
     if !lesson.by.edits_scenario() {
-        return tutor.send(AttemptMsg::SolutionApplied {
+        tutor.send(AttemptMsg::SolutionApplied {
             prediction: None,
             text: None,
             note: format!(
@@ -24,6 +24,7 @@ pub(super) fn show_solution(tutor: Tutor) {
                 pretty(&patch)
             ),
         });
+        return;
     }
     // A predicting lesson's solution also makes a prediction: it is picked
     // for the learner only if they have not picked one (the attempt's rule).

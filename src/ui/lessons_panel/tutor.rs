@@ -83,16 +83,19 @@ impl Tutor {
     }
 
     /// The one way the attempt changes: its model takes `msg`, and what
-    /// it asks for is done here.
-    pub(super) fn send(self, msg: AttemptMsg) {
+    /// it asks for is done here, but for judging a run: that run is handed
+    /// back (only `RunSeen` asks for it, and `check` judges).
+    pub(super) fn send(self, msg: AttemptMsg) -> Option<u64> {
+        let mut to_judge = None;
         for command in self.attempt.send(msg) {
             match command {
-                AttemptCmd::Judge { run } => super::check::judge_ended(self, run),
+                AttemptCmd::Judge { run } => to_judge = Some(run),
                 AttemptCmd::SaveProgress(text) => save_solved(&text),
                 AttemptCmd::Edit(text) => self.editor.edit(text),
                 AttemptCmd::Note(note) => self.note.set(Some(note)),
             }
         }
+        to_judge
     }
 
     /// What the learner did in the open lesson besides editing, for Check
