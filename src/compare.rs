@@ -12,8 +12,10 @@ pub mod change;
 pub mod fields;
 pub mod model;
 pub mod repeats;
+pub mod state;
 mod steps;
 pub mod variant_b;
+pub mod view;
 mod words;
 
 pub use steps::{StepKey, StepKind};
@@ -24,8 +26,8 @@ use harness::message::ContentBlock;
 use harness::replay::Record;
 use harness::run::usd;
 
-use crate::turn_view::{self, EventType};
-use crate::view_model::{self, Tone};
+use crate::run::turn_view::{self, EventType};
+use crate::run::view_model::{self, Tone};
 
 /// One run of the comparison.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,7 +2,7 @@
 //! connect to, and why a Model settings base URL is refused when it is not:
 //! a meta policy cannot be widened at runtime, a browser never fetches from
 //! a few ports, and a blocked fetch would only read as a network or CORS
-//! failure. Pure; the Model settings (`state::model_choice`) and the
+//! failure. Pure; the Model settings (`settings::state`) and the
 //! engine's provider run (`lazy`) both ask it.
 
 use harness::provider::BaseUrl;

@@ -14,13 +14,15 @@ use harness::replay::{AssertionResult, Record, ReplayReport};
 use harness::run::usd;
 use serde::{Deserialize, Serialize};
 
-use crate::view_model::plural;
+use crate::run::view_model::plural;
 
 pub mod batch;
 pub mod model;
 pub mod opening;
 pub mod replay_all;
 pub mod replays;
+pub mod state;
+pub mod view;
 
 /// How many bytes of records the history may keep. `localStorage` gives an
 /// origin about 5 million UTF-16 units in Chromium and Firefox; the scenario

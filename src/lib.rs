@@ -1,37 +1,35 @@
 //! The Agent Loop Playground web app: a page that runs the `harness` agent
 //! loop client-side and shows its trace as it happens.
 //!
-//! The layers, each importing only the ones after it (and the pure modules,
-//! which import none of them):
-//! 1. [`app`] and [`ui`]: the page and its components. `app` makes the page
-//!    state and lays out four sections (toolbar, scenario, trace,
-//!    inspector); `ui` holds the components they are built from.
-//! 2. [`state`]: the page state, signals made once at the root with their
-//!    actions: the controller (the only module that starts or stops runs),
-//!    the editor, the run history, the Model settings.
-//! 3. [`lazy`]: the split points, what the first paint leaves out, taking
-//!    and returning plain data; with the run engine, private to it.
-//! 4. [`browser`]: everything that touches web APIs (clock, timers, storage,
-//!    URL fragment, clipboard, files, theme, fetch, the script sandbox), and
-//!    the `harness` crate.
+//! The code is kept by feature. A feature's folder holds its model (plain
+//! data changed by messages, `model.rs`, no Leptos and no async, tested
+//! natively), its adapter to Leptos (`state.rs`; the runs' is
+//! `controller.rs`), which performs the model's commands through the
+//! runner (`browser::runner`), its components (`view.rs`, `view/`), and its
+//! pure helpers:
+//! - [`run`]: runs: the model, the controller (the only module that starts
+//!   or stops runs), the timeline and its cards, counters, stop banner,
+//!   approval bar, answer panel and Run state panel, and the pure view
+//!   model of a trace;
+//! - [`editor`]: the scenario text the next run loads, its form, its share
+//!   links and files;
+//! - [`compare`], [`history`] (kept runs, Replay all), [`lessons`],
+//!   [`inspector`] (a turn's request, response and verdicts), [`mcp`],
+//!   [`modes`], [`settings`] (the Model settings), [`loop_diagram`] (the
+//!   loop drawn) and [`waterfall`] (the Time view).
 //!
-//! Pure modules, tested natively with `cargo test`: [`view_model`] (display
-//! rows, counters and the stop banner), [`turn_view`] (which card an event
-//! belongs to and what it shows), [`form`] (the scenario form's fields and
-//! limits), [`share`] (share links and the opening scenario), [`provenance`]
-//! (where the editor's text came from), [`wire_view`] (a turn's request, its
-//! verdict and answers per provider, for the inspector), [`marked_json`] (a
-//! body printed in segments a verdict can mark), [`history`] (kept runs and their
-//! storage budget), [`compare`] (two traces side by side), [`run_state`]
-//! (confirmed facts and the tools' stores), [`loop_diagram`] (the loop as
-//! a diagram, lit by a trace), [`card_window`] (which turn cards the
-//! timeline draws, those near the window, and the spacers' heights) and
-//! [`connect_src`] (what the page's Content-Security-Policy lets it reach).
+//! Shared by the features: [`app`] (the page's layout: header, stage,
+//! trace, detail pane), [`ui`] (components more than one feature draws),
+//! [`state`] (page state more than one feature reads), [`lazy`] (the split
+//! points and the engine behind them), [`browser`] (everything that touches
+//! web APIs, and the runner that starts all asynchronous work) and
+//! [`update`] (the shape of a model).
 //!
-//! No module imports a module that imports it back, and none imports one of
-//! a layer above its own: components (`app`, `ui`) → page state (`state`) →
-//! split points (`lazy`) → the pure modules → browser glue (`browser`)
-//! (`tests/module_cycles`).
+//! The layers go by role, each importing only the ones after it:
+//! components (`app`, `ui`, a feature's `view`) → page state (`state`, a
+//! feature's `state` or `controller`) → split points (`lazy`) → the pure
+//! modules (models and helpers) → browser glue (`browser`) and the harness.
+//! No module imports one that imports it back (`tests/module_cycles`).
 //!
 //! Invariant: the run log is one append-only signal owned by the controller;
 //! everything shown about a run (cards, counters, status, banner) is derived
@@ -43,31 +41,20 @@
 
 pub mod app;
 pub mod browser;
-pub mod card_window;
 pub mod compare;
 pub mod connect_src;
 pub mod editor;
-pub mod form;
 pub mod history;
 pub mod inspector;
 pub mod lazy;
-pub mod lesson_words;
 pub mod lessons;
 pub mod loop_diagram;
-pub mod marked_json;
 pub mod mcp;
-pub mod mcp_text;
 pub mod modes;
-pub mod provenance;
 pub mod run;
-pub mod run_state;
-pub mod scenario_file;
 pub mod schema_form;
-pub mod share;
+pub mod settings;
 pub mod state;
-pub mod turn_view;
 pub mod ui;
 pub mod update;
-pub mod view_model;
 pub mod waterfall;
-pub mod wire_view;

@@ -35,6 +35,7 @@ mod lessons;
 mod passes;
 mod place;
 mod shape;
+pub mod view;
 pub mod zoom;
 
 use harness::context::ContextConfig;

@@ -6,10 +6,10 @@
 //! validator's problems belongs.
 //!
 //! The JSON stays the one source of truth, as in the scenario form
-//! (`crate::form`): a field reads its value at its place in the JSON and an
+//! (`crate::editor::form`): a field reads its value at its place in the JSON and an
 //! edit writes it back there, so the form and the JSON box never disagree.
 //! A number is written with the digits typed, as the scenario form keeps
-//! them (`crate::form::json_number`). Pure and tested natively.
+//! them (`crate::editor::form::json_number`). Pure and tested natively.
 
 use std::collections::BTreeMap;
 
@@ -18,7 +18,7 @@ use tool_schema::{Schema, ValidationError};
 
 use harness::scenario::number_spellings;
 
-use crate::form::json_number::{self, JsonNumber};
+use crate::editor::form::json_number::{self, JsonNumber};
 
 /// What a form fills in: a call's arguments or a tool's result. Only the
 /// words differ.

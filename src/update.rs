@@ -5,7 +5,7 @@
 //! with its run, a paused run continued) is a native `cargo test`: build the
 //! model, send it messages, look at its fields and the commands it returned.
 //!
-//! The page holds a model in its adapter (`state::controller` holds the
+//! The page holds a model in its adapter (`run::controller` holds the
 //! runs'), which performs the commands and sends their answers back as
 //! messages.
 

@@ -13,7 +13,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use agent_loop_playground::compare::{self, Place, Row, Side, StepKey, StepKind};
-use agent_loop_playground::turn_view::EventType;
+use agent_loop_playground::run::turn_view::EventType;
 use harness::approval::{Decision, FixedApprover};
 use harness::cancel::CancelToken;
 use harness::event::RunEvent;

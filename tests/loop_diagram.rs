@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use agent_loop_playground::loop_diagram::{EdgeStyle, LoopDiagram, NodeId, Passes, Pick};
-use agent_loop_playground::view_model;
+use agent_loop_playground::run::view_model;
 use futures::future::LocalBoxFuture;
 use harness::approval::{ApprovalRequest, Approver, Decision};
 use harness::cancel::CancelToken;
@@ -829,7 +829,7 @@ async fn the_context_gate_shows_the_window_and_stops_a_request_that_cannot_fit()
         .unwrap();
     assert!(gate.fraction.unwrap() <= 1.0 && !gate.tripped, "{gate:?}");
     // The inspector says which requests went out after an edit.
-    use agent_loop_playground::wire_view::context_edits_up_to;
+    use agent_loop_playground::inspector::wire_view::context_edits_up_to;
     assert!(context_edits_up_to(&events, 1).is_empty());
     let edited = context_edits_up_to(&events, outcome.turns);
     assert_eq!(edited.len(), edits as usize);

@@ -8,15 +8,15 @@
 
 use leptos::prelude::*;
 
-use crate::state::controller::Controller;
-use crate::state::editor::Editor;
-use crate::state::inspector::InspectorState;
-use crate::state::mcp::Mcp;
-use crate::state::mode::{Mode, Modes};
-use crate::state::model_choice::ModelChoice;
-use crate::ui::compare_panel::compare_panel;
-use crate::ui::inspector_panel::inspector_panel;
-use crate::ui::run_state_panel::run_state_panel;
+use crate::compare::view::compare_panel;
+use crate::editor::state::Editor;
+use crate::inspector::state::InspectorState;
+use crate::inspector::view::inspector_panel;
+use crate::mcp::state::Mcp;
+use crate::modes::state::{Mode, Modes};
+use crate::run::controller::Controller;
+use crate::run::view::run_state_panel::run_state_panel;
+use crate::settings::state::ModelChoice;
 use crate::ui::tool_bench::tool_bench;
 
 use super::stage::LoopRoom;

@@ -7,7 +7,7 @@
 //! - `stage`: the loop diagram, large and always in view; at 1366 px and
 //!   wider it folds to a list while a request, a lesson or calling a tool
 //!   by hand is open, so that has half the width or more (`stage::LoopRoom`);
-//! - the Lessons mode's panel (`ui::lessons_panel`), once opened: on a wide
+//! - the Lessons mode's panel (`lessons::view`), once opened: on a wide
 //!   screen a column of its own beside the loop;
 //! - `trace`: the run's trace, its stop banner and the replay of the run
 //!   in view; the History mode's kept runs;
@@ -16,7 +16,7 @@
 //!   calling a tool by hand and the Compare mode's panel) and `scenario`
 //!   (lesson, form, JSON, share, Model settings, problems).
 //!
-//! `state::mode` picks which of them show: Run, the whole stage, or one
+//! `modes::state` picks which of them show: Run, the whole stage, or one
 //! group (Compare, Scenario, History, Import/Export) at full size; a mode's
 //! own panels are drawn the first time it opens. `modes` is its switch.
 //!
@@ -35,17 +35,17 @@ mod trace;
 use leptos::prelude::*;
 
 use crate::browser::page;
-use crate::state::controller::Controller;
-use crate::state::editor::Editor;
-use crate::state::history::History;
-use crate::state::inspector::InspectorState;
-use crate::state::lessons::Lessons;
-use crate::state::mcp::Mcp;
-use crate::state::mode::{self, Modes};
-use crate::state::model_choice::ModelChoice;
+use crate::editor::state::Editor;
+use crate::history::state::History;
+use crate::inspector::state::InspectorState;
+use crate::lessons::state::Lessons;
+use crate::lessons::view::lessons_panel;
+use crate::mcp::state::Mcp;
+use crate::modes::state::{self as mode, Modes};
+use crate::run::controller::Controller;
+use crate::run::view::approval_bar::Approvals;
+use crate::settings::state::ModelChoice;
 use crate::state::protocol::ProtocolWatch;
-use crate::ui::approval_bar::Approvals;
-use crate::ui::lessons_panel::lessons_panel;
 use inspector::Inspector;
 use scenario::ScenarioSection;
 use stage::{LoopRoom, LoopStage};

@@ -1,9 +1,9 @@
 //! The header's mode switch and its Present toggle; the modes
-//! themselves, and what each shows, are `state::mode`.
+//! themselves, and what each shows, are `modes::state`.
 
 use leptos::prelude::*;
 
-use crate::state::mode::{Mode, Modes, PREFIX, PRESENT};
+use crate::modes::state::{Mode, Modes, PREFIX, PRESENT};
 
 /// The header's mode switch: one link a mode, the open one marked.
 #[component]

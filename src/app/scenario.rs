@@ -4,17 +4,17 @@
 
 use leptos::prelude::*;
 
+use crate::editor::state::Editor;
+use crate::editor::view::scenario_form::editor_form;
+use crate::editor::view::share_bar::ShareBar;
 use crate::lazy;
-use crate::state::controller::Controller;
-use crate::state::editor::Editor;
-use crate::state::mcp::{Mcp, McpStatus};
-use crate::state::model_choice::ModelChoice;
+use crate::mcp::state::{Mcp, McpStatus};
+use crate::mcp::view::mcp_panel;
+use crate::run::controller::Controller;
+use crate::settings::state::ModelChoice;
+use crate::settings::view::model_settings;
 use crate::ui::json_editor::JsonEditor;
-use crate::ui::mcp_panel::mcp_panel;
-use crate::ui::model_settings::model_settings;
 use crate::ui::problem_list::ProblemList;
-use crate::ui::scenario_form::editor_form;
-use crate::ui::share_bar::ShareBar;
 
 #[component]
 pub fn ScenarioSection(

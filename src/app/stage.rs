@@ -16,10 +16,10 @@
 use leptos::prelude::*;
 
 use crate::browser::page;
-use crate::state::controller::Controller;
-use crate::state::editor::Editor;
-use crate::state::mode::{Mode, Modes};
-use crate::ui::loop_diagram::{loop_panel, RoomWanted};
+use crate::editor::state::Editor;
+use crate::loop_diagram::view::{loop_panel, RoomWanted};
+use crate::modes::state::{Mode, Modes};
+use crate::run::controller::Controller;
 
 /// Whether the drawn loop folds while something is open beside it. The
 /// drawing is 1120 units wide with 13 px text: shrunk beside a panel of

@@ -7,16 +7,16 @@ use leptos::prelude::*;
 
 use super::modes::{ModeSwitch, Present};
 use crate::browser::page;
-use crate::state::controller::Controller;
-use crate::state::editor::Editor;
-use crate::state::lessons::Lessons;
-use crate::state::mcp::{Mcp, McpStatus};
-use crate::state::mode::{Mode, Modes};
-use crate::state::model_choice::ModelChoice;
+use crate::editor::state::Editor;
+use crate::editor::view::scenario_picker::ScenarioPicker;
+use crate::lessons::state::Lessons;
+use crate::mcp::state::{Mcp, McpStatus};
+use crate::modes::state::{Mode, Modes};
+use crate::run::controller::Controller;
+use crate::run::view::counters::CounterBar;
+use crate::run::view_model;
+use crate::settings::state::ModelChoice;
 use crate::state::protocol::ProtocolWatch;
-use crate::ui::counters::CounterBar;
-use crate::ui::scenario_picker::ScenarioPicker;
-use crate::view_model;
 
 #[component]
 pub fn Toolbar(
@@ -260,7 +260,7 @@ pub fn Toolbar(
                     {blocker_text}
                     {move || (!running.get() && mcp_down.with(Option::is_some)).then(|| view! {
                         " "
-                        <a href=format!("#{}", crate::ui::mcp_panel::MCP_PANEL_ID)>"Go to the MCP servers panel"</a>
+                        <a href=format!("#{}", crate::mcp::view::MCP_PANEL_ID)>"Go to the MCP servers panel"</a>
                     })}
                 </p>
                 </div>

@@ -14,18 +14,18 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::browser::page;
+use crate::history::state::History;
+use crate::history::view::{history_panel, run_files, run_replay};
+use crate::inspector::view::protocol_verdict::ProtocolVerdict;
 use crate::lazy;
-use crate::state::controller::Controller;
-use crate::state::history::History;
-use crate::state::mode::{Mode, Modes};
-use crate::ui::answer_panel::answer_panel;
-use crate::ui::approval_bar::Approvals;
-use crate::ui::history_panel::{history_panel, run_files, run_replay};
-use crate::ui::protocol_verdict::ProtocolVerdict;
-use crate::ui::stop_banner::StopBanner;
-use crate::ui::timeline::timeline;
-use crate::ui::waterfall::waterfall_panel;
-use crate::view_model;
+use crate::modes::state::{Mode, Modes};
+use crate::run::controller::Controller;
+use crate::run::view::answer_panel::answer_panel;
+use crate::run::view::approval_bar::Approvals;
+use crate::run::view::stop_banner::StopBanner;
+use crate::run::view::timeline::timeline;
+use crate::run::view_model;
+use crate::waterfall::view::waterfall_panel;
 
 #[component]
 pub fn TraceSection(

@@ -396,7 +396,7 @@ pub fn mark_partners(id: Option<&str>) {
     }
 }
 
-/// The run timeline's element id (`ui::timeline` gives it), so that what
+/// The run timeline's element id (`run::view::timeline` gives it), so that what
 /// fills the trace from elsewhere can bring it into view.
 pub const TIMELINE_ID: &str = "run-timeline";
 

@@ -1,5 +1,5 @@
 //! Where B differs from A, as the paths of the fields of B's form
-//! (`ui::scenario_form` names its fields so): "task", "system",
+//! (`editor::view::scenario_form` names its fields so): "task", "system",
 //! "tools[1].description", "tools[1].input_schema",
 //! "tools[1].needs_approval", "tool_choice", "limits.max_turns",
 //! "context.window_tokens", "model.responses". The Compare panel marks

@@ -6,7 +6,7 @@
 //! the page did to variant B. It changes only by `CompareModel::update`, and
 //! says what the world must do (start or cancel a comparison, list a run's
 //! steps, fetch a built-in or a scenario's text, put a text into B or into
-//! the fork's editor) as `CompareCmd`s; `state::comparison` performs them.
+//! the fork's editor) as `CompareCmd`s; `compare::state` performs them.
 //!
 //! Invariants:
 //! - Latest wins. Every answer carries the number of the attempt it is for

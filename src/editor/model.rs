@@ -4,7 +4,7 @@
 //! problems and notes, what arrived, the share bar's notice, and the text a
 //! replacement took away (for Undo). It changes only by `update`; what the
 //! world must do (fetch a built-in, check a text, save to this browser) is
-//! returned as `EditorCmd`s. `state::editor` holds it and performs them.
+//! returned as `EditorCmd`s. `editor::state` holds it and performs them.
 //!
 //! Rules the tests hold:
 //! - Picking a built-in replaces the text with its JSON; editing the text
@@ -22,12 +22,12 @@
 use harness::library::{OPENING_ID, OPENING_JSON};
 use serde_json::Value;
 
-use crate::form::{self, Key};
-use crate::mcp_text;
-use crate::provenance::{self, Provenance, Source};
-use crate::share;
+use crate::editor::form::{self, Key};
+use crate::editor::provenance::{self, Provenance, Source};
+use crate::editor::share;
+use crate::mcp::text as mcp_text;
+use crate::run::view_model::{self, CUSTOM};
 use crate::update::Update;
-use crate::view_model::{self, CUSTOM};
 
 #[cfg(test)]
 mod tests;

@@ -3,7 +3,7 @@
 //! table (its words are `history::replay_all`'s). It changes only by
 //! messages (`crate::update`): the press, Stop, and the answers of the
 //! engine and of storage; loading the editor's scenario, reading a kept run
-//! and replaying it are commands, which `state::history` performs. Only the
+//! and replaying it are commands, which `history::state` performs. Only the
 //! History mode's panel sends it messages, so its code comes with that panel.
 //!
 //! Invariants:

@@ -4,7 +4,7 @@
 //! finished in view, a kept run deleted, and the answers of storage and of
 //! the split-loaded code that writes and reads records. What it needs done
 //! in the world (store, read, wait) it returns as commands, which
-//! `state::history` performs. The panels' other work with kept runs has
+//! `history::state` performs. The panels' other work with kept runs has
 //! models of its own, which only those panels reach, so their code comes
 //! with them and not with the first paint: opening and importing a run
 //! (`history::opening`) and replaying kept runs (`history::replays`).
@@ -21,8 +21,8 @@
 use harness::replay::Record;
 
 use crate::history::{self, Entry, Origin, Plan, StoreError};
+use crate::run::view_model;
 use crate::update::Update;
-use crate::view_model;
 
 /// What a notice adds about a run kept for this page only.
 const PAGE_ONLY: &str =

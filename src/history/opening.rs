@@ -4,7 +4,7 @@
 //! it held said beside the run files). It changes only by messages
 //! (`crate::update`); reading a record, showing it in the trace, loading
 //! the editor and keeping an imported run (the kept runs' model,
-//! `history::model`) are commands, which `state::history` performs. Only
+//! `history::model`) are commands, which `history::state` performs. Only
 //! the panels send it messages, so its code comes with them.
 //!
 //! Invariants:

@@ -13,7 +13,7 @@
 use harness::replay::ReplayReport;
 
 use super::{status_word, Entry};
-use crate::view_model::plural;
+use crate::run::view_model::plural;
 
 /// The kept runs of the scenario named `name`, in the list's order (newest
 /// first), so the table reads in the same order as the list beside it.

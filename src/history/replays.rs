@@ -3,7 +3,7 @@
 //! and its verdict (the pass/fail list, or why nothing could be checked)
 //! is kept with the run it was about. It changes only by messages
 //! (`crate::update`); the replay itself is a command, which
-//! `state::history` performs. Only the replay panel under the stop banner
+//! `history::state` performs. Only the replay panel under the stop banner
 //! sends it messages, so its code comes with that panel. "Replay all" is
 //! `history::batch`.
 //!

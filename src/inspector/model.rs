@@ -15,7 +15,7 @@
 
 use harness::wire::Provider;
 
-pub use crate::marked_json::ToolBlock;
+pub use crate::inspector::marked_json::ToolBlock;
 use crate::update::Update;
 
 /// What the inspector shows of a turn.

@@ -26,7 +26,7 @@ use harness::RunOptions;
 use serde_json::Value;
 
 use crate::browser::mcp_fetch::{McpFetch, McpWire};
-use crate::view_model;
+use crate::run::view_model;
 
 /// A scenario with its MCP servers' tools loaded and a line per server,
 /// or every problem as a line (see `resolve_mcp`).

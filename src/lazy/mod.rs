@@ -80,8 +80,8 @@ use std::rc::Rc;
 
 use crate::browser::fetch::FetchTransport;
 use crate::browser::mcp_fetch::McpWire;
-use crate::mcp_text::{self, HeaderSecret};
-use crate::wire_view::{self, TurnWire};
+use crate::inspector::wire_view::{self, TurnWire};
+use crate::mcp::text::{self as mcp_text, HeaderSecret};
 
 pub use background::{AutoDecision, Rounds};
 pub use engine::{Engine, McpLoaded, Play};
@@ -194,11 +194,11 @@ pub async fn builtin_id_of(text: String) -> Option<&'static str> {
 /// "Import run…"; wrong-shaped JSON is refused with its problems).
 #[cfg_attr(feature = "split", lazy)]
 pub async fn scenario_file(file_name: String, text: String) -> Result<(), String> {
-    crate::scenario_file::classify(&text).map_err(|not| not.message(&file_name))?;
+    crate::editor::scenario_file::classify(&text).map_err(|not| not.message(&file_name))?;
     engine::page_engine().load(&text).await.map(drop).map_err(|problems| {
         format!(
             "{file_name} was not imported: it is not a scenario the playground can run ({}). The editor is unchanged.",
-            crate::view_model::problem_lines(&problems).join("; ")
+            crate::run::view_model::problem_lines(&problems).join("; ")
         )
     })
 }
@@ -367,7 +367,7 @@ pub async fn turn_wire(events: Vec<RunEvent>, shape: RequestShape, turn: u32) ->
 pub async fn load_mcp(
     text: String,
     secrets: Vec<HeaderSecret>,
-    tokens: Vec<crate::mcp_text::ServerToken>,
+    tokens: Vec<crate::mcp::text::ServerToken>,
     on_wire: Rc<dyn Fn(McpWire)>,
 ) -> Option<McpLoaded> {
     let engine = engine::page_engine();

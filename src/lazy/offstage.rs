@@ -20,7 +20,7 @@ use harness::scenario::{Problem, Scenario};
 use super::background::{run_to_end, AutoDecision, Background, Rounds};
 use crate::browser::runtime::BrowserRuntime;
 use crate::compare::{prefixed, Compared, Side};
-use crate::view_model;
+use crate::run::view_model;
 
 /// The offstage operations, each written once as a default method, as
 /// `Engine`'s are and for the same reason: the page reaches them only

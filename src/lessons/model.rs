@@ -27,7 +27,7 @@ use harness::lesson::Lesson;
 use harness::run::PauseBefore;
 use serde_json::Value;
 
-use crate::lesson_words::{self, COURSE_PREFIX, LESSON_PREFIX, PROGRESS_PREFIX};
+use crate::lessons::words::{self as lesson_words, COURSE_PREFIX, LESSON_PREFIX, PROGRESS_PREFIX};
 use crate::update::Update;
 
 /// Failed checks before the solution is offered.

@@ -7,7 +7,7 @@ use harness::numbers::thousands;
 use harness::run::usd;
 
 use super::graph::NodeId;
-use crate::view_model::format_ms;
+use crate::run::view_model::format_ms;
 
 /// What the run has used so far, by its events; once it has finished, the
 /// totals of its `run_finished` outcome.

@@ -28,7 +28,7 @@ use harness::mcp::{McpTool, ResolvedMcp};
 use harness::scenario::Scenario;
 
 use crate::browser::mcp_fetch::McpWire;
-use crate::mcp_text::{extract_secrets, servers_key, HeaderSecret, ServerToken};
+use crate::mcp::text::{extract_secrets, servers_key, HeaderSecret, ServerToken};
 use crate::update::Update;
 
 /// Exchanges kept for the wire view: the newest.

@@ -2,7 +2,13 @@
 //! log, counters, cards, Run state), whether it waits for a person (an
 //! approval, a step-mode pause) and how long it has taken. The model is
 //! plain data changed by messages (`model`); the controller
-//! (`state::controller`) holds it, drives the harness and performs the
+//! (`run::controller`) holds it, drives the harness and performs the
 //! commands it returns.
 
+pub mod card_window;
+pub mod controller;
 pub mod model;
+pub mod run_state;
+pub mod turn_view;
+pub mod view;
+pub mod view_model;

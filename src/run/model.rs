@@ -31,10 +31,10 @@ use harness::scenario::Scenario;
 use harness::wire::RequestShape;
 use serde_json::Value;
 
-use crate::run_state::RunStateBook;
-use crate::turn_view::{self, Placement};
+use crate::run::run_state::RunStateBook;
+use crate::run::turn_view::{self, Placement};
+use crate::run::view_model::Counters;
 use crate::update::Update;
-use crate::view_model::Counters;
 
 /// A call waiting for the person at the page, as the approval bar shows it.
 #[derive(Clone, Debug, PartialEq)]

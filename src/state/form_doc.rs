@@ -1,6 +1,6 @@
 //! A scenario text that the structured form edits: the editor's (A), the
 //! comparison's variant B, or a fork's draft. One form serves them all, so
-//! each is edited exactly as A is (`ui::scenario_form` is generic over this
+//! each is edited exactly as A is (`editor::view::scenario_form` is generic over this
 //! trait).
 //!
 //! The contract the form relies on: `text` is the one source of truth;
@@ -12,8 +12,8 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use crate::browser::page;
-use crate::form::{self, Key};
-use crate::{lazy, view_model};
+use crate::editor::form::{self, Key};
+use crate::{lazy, run::view_model};
 
 pub trait FormDoc: Copy + Send + Sync + 'static {
     fn text(&self) -> ReadSignal<String>;

@@ -16,7 +16,7 @@ use leptos::prelude::*;
 
 use crate::browser::runner::Generation;
 use crate::lazy;
-use crate::state::controller::Controller;
+use crate::run::controller::Controller;
 
 /// Past this many requests a run is checked only when it ends: each check
 /// reads the whole history, so checking every turn of a 10,000-turn run

@@ -13,13 +13,13 @@ pub fn JsonEditor(
     #[prop(into)] text: Signal<String>,
     #[prop(into)] on_input: Callback<String>,
     /// An open lesson keeps the whole text as it is (its editable parts have
-    /// boxes of their own, `ui::lesson_parts`).
+    /// boxes of their own, `lessons::view::parts`).
     #[prop(into)]
     read_only: Signal<bool>,
 ) -> impl IntoView {
     let area = NodeRef::<html::Textarea>::new();
     let gutter = NodeRef::<html::Div>::new();
-    let error = Memo::new(move |_| text.with(|t| crate::form::syntax_error(t)));
+    let error = Memo::new(move |_| text.with(|t| crate::editor::form::syntax_error(t)));
     let line_count = Memo::new(move |_| text.with(|t| t.split('\n').count()));
     let follow_scroll = move || {
         if let (Some(area), Some(gutter)) = (area.get_untracked(), gutter.get_untracked()) {

@@ -35,7 +35,7 @@ for (const colorScheme of ['light', 'dark']) {
   }
 }
 
-// The other modes (src/state/mode.rs), each opened from its link, with its
+// The other modes (src/modes/state.rs), each opened from its link, with its
 // own panel drawn (a mode's panels come when it first opens), before and
 // after a run, and the presented page after it, in both themes.
 const MODE_PANELS = { compare: 'section.compare', scenario: '.tool-bench', history: '.history', files: '.run-paste' };

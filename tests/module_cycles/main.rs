@@ -164,7 +164,7 @@ fn the_workspace_scan_sees_every_crate_its_modules_and_their_imports() {
         .map(|graph| (graph.root_file.display().to_string(), graph))
         .collect();
     for (root, module) in [
-        ("src/lib.rs", "ui::history_panel"),
+        ("src/lib.rs", "history::view"),
         ("crates/loop-core/src/lib.rs", "scenario::check"),
         ("crates/loop-wire/src/lib.rs", "wire::anthropic::check"),
         ("crates/loop-mcp/src/lib.rs", "session"),

@@ -3,7 +3,7 @@
 //! words that say so, and what the published schema says of it.
 //!
 //! `Limits::FIELDS` and `ContextConfig::FIELDS` are the tables. The form
-//! (`src/form.rs`) draws its fields from them, `scenario::bounds` checks
+//! (`src/editor/form.rs`) draws its fields from them, `scenario::bounds` checks
 //! their maxima, and `scenario.schema.json`'s `limits` and `context`
 //! properties are written from them: `crates/harness/tests/limit_keys.rs`
 //! rewrites those lines when they differ and fails, as rust-analyzer's

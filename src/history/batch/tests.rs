@@ -12,7 +12,7 @@ use super::*;
 use crate::history::model::tests::{record, scenario, scenario_text, World};
 use crate::history::model::HistoryModel;
 use crate::history::StoreError;
-use crate::view_model;
+use crate::run::view_model;
 
 /// The kept runs (in `world` and `kept`) and "Replay all".
 struct Page {

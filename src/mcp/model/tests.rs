@@ -7,7 +7,7 @@ use harness::mcp::ResolvedMcp;
 use serde_json::json;
 
 use super::*;
-use crate::mcp_text::fill_secrets;
+use crate::mcp::text::fill_secrets;
 
 fn text_with(url: &str) -> String {
     format!(

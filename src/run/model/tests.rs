@@ -14,7 +14,7 @@ use harness::wire::RequestShape;
 use serde_json::json;
 
 use super::*;
-use crate::view_model;
+use crate::run::view_model;
 
 /// A built-in scenario whose model and tools answer at once.
 fn scenario(id: &str) -> Scenario {
