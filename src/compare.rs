@@ -7,6 +7,9 @@
 //! `harness::fork::step_key` does: tool arguments, results and the model's
 //! text, not timings or token counts) is the divergence the page highlights,
 //! scrolls to and says in plain words (`words`).
+//!
+//! The Compare panel's state is a plain model (`model`), held by its
+//! adapter (`state`) and drawn by `view`.
 
 pub mod change;
 pub mod fields;

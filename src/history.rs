@@ -7,7 +7,13 @@
 //! index holds one `Entry` per run, newest first, so the panel lists runs
 //! without reading any record; a record is read only when it is opened.
 //!
-//! Invariant: nothing here touches signals or the DOM; it is tested natively.
+//! Its state is four plain models, split by who sends their messages, so
+//! the first paint carries only the first: the kept runs (`model`), opening
+//! and importing (`opening`), one replay (`replays`) and Replay all
+//! (`batch`). `state` is their adapter and `view` the History panel.
+//!
+//! Invariant: nothing here but `state` and `view` touches signals or the
+//! DOM; the rest is tested natively.
 
 use harness::event::{EventKind, RunEvent, Status};
 use harness::replay::{AssertionResult, Record, ReplayReport};

@@ -4,13 +4,13 @@
 //! the code that asked for it, so a model's adapter receives it as a
 //! message and its `update` decides what it means.
 //!
-//! Work can be overtaken by a newer start before it answers (a built-in's
-//! text fetched for a pick, a live protocol check, a comparison); the newer
-//! one wins and the older answer is dropped. Each such kind of work keeps a
-//! `Generation`, takes a `Ticket` when it starts, and [`answer_if_current`]
-//! drops what lands after the ticket went stale. (The run in view has an id
-//! of its own, which the runs' model compares; an MCP load has a number,
-//! which the MCP model compares.)
+//! Work can be overtaken by a newer start before it answers; the newer one
+//! wins and the older answer is dropped. Where a feature is a model, its
+//! command carries a number (a run's id, a pick's, a load's, a
+//! comparison's) and the model's `update` drops a stale answer, a rule its
+//! native tests hold. Work without a model (the live protocol check) keeps
+//! a `Generation`, takes a `Ticket` when it starts, and
+//! [`answer_if_current`] drops what lands after the ticket went stale.
 
 use std::future::Future;
 use std::pin::Pin;

@@ -3,7 +3,8 @@
 //! approval, a step-mode pause) and how long it has taken. The model is
 //! plain data changed by messages (`model`); the controller
 //! (`run::controller`) holds it, drives the harness and performs the
-//! commands it returns.
+//! commands it returns. `view` draws a run; `view_model`, `turn_view`,
+//! `card_window` and `run_state` are the pure helpers the views read.
 
 pub mod card_window;
 pub mod controller;
