@@ -64,6 +64,11 @@ pub fn Field<C>(
     /// a line of controls ("Fork from [step]").
     #[prop(optional)]
     wraps: bool,
+    /// The class of the hint and of the problem paragraphs, for a form
+    /// styled apart (the schema form's `sf-help` and `sf-problem`); by
+    /// default `hint` and `field-error`.
+    #[prop(optional)]
+    classes: Option<(&'static str, &'static str)>,
     /// The input.
     children: TypedChildren<C>,
 ) -> impl IntoView
@@ -86,6 +91,7 @@ where
     } else {
         Layout::Above
     };
+    let (hint_class, problem_class) = classes.unwrap_or(("hint", "field-error"));
     frame(
         id,
         Label {
@@ -94,8 +100,12 @@ where
             mark,
             layout,
         },
-        hint,
-        problem,
+        Said {
+            hint,
+            problem,
+            hint_class,
+            problem_class,
+        },
         input.into_any(),
     )
 }
@@ -115,6 +125,14 @@ struct Label {
     unit: &'static str,
     mark: Option<ViewFnOnce>,
     layout: Layout,
+}
+
+/// What is said under the input, and the classes it is drawn with.
+struct Said {
+    hint: Option<Signal<String>>,
+    problem: Option<Signal<Option<String>>>,
+    hint_class: &'static str,
+    problem_class: &'static str,
 }
 
 /// Whether a problem shows now.
@@ -143,25 +161,25 @@ fn description(
 }
 
 /// The label, the input, the hint and the problem, for any input.
-fn frame(
-    id: String,
-    label: Label,
-    hint: Option<Signal<String>>,
-    problem: Option<Signal<Option<String>>>,
-    input: AnyView,
-) -> AnyView {
+fn frame(id: String, label: Label, said: Said, input: AnyView) -> AnyView {
     let Label {
         words,
         unit,
         mark,
         layout,
     } = label;
+    let Said {
+        hint,
+        problem,
+        hint_class,
+        problem_class,
+    } = said;
     let unit =
         (!unit.is_empty()).then(|| view! { <span class="unit">{format!(" ({unit})")}</span> });
     let mark = mark.map(ViewFnOnce::run);
-    let hint = hint.map(|hint| view! { <p class="hint" id=hint_id(&id)>{hint}</p> });
+    let hint = hint.map(|hint| view! { <p class=hint_class id=hint_id(&id)>{hint}</p> });
     let problem = problem.map(|problem| {
-        view! { <p class="field-error" role="alert" id=problem_id(&id)>{move || problem.get()}</p> }
+        view! { <p class=problem_class role="alert" id=problem_id(&id)>{move || problem.get()}</p> }
     });
     let label = match layout {
         Layout::Check => {

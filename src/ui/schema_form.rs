@@ -14,6 +14,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use crate::schema_form::{self as model, Field, Kind, Part, Placed};
+use crate::ui::field::{self, Field as FieldView};
 
 /// What every field of one form shares: the arguments' text (the source
 /// of truth), its parsed value and the problems placed under the fields.
@@ -173,28 +174,31 @@ fn dom_id(path: &[String]) -> String {
 }
 
 /// One field, by its kind; `label` replaces the name for a list's items.
+/// An input is drawn by `ui::field::Field`, which links its description
+/// and, while one shows, its problem to it; a list or a group is a
+/// fieldset that names its own.
 fn field_view(field: Field, path: Vec<String>, label: Option<String>, form: Form) -> AnyView {
     let id = dom_id(&path);
     let help_id = format!("{id}-help");
-    let problem_id = format!("{id}-problem");
+    let problem_id = field::problem_id(&id);
     let at = model::pointer(&path);
     let problems = Memo::new(move |_| form.placed.with(|p| p.by_field.get(&at).cloned()));
-    let invalid = move || problems.with(Option::is_some).then_some("true");
-    let described = format!("{help_id} {problem_id}");
+    let problem = Signal::derive(move || problems.get().map(|m| m.join("; ")));
     // A list's items are there or removed, never left out: only a
     // property says whether it is required.
     let marked = field.required && label.is_none();
     let name = label.unwrap_or_else(|| field.name.clone());
-    let caption = view! {
-        {name.clone()}
-        {marked.then(|| view! { <span class="sf-required">" (required)"</span> })}
+    let caption = {
+        let name = name.clone();
+        move || {
+            view! {
+                {name}
+                {marked.then(|| view! { <span class="sf-required">" (required)"</span> })}
+            }
+        }
     };
-    let help = view! { <p class="sf-help" id=help_id>{field.description.clone()}</p> };
-    let problem = view! {
-        <p class="sf-problem" id=problem_id>
-            {move || problems.get().map(|m| m.join("; "))}
-        </p>
-    };
+    let hint = Signal::stored(field.description.clone());
+    let classes = ("sf-help", "sf-problem");
     let required = field.required;
     match field.kind {
         Kind::Text => {
@@ -206,18 +210,16 @@ fn field_view(field: Field, path: Vec<String>, label: Option<String>, form: Form
             });
             view! {
                 <div class="sf-field">
-                    <label for=id.clone()>{caption}</label>
-                    <input type="text" id=id spellcheck="false" aria-describedby=described
-                        aria-invalid=invalid
-                        prop:value=text
-                        on:input=move |ev| {
-                            let typed = event_target_value(&ev);
-                            // An optional field left empty is left out.
-                            let value = (required || !typed.is_empty()).then(|| Value::from(typed));
-                            form.write(&path, value);
-                        } />
-                    {help}
-                    {problem}
+                    <FieldView id label=caption hint=hint problem classes>
+                        <input type="text" spellcheck="false"
+                            prop:value=text
+                            on:input=move |ev| {
+                                let typed = event_target_value(&ev);
+                                // An optional field left empty is left out.
+                                let value = (required || !typed.is_empty()).then(|| Value::from(typed));
+                                form.write(&path, value);
+                            } />
+                    </FieldView>
                 </div>
             }
             .into_any()
@@ -238,24 +240,23 @@ fn field_view(field: Field, path: Vec<String>, label: Option<String>, form: Form
             });
             view! {
                 <div class="sf-field">
-                    <label for=id.clone()>{caption}</label>
-                    <input type="number" id=id aria-describedby=described aria-invalid=invalid
-                        step=if integer { "1" } else { "any" }
-                        min=minimum.map(|m| m.to_string())
-                        max=maximum.map(|m| m.to_string())
-                        prop:value=number
-                        on:input=move |ev| {
-                            // Read by JSON's number grammar and written as typed, so 3 stays
-                            // an integer, 3.5 a fraction the validator can name and every
-                            // digit stays; an empty box is no value.
-                            let text = event_target_value(&ev);
-                            match model::typed_number(&text) {
-                                Some(literal) => form.write_number(&path, literal),
-                                None => form.write(&path, None),
-                            }
-                        } />
-                    {help}
-                    {problem}
+                    <FieldView id label=caption hint=hint problem classes>
+                        <input type="number"
+                            step=if integer { "1" } else { "any" }
+                            min=minimum.map(|m| m.to_string())
+                            max=maximum.map(|m| m.to_string())
+                            prop:value=number
+                            on:input=move |ev| {
+                                // Read by JSON's number grammar and written as typed, so 3 stays
+                                // an integer, 3.5 a fraction the validator can name and every
+                                // digit stays; an empty box is no value.
+                                let text = event_target_value(&ev);
+                                match model::typed_number(&text) {
+                                    Some(literal) => form.write_number(&path, literal),
+                                    None => form.write(&path, None),
+                                }
+                            } />
+                    </FieldView>
                 </div>
             }
             .into_any()
@@ -278,19 +279,18 @@ fn field_view(field: Field, path: Vec<String>, label: Option<String>, form: Form
                 .collect_view();
             view! {
                 <div class="sf-field">
-                    <label for=id.clone()>{caption}</label>
-                    <select id=id aria-describedby=described aria-invalid=invalid
-                        on:change=move |ev| {
-                            let picked = event_target_value(&ev).parse::<usize>().ok();
-                            form.write(&path, picked.and_then(|i| values.get(i).cloned()));
-                        }>
-                        {(!required).then(|| view! {
-                            <option value="" prop:selected=move || current.with(Option::is_none)>"(not given)"</option>
-                        })}
-                        {options}
-                    </select>
-                    {help}
-                    {problem}
+                    <FieldView id label=caption hint=hint problem classes>
+                        <select
+                            on:change=move |ev| {
+                                let picked = event_target_value(&ev).parse::<usize>().ok();
+                                form.write(&path, picked.and_then(|i| values.get(i).cloned()));
+                            }>
+                            {(!required).then(|| view! {
+                                <option value="" prop:selected=move || current.with(Option::is_none)>"(not given)"</option>
+                            })}
+                            {options}
+                        </select>
+                    </FieldView>
                 </div>
             }
             .into_any()
@@ -300,17 +300,18 @@ fn field_view(field: Field, path: Vec<String>, label: Option<String>, form: Form
             let ticked = Memo::new(move |_| form.value(&read) == Some(Value::Bool(true)));
             view! {
                 <div class="sf-field sf-toggle">
-                    <input type="checkbox" id=id.clone() aria-describedby=described aria-invalid=invalid
-                        prop:checked=ticked
-                        on:change=move |ev| form.write(&path, Some(Value::Bool(event_target_checked(&ev)))) />
-                    <label for=id>{caption}</label>
-                    {help}
-                    {problem}
+                    <FieldView id label=caption hint=hint problem classes check=true>
+                        <input type="checkbox"
+                            prop:checked=ticked
+                            on:change=move |ev| form.write(&path, Some(Value::Bool(event_target_checked(&ev)))) />
+                    </FieldView>
                 </div>
             }
             .into_any()
         }
         Kind::List(item) => {
+            let (help, problem, described) =
+                fieldset_said(&field.description, help_id, problem_id, problems);
             let read = path.clone();
             let count = Memo::new(move |_| {
                 form.value(&read)
@@ -345,7 +346,7 @@ fn field_view(field: Field, path: Vec<String>, label: Option<String>, form: Form
             };
             view! {
                 <fieldset class="sf-list" aria-describedby=described>
-                    <legend>{caption}</legend>
+                    <legend>{caption()}</legend>
                     {help}
                     {problem}
                     {items}
@@ -354,18 +355,40 @@ fn field_view(field: Field, path: Vec<String>, label: Option<String>, form: Form
             }
             .into_any()
         }
-        Kind::Group(fields) => view! {
-            <fieldset class="sf-group" aria-describedby=described>
-                <legend>{caption}</legend>
-                {help}
-                {problem}
-                {fields.into_iter().map(|f| {
-                    let mut at = path.clone();
-                    at.push(f.name.clone());
-                    field_view(f, at, None, form)
-                }).collect_view()}
-            </fieldset>
+        Kind::Group(fields) => {
+            let (help, problem, described) =
+                fieldset_said(&field.description, help_id, problem_id, problems);
+            view! {
+                <fieldset class="sf-group" aria-describedby=described>
+                    <legend>{caption()}</legend>
+                    {help}
+                    {problem}
+                    {fields.into_iter().map(|f| {
+                        let mut at = path.clone();
+                        at.push(f.name.clone());
+                        field_view(f, at, None, form)
+                    }).collect_view()}
+                </fieldset>
+            }
+            .into_any()
         }
-        .into_any(),
     }
+}
+
+/// A list's or a group's description and problem, under its legend, and
+/// the ids its fieldset's `aria-describedby` names.
+fn fieldset_said(
+    description: &str,
+    help_id: String,
+    problem_id: String,
+    problems: Memo<Option<Vec<String>>>,
+) -> (impl IntoView, impl IntoView, String) {
+    let described = format!("{help_id} {problem_id}");
+    let help = view! { <p class="sf-help" id=help_id>{description.to_string()}</p> };
+    let problem = view! {
+        <p class="sf-problem" id=problem_id>
+            {move || problems.get().map(|m| m.join("; "))}
+        </p>
+    };
+    (help, problem, described)
 }

@@ -5,7 +5,11 @@
 //! handler runs on a fresh copy of its seed data, under the scenario's
 //! `tool_timeout_ms`, and can be stopped. The arguments are typed in a
 //! form built from the tool's schema or as JSON beside it, the two kept in
-//! sync (`ui::schema_form`).
+//! sync (`ui::schema_form`). Its own two inputs, the tool and the
+//! arguments' JSON, are labelled fields (`ui::field::Field`) with no
+//! problem of their own: a problem with the arguments is said in the form
+//! beside them (under the field it is about, or in one line when the form
+//! cannot show the JSON) and in the answer once called.
 //!
 //! A split module of its own (`tool_bench`): the first paint does not carry it.
 
@@ -19,6 +23,7 @@ use serde_json::Value;
 
 use crate::lazy;
 use crate::schema_form;
+use crate::ui::field::Field;
 use crate::ui::schema_form::SchemaForm;
 
 #[cfg_attr(feature = "split", lazy)]
@@ -141,25 +146,27 @@ fn ToolBench(text: ReadSignal<String>, open: RwSignal<bool>) -> impl IntoView {
             Some(Ok(list)) => {
                 let names: Vec<String> = list.iter().map(|s| s.name.clone()).collect();
                 view! {
-                    <label for="bench-tool">"Tool"</label>
-                    <select id="bench-tool" on:change=move |ev| {
-                        let name = event_target_value(&ev);
-                        let spec = spec_of(&name);
-                        pick(name, picked, args, spec);
-                    }>
-                        {names.into_iter().map(|name| {
-                            let value = name.clone();
-                            view! { <option value=value.clone() prop:selected=move || picked.with(|p| *p == value)>{name}</option> }
-                        }).collect_view()}
-                    </select>
+                    <Field id="bench-tool" label=|| "Tool">
+                        <select on:change=move |ev| {
+                            let name = event_target_value(&ev);
+                            let spec = spec_of(&name);
+                            pick(name, picked, args, spec);
+                        }>
+                            {names.into_iter().map(|name| {
+                                let value = name.clone();
+                                view! { <option value=value.clone() prop:selected=move || picked.with(|p| *p == value)>{name}</option> }
+                            }).collect_view()}
+                        </select>
+                    </Field>
                     <p class="bench-description">{move || spec_of(&picked.get()).map(|s| s.description)}</p>
                     <div class="bench-io">
                         {move || spec_of(&picked.get()).map(|spec| view! { <SchemaForm schema=spec.input_schema args /> })}
                         <div class="bench-json">
-                            <label for="bench-args">"Arguments (JSON)"</label>
-                            <textarea id="bench-args" class="bench-args" rows="8" spellcheck="false"
-                                prop:value=move || args.get()
-                                on:input=move |ev| args.set(event_target_value(&ev))></textarea>
+                            <Field id="bench-args" label=|| "Arguments (JSON)">
+                                <textarea class="bench-args" rows="8" spellcheck="false"
+                                    prop:value=move || args.get()
+                                    on:input=move |ev| args.set(event_target_value(&ev))></textarea>
+                            </Field>
                         </div>
                     </div>
                     <div class="bench-actions">
