@@ -37,6 +37,7 @@ use crate::editor::share;
 use crate::mcp::state::Mcp;
 use crate::run::view_model;
 use crate::state::form_doc;
+use crate::state::mirror::{set_if_changed, set_option_if_changed};
 use crate::update::Update;
 use crate::{editor::form, lazy};
 
@@ -357,28 +358,6 @@ impl Editor {
     /// the one it replaces in its place, so a second Undo undoes the first.
     pub fn undo_replacement(self) {
         self.send(EditorMsg::UndoPressed);
-    }
-}
-
-/// Sets `signal` to `value` only if it shows something else now, so what
-/// reads it redraws only on a change.
-fn set_if_changed<T, V>(signal: RwSignal<T>, value: &V)
-where
-    T: PartialEq<V> + Send + Sync + 'static,
-    V: ToOwned<Owned = T> + ?Sized,
-{
-    if signal.with_untracked(|shown| shown != value) {
-        signal.set(value.to_owned());
-    }
-}
-
-/// `set_if_changed` for what may be absent.
-fn set_option_if_changed<T>(signal: RwSignal<Option<T>>, value: Option<&T>)
-where
-    T: Clone + PartialEq + Send + Sync + 'static,
-{
-    if signal.with_untracked(|shown| shown.as_ref() != value) {
-        signal.set(value.cloned());
     }
 }
 

@@ -9,6 +9,7 @@ use harness::wire::Provider;
 use leptos::prelude::*;
 
 use crate::inspector::model::{InspectorModel, InspectorMsg};
+use crate::state::mirror::mirror;
 use crate::update::Update;
 
 pub use crate::inspector::model::{InspectorView, Pointed, ToolBlock};
@@ -101,14 +102,6 @@ impl InspectorState {
         mirror(self.view, model.view());
         mirror(self.provider, model.provider());
         mirror(self.pointed, model.pointed().cloned());
-    }
-}
-
-/// Sets `signal` to `value` only when it shows something else, so what
-/// reads it redraws only on a change.
-fn mirror<T: PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value: T) {
-    if signal.with_untracked(|shown| *shown != value) {
-        signal.set(value);
     }
 }
 

@@ -13,6 +13,7 @@ use leptos::prelude::*;
 use crate::browser::page;
 use crate::lessons::model::{self, AttemptCmd, AttemptMsg, Switch, SwitchMsg};
 use crate::lessons::words::{COURSE_PREFIX, LESSON_PREFIX};
+use crate::state::mirror::mirror;
 use crate::update::Update;
 
 use crate::lessons::model::is_lesson_link;
@@ -112,14 +113,6 @@ impl Lessons {
 impl Default for Lessons {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-/// Sets `signal` to `value` only when it shows something else, so what
-/// reads it redraws only on a change.
-fn mirror<T: PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value: T) {
-    if signal.with_untracked(|shown| *shown != value) {
-        signal.set(value);
     }
 }
 

@@ -42,6 +42,7 @@ use crate::mcp::state::Mcp;
 use crate::run::model::{CardSpan, RunCmd, RunModel, RunMsg};
 use crate::run::run_state::RunStateBook;
 use crate::run::view_model::{self, Counters};
+use crate::state::mirror::{set_if_changed, set_option_if_changed};
 use crate::update::Update as _;
 
 pub use crate::run::model::PendingApproval;
@@ -611,28 +612,6 @@ fn card(log: &[RunEvent], key: usize, span: &CardSpan) -> Card {
         turn: span.turn,
         first_seq: span.first_seq,
         events: ArcRwSignal::new(log[span.start..span.start + span.len].to_vec()),
-    }
-}
-
-/// Sets `signal` to `value` only if it shows something else now, so what
-/// reads it redraws only on a change.
-fn set_if_changed<T, V>(signal: RwSignal<T>, value: &V)
-where
-    T: PartialEq<V> + Send + Sync + 'static,
-    V: ToOwned<Owned = T> + ?Sized,
-{
-    if signal.with_untracked(|shown| shown != value) {
-        signal.set(value.to_owned());
-    }
-}
-
-/// `set_if_changed` for what may be absent.
-fn set_option_if_changed<T>(signal: RwSignal<Option<T>>, value: Option<&T>)
-where
-    T: Clone + PartialEq + Send + Sync + 'static,
-{
-    if signal.with_untracked(|shown| shown.as_ref() != value) {
-        signal.set(value.cloned());
     }
 }
 
