@@ -69,6 +69,11 @@ pub fn Field<C>(
     /// default `hint` and `field-error`.
     #[prop(optional)]
     classes: Option<(&'static str, &'static str)>,
+    /// The problem is several, one a line: drawn as a list (its class the
+    /// problem's) inside the live region, since a list that is itself the
+    /// live region is no list to a screen reader.
+    #[prop(optional)]
+    listed: bool,
     /// The input.
     children: TypedChildren<C>,
 ) -> impl IntoView
@@ -105,6 +110,7 @@ where
             problem,
             hint_class,
             problem_class,
+            listed,
         },
         input.into_any(),
     )
@@ -133,6 +139,7 @@ struct Said {
     problem: Option<Signal<Option<String>>>,
     hint_class: &'static str,
     problem_class: &'static str,
+    listed: bool,
 }
 
 /// Whether a problem shows now.
@@ -173,13 +180,28 @@ fn frame(id: String, label: Label, said: Said, input: AnyView) -> AnyView {
         problem,
         hint_class,
         problem_class,
+        listed,
     } = said;
     let unit =
         (!unit.is_empty()).then(|| view! { <span class="unit">{format!(" ({unit})")}</span> });
     let mark = mark.map(ViewFnOnce::run);
     let hint = hint.map(|hint| view! { <p class=hint_class id=hint_id(&id)>{hint}</p> });
     let problem = problem.map(|problem| {
-        view! { <p class=problem_class role="alert" id=problem_id(&id)>{move || problem.get()}</p> }
+        if listed {
+            let lines = move || {
+                problem.with(|p| {
+                    p.iter()
+                        .flat_map(|text| text.lines())
+                        .map(|line| view! { <li>{line.to_string()}</li> })
+                        .collect_view()
+                })
+            };
+            view! { <div role="alert" id=problem_id(&id)><ul class=problem_class>{lines}</ul></div> }
+                .into_any()
+        } else {
+            view! { <p class=problem_class role="alert" id=problem_id(&id)>{move || problem.get()}</p> }
+                .into_any()
+        }
     });
     let label = match layout {
         Layout::Check => {

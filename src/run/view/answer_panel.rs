@@ -34,6 +34,7 @@ use serde_json::Value;
 use crate::run::controller::Controller;
 use crate::run::view_model;
 use crate::schema_form::{self as schema_form, Part};
+use crate::ui::field::Field;
 use crate::ui::schema_form::SchemaForm;
 
 /// Under the trace: the panel for the pause the run is at, a fresh one at
@@ -195,6 +196,11 @@ fn ModelForm(controller: Controller) -> impl IntoView {
                 }
             })
         };
+        // The problems the check places on this call's id and arguments
+        // (an argument's own path, as "tool_calls[0].arguments/city", too).
+        let at = move || format!("tool_calls[{}]", number().saturating_sub(1));
+        let id_path = move |path: &str| path == format!("{}.id", at());
+        let args_path = move |path: &str| path.starts_with(&format!("{}.arguments", at()));
         view! {
             <fieldset class="answer-call" data-key=key>
                 <legend>{move || format!("Tool call {}", number())}</legend>
@@ -212,18 +218,19 @@ fn ModelForm(controller: Controller) -> impl IntoView {
                         }).collect_view()}
                     </select>
                 </label>
-                <label>
-                    "id "
+                <Field id=format!("answer-call-{key}-id") label=|| "id " problem=problems_at(checked, id_path) wraps=true>
                     <input type="text" class="answer-call-id" spellcheck="false"
                         prop:value=move || row.id.get()
                         on:input=move |ev| row.id.set(event_target_value(&ev)) />
-                </label>
-                <label class="answer-args-label">
-                    "Arguments (JSON)"
-                    <textarea class="answer-args" rows="4" spellcheck="false"
-                        prop:value=move || row.args.get()
-                        on:input=move |ev| row.args.set(event_target_value(&ev))></textarea>
-                </label>
+                </Field>
+                <div class="answer-args-label">
+                    <Field id=format!("answer-call-{key}-args") label=|| "Arguments (JSON)"
+                        problem=problems_at(checked, args_path) listed=true>
+                        <textarea class="answer-args" rows="4" spellcheck="false"
+                            prop:value=move || row.args.get()
+                            on:input=move |ev| row.args.set(event_target_value(&ev))></textarea>
+                    </Field>
+                </div>
                 {hints}
                 <button type="button" class="answer-remove" on:click=move |_| remove(key)>
                     "Remove this call"
@@ -283,14 +290,15 @@ fn ModelForm(controller: Controller) -> impl IntoView {
             prop:disabled=move || shape.with(|s| s.tools.is_empty())>
             "Add a tool call"
         </button>
-        <label class="answer-field">
-            "stop_reason "
-            <select class="answer-stop" on:change=move |ev| stop_reason.set(event_target_value(&ev))>
-                {STOP_REASONS.map(|word| view! {
-                    <option value=word prop:selected=move || stop_reason.with(|s| s == word)>{word}</option>
-                })}
-            </select>
-        </label>
+        <div class="answer-field">
+            <Field id="answer-stop" label=|| "stop_reason " problem=problems_at(checked, |path: &str| path == "stop_reason") wraps=true>
+                <select class="answer-stop" on:change=move |ev| stop_reason.set(event_target_value(&ev))>
+                    {STOP_REASONS.map(|word| view! {
+                        <option value=word prop:selected=move || stop_reason.with(|s| s == word)>{word}</option>
+                    })}
+                </select>
+            </Field>
+        </div>
         <div class="answer-check" aria-live="polite">{problems}</div>
         <div class="answer-actions">
             {move || (problem_count() > 0).then(|| view! {
@@ -307,6 +315,29 @@ fn ModelForm(controller: Controller) -> impl IntoView {
             <p id="answer-send-why" class="answer-why">{why_off}</p>
         </div>
     }
+}
+
+/// The problems the check found at the paths `at` takes, one a line, for
+/// the field they belong to; a problem below the field's own path (an
+/// argument of a call) is said with its path.
+fn problems_at(
+    checked: Memo<harness::person_turn::CheckedTurn>,
+    at: impl Fn(&str) -> bool + Send + Sync + 'static,
+) -> Signal<Option<String>> {
+    Signal::derive(move || {
+        checked.with(|c| {
+            let lines: Vec<String> = c
+                .problems
+                .iter()
+                .filter(|p| at(&p.path))
+                .map(|p| match p.path.split_once('/') {
+                    Some((_, below)) => format!("/{below}: {}", p.message),
+                    None => p.message.clone(),
+                })
+                .collect();
+            (!lines.is_empty()).then(|| lines.join("\n"))
+        })
+    })
 }
 
 /// The result typed as the tool: in the form its `output_schema` gives
@@ -379,6 +410,15 @@ fn SchemaToolForm(controller: Controller, name: String, schema: Value) -> impl I
         })
     });
     let blocked = move || !is_error.get() && problems.with(|p| !p.is_empty());
+    // The box's own problem: text that is not JSON. What breaks the schema
+    // is said under the schema form's fields, beside it.
+    let not_json = Signal::derive(move || {
+        result.with(|text| {
+            serde_json::from_str::<Value>(text)
+                .err()
+                .map(|e| format!("not valid JSON ({e})"))
+        })
+    });
     let send = move |_| {
         if blocked() {
             return;
@@ -425,10 +465,11 @@ fn SchemaToolForm(controller: Controller, name: String, schema: Value) -> impl I
         <div class="bench-io" hidden=move || is_error.get()>
             <SchemaForm schema args=result part=Part::Result />
             <div class="bench-json">
-                <label for="answer-result-json">"Result (JSON)"</label>
-                <textarea id="answer-result-json" class="answer-result" rows="8" spellcheck="false"
-                    prop:value=move || result.get()
-                    on:input=move |ev| result.set(event_target_value(&ev))></textarea>
+                <Field id="answer-result-json" label=|| "Result (JSON)" problem=not_json>
+                    <textarea class="answer-result" rows="8" spellcheck="false"
+                        prop:value=move || result.get()
+                        on:input=move |ev| result.set(event_target_value(&ev))></textarea>
+                </Field>
             </div>
         </div>
         <label class="answer-field" hidden=move || !is_error.get()>

@@ -27,9 +27,14 @@ use wasm_bindgen::JsCast;
 use crate::browser::page;
 use crate::run::controller::{Controller, PendingApproval};
 use crate::run::view_model;
+use crate::ui::field::Field;
 
 /// The edit box's id: its label and the focus on opening find it by it.
 const EDIT_BOX_ID: &str = "approval-edit-args";
+
+/// Said under the edit box: what Approve sends, and why Always allow is off.
+const EDIT_NOTE: &str = "Approve runs the tool with the arguments in this box; the model's history keeps its own request. \
+    Always allow stays off until you discard the edit.";
 
 /// How a person answers the call the run waits on, by the bar or the keys:
 /// made once by the page, so the deny reason and the shortcuts outlive
@@ -176,6 +181,9 @@ pub fn ApprovalBar(pending: PendingApproval, approvals: Approvals) -> impl IntoV
         });
     };
     let edit_invalid = move || editing.get() && edit_errors.with(|e| !e.is_empty());
+    // The problems under the box, one a line, while there are any.
+    let edit_problem =
+        Signal::derive(move || edit_errors.with(|e| (!e.is_empty()).then(|| e.join("\n"))));
     let discard_edit = move || {
         editing.set(false);
         edit_text.set(original.get_value());
@@ -244,26 +252,23 @@ pub fn ApprovalBar(pending: PendingApproval, approvals: Approvals) -> impl IntoV
             <div node_ref=controls class="approval-controls">
                 <Show when=move || editing.get()>
                     <div class="approval-edit">
-                        <label for=EDIT_BOX_ID>"Arguments (JSON, checked against the tool's schema)"</label>
-                        <textarea id=EDIT_BOX_ID rows="6" spellcheck="false"
-                            aria-describedby="approval-edit-note"
-                            prop:value=edit_text
-                            on:input=move |ev| {
-                                let text = event_target_value(&ev);
-                                edit_text.set(text.clone());
-                                check_edit(text);
-                            }
-                        ></textarea>
-                        // The alert holds the list: a list with the alert role is no list to a screen reader.
-                        <div role="alert">
-                            <ul class="edit-errors">
-                                {move || edit_errors.get().into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}
-                            </ul>
-                        </div>
-                        <p id="approval-edit-note" class="approval-edit-note">
-                            "Approve runs the tool with the arguments in this box; the model's history keeps its own request. "
-                            "Always allow stays off until you discard the edit."
-                        </p>
+                        <Field
+                            id=EDIT_BOX_ID
+                            label=|| "Arguments (JSON, checked against the tool's schema)"
+                            hint=Signal::derive(|| EDIT_NOTE.to_string())
+                            problem=edit_problem
+                            classes=("approval-edit-note", "edit-errors")
+                            listed=true
+                        >
+                            <textarea rows="6" spellcheck="false"
+                                prop:value=edit_text
+                                on:input=move |ev| {
+                                    let text = event_target_value(&ev);
+                                    edit_text.set(text.clone());
+                                    check_edit(text);
+                                }
+                            ></textarea>
+                        </Field>
                     </div>
                 </Show>
                 <div class="approval-actions">
