@@ -152,7 +152,11 @@ test('truth: an imported body with a result for a call it never made says so, an
   assert(requests.length === 2 && requests.every((r) => !/~0 input tokens/.test(r)), `requests: ${requests}`);
   // Its inspector speaks the body's format, not "the scripted model".
   await page.getByRole('button', { name: "Inspect turn 1's request and response" }).click();
-  const note = await page.locator('.inspector[data-open] .inspector-format').innerText();
+  // The note is drawn once the turn's request is built (off the first
+  // paint's path), so it is waited for, not read at the click.
+  const format = page.locator('.inspector[data-open] .inspector-format');
+  await format.filter({ hasText: /\S/ }).waitFor({ timeout: 5_000 });
+  const note = await format.innerText();
   assert(note.includes('This run spoke Anthropic Messages to claude-sonnet-4-5'), note);
   // Its conversation says its one id link is broken, in agreeing numbers.
   await page.getByRole('button', { name: "Inspect turn 2's request and response" }).click();
