@@ -899,4 +899,8 @@ async fn the_deadline_gate_without_a_deadline_says_the_time_has_elapsed() {
         "{}",
         gate.text
     );
+    // Drawn, the bare time over "no deadline": "2 ms elapsed" on one line
+    // is wider than the gate's box once the run takes 10 ms.
+    assert!(gate.value.ends_with(" ms"), "{}", gate.value);
+    assert_eq!(gate.limit, "no deadline");
 }

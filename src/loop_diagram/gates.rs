@@ -92,10 +92,10 @@ impl Gauges {
                 deadline.limit = format!("{} shared", format_ms(max));
             }
             // "Deadline: 2 ms" would read as a 2 ms deadline: the time is
-            // what has gone by.
+            // what has gone by. The drawn value stays the bare time, with
+            // "no deadline" under it: "2 ms elapsed" does not fit a box.
             (None, _) => {
-                deadline.value.push_str(" elapsed");
-                deadline.text = format!("{} (no deadline)", deadline.value);
+                deadline.text = format!("{} elapsed (no deadline)", deadline.value);
             }
             (Some(_), false) => {}
         }
@@ -150,5 +150,43 @@ impl Gauges {
                     .and_then(|max| ratio(f64::from(self.tool_calls), f64::from(max))),
             ),
         ]
+    }
+}
+
+/// The width of a 14 px character, in drawing units, on a gate's value line
+/// (monospace, 0.6 em) and on its limit line (sans-serif; its widest digits
+/// and letters, so the estimate errs wide).
+pub const VALUE_CHAR_WIDTH: f64 = 8.5;
+pub const LIMIT_CHAR_WIDTH: f64 = 8.0;
+
+/// The length to squeeze a line to when it would be wider than `room`, for
+/// SVG's `textLength`; `None` when it fits as it is. A long reading (a shared
+/// deadline of 12.35 s, a token count in the millions) then stays inside its
+/// box, a little narrower, instead of running over the next one.
+pub fn squeezed_length(text: &str, char_width: f64, room: f64) -> Option<f64> {
+    let estimate = text.trim_end().chars().count() as f64 * char_width;
+    (estimate > room).then_some(room)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_that_fits_is_drawn_as_it_is() {
+        assert_eq!(squeezed_length("93 ms ", VALUE_CHAR_WIDTH, 92.0), None);
+        assert_eq!(squeezed_length("no deadline", LIMIT_CHAR_WIDTH, 92.0), None);
+    }
+
+    #[test]
+    fn a_line_wider_than_its_box_is_squeezed_to_the_box() {
+        assert_eq!(
+            squeezed_length("93 ms elapsed ", VALUE_CHAR_WIDTH, 92.0),
+            Some(92.0)
+        );
+        assert_eq!(
+            squeezed_length("12.35 s shared", LIMIT_CHAR_WIDTH, 92.0),
+            Some(92.0)
+        );
     }
 }

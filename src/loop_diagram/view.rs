@@ -20,6 +20,7 @@ use harness::run::PauseBefore;
 use leptos::prelude::lazy;
 use leptos::prelude::*;
 
+use crate::loop_diagram::gates::{squeezed_length, LIMIT_CHAR_WIDTH, VALUE_CHAR_WIDTH};
 use crate::loop_diagram::zoom::Zoom;
 use crate::loop_diagram::{
     EdgeKey, EdgeStyle, Gate, LoopDiagram, NodeId, NodeKind, Passes, Pick, Row, Variant, MID_CALL,
@@ -557,6 +558,8 @@ fn node_view(
         _ => None,
     };
     let below = s.y + s.h / 2.0 + 15.0;
+    // A gate's lines keep 4 units of its box clear on each side.
+    let room = s.w - 8.0;
     view! {
         <g
             class=class
@@ -578,8 +581,12 @@ fn node_view(
                 {move || if has_value { format!("{} ", heading()) } else { heading() }}
             </text>
             {has_value.then(|| view! {
-                <text class="loop-value" x=s.x y={s.y + 7.0} text-anchor="middle">{move || format!("{} ", reading().0)}</text>
-                <text class="loop-limit" x=s.x y={s.y + 24.0} text-anchor="middle">{move || reading().1}</text>
+                <text class="loop-value" x=s.x y={s.y + 7.0} text-anchor="middle"
+                    textLength=move || squeezed_length(&reading().0, VALUE_CHAR_WIDTH, room)
+                    lengthAdjust="spacingAndGlyphs">{move || format!("{} ", reading().0)}</text>
+                <text class="loop-limit" x=s.x y={s.y + 24.0} text-anchor="middle"
+                    textLength=move || squeezed_length(&reading().1, LIMIT_CHAR_WIDTH, room)
+                    lengthAdjust="spacingAndGlyphs">{move || reading().1}</text>
             })}
             <text class="loop-where" x=s.x y=below text-anchor="middle" filter=format!("url(#{ids}-ground)")>
                 // A space first, as the gate's lines end in one: read with the label, words apart.

@@ -218,11 +218,27 @@ test('truth: an MCP server that gives no answer blocks Run, said beside Run with
   }
 }, WIDE);
 
-test('truth: every word drawn in a loop node fits inside its box (repeat rules, the max_tokens exit)', async ({ page }) => {
-  for (const id of ['repeated-call', 'repeated-call-naive', 'max-tokens']) {
-    await runBuiltin(page, id);
+/** A scenario whose Deadline gate reads "12.35 s shared" and whose Tokens
+ *  gate reads in the millions: each wider than its box as written. */
+const LONG_READINGS = {
+  name: 'Long gate readings',
+  task: 'What time is it right now, in UTC?',
+  tools: ['get_time'],
+  limits: { max_turns: 4, deadline_ms: 12345, deadline_scope: 'shared', max_total_tokens: 123456789 },
+  model: { type: 'scripted', responses: [{ text: 'It is noon.' }] },
+};
+
+test('truth: every word drawn in a loop node fits inside its box (repeat rules, the max_tokens exit, long limits)', async ({ page }) => {
+  for (const id of ['repeated-call', 'repeated-call-naive', 'max-tokens', 'get-time', LONG_READINGS]) {
+    if (typeof id === 'string') {
+      await runBuiltin(page, id);
+    } else {
+      await loadScenario(page, id);
+      await button(page, 'Run').click();
+      await bannerStatus(page);
+    }
     const rule = await page.locator('.loop-wide [data-node="gate-repeat"] .loop-value').textContent();
-    assert(id === 'max-tokens' || rule.trim() !== '', `${id}: the repeat gate shows no rule`);
+    assert(typeof id !== 'string' || ['max-tokens', 'get-time'].includes(id) || rule.trim() !== '', `${id}: the repeat gate shows no rule`);
     const spills = await page.locator('.loop-wide .loop-node').evaluateAll((nodes) => nodes.flatMap((node) => {
       const box = node.querySelector('rect').getBBox();
       return [...node.querySelectorAll('text:not(.loop-where)')]
@@ -231,6 +247,9 @@ test('truth: every word drawn in a loop node fits inside its box (repeat rules, 
         .filter(({ b }) => b.x < box.x - 0.5 || b.x + b.width > box.x + box.width + 0.5)
         .map(({ text, b }) => `${node.dataset.node}: "${text}" is ${b.width.toFixed(0)} wide in a box of ${box.width}`);
     }));
-    assert(spills.length === 0, `${id}: ${spills.join('; ')}`);
+    assert(spills.length === 0, `${id.name ?? id}: ${spills.join('; ')}`);
   }
+  // The long readings are drawn whole, squeezed to their box, not cut.
+  const limit = await page.locator('.loop-wide [data-node="gate-deadline"] .loop-limit').textContent();
+  assert(limit === '12.35 s shared', `the shared deadline reads "${limit}"`);
 }, WIDE);
