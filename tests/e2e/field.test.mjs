@@ -6,47 +6,14 @@
 // limits, a tool's schema and the scripted responses, the context window,
 // the Model settings, a lesson's own box, and Compare's B form.
 
-import { assert, button, openCompare, pick, test } from './lib.mjs';
-
-/** The text of the elements `input`'s aria-describedby names, joined. */
-async function descriptionOf(input) {
-  return input.evaluate((el) => (el.getAttribute('aria-describedby') || '')
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((id) => document.getElementById(id)?.textContent.trim() ?? '')
-    .join(' | '));
-}
-
-/**
- * Types `wrong` into `input` and checks that the problem shown under it
- * (`shown`, a locator) is in the input's description with aria-invalid set;
- * then types `right` and checks that both are gone. `says` is part of the
- * problem's words.
- */
-async function announcesProblem(input, shown, { wrong, right, says }) {
-  const name = await input.getAttribute('id');
-  await input.fill(wrong);
-  await shown.filter({ hasText: says }).waitFor({ timeout: 5_000 })
-    .catch(() => assert(false, `#${name}: no problem saying "${says}" shows under it`));
-  const problem = (await shown.innerText()).trim();
-  const invalid = await input.getAttribute('aria-invalid');
-  assert(invalid === 'true', `#${name}: aria-invalid is ${invalid} while "${problem}" shows`);
-  const description = await descriptionOf(input);
-  assert(description.includes(problem), `#${name}: its description is "${description}", not the problem shown: "${problem}"`);
-  await input.fill(right);
-  await input.page().waitForFunction((id) => document.getElementById(id)?.getAttribute('aria-invalid') !== 'true', name, { timeout: 5_000 })
-    .catch(() => assert(false, `#${name}: still aria-invalid once fixed`));
-  const after = await descriptionOf(input);
-  assert(!after.includes(problem), `#${name}: its description still says "${after}" once fixed`);
-}
+import { announcesProblem, assert, button, descriptionOf, openCompare, pick, test } from './lib.mjs';
 
 test('field: a limit that is not a number is announced with its field, and cleared when fixed', async ({ page }) => {
   await pick(page, 'get-time');
   await page.locator('summary', { hasText: 'Limits' }).click();
   await announcesProblem(
     page.locator('#limit-deadline_ms'),
-    page.locator('.limit[data-limit="deadline_ms"] .field-error'),
-    { wrong: 'soon', right: '', says: 'is not a number' },
+    { shown: page.locator('.limit[data-limit="deadline_ms"] .field-error'), wrong: 'soon', right: '', says: 'is not a number' },
   );
   // The unit is part of the field's name.
   const label = await page.locator('label[for="limit-deadline_ms"]').innerText();
@@ -60,15 +27,13 @@ test('field: a tool schema and the scripted responses that are not JSON are anno
   await page.locator('summary', { hasText: 'Tools' }).click();
   await announcesProblem(
     page.locator(`#tool-${index}-schema`),
-    page.locator(`#tool-${index}-schema + .field-error`),
-    { wrong: '{"type": "object",', right: '{"type": "object"}', says: 'input_schema' },
+    { shown: page.locator(`#tool-${index}-schema + .field-error`), wrong: '{"type": "object",', right: '{"type": "object"}', says: 'input_schema' },
   );
   await page.locator('summary', { hasText: 'Scripted responses' }).click();
   const script = await page.locator('#field-responses').inputValue();
   await announcesProblem(
     page.locator('#field-responses'),
-    page.locator('#field-responses + .field-error'),
-    { wrong: '[{"text": ', right: script, says: 'model.responses' },
+    { shown: page.locator('#field-responses + .field-error'), wrong: '[{"text": ', right: script, says: 'model.responses' },
   );
 });
 
@@ -78,8 +43,7 @@ test('field: the context window\'s field announces a count that is not a number'
   await section.locator('summary').click();
   await announcesProblem(
     section.locator('input#context-keep_tool_results'),
-    section.locator('[data-limit="keep_tool_results"] .field-error'),
-    { wrong: 'two', right: '1', says: 'Results kept: a whole number' },
+    { shown: section.locator('[data-limit="keep_tool_results"] .field-error'), wrong: 'two', right: '1', says: 'Results kept: a whole number' },
   );
 });
 
@@ -88,14 +52,12 @@ test('field: the Model settings announce a problem with the field it is about', 
   const field = page.locator('#model-max-tokens');
   await announcesProblem(
     field,
-    page.locator('#model-max-tokens + .field-error'),
-    { wrong: 'lots', right: '1000', says: 'Max output tokens' },
+    { shown: page.locator('#model-max-tokens + .field-error'), wrong: 'lots', right: '1000', says: 'Max output tokens' },
   );
   // A model name fixes the model's problem: it is no longer marked.
   await announcesProblem(
     page.locator('#model-name'),
-    page.locator('#model-name + .field-error'),
-    { wrong: '', right: 'gpt-4o-mini', says: 'Model' },
+    { shown: page.locator('#model-name + .field-error'), wrong: '', right: 'gpt-4o-mini', says: 'Model' },
   );
 });
 
@@ -109,8 +71,7 @@ test('field: a lesson\'s own box announces a value that is not JSON', async ({ p
   await page.locator('#lesson-part-limits-max_turns').waitFor({ timeout: 5_000 });
   await announcesProblem(
     page.locator('#lesson-part-limits-max_turns'),
-    page.locator('.lesson-parts .field-error'),
-    { wrong: '7x', right: '10', says: 'limits.max_turns: ' },
+    { shown: page.locator('.lesson-parts .field-error'), wrong: '7x', right: '10', says: 'limits.max_turns: ' },
   );
 });
 
@@ -122,8 +83,7 @@ test('field: Compare\'s B form announces a limit that is not a number, and the r
   await form.getByText('Limits', { exact: true }).click();
   await announcesProblem(
     form.locator('#b-limit-max_turns'),
-    form.locator('.limit[data-limit="max_turns"] .field-error'),
-    { wrong: 'six', right: '6', says: 'is not a number' },
+    { shown: form.locator('.limit[data-limit="max_turns"] .field-error'), wrong: 'six', right: '6', says: 'is not a number' },
   );
   const times = compare.locator('#compare-times');
   const hint = await descriptionOf(times);

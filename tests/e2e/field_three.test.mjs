@@ -7,7 +7,7 @@
 // it, announced as it appears; once fixed, the input is neither marked nor
 // described by the problem.
 
-import { assert, button, loadScenario, pick, refundUntilApproval, test } from './lib.mjs';
+import { announcesProblem, assert, button, descriptionOf, loadScenario, pick, refundUntilApproval, test } from './lib.mjs';
 
 // A tool with an output schema, so "Answer as the tool" has a Result (JSON) box.
 const SCENARIO = {
@@ -32,55 +32,6 @@ const SCENARIO = {
   },
 };
 
-/** The ids `input`'s aria-describedby names. */
-async function describedBy(input) {
-  return input.evaluate((el) => (el.getAttribute('aria-describedby') || '').split(/\s+/).filter(Boolean));
-}
-
-/** The text of the elements `input`'s aria-describedby names, joined. */
-async function descriptionOf(input) {
-  return input.evaluate((el) => (el.getAttribute('aria-describedby') || '')
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((id) => document.getElementById(id)?.textContent.trim() ?? '')
-    .join(' | '));
-}
-
-/**
- * Makes `input` wrong with `wrong()` and checks that the problem shown
- * under it (the element `#<id>-problem`) says `says`, is announced, is in
- * the input's description, with aria-invalid set; then fixes it with
- * `right()` and checks that the input is neither marked nor described by
- * the problem any more.
- */
-async function announcesProblem(input, { wrong, right, says }) {
-  const name = await input.getAttribute('id');
-  assert(name, 'the input has no id: no problem can name it');
-  const shown = input.page().locator(`[id="${name}-problem"]`);
-  await wrong();
-  await shown.filter({ hasText: says }).waitFor({ timeout: 5_000 })
-    .catch(() => assert(false, `#${name}: no problem saying "${says}" shows under it`));
-  const problem = (await shown.innerText()).trim();
-  const live = await shown.evaluate((el) => el.getAttribute('role') === 'alert' || ['polite', 'assertive'].includes(el.getAttribute('aria-live')));
-  assert(live, `#${name}: the problem "${problem}" is not announced as it appears (no live region)`);
-  const invalid = await input.getAttribute('aria-invalid');
-  assert(invalid === 'true', `#${name}: aria-invalid is ${invalid} while "${problem}" shows`);
-  const description = await descriptionOf(input);
-  assert(description.includes(problem.split('\n')[0]), `#${name}: its description is "${description}", not the problem shown: "${problem}"`);
-  await right();
-  await input.page().waitForFunction((id) => document.getElementById(id)?.getAttribute('aria-invalid') !== 'true', name, { timeout: 5_000 })
-    .catch(() => assert(false, `#${name}: still aria-invalid once fixed`));
-  const ids = await describedBy(input);
-  assert(!ids.includes(`${name}-problem`), `#${name}: still described by its problem once fixed (aria-describedby="${ids.join(' ')}")`);
-  const after = await descriptionOf(input);
-  assert(!after.includes(problem.split('\n')[0]), `#${name}: its description still says "${after}" once fixed`);
-}
-
-/** Types `wrong`, then `right`, into `input`. */
-function typed(input, wrong, right) {
-  return { wrong: () => input.fill(wrong), right: () => input.fill(right) };
-}
-
 /** Presses Step and waits until the run says it is paused `where`. */
 async function stepTo(page, where) {
   await button(page, 'Step').click();
@@ -92,8 +43,8 @@ test('field three: the approval bar\'s edit box announces arguments that are not
   await button(bar, 'Edit arguments').click();
   const box = bar.getByLabel("Arguments (JSON, checked against the tool's schema)", { exact: true });
   const original = await box.inputValue();
-  await announcesProblem(box, { ...typed(box, '{not json', original), says: 'not valid JSON' });
-  await announcesProblem(box, { ...typed(box, '{}', original), says: 'order_id' });
+  await announcesProblem(box, { wrong: '{not json', right: original, says: 'not valid JSON' });
+  await announcesProblem(box, { wrong: '{}', right: original, says: 'order_id' });
   // What Approve sends is still read with the box.
   const note = await descriptionOf(box);
   assert(note.includes('Approve runs the tool with the arguments in this box'), `the box's description is "${note}"`);
@@ -117,10 +68,10 @@ test('field three: a turn written as the model announces a call\'s missing id, a
   const call = panel.locator('.answer-call').first();
   const id = call.locator('input.answer-call-id');
   const fresh = await id.inputValue();
-  await announcesProblem(id, { ...typed(id, '', fresh), says: 'needs an id' });
+  await announcesProblem(id, { wrong: '', right: fresh, says: 'needs an id' });
   const args = call.locator('textarea.answer-args');
   const skeleton = await args.inputValue();
-  await announcesProblem(args, { ...typed(args, '[]', skeleton), says: 'must be a JSON object' });
+  await announcesProblem(args, { wrong: '[]', right: skeleton, says: 'must be a JSON object' });
 });
 
 test('field three: "Answer as the tool" announces a Result (JSON) that is not JSON with its box', async ({ page }) => {
@@ -131,5 +82,5 @@ test('field three: "Answer as the tool" announces a Result (JSON) that is not JS
   await button(panel, 'Answer as the tool').click({ timeout: 10_000 });
   const box = panel.getByLabel('Result (JSON)', { exact: true });
   await box.waitFor({ timeout: 10_000 });
-  await announcesProblem(box, { ...typed(box, '{"celsius": ', '{"celsius": 12}'), says: 'not valid JSON' });
+  await announcesProblem(box, { wrong: '{"celsius": ', right: '{"celsius": 12}', says: 'not valid JSON' });
 });

@@ -8,7 +8,7 @@
 // have no problem of their own: they are named by their labels and never
 // marked invalid.
 
-import { assert, button, loadScenario, openMode, test } from './lib.mjs';
+import { announcesProblem, assert, button, descriptionOf, loadScenario, openMode, test } from './lib.mjs';
 
 // Inline tools, so the schemas under test are spelled out here.
 const SCENARIO = {
@@ -45,49 +45,6 @@ const SCENARIO = {
     responses: [{ tool_calls: [{ name: 'forecast', args: { city: 'Oslo' } }] }, { text: 'Mild.' }],
   },
 };
-
-/** The ids `input`'s aria-describedby names. */
-async function describedBy(input) {
-  return input.evaluate((el) => (el.getAttribute('aria-describedby') || '').split(/\s+/).filter(Boolean));
-}
-
-/** The text of the elements `input`'s aria-describedby names, joined. */
-async function descriptionOf(input) {
-  return input.evaluate((el) => (el.getAttribute('aria-describedby') || '')
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((id) => document.getElementById(id)?.textContent.trim() ?? '')
-    .join(' | '));
-}
-
-/**
- * Types `wrong` into `input` and checks that the problem shown under it
- * (the paragraph `#<id>-problem`) is announced, in the input's
- * description, with aria-invalid set; then types `right` and checks that
- * the input is neither marked nor described by the problem any more.
- * `says` is part of the problem's words.
- */
-async function announcesProblem(input, { wrong, right, says }) {
-  const name = await input.getAttribute('id');
-  const shown = input.page().locator(`[id="${name}-problem"]`);
-  await input.fill(wrong);
-  await shown.filter({ hasText: says }).waitFor({ timeout: 5_000 })
-    .catch(() => assert(false, `#${name}: no problem saying "${says}" shows under it`));
-  const problem = (await shown.innerText()).trim();
-  const live = await shown.evaluate((el) => el.getAttribute('role') === 'alert' || ['polite', 'assertive'].includes(el.getAttribute('aria-live')));
-  assert(live, `#${name}: the problem "${problem}" is not announced as it appears (no live region)`);
-  const invalid = await input.getAttribute('aria-invalid');
-  assert(invalid === 'true', `#${name}: aria-invalid is ${invalid} while "${problem}" shows`);
-  const description = await descriptionOf(input);
-  assert(description.includes(problem), `#${name}: its description is "${description}", not the problem shown: "${problem}"`);
-  await input.fill(right);
-  await input.page().waitForFunction((id) => document.getElementById(id)?.getAttribute('aria-invalid') !== 'true', name, { timeout: 5_000 })
-    .catch(() => assert(false, `#${name}: still aria-invalid once fixed`));
-  const ids = await describedBy(input);
-  assert(!ids.includes(`${name}-problem`), `#${name}: still described by its problem once fixed (aria-describedby="${ids.join(' ')}")`);
-  const after = await descriptionOf(input);
-  assert(!after.includes(problem), `#${name}: its description still says "${after}" once fixed`);
-}
 
 test('field two: the tool bench\'s schema form announces a number out of range with its field, and the bench\'s own inputs are labelled', async ({ page }) => {
   await loadScenario(page, SCENARIO);

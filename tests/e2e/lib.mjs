@@ -357,3 +357,58 @@ export async function axeCheck(page, label) {
   });
   return found.map((v) => `[${label}] ${v.id} (${v.nodes.length}): ${v.help}\n    ${v.nodes.slice(0, 5).join('\n    ')}`);
 }
+
+// ---------------------------------------------------------------------------
+// A field's problem, as a screen reader reads it with the field
+
+/** The ids `input`'s aria-describedby names. */
+export async function describedBy(input) {
+  return input.evaluate((el) => (el.getAttribute('aria-describedby') || '').split(/\s+/).filter(Boolean));
+}
+
+/** The text of the elements `input`'s aria-describedby names, joined. */
+export async function descriptionOf(input) {
+  return input.evaluate((el) => (el.getAttribute('aria-describedby') || '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((id) => document.getElementById(id)?.textContent.trim() ?? '')
+    .join(' | '));
+}
+
+/**
+ * Makes `input` wrong and checks that the problem shown under it says
+ * `says`, is announced as it appears (a live region), is in the input's
+ * description, with aria-invalid set; then makes it right and checks that
+ * the input is neither marked nor described by the problem any more.
+ * `wrong` and `right` are text to type, or functions that do it another
+ * way. `shown` is where the problem is drawn; by default the element
+ * `#<id>-problem`, which the description must then name by id.
+ */
+export async function announcesProblem(input, { wrong, right, says, shown }) {
+  const name = await input.getAttribute('id');
+  assert(name, 'the input has no id: no problem can name it');
+  const byId = shown === undefined;
+  const where = shown ?? input.page().locator(`[id="${name}-problem"]`);
+  const act = (what) => (typeof what === 'function' ? what() : input.fill(what));
+  await act(wrong);
+  await where.filter({ hasText: says }).waitFor({ timeout: 5_000 })
+    .catch(() => assert(false, `#${name}: no problem saying "${says}" shows under it`));
+  const problem = (await where.innerText()).trim();
+  // A problem listed over several lines is described by its first.
+  const first = problem.split('\n')[0];
+  const live = await where.evaluate((el) => el.getAttribute('role') === 'alert' || ['polite', 'assertive'].includes(el.getAttribute('aria-live')));
+  assert(live, `#${name}: the problem "${problem}" is not announced as it appears (no live region)`);
+  const invalid = await input.getAttribute('aria-invalid');
+  assert(invalid === 'true', `#${name}: aria-invalid is ${invalid} while "${problem}" shows`);
+  const description = await descriptionOf(input);
+  assert(description.includes(first), `#${name}: its description is "${description}", not the problem shown: "${problem}"`);
+  await act(right);
+  await input.page().waitForFunction((id) => document.getElementById(id)?.getAttribute('aria-invalid') !== 'true', name, { timeout: 5_000 })
+    .catch(() => assert(false, `#${name}: still aria-invalid once fixed`));
+  if (byId) {
+    const ids = await describedBy(input);
+    assert(!ids.includes(`${name}-problem`), `#${name}: still described by its problem once fixed (aria-describedby="${ids.join(' ')}")`);
+  }
+  const after = await descriptionOf(input);
+  assert(!after.includes(first), `#${name}: its description still says "${after}" once fixed`);
+}
