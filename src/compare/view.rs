@@ -133,5 +133,5 @@ impl Launcher {
 /// A provider chosen with settings that cannot run: the comparison waits
 /// for them, rather than quietly running the scripted model instead.
 fn model_blocked(model_choice: ModelChoice) -> bool {
-    model_choice.source.get().is_some() && !model_choice.problem_lines().is_empty()
+    model_choice.source().is_some() && !model_choice.problem_lines().is_empty()
 }

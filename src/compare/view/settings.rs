@@ -27,9 +27,12 @@ pub(super) fn runs_per_side_field(launcher: Launcher) -> impl IntoView {
         model_choice,
         comparison,
     } = launcher;
-    let provider = move || model_choice.source.get();
+    let provider = move || model_choice.source();
     let blocked = move || model_blocked(model_choice);
-    let why = move || times_hint(provider(), blocked(), &model_choice.model.get());
+    let why = move || {
+        let (provider, blocked) = (provider(), blocked());
+        model_choice.with(|s| times_hint(provider, blocked, s.model()))
+    };
     view! {
         <div class="compare-times">
             <Field id="compare-times" label=|| "Runs per side " wraps=true hint=Signal::derive(why)>
