@@ -15,8 +15,9 @@
 //!   links and files;
 //! - [`compare`], [`history`] (kept runs, Replay all), [`lessons`],
 //!   [`inspector`] (a turn's request, response and verdicts), [`mcp`],
-//!   [`modes`], [`settings`] (the Model settings), [`loop_diagram`] (the
-//!   loop drawn) and [`waterfall`] (the Time view).
+//!   [`modes`], [`settings`] (the Model settings), [`protocol_check`] (the
+//!   protocol checker, live, on the run in view), [`loop_diagram`] (the loop
+//!   drawn) and [`waterfall`] (the Time view).
 //!
 //! Shared by the features: [`app`] (the page's layout: header, stage,
 //! trace, detail pane), [`ui`] (components more than one feature draws),
@@ -51,6 +52,7 @@ pub mod lessons;
 pub mod loop_diagram;
 pub mod mcp;
 pub mod modes;
+pub mod protocol_check;
 pub mod run;
 pub mod schema_form;
 pub mod settings;

@@ -12,11 +12,11 @@ use crate::editor::view::scenario_picker::ScenarioPicker;
 use crate::lessons::state::Lessons;
 use crate::mcp::state::{Mcp, McpStatus};
 use crate::modes::state::{Mode, Modes};
+use crate::protocol_check::state::ProtocolWatch;
 use crate::run::controller::Controller;
 use crate::run::view::counters::CounterBar;
 use crate::run::view_model;
 use crate::settings::state::ModelChoice;
-use crate::state::protocol::ProtocolWatch;
 
 #[component]
 pub fn Toolbar(

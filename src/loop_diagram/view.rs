@@ -25,7 +25,7 @@ use crate::loop_diagram::zoom::Zoom;
 use crate::loop_diagram::{
     EdgeKey, EdgeStyle, Gate, LoopDiagram, NodeId, NodeKind, Passes, Pick, Row, Variant, MID_CALL,
 };
-use crate::state::protocol::ProtocolWatch;
+use crate::protocol_check::state::ProtocolWatch;
 
 /// The drawing's coordinate space; the SVG scales to its box.
 const WIDTH: f64 = 1120.0;

@@ -1,206 +1,133 @@
-//! The protocol checker, live: after every model request of the run in
-//! view, the checker runs on the history for all three providers, and each
-//! turn card shows the rejections placed at its turn (`wire::rejections`).
-//!
-//! The check runs in a split module (the three request builders and the
-//! rules are not in the first paint), once per new request rather than per
-//! event, and a newer check replaces an older one that is still on its way.
-//! While a run streams, checks come at most every `LIVE_CHECK_GAP_MS`: a
-//! scripted run sends a request a frame or faster, and checking the whole
-//! history at each one held the first frames of a long run for over 100 ms.
+//! The live protocol check's adapter: it tells the model
+//! (`protocol_check::model`) each change of the history in view, runs the
+//! checks it asks for in the split module (the three request builders and
+//! the rules are not in the first paint) and its waits, and shows what it
+//! has said to the turn cards, the stop banner, the header and the loop.
 
 use gloo_timers::future::TimeoutFuture;
-use harness::event::{EventKind, RunEvent, Status};
-use harness::wire::{Rejection, RequestShape};
+use harness::event::Status;
+use harness::wire::Rejection;
 use leptos::prelude::*;
 
-use crate::browser::runner::Generation;
 use crate::lazy;
+use crate::protocol_check::model::{
+    first_requests, BannerVerdict, Checked, InView, ProtocolCheck, ProtocolCmd, ProtocolMsg,
+};
 use crate::run::controller::Controller;
-
-/// Past this many requests a run is checked only when it ends: each check
-/// reads the whole history, so checking every turn of a 10,000-turn run
-/// would cost the square of its length while it streams.
-pub const LIVE_UP_TO_REQUESTS: usize = 200;
-
-/// The longest run checked at all. The check is linear (a 1,000-turn run
-/// takes about 30 ms natively, two to three times that in the page), but it
-/// runs on the page's thread in one go, right as the banner is painted, and
-/// a frame held for longer than that is a visible freeze.
-pub const CHECKED_UP_TO_REQUESTS: usize = 500;
-
-/// The least time between two checks while a run goes on. The newest
-/// request's rejections reach its card at most this late; the check when
-/// the run ends, or is held for a person, is never put off.
-pub const LIVE_CHECK_GAP_MS: f64 = 250.0;
-
-/// What the stop banner says of the protocol.
-#[derive(Clone, Debug, PartialEq)]
-pub enum BannerVerdict {
-    /// The run goes on, or the check of its whole history is on its way.
-    Pending,
-    /// Every violation of the whole run (empty: none).
-    Checked(Vec<Rejection>),
-    /// Longer than `CHECKED_UP_TO_REQUESTS`: not checked on the page.
-    TooLong { requests: usize },
-}
-
-/// What the checker has said of the run in view.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Checked {
-    /// The run it checked (`Controller::run_id`).
-    pub run: u64,
-    /// The system prompt and tools it checked with (a kept run's arrive
-    /// a moment after its events).
-    pub shape: RequestShape,
-    /// The requests (first attempts) of the history it checked.
-    pub requests: usize,
-    /// Every violation, placed at the first turn whose request carried it.
-    pub rejections: Vec<Rejection>,
-    /// Who would refuse the history, in words (`refusal::would_refuse`).
-    pub would_refuse: Option<String>,
-}
+use crate::state::mirror::mirror;
+use crate::update::Update as _;
 
 #[derive(Clone, Copy)]
 pub struct ProtocolWatch {
+    model: StoredValue<ProtocolCheck>,
+    /// What the checker said, set only when it says something new.
     checked: RwSignal<Checked>,
     /// The requests the run in view has sent so far.
     sent: RwSignal<usize>,
     running: ReadSignal<bool>,
+    controller: Controller,
 }
 
 impl ProtocolWatch {
     /// Made once by the root component; provided to the turn cards.
     pub fn new(controller: Controller) -> Self {
         let watch = ProtocolWatch {
+            model: StoredValue::new(ProtocolCheck::default()),
             checked: RwSignal::new(Checked::default()),
             sent: RwSignal::new(0),
             running: controller.running(),
+            controller,
         };
         provide_context(watch);
-        // A new attempt at each check asked for, so a slower, older answer
-        // that lands after a newer one is dropped.
-        let asked = Generation::new();
-        let last_asked_ms = StoredValue::new(f64::NEG_INFINITY);
-        let deferred = StoredValue::new(false);
         let events = controller.events();
-        let running = controller.running();
-        let run_id = controller.run_id();
-        let shape = controller.wire_setup();
-        // Checks the history in view now, unless it was checked as it is.
-        let check_now = move || {
-            let requests = events.with_untracked(|e| first_requests(e));
-            let (shape, run) = (shape.get_untracked(), run_id.get_untracked());
-            let done = watch
-                .checked
-                .with_untracked(|c| c.run == run && c.requests == requests && c.shape == shape);
-            if done || requests == 0 {
-                return;
-            }
-            let ask = asked.next();
-            last_asked_ms.set_value(js_sys::Date::now());
-            let events = events.get_untracked();
-            crate::browser::runner::start(async move {
-                let (rejections, would_refuse) = lazy::rejections(events, shape.clone()).await;
-                if ask.is_current() {
-                    watch.checked.set(Checked {
-                        run,
-                        shape,
-                        requests,
-                        rejections,
-                        would_refuse,
-                    });
-                }
-            });
-        };
+        let (run_id, shape) = (controller.run_id(), controller.wire_setup());
+        // Each frame's events, the run's end, a new run, or a kept run's
+        // system prompt and tools arriving: the model decides what to check.
         Effect::new(move |_| {
-            let requests = events.with(|e| first_requests(e));
-            watch.sent.set(requests);
-            let streaming = running.get();
-            let live = requests <= LIVE_UP_TO_REQUESTS;
-            let last = !streaming && requests <= CHECKED_UP_TO_REQUESTS;
-            // Tracked: a new system prompt or tool list is checked again.
-            shape.track();
-            run_id.track();
-            if requests == 0 {
-                watch.checked.set(Checked::default());
-                return;
-            }
-            if !(live || last) {
-                return;
-            }
-            let since = js_sys::Date::now() - last_asked_ms.get_value();
-            if !streaming || since >= LIVE_CHECK_GAP_MS {
-                check_now();
-            } else if !deferred.get_value() {
-                // The requests sent until then are checked in one go.
-                deferred.set_value(true);
-                crate::browser::runner::start(async move {
-                    TimeoutFuture::new((LIVE_CHECK_GAP_MS - since).ceil() as u32).await;
-                    deferred.set_value(false);
-                    let still_live =
-                        events.with_untracked(|e| first_requests(e)) <= LIVE_UP_TO_REQUESTS;
-                    if running.get_untracked() && still_live {
-                        check_now();
-                    }
-                });
-            }
+            let in_view = InView {
+                run: run_id.get(),
+                shape: shape.get(),
+                requests: events.with(|e| first_requests(e)),
+                running: watch.running.get(),
+            };
+            watch.send(ProtocolMsg::Seen {
+                in_view,
+                now_ms: js_sys::Date::now(),
+            });
         });
         watch
     }
 
+    fn send(self, msg: ProtocolMsg) {
+        let Some((cmds, verdicts, sent)) = self.model.try_update_value(|model| {
+            let before = model.verdicts();
+            let cmds = model.update(msg);
+            let verdicts = (model.verdicts() != before).then(|| model.checked().clone());
+            (cmds, verdicts, model.sent())
+        }) else {
+            return; // The page is gone.
+        };
+        mirror(self.sent, sent);
+        if let Some(checked) = verdicts {
+            self.checked.set(checked);
+        }
+        for cmd in cmds {
+            self.perform(cmd);
+        }
+    }
+
+    fn perform(self, cmd: ProtocolCmd) {
+        match cmd {
+            ProtocolCmd::Check {
+                ask,
+                run,
+                shape,
+                requests,
+            } => {
+                let events = self.controller.events().get_untracked();
+                crate::browser::runner::answer(
+                    lazy::rejections(events, shape.clone()),
+                    move |(rejections, would_refuse)| {
+                        self.send(ProtocolMsg::Answered {
+                            ask,
+                            checked: Checked {
+                                run,
+                                shape,
+                                requests,
+                                rejections,
+                                would_refuse,
+                            },
+                        })
+                    },
+                );
+            }
+            ProtocolCmd::Wait { ms } => {
+                crate::browser::runner::answer(TimeoutFuture::new(ms), move |_| {
+                    self.send(ProtocolMsg::WaitOver {
+                        now_ms: js_sys::Date::now(),
+                    })
+                })
+            }
+        }
+    }
+
     /// The verdict on the whole run, once it has ended and been checked.
     pub fn banner_verdict(&self) -> BannerVerdict {
-        let requests = self.sent.get();
-        if self.running.get() {
-            return BannerVerdict::Pending;
-        }
-        if requests > CHECKED_UP_TO_REQUESTS {
-            return BannerVerdict::TooLong { requests };
-        }
-        self.checked.with(|c| {
-            if c.requests == requests {
-                BannerVerdict::Checked(c.rejections.clone())
-            } else {
-                BannerVerdict::Pending
-            }
-        })
+        let (sent, running) = (self.sent.get(), self.running.get());
+        self.checked.with(|c| c.banner_verdict(sent, running))
     }
 
     /// "but Anthropic Messages would refuse turn 2", when the run in view
-    /// ended `status` (`done`) with requests a provider would refuse: what
-    /// the header and the loop diagram's exit say beside a `done`, from the
-    /// banner's own verdict. `None` until that verdict is in, and for a run
-    /// no provider would refuse.
+    /// ended `status` (`done`) with requests a provider would refuse (see
+    /// `Checked::done_but_refused`).
     pub fn done_but_refused(&self, status: Status) -> Option<String> {
-        if status != Status::Done {
-            return None;
-        }
-        match self.banner_verdict() {
-            // The words were made with the verdict, in the checker's module.
-            BannerVerdict::Checked(_) => self
-                .checked
-                .with(|c| c.would_refuse.as_ref().map(|words| format!("but {words}"))),
-            BannerVerdict::Pending | BannerVerdict::TooLong { .. } => None,
-        }
+        let (sent, running) = (self.sent.get(), self.running.get());
+        self.checked
+            .with(|c| c.done_but_refused(sent, running, status))
     }
 
     /// The rejections placed at `turn`'s request.
     pub fn at_turn(&self, turn: u32) -> Vec<Rejection> {
-        self.checked.with(|c| {
-            c.rejections
-                .iter()
-                .filter(|r| r.turn == turn)
-                .cloned()
-                .collect()
-        })
+        self.checked.with(|c| c.at_turn(turn))
     }
-}
-
-/// How many model requests `events` sent, retries not counted.
-fn first_requests(events: &[RunEvent]) -> usize {
-    events
-        .iter()
-        .filter(|e| matches!(e.kind, EventKind::ModelRequest { attempt: 1, .. }))
-        .count()
 }

@@ -6,12 +6,9 @@
 //! - [`form_doc`]: a scenario text the structured form edits (A's, the
 //!   comparison's variant B, or a fork's draft).
 //! - [`mirror`]: how an adapter shows its model in the signals views read.
-//! - [`protocol`]: the protocol checker's verdicts on the run in view, live,
-//!   which the turn cards and the inspector show.
 //! - [`tied_notice`]: a notice that leaves with the run or scenario text
 //!   it describes.
 
 pub mod form_doc;
 pub mod mirror;
-pub mod protocol;
 pub mod tied_notice;

@@ -4,14 +4,15 @@
 //! their own HTTP 400 text and where, in plain words; or that the checker
 //! found nothing any of them would refuse. The status stays the loop's.
 //!
-//! It shows what `state::protocol` found on the whole run: the same check
+//! It shows what `protocol_check` found on the whole run: the same check
 //! whose per-turn findings the turn cards show.
 
 use harness::event::StopTone;
 use harness::wire::rejections::{first_per_provider, sentence, why};
 use leptos::prelude::*;
 
-use crate::state::protocol::{BannerVerdict, ProtocolWatch, CHECKED_UP_TO_REQUESTS};
+use crate::protocol_check::model::{BannerVerdict, CHECKED_UP_TO_REQUESTS};
+use crate::protocol_check::state::ProtocolWatch;
 
 #[component]
 pub fn ProtocolVerdict() -> impl IntoView {

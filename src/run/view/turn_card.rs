@@ -14,11 +14,11 @@ use leptos::prelude::*;
 use crate::browser::page;
 use crate::inspector::state::{InspectorState, ToolBlock};
 use crate::inspector::wire_view;
+use crate::protocol_check::state::ProtocolWatch;
 use crate::run::controller::{Card, Controller};
 use crate::run::turn_view::{self, ContextGauge, EventType, Item};
 use crate::run::view::approval_bar::{approval_bar, Approvals};
 use crate::run::view_model;
-use crate::state::protocol::ProtocolWatch;
 
 /// The inside of `card`'s list item.
 pub fn card_contents(card: Card) -> AnyView {
