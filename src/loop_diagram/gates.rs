@@ -85,13 +85,15 @@ impl Gauges {
                 .filter(|_| !shared)
                 .and_then(|max| ratio(self.elapsed_ms as f64, max as f64)),
         );
-        // Without a deadline the gate reads as the others without a limit:
-        // the time gone by, then "no deadline", in the drawing, the list and
-        // the name alike (a screen reader's name must hold the words shown).
-        // "2 ms elapsed" does not fit the drawn box.
+        // The gate reads the same drawn, listed and named (a screen reader's
+        // name must hold the words shown): without a deadline, as the others
+        // without a limit, the time gone by, then "no deadline" ("2 ms
+        // elapsed" does not fit the drawn box); with a shared one, this
+        // run's time, then the deadline and that it is shared (the node's
+        // note says it counts from when the page started).
         if let (Some(max), true) = (limits.deadline_ms, shared) {
-            deadline.text = format!("{} of this run / {} shared", deadline.value, format_ms(max));
             deadline.limit = format!("{} shared", format_ms(max));
+            deadline.text = format!("{}, {}", deadline.value, deadline.limit);
         }
         vec![
             deadline,

@@ -9,7 +9,7 @@
 
 import { createServer } from 'node:net';
 
-import { assert, bannerStatus, button, loadScenario, pick, runBuiltin, runFiles, test } from './lib.mjs';
+import { assert, axeCheck, bannerStatus, button, loadScenario, pick, runBuiltin, runFiles, test } from './lib.mjs';
 
 const WIDE = { viewport: { width: 1440, height: 900 } };
 
@@ -253,3 +253,15 @@ test('truth: every word drawn in a loop node fits inside its box (repeat rules, 
   const limit = await page.locator('.loop-wide [data-node="gate-deadline"] .loop-limit').textContent();
   assert(limit === '12.35 s shared', `the shared deadline reads "${limit}"`);
 }, WIDE);
+
+test('truth: at 360×800 the gates listed, a shared deadline\'s too, are named with the words they show', async ({ page }) => {
+  for (const id of ['deadline-shared', 'get-time']) {
+    await runBuiltin(page, id);
+    const gate = page.locator('.loop-narrow [data-node="gate-deadline"] > button');
+    const [shown, name] = [await gate.innerText(), await gate.getAttribute('aria-label')];
+    const words = (text) => text.replace(/[^\p{L}\p{N}.]+/gu, ' ').trim();
+    assert(words(name).includes(words(shown)), `${id}: the Deadline gate shows "${shown}" but is named "${name}"`);
+    const found = await axeCheck(page, id);
+    assert(found.length === 0, found.join('\n'));
+  }
+}, { viewport: { width: 360, height: 800 }, bypassCSP: true, timeoutMs: 60_000 });
