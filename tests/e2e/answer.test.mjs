@@ -6,13 +6,7 @@
 
 import { join } from 'node:path';
 
-import { artifacts, assert, bannerStatus, button, pick, test } from './lib.mjs';
-
-/** Presses Step and waits until the run says it is paused `where`. */
-async function stepTo(page, where) {
-  await button(page, 'Step').click();
-  await page.locator('.run-state', { hasText: where }).waitFor({ timeout: 10_000 });
-}
+import { artifacts, assert, bannerStatus, button, pick, stepTo, test } from './lib.mjs';
 
 /** The answer panel, with its form open. */
 async function openAnswer(page, name) {

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-import { artifacts, assert, button, inspect, loadScenario, test } from './lib.mjs';
+import { artifacts, assert, button, inspect, loadScenario, stepTo, test } from './lib.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
@@ -38,11 +38,6 @@ const SCENARIO = {
     responses: [{ tool_calls: [{ name: 'forecast', args: { city: 'Oslo' } }] }, { text: 'Rain is forecast.' }],
   },
 };
-
-async function stepTo(page, where) {
-  await button(page, 'Step').click();
-  await page.locator('.run-state', { hasText: where }).waitFor({ timeout: 10_000 });
-}
 
 /** Waits until `read()` gives `want`; fails with what it gave last. */
 async function until(read, want, what) {

@@ -7,7 +7,7 @@
 // it, announced as it appears; once fixed, the input is neither marked nor
 // described by the problem.
 
-import { announcesProblem, assert, button, descriptionOf, loadScenario, pick, refundUntilApproval, test } from './lib.mjs';
+import { announcesProblem, assert, button, descriptionOf, loadScenario, pick, refundUntilApproval, stepTo, test } from './lib.mjs';
 
 // A tool with an output schema, so "Answer as the tool" has a Result (JSON) box.
 const SCENARIO = {
@@ -31,12 +31,6 @@ const SCENARIO = {
     responses: [{ tool_calls: [{ name: 'forecast', args: { city: 'Oslo' } }] }, { text: 'Mild.' }],
   },
 };
-
-/** Presses Step and waits until the run says it is paused `where`. */
-async function stepTo(page, where) {
-  await button(page, 'Step').click();
-  await page.locator('.run-state', { hasText: where }).waitFor({ timeout: 10_000 });
-}
 
 test('field three: the approval bar\'s edit box announces arguments that are not JSON, or break the schema, with the box', async ({ page }) => {
   const bar = await refundUntilApproval(page);

@@ -209,6 +209,12 @@ export async function loadScenario(page, scenario) {
   await page.locator('#scenario-json').fill(JSON.stringify(scenario, null, 2));
 }
 
+/** Presses Step and waits until the run says it is paused `where`. */
+export async function stepTo(page, where) {
+  await button(page, 'Step').click();
+  await page.locator('.run-state', { hasText: where }).waitFor({ timeout: 10_000 });
+}
+
 /** Runs the built-in refund scenario up to its approval bar and returns the bar. */
 export async function refundUntilApproval(page) {
   await pick(page, 'refund-with-approval');

@@ -9,15 +9,9 @@
 
 import { createServer } from 'node:net';
 
-import { assert, axeCheck, bannerStatus, button, loadScenario, pick, runBuiltin, runFiles, test } from './lib.mjs';
+import { assert, axeCheck, bannerStatus, button, loadScenario, pick, runBuiltin, runFiles, stepTo, test } from './lib.mjs';
 
 const WIDE = { viewport: { width: 1440, height: 900 } };
-
-/** Presses Step and waits until the run says it is paused `where`. */
-async function stepTo(page, where) {
-  await button(page, 'Step').click();
-  await page.locator('.run-state', { hasText: where }).waitFor({ timeout: 10_000 });
-}
 
 /** The header's elapsed counter, as shown. */
 function elapsed(page) {

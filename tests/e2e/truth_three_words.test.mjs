@@ -4,13 +4,7 @@
 // and a stop_reason the loop does not know, and still lets the scenario
 // run; a JavaScript tool stopped at its time limit is counted cut short.
 
-import { assert, bannerStatus, button, loadScenario, openMode, pick, test } from './lib.mjs';
-
-/** Presses Step and waits until the run says it is paused `where`. */
-async function stepTo(page, where) {
-  await button(page, 'Step').click();
-  await page.locator('.run-state', { hasText: where }).waitFor({ timeout: 10_000 });
-}
+import { assert, bannerStatus, button, loadScenario, openMode, pick, stepTo, test } from './lib.mjs';
 
 /** Opens History, waits for `n` kept runs, presses "Replay all" and waits
  * for that batch's end; returns its rows as { verdict, text }. */
